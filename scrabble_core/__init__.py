@@ -1,0 +1,1 @@
+"""scrabble_core: a pure, synchronous Scrabble engine (board, rules, notation, scoring, GCG)."""

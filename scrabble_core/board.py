@@ -1,0 +1,152 @@
+"""The board: which tile stands on each square of a variant's layout.
+
+A tile on the board is one character: its letter in uppercase for a real tile, in lowercase for a blank
+(the GCG convention). Empty squares and holes hold ``None``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from scrabble_core.errors import ScrabbleError
+from scrabble_core.squares import COLUMN_LETTERS, Square, square_name
+from scrabble_core.variant import Premium, Variant
+
+EMPTY_CHAR = "."
+HOLE_CHAR = "#"
+
+_PREMIUM_CHARS = {
+    Premium.PLAIN: ".",
+    Premium.DOUBLE_LETTER: "'",
+    Premium.TRIPLE_LETTER: '"',
+    Premium.QUADRUPLE_LETTER: "^",
+    Premium.DOUBLE_WORD: "-",
+    Premium.TRIPLE_WORD: "=",
+    Premium.QUADRUPLE_WORD: "~",
+}
+
+
+class Board:
+    """A mutable grid of tiles on a variant's layout."""
+
+    __slots__ = ("_cells", "variant")
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self._cells: list[list[str | None]] = [[None] * variant.cols for _ in range(variant.rows)]
+
+    @classmethod
+    def from_rows(cls, variant: Variant, rows: Iterable[str]) -> Board:
+        """Build a board from text rows: ``.`` empty, an uppercase letter a tile, a lowercase one a blank.
+
+        A hole of the layout may be written ``#`` or ``.``.
+
+        Raises:
+            ScrabbleError: the rows do not fit the layout or hold letters outside the variant's alphabet.
+        """
+        board = cls(variant)
+        lines = [line.strip() for line in rows if line.strip()]
+        if len(lines) != variant.rows:
+            raise ScrabbleError(f"the board has {variant.rows} rows, the text has {len(lines)}")
+        for row, line in enumerate(lines):
+            if len(line) != variant.cols:
+                raise ScrabbleError(f"row {row + 1} has {len(line)} squares, the board has {variant.cols}")
+            for col, char in enumerate(line):
+                if char in (EMPTY_CHAR, HOLE_CHAR):
+                    continue
+                square = (row, col)
+                if not variant.on_board(square):
+                    raise ScrabbleError(f"{square_name(square)} is not a square of this board")
+                if not variant.is_letter(char.upper()):
+                    raise ScrabbleError(f"{char!r} at {square_name(square)} is not a letter of this game")
+                board._cells[row][col] = char
+        return board
+
+    def __getitem__(self, square: Square) -> str | None:
+        """The tile on ``square`` (``None`` when empty). The square must be inside the board."""
+        return self._cells[square[0]][square[1]]
+
+    def occupied(self, square: Square) -> bool:
+        """Whether ``square`` is on the board and holds a tile."""
+        row, col = square
+        return (
+            0 <= row < self.variant.rows
+            and 0 <= col < self.variant.cols
+            and (self._cells[row][col] is not None)
+        )
+
+    def place(self, placements: Iterable[tuple[Square, str]]) -> None:
+        """Put tiles on squares (no rule is checked: validation happens before)."""
+        for (row, col), tile in placements:
+            self._cells[row][col] = tile
+
+    def remove(self, squares: Iterable[Square]) -> None:
+        """Take the tiles off ``squares`` (a withdrawn play)."""
+        for row, col in squares:
+            self._cells[row][col] = None
+
+    def tiles(self) -> Iterator[tuple[Square, str]]:
+        """Every tile on the board with its square, row by row."""
+        for row, line in enumerate(self._cells):
+            for col, tile in enumerate(line):
+                if tile is not None:
+                    yield (row, col), tile
+
+    def is_empty(self) -> bool:
+        """Whether no tile has been played yet."""
+        return all(tile is None for line in self._cells for tile in line)
+
+    def copy(self) -> Board:
+        """An independent copy of this board."""
+        other = Board.__new__(Board)
+        other.variant = self.variant
+        other._cells = [list(line) for line in self._cells]
+        return other
+
+    def rows_text(self) -> list[str]:
+        """The board as text rows, the inverse of :meth:`from_rows` (holes as ``#``)."""
+        return [
+            "".join(
+                tile if tile is not None else (EMPTY_CHAR if premium is not None else HOLE_CHAR)
+                for tile, premium in zip(line, layout_row, strict=True)
+            )
+            for line, layout_row in zip(self._cells, self.variant.layout, strict=True)
+        ]
+
+    def ascii(self) -> str:
+        """The board drawn as text with coordinates and premium squares, for logs, tests and consoles.
+
+        Premium squares that are empty show ``=`` (3W), ``-`` (2W), ``"`` (3L), ``'`` (2L), ``~`` (4W),
+        ``^`` (4L); the start square ``*``; holes ``#``; blanks in lowercase.
+        """
+        variant = self.variant
+        header = "    " + " ".join(COLUMN_LETTERS[: variant.cols])
+        lines = [header]
+        for row in range(variant.rows):
+            chars = []
+            for col in range(variant.cols):
+                tile = self._cells[row][col]
+                premium = variant.layout[row][col]
+                if tile is not None:
+                    chars.append(tile)
+                elif premium is None:
+                    chars.append(HOLE_CHAR)
+                elif (row, col) == variant.start:
+                    chars.append("*")
+                else:
+                    chars.append(_PREMIUM_CHARS[premium])
+            lines.append(f"{row + 1:>3} " + " ".join(chars))
+        return "\n".join(lines)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return self.variant == other.variant and self._cells == other._cells
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"<Board {self.variant.name} {sum(1 for _ in self.tiles())} tiles>"
+
+    def __str__(self) -> str:
+        return self.ascii()

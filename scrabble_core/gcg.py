@@ -1,0 +1,237 @@
+"""GCG, the record format of tournament Scrabble: export a game, read a record, replay it.
+
+A record is a header of ``#pragma`` lines (``#player1 nick Full Name``) and one line per event::
+
+    >nick: RACK 8H QUIZ +48 48        a play (lowercase letters are blanks, . a tile on the board)
+    >nick: RACK -AEI +0 48            an exchange
+    >nick: RACK - +0 48               a pass (or a turn lost to a failed double challenge)
+    >nick: RACK -- -48 0              the player's last play withdrawn after a challenge
+    >nick: RACK (challenge) +5 53     the bonus for a failed challenge of the player's play
+    >nick:  (OPEG) +14 345            end of game: the opponents' tiles (twice their value with two players)
+    >nick: AEI (AEI) -3 340           end of game: the tiles left on the player's own rack
+    >nick: RACK (time) -10 330        a time penalty
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Container, Sequence
+from dataclasses import dataclass, field
+
+from scrabble_core.board import Board
+from scrabble_core.errors import GcgError, ScrabbleError
+from scrabble_core.game import Event, EventKind, Game
+from scrabble_core.move import Play
+from scrabble_core.validation import check_play
+from scrabble_core.variant import Variant
+
+_EVENT = re.compile(r"^>(?P<nick>[^:\s]+):(?P<rest>.*)$")
+_SCORE = re.compile(r"^[+-]\d+$")
+_TOTAL = re.compile(r"^-?\d+$")
+_PLAYER = re.compile(r"^#player(?P<number>[1-4])\s+(?P<nick>\S+)(?:\s+(?P<name>.*))?$")
+
+
+@dataclass(frozen=True, slots=True)
+class GcgEvent:
+    """One event line of a record, with the line number it was read from (0 for one not read)."""
+
+    nick: str
+    rack: str
+    kind: EventKind
+    move: str
+    score: int
+    total: int
+    line_number: int = 0
+
+    def line(self) -> str:
+        """The event as a GCG line."""
+        return f">{self.nick}: {self.rack} {self.move} {self.score:+d} {self.total}"
+
+
+@dataclass(frozen=True, slots=True)
+class GcgRecord:
+    """A whole record: the players (nickname, full name) in seat order and the events."""
+
+    players: tuple[tuple[str, str], ...]
+    events: tuple[GcgEvent, ...]
+    pragmas: dict[str, str] = field(default_factory=dict)
+
+    def text(self) -> str:
+        """The record as GCG text."""
+        lines = ["#character-encoding UTF-8"]
+        lines += [f"#player{i} {nick} {name}" for i, (nick, name) in enumerate(self.players, 1)]
+        lines += [event.line() for event in self.events]
+        return "\n".join(lines) + "\n"
+
+
+def nicknames(names: Sequence[str]) -> list[str]:
+    """GCG nicknames for player names: no spaces or colons, each different."""
+    nicks: list[str] = []
+    for name in names:
+        base = re.sub(r"[\s:]+", "_", name.strip()) or "player"
+        nick, suffix = base, 2
+        while nick in nicks:
+            nick, suffix = f"{base}{suffix}", suffix + 1
+        nicks.append(nick)
+    return nicks
+
+
+def record_of(game: Game) -> GcgRecord:
+    """The GCG record of ``game`` so far. Resignations have no GCG line and are left out."""
+    names = [player.name for player in game.players]
+    nicks = nicknames(names)
+    events = tuple(
+        GcgEvent(nicks[event.player], event.rack, event.kind, event.move, event.score, event.total)
+        for event in game.history
+        if event.kind is not EventKind.RESIGN
+    )
+    return GcgRecord(tuple(zip(nicks, names, strict=True)), events)
+
+
+def export_gcg(game: Game) -> str:
+    """The GCG text of ``game`` so far."""
+    return record_of(game).text()
+
+
+def parse_gcg(text: str) -> GcgRecord:
+    """Read a GCG record.
+
+    Raises:
+        GcgError: a line that is not GCG, or an event of a player the header does not name.
+    """
+    players: dict[int, tuple[str, str]] = {}
+    pragmas: dict[str, str] = {}
+    events: list[GcgEvent] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip().lstrip("\ufeff")
+        if not line:
+            continue
+        if line.startswith("#"):
+            if match := _PLAYER.match(line):
+                players[int(match["number"])] = (match["nick"], (match["name"] or match["nick"]).strip())
+            else:
+                key, _, value = line[1:].partition(" ")
+                pragmas.setdefault(key, value.strip())
+            continue
+        match = _EVENT.match(line)
+        if match is None:
+            raise GcgError(number, f"not a GCG line: {line!r}")
+        nicks = {nick for nick, _ in players.values()}
+        if match["nick"] not in nicks:
+            raise GcgError(number, f"{match['nick']!r} is not one of the players in the header")
+        events.append(_parse_event(match["nick"], match["rest"], number))
+    if len(players) < 2 or sorted(players) != list(range(1, len(players) + 1)):
+        raise GcgError(1, "the header must name the players as #player1, #player2 (up to #player4)")
+    return GcgRecord(tuple(players[i] for i in sorted(players)), tuple(events), pragmas)
+
+
+def _parse_event(nick: str, rest: str, number: int) -> GcgEvent:
+    tokens = rest.split()
+    if len(tokens) < 3 or not _SCORE.match(tokens[-2]) or not _TOTAL.match(tokens[-1]):
+        raise GcgError(number, "an event ends with a score (+N or -N) and the total")
+    score, total = int(tokens[-2]), int(tokens[-1])
+    body = tokens[:-2]
+    rack = ""
+    if len(body) == 3 or (len(body) == 2 and not any(ch.isdigit() for ch in body[0])):
+        rack, body = body[0], body[1:]
+    if len(body) == 2:
+        return GcgEvent(nick, rack, EventKind.PLAY, f"{body[0]} {body[1]}", score, total, number)
+    if len(body) != 1:
+        raise GcgError(number, f"cannot read the move in {rest.strip()!r}")
+    move = body[0]
+    kind: EventKind
+    if move == "-":
+        kind = EventKind.PASS
+    elif move == "--":
+        kind = EventKind.PHONY_WITHDRAWN
+    elif move.startswith("-"):
+        kind = EventKind.EXCHANGE
+    elif move == "(challenge)":
+        kind = EventKind.CHALLENGE_BONUS
+    elif move == "(time)":
+        kind = EventKind.TIME_PENALTY
+    elif move.startswith("(") and move.endswith(")"):
+        kind = EventKind.END_RACK
+    else:
+        raise GcgError(number, f"cannot read the move {move!r}")
+    return GcgEvent(nick, rack, kind, move, score, total, number)
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayedEvent:
+    """An event of a record with the score and total the engine computed for it."""
+
+    event: GcgEvent
+    score: int
+    total: int
+    detail: str = ""
+
+
+def replay(
+    record: GcgRecord, variant: Variant, lexicon: Container[str] | None = None
+) -> list[ReplayedEvent]:
+    """Replay ``record`` through the engine, checking every score and total.
+
+    Plays are validated (placement, tiles on the rack shown, and words when ``lexicon`` is given, except
+    plays the record withdraws); end-of-game lines are scored from their tiles: a player with no rack
+    left gains them (twice with two players), a player holding them loses their value.
+
+    Raises:
+        GcgError: naming the line, when a move is illegal or a score or total differs from the record.
+    """
+    board = Board(variant)
+    totals = {nick: 0 for nick, _ in record.players}
+    last_play: dict[str, tuple[Play, int]] = {}
+    replayed: list[ReplayedEvent] = []
+    events = record.events
+    for index, event in enumerate(events):
+        detail = ""
+        number = event.line_number
+        if event.kind is EventKind.PLAY:
+            withdrawn = _next_of(events, index, event.nick) is EventKind.PHONY_WITHDRAWN
+            try:
+                play = Play.from_gcg(event.move)
+                breakdown = check_play(
+                    board,
+                    play,
+                    rack=event.rack or None,
+                    lexicon=None if withdrawn else lexicon,
+                )
+            except ScrabbleError as error:
+                raise GcgError(number, f"{event.move}: {error}") from None
+            score, detail = breakdown.total, breakdown.describe()
+            board.place(play.placements())
+            last_play[event.nick] = (play, score)
+        elif event.kind is EventKind.PHONY_WITHDRAWN:
+            if event.nick not in last_play:
+                raise GcgError(number, "a play is withdrawn, but this player has no play to withdraw")
+            play, played_score = last_play.pop(event.nick)
+            board.remove(square for square, _ in play.placements())
+            score = -played_score
+        elif event.kind is EventKind.END_RACK:
+            value = variant.rack_value(event.move[1:-1])
+            if event.rack:
+                score = -value
+            else:
+                score = 2 * value if len(record.players) == 2 else value
+        elif event.kind in (EventKind.CHALLENGE_BONUS, EventKind.TIME_PENALTY):
+            score = event.score
+        else:
+            score = 0
+        totals[event.nick] += score
+        if score != event.score:
+            raise GcgError(number, f"{event.move} scores {score:+d} by the engine, the record says {event.score:+d}")
+        if totals[event.nick] != event.total:
+            raise GcgError(
+                number, f"{event.nick}'s total is {totals[event.nick]} by the engine, the record says {event.total}"
+            )
+        replayed.append(ReplayedEvent(event, score, totals[event.nick], detail))
+    return replayed
+
+
+def _next_of(events: Sequence[GcgEvent], index: int, nick: str) -> EventKind | None:
+    """The kind of the next event of ``nick`` after ``events[index]``."""
+    for later in events[index + 1 :]:
+        if later.nick == nick:
+            return later.kind
+    return None

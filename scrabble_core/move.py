@@ -1,0 +1,144 @@
+"""Moves and their GCG notation.
+
+A :class:`Play` is written as in GCG records: a coordinate (``8H`` across, ``H8`` down) and the whole main
+word, uppercase for real tiles, lowercase for blanks, ``.`` for a tile already on the board:
+``Play.from_gcg("8D WINDY")``, ``Play.from_gcg("E3 JAVE..N")``. An :class:`Exchange` is ``-ABC``, a
+:class:`Pass` ``-``. The notation does not depend on the position, so a move can be parsed, compared and
+printed without a board; whether it is legal is the business of :mod:`scrabble_core.validation`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Final
+
+from scrabble_core.errors import InvalidMoveError
+from scrabble_core.squares import Square, coordinate_name, parse_coordinate
+from scrabble_core.variant import BLANK
+
+PLAYED_THROUGH: Final = "."
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """Tiles put on the board in one line.
+
+    ``letters`` spans the main word from its first square: uppercase letters are real tiles, lowercase
+    letters blanks, and ``.`` squares where a tile already stands.
+    """
+
+    row: int
+    col: int
+    across: bool
+    letters: str
+
+    @classmethod
+    def from_gcg(cls, text: str) -> Play:
+        """Parse ``"<coordinate> <word>"`` in GCG notation, e.g. ``"8H QUIZ"`` or ``"H8 qu.Z"``.
+
+        Raises:
+            InvalidMoveError: the coordinate or the word is not valid notation.
+        """
+        parts = text.split()
+        if len(parts) != 2:
+            raise InvalidMoveError(
+                f"{text.strip()!r} is not a play: write a coordinate and a word, e.g. 8H QUIZ"
+            )
+        row, col, across = parse_coordinate(parts[0])
+        word = parts[1]
+        if not all(ch == PLAYED_THROUGH or ch.isalpha() for ch in word):
+            raise InvalidMoveError(
+                f"{word!r} is not a word: use letters, lowercase for blanks, '.' for tiles on the board"
+            )
+        return cls(row, col, across, word)
+
+    @property
+    def start(self) -> Square:
+        """The square of the word's first letter."""
+        return self.row, self.col
+
+    @property
+    def coordinate(self) -> str:
+        """The GCG coordinate: ``8H`` across, ``H8`` down."""
+        return coordinate_name(self.start, self.across)
+
+    def gcg(self) -> str:
+        """The move in GCG notation, e.g. ``"8H QUIZ"``."""
+        return f"{self.coordinate} {self.letters}"
+
+    def squares(self) -> list[Square]:
+        """The squares the written word covers, in order (off-board squares included as they are)."""
+        d_row, d_col = (0, 1) if self.across else (1, 0)
+        return [(self.row + d_row * i, self.col + d_col * i) for i in range(len(self.letters))]
+
+    def placements(self) -> list[tuple[Square, str]]:
+        """The new tiles: ``(square, tile)`` for every letter that is not ``.``."""
+        return [
+            (square, letter)
+            for square, letter in zip(self.squares(), self.letters, strict=True)
+            if letter != PLAYED_THROUGH
+        ]
+
+    def rack_tiles(self) -> str:
+        """The tiles the play takes from the rack, written as a rack (``?`` for each blank)."""
+        return "".join(
+            BLANK if letter.islower() else letter for letter in self.letters if letter != PLAYED_THROUGH
+        )
+
+    def __str__(self) -> str:
+        return self.gcg()
+
+    def __repr__(self) -> str:
+        return f"Play.from_gcg({self.gcg()!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """Tiles put back in the bag for as many new ones; ``tiles`` is written as a rack (``?`` a blank)."""
+
+    tiles: str
+
+    def gcg(self) -> str:
+        """The move in GCG notation, e.g. ``"-AEI"``."""
+        return f"-{self.tiles}"
+
+    def __str__(self) -> str:
+        return self.gcg()
+
+    def __repr__(self) -> str:
+        return f"Exchange({self.tiles!r})"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    """A turn given up without playing or exchanging."""
+
+    def gcg(self) -> str:
+        """The move in GCG notation: ``"-"``."""
+        return "-"
+
+    def __str__(self) -> str:
+        return self.gcg()
+
+    def __repr__(self) -> str:
+        return "Pass()"
+
+
+Move = Play | Exchange | Pass
+
+
+def move_from_gcg(text: str) -> Move:
+    """Parse any move in GCG notation: a play (``8H QUIZ``), an exchange (``-AEI``) or a pass (``-``).
+
+    Raises:
+        InvalidMoveError: the text is no move in GCG notation.
+    """
+    stripped = text.strip()
+    if stripped == "-":
+        return Pass()
+    if stripped.startswith("-") and " " not in stripped:
+        tiles = stripped[1:]
+        if tiles and all(ch == BLANK or ch.isalpha() for ch in tiles):
+            return Exchange(tiles.upper())
+        raise InvalidMoveError(f"{stripped!r} is not an exchange: write the tiles, e.g. -AEI")
+    return Play.from_gcg(stripped)

@@ -1,0 +1,163 @@
+"""What players type: forgiving input turned into exact moves.
+
+``parse_player_play("8h quiz", board, rack)`` accepts any case, the whole word including tiles already
+on the board (or ``.`` for them), ``?E`` for a blank standing for E, and uses a blank without being told
+when the rack lacks a letter. Real tiles are always preferred to a blank. When the player did not say
+which of several equal letters is the blank and the choice changes the score, the input is ambiguous.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterator
+
+from scrabble_core.board import Board
+from scrabble_core.errors import (
+    EmptySquareError,
+    InvalidMoveError,
+    OffBoardError,
+    SquareOccupiedError,
+    TileNotOnRackError,
+)
+from scrabble_core.move import PLAYED_THROUGH, Play
+from scrabble_core.scoring import score_placements
+from scrabble_core.squares import parse_coordinate, square_name
+from scrabble_core.validation import canonical_play
+from scrabble_core.variant import BLANK
+
+MAX_INPUT_LENGTH = 200
+
+
+def parse_player_play(text: str, board: Board, rack: str) -> Play:
+    """Turn a player's ``"<coordinate> <word>"`` into the exact :class:`Play`, in canonical notation.
+
+    Raises:
+        InvalidMoveError: the text is not a play, or it is ambiguous which letter a blank stands for.
+        OffBoardError: the word runs off the board or over a hole.
+        SquareOccupiedError: a typed letter differs from the tile already on its square.
+        EmptySquareError: a ``.`` on an empty square.
+        TileNotOnRackError: the rack cannot supply the tiles, even with its blanks.
+    """
+    if len(text) > MAX_INPUT_LENGTH:
+        raise InvalidMoveError("that is far too long to be a play")
+    parts = text.split()
+    if len(parts) != 2:
+        raise InvalidMoveError(
+            "write a play as a coordinate and a word: 8H QUIZ goes across from H8, H8 QUIZ goes down"
+        )
+    row, col, across = parse_coordinate(parts[0])
+    tokens = list(_tokens(parts[1]))
+    variant = board.variant
+    d_row, d_col = (0, 1) if across else (1, 0)
+    fixed: list[tuple[int, str]] = []  # index in the word, tile (blanks marked lowercase)
+    free: list[tuple[int, str]] = []  # letters the player did not mark: a real tile or a blank
+    for index, (letter, blank) in enumerate(tokens):
+        square = (row + d_row * index, col + d_col * index)
+        if not variant.on_board(square):
+            inside = 0 <= square[0] < variant.rows and 0 <= square[1] < variant.cols
+            name = square_name(square) if square[0] < 25 and square[1] < 25 else f"{parts[1]!r}"
+            raise OffBoardError(name, hole=inside)
+        tile = board[square]
+        if tile is not None:
+            if letter not in (PLAYED_THROUGH, tile.upper()) or blank:
+                raise SquareOccupiedError(square_name(square), tile.upper())
+            continue
+        if letter == PLAYED_THROUGH:
+            raise EmptySquareError(square_name(square))
+        if not variant.is_letter(letter):
+            raise InvalidMoveError(f"{letter!r} is not a letter of this game")
+        if blank:
+            fixed.append((index, letter.lower()))
+        else:
+            free.append((index, letter))
+    placed = [PLAYED_THROUGH] * len(tokens)
+    for index, tile in fixed:
+        placed[index] = tile
+    options = list(_blank_choices(free, rack, blanks_marked=len(fixed)))
+    play = _best_unambiguous(board, row, col, across, placed, options, free)
+    return canonical_play(board, play)
+
+
+def parse_tiles(text: str) -> str:
+    """Parse tiles a player names (for an exchange): letters in any case, ``?`` for a blank.
+
+    Returns them written as a rack, uppercase. Spaces and commas are ignored.
+
+    Raises:
+        InvalidMoveError: no tile, or a character that is neither a letter nor ``?``.
+    """
+    tiles = "".join(ch for ch in text if ch not in " ,").upper()
+    if not tiles or len(tiles) > MAX_INPUT_LENGTH:
+        raise InvalidMoveError("name the tiles to exchange, e.g. AEI (? for a blank)")
+    for ch in tiles:
+        if ch != BLANK and not ch.isalpha():
+            raise InvalidMoveError(f"{ch!r} is not a tile: use letters, and ? for a blank")
+    return tiles
+
+
+def _tokens(word: str) -> Iterator[tuple[str, bool]]:
+    """Split a typed word into (letter uppercase or '.', marked as blank)."""
+    chars = iter(word)
+    for ch in chars:
+        if ch == BLANK:
+            letter = next(chars, "")
+            if not letter.isalpha():
+                raise InvalidMoveError("? marks a blank and must come before its letter, e.g. ?E")
+            yield letter.upper(), True
+        elif ch == PLAYED_THROUGH or ch.isalpha():
+            yield ch.upper(), False
+        else:
+            raise InvalidMoveError(f"{ch!r} cannot be part of a word: use letters, ? before a blank's letter")
+
+
+def _blank_choices(free: list[tuple[int, str]], rack: str, blanks_marked: int) -> Iterator[frozenset[int]]:
+    """Every minimal way to cover the unmarked letters: the set of word indices played as blanks."""
+    held = Counter(rack)
+    blanks_left = held[BLANK] - blanks_marked
+    if blanks_left < 0:
+        raise TileNotOnRackError(BLANK * -blanks_left)
+    by_letter: dict[str, list[int]] = {}
+    for index, letter in free:
+        by_letter.setdefault(letter, []).append(index)
+    short = {letter: len(indices) - held[letter] for letter, indices in by_letter.items()}
+    needed = sum(max(0, count) for count in short.values())
+    if needed > blanks_left:
+        missing = "".join(letter * count for letter, count in short.items() if count > 0)
+        raise TileNotOnRackError(missing[blanks_left:] if blanks_left > 0 else missing)
+    per_letter = [
+        [frozenset(c) for c in itertools.combinations(by_letter[letter], count)]
+        for letter, count in short.items()
+        if count > 0
+    ]
+    for combination in itertools.product(*per_letter):
+        yield frozenset().union(*combination)
+
+
+def _best_unambiguous(
+    board: Board,
+    row: int,
+    col: int,
+    across: bool,
+    placed: list[str],
+    options: list[frozenset[int]],
+    free: list[tuple[int, str]],
+) -> Play:
+    plays = []
+    for blanks in options:
+        letters = list(placed)
+        for index, letter in free:
+            letters[index] = letter.lower() if index in blanks else letter
+        plays.append(Play(row, col, across, "".join(letters)))
+    if len(plays) > 1:
+        scores = {score_placements(board, play.placements(), across).total for play in plays}
+        if len(scores) > 1:
+            letters = sorted(
+                {placed_letter for play in plays for placed_letter in play.letters if placed_letter.islower()}
+            )
+            shown = " or ".join(f"?{letter.upper()}" for letter in letters)
+            raise InvalidMoveError(
+                f"your blank could stand for more than one of these letters and the score depends on which: "
+                f"mark the blank with {shown} in the word"
+            )
+    return plays[0]

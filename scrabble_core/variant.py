@@ -1,0 +1,375 @@
+"""Variants: board layout, tile set and the numbers of the rules (rack size, bingo bonus, limits).
+
+The bundled variants live as TOML files in ``assets/variants/``; a server owner can load any other file
+of the same shape with :func:`load_variant`. Every file, bundled or not, goes through one validator,
+whose errors name the file, the key and what is wrong.
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+import tomllib
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from pathlib import Path
+from typing import Final
+
+from scrabble_core.errors import InvalidMoveError, VariantError
+from scrabble_core.squares import MAX_BOARD_SIZE, Square, parse_square, square_name
+
+BLANK: Final = "?"
+MIN_BOARD_SIZE: Final = 2
+
+
+def assets_dir() -> Path:
+    """Return the project's ``assets/`` directory (``SCRABBLE_ASSETS`` overrides it)."""
+    override = os.environ.get("SCRABBLE_ASSETS")
+    if override:
+        return Path(override)
+    return Path(__file__).resolve().parent.parent / "assets"
+
+
+class Premium(enum.Enum):
+    """What a square does to the score of a tile newly placed on it."""
+
+    PLAIN = "--"
+    DOUBLE_LETTER = "2L"
+    TRIPLE_LETTER = "3L"
+    QUADRUPLE_LETTER = "4L"
+    DOUBLE_WORD = "2W"
+    TRIPLE_WORD = "3W"
+    QUADRUPLE_WORD = "4W"
+
+    @property
+    def letter_multiplier(self) -> int:
+        """How many times the tile's value counts: 1 unless this is a letter premium."""
+        return int(self.value[0]) if self.value[1] == "L" else 1
+
+    @property
+    def word_multiplier(self) -> int:
+        """How many times the whole word counts: 1 unless this is a word premium."""
+        return int(self.value[0]) if self.value[1] == "W" else 1
+
+
+HOLE_TOKEN: Final = "##"
+_PREMIUM_BY_TOKEN: Final = {premium.value: premium for premium in Premium}
+
+
+@dataclass(frozen=True)
+class TileKind:
+    """One letter of a tile set: how many tiles carry it and what each scores."""
+
+    letter: str
+    count: int
+    value: int
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A complete game variant. Squares are ``(row, col)``; ``layout[row][col]`` is ``None`` for a hole."""
+
+    name: str
+    title: str
+    layout: tuple[tuple[Premium | None, ...], ...]
+    start: Square
+    tiles: tuple[TileKind, ...]
+    blanks: int
+    rack_size: int = 7
+    bingo_bonus: int = 50
+    exchange_min_bag: int = 7
+    scoreless_turn_limit: int = 6
+
+    @property
+    def rows(self) -> int:
+        """Number of rows of the board."""
+        return len(self.layout)
+
+    @property
+    def cols(self) -> int:
+        """Number of columns of the board."""
+        return len(self.layout[0])
+
+    @cached_property
+    def alphabet(self) -> str:
+        """Every letter of the tile set, in the file's order (blanks excluded)."""
+        return "".join(kind.letter for kind in self.tiles)
+
+    @cached_property
+    def _values(self) -> Mapping[str, int]:
+        return {kind.letter: kind.value for kind in self.tiles}
+
+    @property
+    def tile_count(self) -> int:
+        """Number of tiles in a full bag, blanks included."""
+        return self.blanks + sum(kind.count for kind in self.tiles)
+
+    def value(self, tile: str) -> int:
+        """Points of one tile: an uppercase letter scores its value; a blank (``?`` or lowercase) 0.
+
+        Raises:
+            KeyError: ``tile`` is not a tile of this variant.
+        """
+        if tile == BLANK or tile.islower():
+            return 0
+        return self._values[tile]
+
+    def is_letter(self, letter: str) -> bool:
+        """Whether ``letter`` (uppercase) is a letter of this variant's alphabet."""
+        return letter in self._values
+
+    def on_board(self, square: Square) -> bool:
+        """Whether ``square`` is a real square of the board (inside it and not a hole)."""
+        row, col = square
+        return 0 <= row < self.rows and 0 <= col < self.cols and self.layout[row][col] is not None
+
+    def premium(self, square: Square) -> Premium:
+        """The premium of a square of the board.
+
+        Raises:
+            IndexError: the square is outside the board or a hole.
+        """
+        row, col = square
+        premium = self.layout[row][col] if row >= 0 and col >= 0 else None
+        if premium is None:
+            raise IndexError(f"{square} is not a square of the {self.name} board")
+        return premium
+
+    def squares(self) -> Iterator[Square]:
+        """Every real square of the board, row by row."""
+        for row, line in enumerate(self.layout):
+            for col, premium in enumerate(line):
+                if premium is not None:
+                    yield row, col
+
+    def full_bag(self) -> list[str]:
+        """Every tile of the set, in alphabetical order, blanks (``?``) last."""
+        bag = [kind.letter for kind in self.tiles for _ in range(kind.count)]
+        return bag + [BLANK] * self.blanks
+
+    def rack_value(self, tiles: str) -> int:
+        """Sum of the values of ``tiles`` (a rack written with ``?`` for blanks)."""
+        return sum(self.value(tile) for tile in tiles)
+
+
+_TOP_KEYS: Final = {
+    "name",
+    "title",
+    "rack_size",
+    "bingo_bonus",
+    "exchange_min_bag",
+    "scoreless_turn_limit",
+    "board",
+    "tiles",
+}
+
+
+def variant_from_dict(data: Mapping[str, object], source: str) -> Variant:
+    """Build and validate a variant from parsed TOML data.
+
+    ``source`` names the data in error messages (usually the file's path).
+
+    Raises:
+        VariantError: a key is missing, unknown, of the wrong type or out of range.
+    """
+    for key in data:
+        if key not in _TOP_KEYS:
+            raise VariantError(source, key, f"unknown key (expected one of {', '.join(sorted(_TOP_KEYS))})")
+    name = _string(data, "name", source)
+    title = _string(data, "title", source) if "title" in data else name
+    rack_size = _integer(data, "rack_size", source, 7, 1, 20)
+    bingo_bonus = _integer(data, "bingo_bonus", source, 50, 0, 1000)
+    exchange_min_bag = _integer(data, "exchange_min_bag", source, rack_size, 0, 1000)
+    scoreless_turn_limit = _integer(data, "scoreless_turn_limit", source, 6, 1, 100)
+    layout, start = _board(_table(data, "board", source), source)
+    tiles, blanks = _tiles(_table(data, "tiles", source), source)
+    total = blanks + sum(kind.count for kind in tiles)
+    if total < 2 * rack_size:
+        raise VariantError(
+            source,
+            "tiles",
+            f"{total} tiles cannot fill two racks of {rack_size} (need {2 * rack_size})",
+        )
+    return Variant(
+        name=name,
+        title=title,
+        layout=layout,
+        start=start,
+        tiles=tiles,
+        blanks=blanks,
+        rack_size=rack_size,
+        bingo_bonus=bingo_bonus,
+        exchange_min_bag=exchange_min_bag,
+        scoreless_turn_limit=scoreless_turn_limit,
+    )
+
+
+def variant_to_dict(variant: Variant) -> dict[str, object]:
+    """The variant as TOML-shaped data: :func:`variant_from_dict` reads it back to an equal variant."""
+    tiles: dict[str, object] = {"blanks": variant.blanks}
+    tiles.update({kind.letter: [kind.count, kind.value] for kind in variant.tiles})
+    layout = "\n".join(
+        " ".join(HOLE_TOKEN if premium is None else premium.value for premium in row)
+        for row in variant.layout
+    )
+    return {
+        "name": variant.name,
+        "title": variant.title,
+        "rack_size": variant.rack_size,
+        "bingo_bonus": variant.bingo_bonus,
+        "exchange_min_bag": variant.exchange_min_bag,
+        "scoreless_turn_limit": variant.scoreless_turn_limit,
+        "board": {"start": square_name(variant.start), "layout": layout},
+        "tiles": tiles,
+    }
+
+
+def load_variant(path: Path) -> Variant:
+    """Read and validate a variant TOML file.
+
+    Raises:
+        VariantError: the file is missing, is not TOML, or does not describe a valid variant.
+    """
+    source = str(path)
+    try:
+        with path.open("rb") as handle:
+            data = tomllib.load(handle)
+    except FileNotFoundError:
+        raise VariantError(source, "(file)", "no such file") from None
+    except OSError as error:
+        raise VariantError(source, "(file)", f"cannot be read ({error.strerror})") from None
+    except tomllib.TOMLDecodeError as error:
+        raise VariantError(source, "(file)", f"not valid TOML ({error})") from None
+    return variant_from_dict(data, source)
+
+
+def bundled_variant_names() -> list[str]:
+    """Names of the variants shipped in ``assets/variants/``, sorted."""
+    return sorted(path.stem for path in (assets_dir() / "variants").glob("*.toml"))
+
+
+_BUNDLED_CACHE: dict[str, Variant] = {}
+
+
+def get_variant(name: str) -> Variant:
+    """Return a bundled variant by name (``"standard"``, ``"super"``), loaded once.
+
+    Raises:
+        VariantError: no bundled variant has that name.
+    """
+    cached = _BUNDLED_CACHE.get(name)
+    if cached is not None:
+        return cached
+    path = assets_dir() / "variants" / f"{name}.toml"
+    if not path.is_file():
+        known = ", ".join(bundled_variant_names())
+        raise VariantError(str(path), "name", f"no bundled variant {name!r} (known: {known})")
+    variant = load_variant(path)
+    _BUNDLED_CACHE[name] = variant
+    return variant
+
+
+def _string(data: Mapping[str, object], key: str, source: str) -> str:
+    value = data.get(key)
+    if not isinstance(value, str) or not value.strip():
+        raise VariantError(source, key, "must be a non-empty string")
+    return value
+
+
+def _integer(data: Mapping[str, object], key: str, source: str, default: int, low: int, high: int) -> int:
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise VariantError(source, key, f"must be a whole number, not {value!r}")
+    if not low <= value <= high:
+        raise VariantError(source, key, f"must be between {low} and {high}, not {value}")
+    return value
+
+
+def _table(data: Mapping[str, object], key: str, source: str) -> Mapping[str, object]:
+    value = data.get(key)
+    if not isinstance(value, dict):
+        raise VariantError(source, key, f"missing [{key}] table")
+    return value
+
+
+def _board(board: Mapping[str, object], source: str) -> tuple[tuple[tuple[Premium | None, ...], ...], Square]:
+    for key in board:
+        if key not in {"start", "layout"}:
+            raise VariantError(source, f"board.{key}", "unknown key (expected start, layout)")
+    text = board.get("layout")
+    if not isinstance(text, str):
+        raise VariantError(source, "board.layout", "must be a multi-line string of squares")
+    rows: list[tuple[Premium | None, ...]] = []
+    for number, line in enumerate((line for line in text.splitlines() if line.strip()), 1):
+        row: list[Premium | None] = []
+        for token in line.split():
+            if token == HOLE_TOKEN:
+                row.append(None)
+            elif token in _PREMIUM_BY_TOKEN:
+                row.append(_PREMIUM_BY_TOKEN[token])
+            else:
+                tokens = " ".join([*_PREMIUM_BY_TOKEN, HOLE_TOKEN])
+                raise VariantError(
+                    source, "board.layout", f"row {number}: unknown square {token!r} (use {tokens})"
+                )
+        rows.append(tuple(row))
+    if not MIN_BOARD_SIZE <= len(rows) <= MAX_BOARD_SIZE:
+        raise VariantError(
+            source,
+            "board.layout",
+            f"{len(rows)} rows (a board has {MIN_BOARD_SIZE} to {MAX_BOARD_SIZE})",
+        )
+    width = len(rows[0])
+    for number, row_squares in enumerate(rows, 1):
+        if len(row_squares) != width:
+            raise VariantError(
+                source,
+                "board.layout",
+                f"row {number} has {len(row_squares)} squares, row 1 has {width}: the board must be a rectangle",
+            )
+    if not MIN_BOARD_SIZE <= width <= MAX_BOARD_SIZE:
+        raise VariantError(
+            source,
+            "board.layout",
+            f"{width} columns (a board has {MIN_BOARD_SIZE} to {MAX_BOARD_SIZE})",
+        )
+    start_text = board.get("start")
+    if not isinstance(start_text, str):
+        raise VariantError(source, "board.start", 'must be a square name such as "H8"')
+    try:
+        start = parse_square(start_text)
+    except InvalidMoveError:
+        raise VariantError(source, "board.start", f"{start_text!r} is not a square name") from None
+    start_row, start_col = start
+    if start_row >= len(rows) or start_col >= width or rows[start_row][start_col] is None:
+        raise VariantError(
+            source,
+            "board.start",
+            f"{square_name(start)} is not a square of this {len(rows)}x{width} board",
+        )
+    return tuple(rows), start
+
+
+def _tiles(tiles: Mapping[str, object], source: str) -> tuple[tuple[TileKind, ...], int]:
+    blanks = _integer(tiles, "blanks", source, 0, 0, 100)
+    kinds: list[TileKind] = []
+    for letter, spec in tiles.items():
+        if letter == "blanks":
+            continue
+        key = f"tiles.{letter}"
+        if len(letter) != 1 or not letter.isalpha() or letter.upper() != letter:
+            raise VariantError(source, key, "a letter must be one uppercase character")
+        if (
+            not isinstance(spec, list)
+            or len(spec) != 2
+            or any(isinstance(item, bool) or not isinstance(item, int) for item in spec)
+        ):
+            raise VariantError(source, key, f"must be [count, value], two whole numbers, not {spec!r}")
+        count, value = spec
+        if not 0 <= count <= 1000 or not 0 <= value <= 1000:
+            raise VariantError(source, key, f"count and value must be 0 to 1000, not {spec!r}")
+        kinds.append(TileKind(letter, count, value))
+    if not kinds:
+        raise VariantError(source, "tiles", "no letters: list each as LETTER = [count, value]")
+    return tuple(kinds), blanks
