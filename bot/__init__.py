@@ -1,0 +1,1 @@
+"""The Discord bot: commands, game sessions and the images it posts."""

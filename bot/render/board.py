@@ -1,0 +1,180 @@
+"""The board image: premium squares, coordinates, tiles, the last move and an optional header.
+
+The empty board of a variant (squares, labels, the start star, coordinates) is drawn once and kept; a
+render copies it, pastes the tiles and, when asked, adds the header strip above it.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot.render import style
+from bot.render.drawing import draw_centred, fit_text, font, png_bytes, shrink
+from bot.render.tiles import tile_image
+from scrabble_core.board import Board
+from scrabble_core.squares import COLUMN_LETTERS, Square
+from scrabble_core.variant import Premium, Variant
+
+_LIGHT_PREMIUMS = {Premium.PLAIN, Premium.DOUBLE_LETTER, Premium.DOUBLE_WORD}
+_LABEL_SIZE = 18
+_COORDINATE_SIZE = 19
+_HEADER_TEXT_SIZE = 21
+_HEADER_PAD = 10
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    """One player in the header: name, score, and whether it is their turn."""
+
+    name: str
+    score: int
+    to_move: bool
+
+
+@dataclass(frozen=True)
+class BoardHeader:
+    """The strip above the board: the players in turn order and the number of tiles left in the bag."""
+
+    players: Sequence[PlayerLine]
+    bag: int
+
+
+def board_size(variant: Variant, *, header: bool = False) -> tuple[int, int]:
+    """Width and height in pixels of the board image of ``variant``, with or without the header."""
+    width = variant.cols * style.CELL + 2 * style.MARGIN
+    height = variant.rows * style.CELL + 2 * style.MARGIN
+    return width, height + (style.HEADER_HEIGHT if header else 0)
+
+
+def square_box(square: Square, *, header: bool = False) -> tuple[int, int, int, int]:
+    """The pixel box ``(left, top, right, bottom)`` of a square's cell in the board image."""
+    row, col = square
+    left = style.MARGIN + col * style.CELL
+    top = style.MARGIN + row * style.CELL + (style.HEADER_HEIGHT if header else 0)
+    return left, top, left + style.CELL, top + style.CELL
+
+
+def render_board(
+    board: Board, *, last_move: Collection[Square] = (), header: BoardHeader | None = None
+) -> bytes:
+    """Draw ``board`` as a PNG and return its bytes.
+
+    The image is :func:`board_size` pixels: every square in its premium colour and labelled while empty,
+    holes left out, coordinates on all four edges as players type them (columns ``A``... left to right,
+    rows ``1``... top to bottom). Tiles show their letter and value; blanks (lowercase letters on the
+    board) show their letter in uppercase in the blank colours and no value. Tiles on ``last_move``
+    squares are highlighted (squares there without a tile are ignored). With ``header`` a strip above
+    the board lists the players with their scores, marks whose turn it is and gives the bag's count.
+    """
+    variant = board.variant
+    background = _empty_board(variant)
+    if header is None:
+        canvas = background.copy()
+        offset = 0
+    else:
+        canvas = Image.new("RGB", board_size(variant, header=True), style.FRAME_DARK)
+        canvas.paste(_header_strip(canvas.width, header), (0, 0))
+        canvas.paste(background, (0, style.HEADER_HEIGHT))
+        offset = style.HEADER_HEIGHT
+    highlighted = set(last_move)
+    for square, tile in board.tiles():
+        value = None if tile.islower() else variant.value(tile)
+        sprite = tile_image(tile.upper(), value, style.CELL, last_move=square in highlighted)
+        left, top, _, _ = square_box(square)
+        canvas.paste(sprite, (left, top + offset), sprite)
+    return png_bytes(canvas)
+
+
+@lru_cache(maxsize=8)
+def _empty_board(variant: Variant) -> Image.Image:
+    """The board of ``variant`` with no tile: frame, coordinates and squares. Shared: copy before use."""
+    scale = style.SUPERSAMPLE
+    width, height = board_size(variant)
+    image = Image.new("RGB", (width * scale, height * scale), style.FRAME)
+    draw = ImageDraw.Draw(image)
+    cell = style.CELL * scale
+    inset = style.SQUARE_INSET * scale
+    for row, line in enumerate(variant.layout):
+        for col, premium in enumerate(line):
+            if premium is None:
+                continue
+            left, top, right, bottom = (value * scale for value in square_box((row, col)))
+            box = (left + inset, top + inset, right - inset - 1, bottom - inset - 1)
+            draw.rounded_rectangle(box, 3 * scale, fill=style.PREMIUM_COLOURS[premium])
+            centre = ((left + right) / 2, (top + bottom) / 2)
+            if (row, col) == variant.start:
+                _draw_star(draw, centre, cell * 0.36)
+            elif premium in style.PREMIUM_LABELS:
+                ink = style.DARK_LABEL if premium in _LIGHT_PREMIUMS else style.LIGHT_LABEL
+                draw_centred(draw, centre, style.PREMIUM_LABELS[premium], _LABEL_SIZE * scale, ink)
+    _draw_coordinates(draw, variant, scale)
+    return shrink(image, scale)
+
+
+def _draw_star(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float) -> None:
+    x, y = centre
+    points = []
+    for index in range(10):
+        angle = math.pi / 2 + index * math.pi / 5
+        reach = radius if index % 2 == 0 else radius * 0.42
+        points.append((x + reach * math.cos(angle), y - reach * math.sin(angle)))
+    draw.polygon(points, fill=style.START_STAR)
+
+
+def _draw_coordinates(draw: ImageDraw.ImageDraw, variant: Variant, scale: int) -> None:
+    """Column letters above and below the board, row numbers left and right of it."""
+    size = _COORDINATE_SIZE * scale
+    half_margin = style.MARGIN * scale / 2
+    cell = style.CELL * scale
+    far_x = (style.MARGIN + variant.cols * style.CELL) * scale + half_margin
+    far_y = (style.MARGIN + variant.rows * style.CELL) * scale + half_margin
+    for col in range(variant.cols):
+        x = style.MARGIN * scale + col * cell + cell / 2
+        for y in (half_margin, far_y):
+            draw_centred(draw, (x, y), COLUMN_LETTERS[col], size, style.COORDINATE_TEXT)
+    for row in range(variant.rows):
+        y = style.MARGIN * scale + row * cell + cell / 2
+        for x in (half_margin, far_x):
+            draw_centred(draw, (x, y), str(row + 1), size, style.COORDINATE_TEXT)
+
+
+def _header_strip(width: int, header: BoardHeader) -> Image.Image:
+    """Players as pills, the one to move in yellow with an arrow, and the bag's count on the right."""
+    scale = style.SUPERSAMPLE
+    image = Image.new("RGB", (width * scale, style.HEADER_HEIGHT * scale), style.FRAME_DARK)
+    draw = ImageDraw.Draw(image)
+    size = _HEADER_TEXT_SIZE * scale
+    face = font(size)
+    pad = _HEADER_PAD * scale
+    radius = 8 * scale
+    top, bottom = pad, image.height - pad
+    middle = image.height / 2
+    bag_text = f"Bag {header.bag}"
+    bag_width = face.getlength(bag_text) + 2 * pad
+    right = image.width - style.MARGIN * scale
+    draw.rounded_rectangle((right - bag_width, top, right, bottom), radius, fill=style.HEADER_PILL)
+    draw.text((right - pad, middle), bag_text, font=face, fill=style.HEADER_TEXT, anchor="rm")
+    players = header.players
+    left = style.MARGIN * scale
+    space = right - bag_width - pad - left
+    pill = (space - pad * (len(players) - 1)) / max(len(players), 1)
+    for index, player in enumerate(players):
+        x0 = left + index * (pill + pad)
+        x1 = x0 + pill
+        fill, ink = (
+            (style.TO_MOVE_PILL, style.TO_MOVE_TEXT)
+            if player.to_move
+            else (style.HEADER_PILL, style.HEADER_TEXT)
+        )
+        draw.rounded_rectangle((x0, top, x1, bottom), radius, fill=fill)
+        score = str(player.score)
+        draw.text((x1 - pad, middle), score, font=face, fill=ink, anchor="rm")
+        name = ("▶ " if player.to_move else "") + player.name
+        name = fit_text(name, size, pill - face.getlength(score) - 3 * pad)
+        draw.text((x0 + pad, middle), name, font=face, fill=ink, anchor="lm")
+    return shrink(image, scale)

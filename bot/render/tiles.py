@@ -1,0 +1,62 @@
+"""Tiles as small images: a letter and its value on a bevelled face, pasted onto boards and racks.
+
+Real tiles have a wheat face with a dark letter and the value in the bottom-right corner; blanks have a
+lavender face with a purple letter and no value; tiles of the last move have a yellow face and an orange
+ring. Each distinct tile is drawn once per size and kept.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot.render import style
+from bot.render.drawing import draw_centred, font, shrink
+
+
+@lru_cache(maxsize=1024)
+def tile_image(letter: str, value: int | None, size: int, *, last_move: bool = False) -> Image.Image:
+    """An RGBA image ``size`` pixels square of one tile (transparent around it).
+
+    ``value`` is ``None`` for a blank, which is drawn in the blank colours with ``letter`` and no value;
+    ``letter`` may be empty for a blank still on a rack. Do not modify the returned image: it is shared.
+    """
+    scale = style.SUPERSAMPLE
+    side = size * scale
+    blank = value is None
+    image = Image.new("RGBA", (side, side), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(image)
+    inset = 2 * scale
+    radius = side // 9
+    body = (inset, inset, side - inset - 2 * scale, side - inset - 2 * scale)
+    draw.rounded_rectangle(_shifted(body, 2 * scale), radius, fill=style.SHADOW)
+    if last_move:
+        face, edge = style.LAST_MOVE_FACE, style.LAST_MOVE_RING
+    elif blank:
+        face, edge = style.BLANK_FACE, style.BLANK_EDGE
+    else:
+        face, edge = style.TILE_FACE, style.TILE_EDGE
+    ink = style.BLANK_TEXT if blank else style.TILE_TEXT
+    draw.rounded_rectangle(body, radius, fill=edge)
+    bevel = scale * (3 if last_move else 2)
+    draw.rounded_rectangle(
+        (body[0] + bevel // 2, body[1] + bevel // 2, body[2] - bevel, body[3] - bevel),
+        max(radius - bevel, 1),
+        fill=face,
+    )
+    centre_x = (body[0] + body[2]) / 2
+    centre_y = (body[1] + body[3]) / 2
+    if letter and blank:
+        draw_centred(draw, (centre_x, centre_y), letter, int(side * 0.56), ink)
+    elif letter:
+        # Up and left of the centre, smaller than a blank's letter: room for the value in the corner.
+        draw_centred(draw, (centre_x - side * 0.07, centre_y - side * 0.04), letter, int(side * 0.5), ink)
+        corner = (body[2] - bevel - side * 0.04, body[3] - bevel - side * 0.04)
+        draw.text(corner, str(value), font=font(int(side * 0.24)), fill=ink, anchor="rs")
+    return shrink(image, scale)
+
+
+def _shifted(box: tuple[int, int, int, int], offset: int) -> tuple[int, int, int, int]:
+    left, top, right, bottom = box
+    return left + offset, top + offset, right + offset, bottom + offset
