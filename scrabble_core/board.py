@@ -39,10 +39,11 @@ class Board:
     def from_rows(cls, variant: Variant, rows: Iterable[str]) -> Board:
         """Build a board from text rows: ``.`` empty, an uppercase letter a tile, a lowercase one a blank.
 
-        A hole of the layout may be written ``#`` or ``.``.
+        A hole of the layout may be written ``#`` or ``.``; ``#`` is for holes only.
 
         Raises:
-            ScrabbleError: the rows do not fit the layout or hold letters outside the variant's alphabet.
+            ScrabbleError: the rows do not fit the layout (a tile on a hole, ``#`` on a square) or hold
+                letters outside the variant's alphabet.
         """
         board = cls(variant)
         lines = [line.strip() for line in rows if line.strip()]
@@ -52,9 +53,13 @@ class Board:
             if len(line) != variant.cols:
                 raise ScrabbleError(f"row {row + 1} has {len(line)} squares, the board has {variant.cols}")
             for col, char in enumerate(line):
-                if char in (EMPTY_CHAR, HOLE_CHAR):
-                    continue
                 square = (row, col)
+                if char == EMPTY_CHAR:
+                    continue
+                if char == HOLE_CHAR:
+                    if variant.on_board(square):
+                        raise ScrabbleError(f"{square_name(square)} is a square of this board, not a hole")
+                    continue
                 if not variant.on_board(square):
                     raise ScrabbleError(f"{square_name(square)} is not a square of this board")
                 if not variant.is_letter(char.upper()):

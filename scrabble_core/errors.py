@@ -6,6 +6,7 @@ is ("H8 is already taken by Q", "QZX is not in the dictionary").
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 
@@ -75,8 +76,19 @@ class TileNotOnRackError(IllegalMoveError):
 
     def __init__(self, missing: str) -> None:
         self.missing = missing
-        shown = ", ".join("a blank" if ch == "?" else ch for ch in missing)
-        super().__init__(f"you don't have {shown} on your rack")
+        counts = Counter(missing)
+        shown = [_tile_count(tile, count) for tile, count in counts.items()]
+        listed = shown[0] if len(shown) == 1 else f"{', '.join(shown[:-1])} and {shown[-1]}"
+        super().__init__(f"you don't have {listed} on your rack")
+
+
+def _tile_count(tile: str, count: int) -> str:
+    """``"Q"``, ``"two Es"``, ``"a blank"``, ``"two blanks"``: tiles as a player says them."""
+    words = {1: "", 2: "two ", 3: "three ", 4: "four ", 5: "five ", 6: "six ", 7: "seven "}
+    number = words.get(count, f"{count} ")
+    if tile == "?":
+        return "a blank" if count == 1 else f"{number}blanks"
+    return tile if count == 1 else f"{number}{tile}s"
 
 
 class OffBoardError(IllegalMoveError):
@@ -124,7 +136,7 @@ class UnknownWordsError(IllegalMoveError):
 
 
 class ExchangeNotAllowedError(IllegalMoveError):
-    """An exchange with too few tiles in the bag, or of no tiles."""
+    """An exchange while the bag holds too few tiles."""
 
 
 class NotYourTurnError(IllegalMoveError):

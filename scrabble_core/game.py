@@ -312,8 +312,8 @@ class Game:
 
         Raises:
             GameOverError, NotYourTurnError; InvalidMoveError for unreadable tiles;
-            ExchangeNotAllowedError when the bag holds fewer tiles than the variant's limit;
-            TileNotOnRackError when the rack lacks some of the tiles.
+            ExchangeNotAllowedError when the bag holds fewer tiles than the variant's limit, or fewer
+            than the tiles to exchange; TileNotOnRackError when the rack lacks some of the tiles.
         """
         state = self._begin_turn(seat)
         wanted = parse_tiles(tiles)
@@ -325,6 +325,10 @@ class Game:
         player = state.players[seat]
         rack = player.rack
         check_rack(rack, wanted)
+        if len(state.bag) < len(wanted):
+            raise ExchangeNotAllowedError(
+                f"the bag has only {len(state.bag)} tiles left: you cannot exchange {len(wanted)}"
+            )
         drawn = self._draw(state, len(wanted))
         state.bag.extend(wanted)
         self._rng.shuffle(state.bag)
@@ -597,7 +601,8 @@ class Game:
                 player.score,
             )
         )
-        state.scoreless = pending.scoreless_before + 1
+        # The play had reset the count; any turn lost since (double challenge) still counts.
+        state.scoreless = pending.scoreless_before + 1 + state.scoreless
         if state.scoreless >= self.variant.scoreless_turn_limit:
             self._finish_scoreless(state)
 
@@ -617,7 +622,11 @@ class Game:
             )
         if pending.went_out:
             if self.challenge_mode is ChallengeMode.DOUBLE:
-                self._lose_turn(state, challenger)
+                # Recorded, but the game ends here by going out, not by scoreless turns.
+                player = state.players[challenger]
+                state.history.append(
+                    Event(EventKind.LOST_TURN, challenger, player.rack, "-", 0, player.score)
+                )
             self._finish_out(state, pending.player)
         elif self.challenge_mode is ChallengeMode.DOUBLE:
             if challenger == state.current:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from scrabble_core.board import Board
 from scrabble_core.errors import GcgError, ScrabbleError
-from scrabble_core.game import Event, EventKind, Game
+from scrabble_core.game import EventKind, Game
 from scrabble_core.move import Play
 from scrabble_core.validation import check_play
 from scrabble_core.variant import Variant
@@ -167,9 +167,7 @@ class ReplayedEvent:
     detail: str = ""
 
 
-def replay(
-    record: GcgRecord, variant: Variant, lexicon: Container[str] | None = None
-) -> list[ReplayedEvent]:
+def replay(record: GcgRecord, variant: Variant, lexicon: Container[str] | None = None) -> list[ReplayedEvent]:
     """Replay ``record`` through the engine, checking every score and total.
 
     Plays are validated (placement, tiles on the rack shown, and words when ``lexicon`` is given, except
@@ -212,18 +210,23 @@ def replay(
             value = variant.rack_value(event.move[1:-1])
             if event.rack:
                 score = -value
+            elif len(record.players) == 2:
+                score = 2 * value
             else:
-                score = 2 * value if len(record.players) == 2 else value
+                score = value
         elif event.kind in (EventKind.CHALLENGE_BONUS, EventKind.TIME_PENALTY):
             score = event.score
         else:
             score = 0
         totals[event.nick] += score
         if score != event.score:
-            raise GcgError(number, f"{event.move} scores {score:+d} by the engine, the record says {event.score:+d}")
+            raise GcgError(
+                number, f"{event.move} scores {score:+d} by the engine, the record says {event.score:+d}"
+            )
         if totals[event.nick] != event.total:
             raise GcgError(
-                number, f"{event.nick}'s total is {totals[event.nick]} by the engine, the record says {event.total}"
+                number,
+                f"{event.nick}'s total is {totals[event.nick]} by the engine, the record says {event.total}",
             )
         replayed.append(ReplayedEvent(event, score, totals[event.nick], detail))
     return replayed

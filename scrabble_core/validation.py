@@ -6,6 +6,7 @@ the tiles are on the rack, the play is placed where the rules allow, and last th
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 from collections.abc import Container, Iterable, Sequence
 
@@ -69,11 +70,12 @@ def check_play(
         UnknownWordsError: listing every word formed that the lexicon lacks.
     """
     variant = board.variant
-    for square, letter in zip(play.squares(), play.letters, strict=True):
+    for square in play.squares():
         if not variant.on_board(square):
             row, col = square
             inside = 0 <= row < variant.rows and 0 <= col < variant.cols
             raise OffBoardError(_name(square), hole=inside)
+    for square, letter in zip(play.squares(), play.letters, strict=True):
         tile = board[square]
         if letter == PLAYED_THROUGH:
             if tile is None:
@@ -105,9 +107,11 @@ def canonical_play(board: Board, play: Play) -> Play:
 
     Tiles already on the board just before or after the written word are added to it, and a one-tile
     play is written in the direction where it forms a word (across when it forms words both ways). The
-    play's squares must be on the board.
+    play's squares must be on the board. A play that places no tile is returned as it is.
     """
     placements = play.placements()
+    if not placements:
+        return play
     across = play.across
     if len(placements) == 1:
         (row, col), _ = placements[0]
@@ -131,10 +135,14 @@ def play_from_tiles(board: Board, placements: Iterable[tuple[Square, str]]) -> P
         SquareOccupiedError: a square that already holds a tile.
         NotInLineError: the squares are not in one row or one column.
         GapError: an empty square between the new tiles.
+        InvalidMoveError: two tiles on one square.
     """
     tiles = sorted(placements)
     if not tiles:
         raise NoTilesError
+    for (square, _), (next_square, _) in itertools.pairwise(tiles):
+        if square == next_square:
+            raise InvalidMoveError(f"two tiles on {_name(square)}")
     for square, _ in tiles:
         if not board.variant.on_board(square):
             row, col = square

@@ -277,12 +277,23 @@ def _string(data: Mapping[str, object], key: str, source: str) -> str:
     return value
 
 
-def _integer(data: Mapping[str, object], key: str, source: str, default: int, low: int, high: int) -> int:
+def _integer(
+    data: Mapping[str, object],
+    key: str,
+    source: str,
+    default: int,
+    low: int,
+    high: int,
+    *,
+    table: str = "",
+) -> int:
+    """``data[key]`` as a whole number from ``low`` to ``high``; errors name the key as ``table.key``."""
     value = data.get(key, default)
+    name = f"{table}.{key}" if table else key
     if isinstance(value, bool) or not isinstance(value, int):
-        raise VariantError(source, key, f"must be a whole number, not {value!r}")
+        raise VariantError(source, name, f"must be a whole number, not {value!r}")
     if not low <= value <= high:
-        raise VariantError(source, key, f"must be between {low} and {high}, not {value}")
+        raise VariantError(source, name, f"must be between {low} and {high}, not {value}")
     return value
 
 
@@ -352,13 +363,15 @@ def _board(board: Mapping[str, object], source: str) -> tuple[tuple[tuple[Premiu
 
 
 def _tiles(tiles: Mapping[str, object], source: str) -> tuple[tuple[TileKind, ...], int]:
-    blanks = _integer(tiles, "blanks", source, 0, 0, 100)
+    blanks = _integer(tiles, "blanks", source, 0, 0, 100, table="tiles")
     kinds: list[TileKind] = []
     for letter, spec in tiles.items():
         if letter == "blanks":
             continue
         key = f"tiles.{letter}"
-        if len(letter) != 1 or not letter.isalpha() or letter.upper() != letter:
+        # A blank on the board is its letter in lowercase, read back with upper(): the letter must have
+        # a lowercase form that turns back into it.
+        if len(letter) != 1 or not letter.isupper() or letter.lower().upper() != letter:
             raise VariantError(source, key, "a letter must be one uppercase character")
         if (
             not isinstance(spec, list)

@@ -1,0 +1,195 @@
+"""The engine's command line: ``python -m scrabble_core COMMAND ...``.
+
+Commands:
+    moves   every legal play of a rack on a board, best first, one ``COORD WORD SCORE`` per line.
+    replay  replay a GCG record through the engine, checking every score and total.
+
+Each command is a subparser added by an ``add_*_command`` function, whose handler receives the parsed
+arguments and returns the exit status. Errors in the input (a file that cannot be read, a board that
+does not fit the variant, a bad rack) are printed on stderr as one line and exit with status 1; usage
+errors exit with status 2 (argparse).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TextIO
+
+from scrabble_core.board import Board
+from scrabble_core.errors import ScrabbleError
+from scrabble_core.gcg import parse_gcg, replay
+from scrabble_core.lexicon import load_lexicon
+from scrabble_core.move import PLAYED_THROUGH
+from scrabble_core.movegen import GeneratedMove, load_move_generator
+from scrabble_core.variant import Variant, get_variant, load_variant
+
+Handler = Callable[[argparse.Namespace, TextIO], int]
+
+
+class CommandError(ScrabbleError):
+    """The input of a command cannot be used; the message says why."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser of every command."""
+    parser = argparse.ArgumentParser(prog="python -m scrabble_core", description="The Scrabble engine.")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    add_moves_command(commands)
+    add_replay_command(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
+    """Run the command of ``argv`` (default: ``sys.argv[1:]``), writing its output to ``out`` (default:
+    stdout), and return the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler: Handler = args.handler
+    try:
+        return handler(args, out if out is not None else sys.stdout)
+    except ScrabbleError as error:
+        print(f"{parser.prog} {args.command}: error: {error}", file=sys.stderr)
+        return 1
+
+
+# --- moves ---------------------------------------------------------------------------------------
+
+
+def add_moves_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``moves``: every legal play of a rack on a board."""
+    moves = commands.add_parser(
+        "moves",
+        help="list every legal play of a rack on a board, best first",
+        description=(
+            "Print every legal play of RACK on the board in FILE (or on the empty board), highest score "
+            "first, one per line as COORD WORD SCORE: the GCG coordinate (8H across, H8 down), the "
+            "whole word with the tiles already on the board (blanks in lowercase), and the score."
+        ),
+    )
+    moves.add_argument(
+        "--board",
+        type=Path,
+        metavar="FILE",
+        help="the board as rows of text: '.' empty, A-Z a tile, a-z a blank on the board (default: empty)",
+    )
+    moves.add_argument("--rack", required=True, help="the rack's tiles, ? for a blank (e.g. AEINST?)")
+    moves.add_argument("--lexicon", metavar="PATH", help="a word list, one word per line (default: ENABLE)")
+    moves.add_argument(
+        "--variant",
+        default="standard",
+        metavar="NAME|FILE",
+        help="a bundled variant (standard, super) or a variant TOML file (default: standard)",
+    )
+    moves.add_argument("--top", type=_positive, metavar="N", help="print only the N best plays")
+    moves.set_defaults(handler=run_moves)
+
+
+def run_moves(args: argparse.Namespace, out: TextIO) -> int:
+    """Print the plays of ``args.rack`` on the board of ``args.board``; see :func:`add_moves_command`.
+
+    Raises:
+        ScrabbleError: the board file cannot be read or does not fit the variant; the variant or the
+            lexicon cannot be loaded; the rack holds a tile the variant does not have.
+    """
+    variant = _variant(args.variant)
+    board = Board(variant) if args.board is None else Board.from_rows(variant, _read_board(args.board))
+    rack = "".join(tile.upper() if len(tile.upper()) == 1 else tile for tile in args.rack)
+    lexicon = load_lexicon(args.lexicon, variant.alphabet)
+    moves = load_move_generator(lexicon).generate(board, rack)
+    if args.top is not None:
+        moves = moves[: args.top]
+    out.writelines(f"{move_line(board, move)}\n" for move in moves)
+    return 0
+
+
+def add_replay_command(commands: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add ``replay``: a GCG record replayed through the engine."""
+    replay_parser = commands.add_parser(
+        "replay",
+        help="replay a GCG record, checking every score and total",
+        description=(
+            "Replay the game recorded in FILE through the engine and print each event with the score "
+            "and total the engine computes. Exits with status 1, naming the line, at the first move "
+            "the engine finds illegal or the first score or total that differs from the record."
+        ),
+    )
+    replay_parser.add_argument("file", type=Path, metavar="FILE.gcg", help="the GCG record")
+    replay_parser.add_argument(
+        "--no-lexicon",
+        action="store_true",
+        help="do not check words (for games played with another dictionary)",
+    )
+    replay_parser.add_argument(
+        "--lexicon", metavar="PATH", help="a word list, one word per line (default: ENABLE)"
+    )
+    replay_parser.add_argument(
+        "--variant", default="standard", metavar="NAME|FILE", help="the variant played (default: standard)"
+    )
+    replay_parser.set_defaults(handler=run_replay)
+
+
+def run_replay(args: argparse.Namespace, out: TextIO) -> int:
+    """Replay ``args.file`` and print its events; see :func:`add_replay_command`.
+
+    Raises:
+        ScrabbleError: the file cannot be read, is not GCG, or does not replay (:class:`GcgError`
+            names the line).
+    """
+    variant = _variant(args.variant)
+    try:
+        text = args.file.read_text(encoding="utf-8-sig")
+    except FileNotFoundError:
+        raise CommandError(f"{args.file}: no such file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise CommandError(f"{args.file}: cannot read the record ({error})") from None
+    record = parse_gcg(text)
+    lexicon = None if args.no_lexicon else load_lexicon(args.lexicon, variant.alphabet)
+    for item in replay(record, variant, lexicon):
+        event = item.event
+        detail = f"  ({item.detail})" if item.detail else ""
+        out.write(
+            f"line {event.line_number}: {event.nick} {event.move} {item.score:+d} {item.total}{detail}\n"
+        )
+    return 0
+
+
+def move_line(board: Board, move: GeneratedMove) -> str:
+    """``COORD WORD SCORE`` of ``move`` on ``board``: the word in full, board tiles included."""
+    play = move.play
+    word = "".join(
+        board[square] or "" if letter == PLAYED_THROUGH else letter
+        for square, letter in zip(play.squares(), play.letters, strict=True)
+    )
+    return f"{play.coordinate} {word} {move.score}"
+
+
+def _variant(name: str) -> Variant:
+    if name.endswith(".toml") or "/" in name:
+        return load_variant(Path(name))
+    return get_variant(name)
+
+
+def _read_board(path: Path) -> list[str]:
+    try:
+        return path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        raise CommandError(f"{path}: no such board file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise CommandError(f"{path}: cannot read the board file ({error})") from None
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
+    return value
+
+
+if __name__ == "__main__":
+    sys.exit(main())
