@@ -1,0 +1,167 @@
+"""Start the bot: ``scrabble-bot [--config FILE]`` or ``python -m bot [--config FILE]``; or play in the
+terminal without Discord: ``scrabble-bot play ...`` (see :mod:`bot.console`).
+
+The settings come from the config file (``config.toml`` in the current directory if there is one) and
+the token from ``$DISCORD_TOKEN`` or the file's ``token``. The token is never printed or logged.
+
+Start-up: the lexicon and its move generator (hints), the SQLite store, the AI worker processes, then
+the game service inside the bot, which starts it once logged in (resuming every open game) and closes
+it when the bot closes.
+
+discord.py and everything that needs it are imported only when the bot runs, so ``scrabble-bot play``
+and the AI worker processes (which re-import this module when it is the main one) never load them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sqlite3
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Final
+
+from bot.config import TOKEN_ENV, Config, ConfigError, load_config
+
+if TYPE_CHECKING:
+    from bot.service.game_service import GameService
+    from bot.service.protocols import Notifier
+
+DEFAULT_CONFIG: Final = Path("config.toml")
+
+EXIT_RUNTIME_ERROR: Final = 1
+EXIT_USAGE: Final = 2
+
+NO_TOKEN_MESSAGE: Final = (
+    "scrabble-bot: no Discord bot token.\n"
+    f"Set the {TOKEN_ENV} environment variable, or `token` in the config file "
+    f"({DEFAULT_CONFIG} in the current directory, or the file given with --config).\n"
+    "A bot and its token are created at https://discord.com/developers/applications.\n"
+    "To play in this terminal without Discord instead: scrabble-bot play"
+)
+
+log = logging.getLogger("bot")
+
+
+class StartupError(Exception):
+    """What the bot needs before logging in could not be loaded; the message says what and why."""
+
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    """The command line of the bot: only ``--config``."""
+    parser = argparse.ArgumentParser(
+        prog="scrabble-bot",
+        description="Run the Scrabble bot for Discord (or `scrabble-bot play` to play in the terminal).",
+    )
+    parser.add_argument(
+        "--config",
+        type=Path,
+        default=None,
+        help=f"the TOML settings file (default: {DEFAULT_CONFIG} if it exists; see config.example.toml)",
+    )
+    return parser.parse_args(argv)
+
+
+def play_in_terminal(argv: list[str]) -> int:
+    """``scrabble-bot play ARGS``: hand ``ARGS`` to the console front end, ``bot.console.main``."""
+    from bot.console import main as play  # only when asked for: the bot does not need it
+
+    return play(argv)
+
+
+async def run(config: Config, token: str) -> None:
+    """Load the lexicon, open the store and the AI workers, then log in with ``token`` and serve until
+    the bot is closed.
+
+    Raises:
+        StartupError: the lexicon, the database or the AI workers could not be loaded.
+    """
+    from bot.ai_executor import AiExecutor, ExecutorAiPlayer, WorkerConfig
+    from bot.client import ScrabbleBot
+    from bot.service.advisor import GeneratorAdvisor
+    from bot.service.game_service import GameService
+    from bot.store import Store
+    from scrabble_core.lexicon import ENGLISH_ALPHABET, LexiconError, load_lexicon
+    from scrabble_core.movegen import load_move_generator
+
+    try:
+        lexicon = await asyncio.to_thread(load_lexicon, config.lexicon, ENGLISH_ALPHABET)
+        generator = await asyncio.to_thread(load_move_generator, lexicon)
+    except LexiconError as error:
+        raise StartupError(f"cannot load the lexicon: {error}") from error
+    log.info("lexicon %s loaded", getattr(lexicon, "name", config.lexicon))
+    try:
+        store = await Store.open(config.database)
+    except (sqlite3.Error, OSError, ValueError) as error:
+        raise StartupError(f"cannot open the database {config.database}: {error}") from error
+    executor = AiExecutor(WorkerConfig(lexicon_source=config.lexicon))
+    try:
+        try:
+            await executor.start()
+        except (RuntimeError, LexiconError) as error:
+            raise StartupError(f"cannot start the AI workers: {error}") from error
+        ai = ExecutorAiPlayer(executor, config.ai_turn_timeout)
+        advisor = GeneratorAdvisor(generator)
+
+        def make_service(notifier: Notifier) -> GameService:
+            return GameService(config, store, lexicon, notifier, ai, advisor)
+
+        async with ScrabbleBot(config, make_service) as bot:
+            await bot.start(token)
+    finally:
+        await executor.close()
+        await store.close()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the bot, or the terminal game for ``play``; return the process exit code (2: no token or a
+    bad config, 1: Discord refused the token or could not be reached, or the lexicon, the database or
+    the AI could not be loaded)."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list[:1] == ["play"]:
+        return play_in_terminal(args_list[1:])
+    return run_bot(args_list)
+
+
+def run_bot(argv: Sequence[str]) -> int:
+    """``scrabble-bot [--config FILE]``: load the config, then run the bot until it is closed; return
+    the exit code, as :func:`main`. The only path that imports discord.py."""
+    import aiohttp
+    import discord
+
+    args = parse_args(argv)
+    path: Path | None = args.config
+    if path is None and DEFAULT_CONFIG.is_file():
+        path = DEFAULT_CONFIG
+    try:
+        config = load_config(path)
+    except ConfigError as error:
+        print(f"scrabble-bot: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    if config.token is None:
+        print(NO_TOKEN_MESSAGE, file=sys.stderr)
+        return EXIT_USAGE
+    discord.utils.setup_logging(level=config.log_level_number)
+    try:
+        asyncio.run(run(config, config.token))
+    except discord.LoginFailure:
+        print(
+            f"scrabble-bot: Discord refused the token: check {TOKEN_ENV} or the config's `token`.",
+            file=sys.stderr,
+        )
+        return EXIT_RUNTIME_ERROR
+    except (aiohttp.ClientError, OSError) as error:
+        print(f"scrabble-bot: could not reach Discord ({type(error).__name__}: {error}).", file=sys.stderr)
+        return EXIT_RUNTIME_ERROR
+    except StartupError as error:
+        print(f"scrabble-bot: {error}", file=sys.stderr)
+        return EXIT_RUNTIME_ERROR
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

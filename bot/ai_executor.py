@@ -1,0 +1,278 @@
+"""AI turns off the event loop: a small pool of worker processes with a turn timeout.
+
+Each worker is a process of its own that loads the lexicon, the move generator and the leave model once
+(its initialiser, :func:`_worker_main`) and then answers one request at a time over a pipe. A request
+carries only plain data: the :class:`~scrabble_core.ai.SeatView` as :meth:`~SeatView.to_dict`, the level,
+a seed and the time budget; the answer is the move in GCG notation.
+
+Why not :class:`concurrent.futures.ProcessPoolExecutor`: it cannot stop one stuck worker. Terminating
+and recreating the whole executor would also kill the turns of other games running beside it. Here each
+worker is a :class:`multiprocessing.Process` with its own pipe, so a worker that misses
+``timeout + grace`` is killed alone and replaced in the background, while the caller gets a quick
+fallback move at once: the greedy move (highest score, found by the generator's bounded search, a few
+milliseconds) computed in a thread of this process, or a pass if even that does not answer within
+the grace period.
+
+Processes are started with the ``spawn`` method (no fork of a process running an event loop and
+threads). Replies are awaited with :meth:`asyncio.AbstractEventLoop.add_reader` on the pipe, so this
+module needs an event loop with reader callbacks (the default loops on Unix).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import multiprocessing
+import random
+import threading
+import time
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any, Final
+
+from scrabble_core.ai import Level, MoveSource, SeatView, choose_move, seat_view
+from scrabble_core.game import Game
+from scrabble_core.leaves import load_leave_model
+from scrabble_core.lexicon import ENGLISH_ALPHABET, load_lexicon
+from scrabble_core.move import Move, Pass, move_from_gcg
+from scrabble_core.movegen import load_move_generator
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_GRACE: Final = 1.0
+_READY: Final = "ready"
+
+
+@dataclass(frozen=True)
+class WorkerConfig:
+    """What a worker loads at start: the lexicon (``None`` for ENABLE, or a word-list path), its
+    alphabet, the cache directory of the lexicon structures and the leave model file (``None`` for the
+    bundled one). Plain data, so it crosses the process boundary."""
+
+    lexicon_source: str | None = None
+    alphabet: str = ENGLISH_ALPHABET
+    cache_dir: str | None = None
+    leaves_path: str | None = None
+
+
+@dataclass(eq=False)
+class _Worker:
+    process: multiprocessing.process.BaseProcess
+    conn: Connection
+
+
+def _load(config: WorkerConfig) -> MoveSource:
+    cache_dir = Path(config.cache_dir) if config.cache_dir is not None else None
+    lexicon = load_lexicon(config.lexicon_source, config.alphabet, cache_dir)
+    return load_move_generator(lexicon, cache_dir)
+
+
+def _worker_main(config: WorkerConfig, conn: Connection) -> None:
+    """A worker process: load once, say ready, then answer ``(view, level, seed, budget, delay)``
+    requests with ``("move", gcg)`` or ``("error", text)`` until the pipe closes or ``None`` arrives."""
+    generator = _load(config)
+    leaves = load_leave_model(Path(config.leaves_path) if config.leaves_path else None)
+    conn.send((_READY, ""))
+    while True:
+        try:
+            request = conn.recv()
+        except EOFError:
+            return
+        if request is None:
+            return
+        view_data, level, seed, budget, delay = request
+        started = time.monotonic()
+        try:
+            if delay:
+                time.sleep(delay)
+            view = SeatView.from_dict(view_data)
+            rng = random.Random(seed)
+            move = choose_move(view, generator, Level(level), rng, started + budget, leaves=leaves)
+            conn.send(("move", move.gcg()))
+        except Exception as error:  # any failure is reported, the caller falls back
+            conn.send(("error", f"{type(error).__name__}: {error}"))
+
+
+class AiExecutor:
+    """A pool of AI worker processes. Use ``async with AiExecutor(config) as executor`` or call
+    :meth:`start` and :meth:`close`.
+
+    ``workers`` turns run at once (more wait for a free worker, within their timeout); ``grace`` is how
+    long past the turn's timeout a worker may answer before it is replaced.
+    """
+
+    def __init__(self, config: WorkerConfig, workers: int = 1, grace: float = DEFAULT_GRACE) -> None:
+        if workers < 1:
+            raise ValueError(f"workers must be at least 1, not {workers}")
+        self.config = config
+        self.grace = grace
+        self._size = workers
+        self._context = multiprocessing.get_context("spawn")
+        self._idle: asyncio.Queue[_Worker] = asyncio.Queue()
+        self._all: set[_Worker] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._fallback_generator: MoveSource | None = None
+        self._fallback_lock = threading.Lock()
+        self.replaced = 0
+
+    async def __aenter__(self) -> AiExecutor:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+    async def start(self) -> None:
+        """Start the workers and wait until each has loaded; load the fallback's generator here too.
+
+        Raises:
+            RuntimeError: a worker died while loading (bad lexicon path, missing asset, ...).
+            LexiconError: this process cannot load the lexicon for the fallback.
+        """
+        workers = await asyncio.gather(*(self._spawn() for _ in range(self._size)))
+        self._fallback_generator = await asyncio.to_thread(_load, self.config)
+        for worker in workers:
+            self._idle.put_nowait(worker)
+
+    async def close(self) -> None:
+        """Stop every worker (those busy are killed) and wait for the background replacements."""
+        for task in list(self._tasks):
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        for worker in list(self._all):
+            with contextlib.suppress(OSError):
+                worker.conn.send(None)
+            await self._stop(worker)
+
+    async def choose(
+        self, view: SeatView, level: Level, seed: int, timeout: float, *, debug_delay: float = 0.0
+    ) -> Move:
+        """The move ``level`` makes for ``view``, computed in a worker with ``timeout`` seconds of search.
+
+        Never raises for a slow or broken worker: past ``timeout + grace`` (waiting for a free worker
+        included) the worker is replaced and the quick fallback move is returned instead (see the module
+        docstring). ``debug_delay`` makes the worker sleep first: a hook for tests of that path. A
+        cancelled call replaces its worker too, so that a late answer is never read as another's.
+        """
+        limit = time.monotonic() + timeout + self.grace
+        try:
+            worker = await asyncio.wait_for(self._idle.get(), timeout)
+        except TimeoutError:
+            logger.warning("no free AI worker within %.1f s: fallback move", timeout)
+            return await self._fallback(view)
+        request = (view.to_dict(), level.value, seed, timeout, debug_delay)
+        try:
+            worker.conn.send(request)
+            kind, text = await asyncio.wait_for(self._receive(worker), limit - time.monotonic())
+        except (TimeoutError, EOFError, OSError) as error:
+            logger.warning("AI worker failed (%s): replacing it, fallback move", type(error).__name__)
+            self._replace(worker)
+            return await self._fallback(view)
+        except asyncio.CancelledError:
+            self._replace(worker)  # its late answer must not reach the next request
+            raise
+        self._idle.put_nowait(worker)
+        if kind != "move":
+            logger.error("AI worker error: %s; fallback move", text)
+            return await self._fallback(view)
+        return move_from_gcg(text)
+
+    async def _spawn(self) -> _Worker:
+        """Start one worker process and wait for its ready message."""
+        parent, child = self._context.Pipe()
+        process = self._context.Process(
+            target=_worker_main, args=(self.config, child), daemon=True, name="scrabble-ai"
+        )
+        process.start()
+        child.close()
+        worker = _Worker(process, parent)
+        self._all.add(worker)
+        try:
+            kind, _ = await self._receive(worker)
+        except EOFError:
+            await self._stop(worker)
+            raise RuntimeError(f"AI worker exited with code {process.exitcode} while loading") from None
+        if kind != _READY:
+            await self._stop(worker)
+            raise RuntimeError("AI worker sent no ready message")
+        return worker
+
+    async def _receive(self, worker: _Worker) -> Any:
+        """The next message from ``worker``, awaited without blocking the loop.
+
+        Raises:
+            EOFError: the worker's end of the pipe closed (it died).
+        """
+        loop = asyncio.get_running_loop()
+        readable: asyncio.Future[None] = loop.create_future()
+        fd = worker.conn.fileno()
+
+        def wake() -> None:
+            if not readable.done():
+                readable.set_result(None)
+
+        loop.add_reader(fd, wake)
+        try:
+            await readable
+        finally:
+            loop.remove_reader(fd)
+        return worker.conn.recv()
+
+    def _replace(self, worker: _Worker) -> None:
+        """Kill ``worker`` and start a new one in the background, added to the idle workers when ready."""
+        self.replaced += 1
+        task = asyncio.get_running_loop().create_task(self._respawn(worker))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _respawn(self, worker: _Worker) -> None:
+        await self._stop(worker)
+        try:
+            self._idle.put_nowait(await self._spawn())
+        except RuntimeError:
+            logger.exception("cannot replace an AI worker")
+
+    async def _stop(self, worker: _Worker) -> None:
+        """Kill the worker's process if it still runs, reap it and close its pipe."""
+        self._all.discard(worker)
+        if worker.process.is_alive():
+            worker.process.kill()
+        await asyncio.to_thread(worker.process.join, 5)
+        worker.conn.close()
+
+    async def _fallback(self, view: SeatView) -> Move:
+        """The greedy move for ``view``, computed in a thread here; a pass if that takes over ``grace``
+        or fails."""
+        try:
+            return await asyncio.wait_for(asyncio.to_thread(self._greedy, view), self.grace)
+        except TimeoutError:
+            logger.warning("fallback move too slow: passing")
+        except Exception:  # a broken view must not leave the game without a move
+            logger.exception("fallback move failed: passing")
+        return Pass()
+
+    def _greedy(self, view: SeatView) -> Move:
+        """The greedy move, one thread at a time (the generator is not thread-safe)."""
+        with self._fallback_lock:
+            if self._fallback_generator is None:
+                self._fallback_generator = _load(self.config)
+            return choose_move(view, self._fallback_generator, Level.GREEDY, random.Random(0))
+
+
+class ExecutorAiPlayer:
+    """The :class:`bot.service.protocols.AiPlayer` of the bot: each turn goes to an :class:`AiExecutor`
+    with ``timeout`` seconds, the AI seeing only its seat's view of the game."""
+
+    def __init__(self, executor: AiExecutor, timeout: float) -> None:
+        self.executor = executor
+        self.timeout = timeout
+
+    async def choose(self, game: Game, seat: int, level: str, seed: int) -> Move:
+        """The move of ``seat`` at ``level`` (``easy``, ``medium``, ``hard`` or ``greedy``).
+
+        Raises:
+            ValueError: an unknown level.
+        """
+        return await self.executor.choose(seat_view(game, seat), Level(level), seed, self.timeout)

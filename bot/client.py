@@ -1,0 +1,85 @@
+"""The discord.py client: :class:`ScrabbleBot`, set up in :meth:`ScrabbleBot.setup_hook`."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+import discord
+from discord.ext import commands
+
+from bot.cogs.scrabble import ScrabbleCog
+from bot.config import Config
+from bot.discord_notifier import DiscordNotifier
+from bot.errors import ScrabbleCommandTree
+from bot.service.game_service import GameService
+from bot.service.protocols import Notifier
+from bot.views import DYNAMIC_ITEMS
+
+log = logging.getLogger(__name__)
+
+ServiceFactory = Callable[[Notifier], GameService]
+"""Builds the game service around the bot's notifier (the service sends through the bot)."""
+
+
+def bot_intents() -> discord.Intents:
+    """The gateway intents the bot needs: guilds and DMs, nothing privileged (slash commands and
+    components arrive as interactions, which need no intent)."""
+    intents = discord.Intents.none()
+    intents.guilds = True
+    intents.dm_messages = True
+    return intents
+
+
+class ScrabbleBot(commands.Bot):
+    """The Scrabble bot: the ``/scrabble`` commands and the game messages' persistent buttons.
+
+    ``config`` gives the dev guild (commands are synced there, copied from the global ones, for instant
+    updates while developing; globally otherwise). ``make_service`` builds the game service the
+    commands and buttons call, around a :class:`~bot.discord_notifier.DiscordNotifier` of this bot; the
+    service is started in :meth:`setup_hook` (once the bot can send) and closed in :meth:`close`. With
+    ``sync_commands=False`` the commands are not sent to Discord at start-up (tests, or restarts that
+    did not change any command). Messages ping no one unless they allow it (the service's mentions).
+    """
+
+    def __init__(self, config: Config, make_service: ServiceFactory, *, sync_commands: bool = True) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=bot_intents(),
+            tree_cls=ScrabbleCommandTree,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        self.config = config
+        self.service = make_service(DiscordNotifier(self))
+        self.sync_commands = sync_commands
+        self._service_started = False
+
+    async def setup_hook(self) -> None:
+        """Add the cog, register the persistent buttons, sync the commands if asked to, then start the
+        game service (which resumes the open games: timers, AI turns)."""
+        await self.add_cog(ScrabbleCog(self))
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        if self.sync_commands:
+            await self.sync_app_commands()
+        await self.service.start()
+        self._service_started = True
+
+    async def close(self) -> None:
+        """Stop the game service's timers and AI turns, then disconnect."""
+        if self._service_started:
+            self._service_started = False
+            await self.service.close()
+        await super().close()
+
+    async def sync_app_commands(self) -> None:
+        """Send the commands to Discord: to the dev guild if the config names one, else globally."""
+        guild_id = self.config.dev_guild_id
+        if guild_id is None:
+            synced = await self.tree.sync()
+            log.info("Synced %d global commands", len(synced))
+        else:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("Synced %d commands to the dev guild %d", len(synced), guild_id)

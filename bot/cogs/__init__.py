@@ -1,0 +1,1 @@
+"""The bot's cogs: its slash commands."""

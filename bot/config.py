@@ -1,0 +1,218 @@
+"""The bot's settings: read from a TOML file (see ``config.example.toml``) and the environment.
+
+Every setting has a default, so an empty file (or no file) is a valid configuration. A key the bot does
+not know, or a value of the wrong type or out of range, is refused with a :class:`ConfigError` naming
+the file and the key. The Discord token comes from ``$DISCORD_TOKEN`` if set, else from the file's
+``token``; it is never part of any ``repr`` or message.
+"""
+
+from __future__ import annotations
+
+import enum
+import logging
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from scrabble_core.game import ChallengeMode
+from scrabble_core.variant import bundled_variant_names
+
+TOKEN_ENV: Final = "DISCORD_TOKEN"
+AI_LEVELS: Final = ("easy", "medium", "hard", "greedy")
+LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+MAX_TURN_SECONDS: Final = 7 * 24 * 3600
+
+
+class ConfigError(ValueError):
+    """A configuration file that cannot be read, or a key or value it may not hold; the message names
+    the file and the key."""
+
+
+class TimeoutAction(enum.StrEnum):
+    """What happens to a human who lets the turn time limit pass: their turn is passed (and after
+    ``max_timeouts`` consecutive timeouts they forfeit), or they forfeit at once."""
+
+    PASS = "pass"
+    FORFEIT = "forfeit"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnConfig:
+    """The human turn timer. ``time_limit`` 0 means no limit; ``max_timeouts`` 0 means never forfeit
+    for timeouts; ``reminder_left`` is the fraction of the limit left when the reminder is sent."""
+
+    time_limit: int = 0
+    on_expiry: TimeoutAction = TimeoutAction.PASS
+    reminder_left: float = 0.25
+    max_timeouts: int = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """Every setting of the bot, with its default."""
+
+    database: Path = Path("scrabble.sqlite3")
+    lexicon: str = "enable"
+    variant: str = "standard"
+    challenge_mode: ChallengeMode = ChallengeMode.VOID
+    hints_per_player: int = 3
+    ai_level: str = "medium"
+    ai_turn_timeout: float = 10.0
+    turn: TurnConfig = field(default_factory=TurnConfig)
+    dev_guild_id: int | None = None
+    log_level: str = "INFO"
+    token: str | None = field(default=None, repr=False)
+
+    @property
+    def log_level_number(self) -> int:
+        """:attr:`log_level` as a :mod:`logging` level number."""
+        return logging.getLevelNamesMapping()[self.log_level]
+
+
+_TOP_KEYS: Final = frozenset(
+    {"token", "database", "lexicon", "log_level", "dev_guild_id", "game", "ai", "turn"}
+)
+_GAME_KEYS: Final = frozenset({"variant", "challenge_mode", "hints_per_player"})
+_AI_KEYS: Final = frozenset({"level", "turn_timeout"})
+_TURN_KEYS: Final = frozenset({"time_limit", "on_expiry", "reminder_left", "max_timeouts"})
+
+
+def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> Config:
+    """Read the settings from the TOML file at ``path`` (defaults only if ``None``) and the token from
+    ``environ`` (``os.environ`` by default), which wins over the file's ``token``.
+
+    A relative ``database`` path is taken relative to the file's directory.
+
+    Raises:
+        ConfigError: the file cannot be read or is not TOML, or holds an unknown key or a bad value.
+    """
+    env = os.environ if environ is None else environ
+    data: dict[str, object] = {}
+    source = "(defaults)"
+    if path is not None:
+        source = str(path)
+        try:
+            with path.open("rb") as file:
+                data = tomllib.load(file)
+        except OSError as error:
+            raise ConfigError(f"{source}: cannot be read ({error.strerror})") from None
+        except tomllib.TOMLDecodeError as error:
+            raise ConfigError(f"{source}: not valid TOML ({error})") from None
+    reader = _Reader(source)
+    reader.known(data, _TOP_KEYS, "")
+    game = reader.table(data, "game", _GAME_KEYS)
+    ai = reader.table(data, "ai", _AI_KEYS)
+    turn = reader.table(data, "turn", _TURN_KEYS)
+    defaults = Config()
+    turn_defaults = TurnConfig()
+
+    database = Path(reader.string(data, "database", str(defaults.database)))
+    if path is not None and not database.is_absolute():
+        database = path.parent / database
+    variant = reader.string(game, "game.variant", defaults.variant)
+    if variant not in bundled_variant_names():
+        raise reader.error(
+            "game.variant", f"no bundled variant {variant!r} (known: {', '.join(bundled_variant_names())})"
+        )
+    guild = reader.integer(data, "dev_guild_id", 0, 0, 2**63 - 1)
+    env_token = env.get(TOKEN_ENV, "").strip()
+    file_token = reader.string(data, "token", "").strip()
+    return Config(
+        database=database,
+        lexicon=reader.string(data, "lexicon", defaults.lexicon),
+        variant=variant,
+        challenge_mode=ChallengeMode(
+            reader.choice(
+                game, "game.challenge_mode", defaults.challenge_mode.value, [m.value for m in ChallengeMode]
+            )
+        ),
+        hints_per_player=reader.integer(game, "game.hints_per_player", defaults.hints_per_player, 0, 100),
+        ai_level=reader.choice(ai, "ai.level", defaults.ai_level, AI_LEVELS),
+        ai_turn_timeout=reader.number(ai, "ai.turn_timeout", defaults.ai_turn_timeout, 0.1, 600.0),
+        turn=TurnConfig(
+            time_limit=reader.integer(turn, "turn.time_limit", turn_defaults.time_limit, 0, MAX_TURN_SECONDS),
+            on_expiry=TimeoutAction(
+                reader.choice(
+                    turn, "turn.on_expiry", turn_defaults.on_expiry.value, [a.value for a in TimeoutAction]
+                )
+            ),
+            reminder_left=reader.number(turn, "turn.reminder_left", turn_defaults.reminder_left, 0.0, 0.9),
+            max_timeouts=reader.integer(turn, "turn.max_timeouts", turn_defaults.max_timeouts, 0, 100),
+        ),
+        dev_guild_id=guild or None,
+        log_level=reader.choice(data, "log_level", defaults.log_level, LOG_LEVELS, fold=True),
+        token=env_token or file_token or None,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class _Reader:
+    """Typed access to the values of one file, raising errors that name the file and the key."""
+
+    source: str
+
+    def error(self, key: str, problem: str) -> ConfigError:
+        return ConfigError(f"{self.source}: {key}: {problem}")
+
+    def known(self, data: Mapping[str, object], keys: frozenset[str], prefix: str) -> None:
+        for key in data:
+            if key not in keys:
+                raise self.error(f"{prefix}{key}", f"unknown setting (known: {', '.join(sorted(keys))})")
+
+    def table(self, data: Mapping[str, object], key: str, keys: frozenset[str]) -> Mapping[str, object]:
+        value = data.get(key, {})
+        if not isinstance(value, dict):
+            raise self.error(key, "must be a table")
+        self.known(value, keys, f"{key}.")
+        return value
+
+    @staticmethod
+    def _leaf(data: Mapping[str, object], key: str) -> object:
+        return data.get(key.rpartition(".")[2])
+
+    def string(self, data: Mapping[str, object], key: str, default: str) -> str:
+        value = self._leaf(data, key)
+        if value is None:
+            return default
+        if not isinstance(value, str):
+            raise self.error(key, f"must be a string, not {value!r}")
+        return value
+
+    def choice(
+        self,
+        data: Mapping[str, object],
+        key: str,
+        default: str,
+        choices: list[str] | tuple[str, ...],
+        *,
+        fold: bool = False,
+    ) -> str:
+        value = self.string(data, key, default)
+        if fold:
+            value = value.upper()
+        if value not in choices:
+            raise self.error(key, f"must be one of {', '.join(choices)}, not {value!r}")
+        return value
+
+    def integer(self, data: Mapping[str, object], key: str, default: int, low: int, high: int) -> int:
+        value = self._leaf(data, key)
+        if value is None:
+            return default
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.error(key, f"must be an integer, not {value!r}")
+        if not low <= value <= high:
+            raise self.error(key, f"must be between {low} and {high}, not {value}")
+        return value
+
+    def number(self, data: Mapping[str, object], key: str, default: float, low: float, high: float) -> float:
+        value = self._leaf(data, key)
+        if value is None:
+            return default
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise self.error(key, f"must be a number, not {value!r}")
+        if not low <= value <= high:
+            raise self.error(key, f"must be between {low} and {high}, not {value}")
+        return float(value)

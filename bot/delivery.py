@@ -1,0 +1,101 @@
+"""How a service :class:`~bot.messages.Message` goes out on Discord: as a channel message, a DM, or the
+answer to an interaction.
+
+Everything that turns a ``Message`` into discord.py arguments is here: the text split into pieces of at
+most 2,000 characters (Discord's limit), the attachments as files (on the last piece, with the buttons),
+and the allowed mentions (exactly the users the message mentions, never ``@everyone`` or roles). The
+buttons are built by the caller (:func:`bot.views.view_for`) and passed in.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any, Final
+
+import discord
+
+from bot.messages import Attachment, Message
+
+MAX_CONTENT: Final = 2000
+"""The longest text Discord accepts in one message."""
+
+PUBLIC_DEFERRAL: Final = "scrabble:public-deferral"
+"""The key of :attr:`discord.Interaction.extras` set when an interaction was deferred publicly: its
+first followup replaces the public "thinking" message (see :func:`bot.errors.report_error`)."""
+
+
+def split_text(text: str, limit: int = MAX_CONTENT) -> list[str]:
+    """``text`` in pieces of at most ``limit`` characters, cut between lines where possible (a longer
+    line is cut where it must). Always at least one piece."""
+    pieces: list[str] = []
+    current = ""
+    for whole in text.split("\n"):
+        line = whole
+        while len(line) > limit:
+            if current:
+                pieces.append(current)
+                current = ""
+            pieces.append(line[:limit])
+            line = line[limit:]
+        candidate = line if not current else f"{current}\n{line}"
+        if len(candidate) > limit:
+            pieces.append(current)
+            candidate = line
+        current = candidate
+    pieces.append(current)
+    return [piece for piece in pieces if piece] or [""]
+
+
+def files_of(attachments: tuple[Attachment, ...]) -> list[discord.File]:
+    """Attachments as discord.py files (a :class:`discord.File` can be sent once: build them right
+    before sending)."""
+    return [discord.File(io.BytesIO(a.data), filename=a.filename) for a in attachments]
+
+
+def mentions_of(user_ids: tuple[int, ...]) -> discord.AllowedMentions:
+    """Allow pinging exactly ``user_ids``: no other user, role, ``@everyone`` or replied user."""
+    users: list[discord.Object] | bool = [discord.Object(id=user_id) for user_id in user_ids] or False
+    return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=users)
+
+
+def _pieces(message: Message, view: discord.ui.View | None) -> list[dict[str, Any]]:
+    """The keyword arguments of each message ``message`` becomes, the files and buttons on the last."""
+    texts = split_text(message.text)
+    pieces: list[dict[str, Any]] = [
+        {"content": text, "allowed_mentions": mentions_of(message.mentions)} for text in texts
+    ]
+    if message.attachments:
+        pieces[-1]["files"] = files_of(message.attachments)
+    if view is not None:
+        pieces[-1]["view"] = view
+    return pieces
+
+
+async def send_to(
+    target: discord.abc.Messageable, message: Message, view: discord.ui.View | None = None
+) -> None:
+    """Send ``message`` to a channel or DM, with ``view`` as its
+    buttons."""
+    for piece in _pieces(message, view):
+        await target.send(**piece)
+
+
+async def defer(interaction: discord.Interaction[Any], *, public: bool = False) -> None:
+    """Acknowledge ``interaction`` with a "thinking" state before slow work: ephemeral unless ``public``
+    (the answer will then be public too)."""
+    if public:
+        interaction.extras[PUBLIC_DEFERRAL] = True
+    await interaction.response.defer(ephemeral=not public, thinking=True)
+
+
+async def answer(
+    interaction: discord.Interaction[Any], message: Message, view: discord.ui.View | None = None
+) -> None:
+    """Answer ``interaction`` with ``message``: ephemerally when it
+    is private; as the response, or as followups once the interaction was deferred."""
+    for piece in _pieces(message, view):
+        piece["ephemeral"] = message.private
+        if interaction.response.is_done():
+            await interaction.followup.send(**piece)
+        else:
+            await interaction.response.send_message(**piece)

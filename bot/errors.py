@@ -1,0 +1,86 @@
+"""The one place where errors raised while handling an interaction are turned into replies.
+
+Engine errors (:class:`~scrabble_core.errors.ScrabbleError`, which the game service's refusals derive
+from) are the user's mistake: they get the error's text, ephemerally. Anything else is a bug: it is
+logged at ERROR with its traceback and an error id, and the user gets a short apology quoting that id so
+the log entry can be found.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from typing import Any
+
+import discord
+from discord import app_commands
+
+from bot.delivery import PUBLIC_DEFERRAL
+from scrabble_core.errors import ScrabbleError
+
+log = logging.getLogger(__name__)
+
+
+class GuildOnlyError(ScrabbleError):
+    """A game command used outside a server (in a DM)."""
+
+    def __init__(self) -> None:
+        super().__init__("Scrabble games are played in server channels: use this command in a server.")
+
+
+def new_error_id() -> str:
+    """A short random hex id that ties an apology to its log entry."""
+    return secrets.token_hex(3)
+
+
+def apology(error_id: str) -> str:
+    """What the user reads when something unexpected went wrong."""
+    return f"Sorry, something went wrong (error id {error_id})."
+
+
+async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
+    """Answer ``interaction`` about ``error``, ephemerally, as a response or (if the interaction was
+    already acknowledged) a followup. App-command wrappers are unwrapped first. After a public deferral
+    the public "thinking" message is deleted first, so the refusal stays private."""
+    if isinstance(error, app_commands.CommandInvokeError):
+        error = error.original
+    if isinstance(error, ScrabbleError):
+        text = str(error)
+    else:
+        error_id = new_error_id()
+        log.error(
+            "Unexpected error %s handling %s interaction %s from user %s",
+            error_id,
+            interaction.type.name,
+            _describe(interaction),
+            interaction.user.id,
+            exc_info=error,
+        )
+        text = apology(error_id)
+    try:
+        if interaction.response.is_done():
+            if interaction.extras.get(PUBLIC_DEFERRAL):
+                await interaction.delete_original_response()
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("Could not tell the user about an error in interaction %s", interaction.id, exc_info=True)
+
+
+def _describe(interaction: discord.Interaction[Any]) -> str:
+    """The command's qualified name, or the component's custom id, for the log."""
+    if interaction.command is not None:
+        return f"/{interaction.command.qualified_name}"
+    data: dict[str, object] = dict(interaction.data or {})
+    return str(data.get("custom_id", interaction.id))
+
+
+class ScrabbleCommandTree(app_commands.CommandTree[Any]):
+    """The bot's command tree: its :meth:`on_error` hands every app-command error to :func:`report_error`."""
+
+    async def on_error(
+        self, interaction: discord.Interaction[Any], error: app_commands.AppCommandError
+    ) -> None:
+        """Reply to the user about ``error`` (see :func:`report_error`)."""
+        await report_error(interaction, error)

@@ -1,0 +1,66 @@
+"""The messages the game service produces, as plain data: text, files, who may see them.
+
+The service knows nothing of discord. Public announcements go to a channel through the notifier
+(:class:`bot.service.protocols.Notifier`); answers to a command are returned to the caller, who shows
+``private`` ones to the asker only (ephemerally). Mentions are written ``<@user_id>`` in the text and
+listed in :attr:`Message.mentions`, so the sender can allow exactly those pings.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+
+
+class Button(enum.StrEnum):
+    """A button the discord layer shows under a message of a game (:attr:`Message.game`); pressing it
+    calls the service's method for that action on that game (``PLAY`` and ``EXCHANGE`` first ask for
+    the move or the tiles). The value names the action in the button's custom id."""
+
+    JOIN = "join"
+    ADD_AI = "add-ai"
+    START = "start"
+    CANCEL = "cancel"
+    PLAY = "play"
+    EXCHANGE = "exchange"
+    PASS = "pass"
+    HINT = "hint"
+    SHOW_RACK = "rack"
+    CHALLENGE = "challenge"
+    ACCEPT = "accept"
+
+
+@dataclass(frozen=True, slots=True)
+class Attachment:
+    """A file attached to a message: a PNG image or a GCG record."""
+
+    filename: str
+    data: bytes = field(repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class Message:
+    """One message: its text, files, buttons, the users it mentions, and whether only its recipient
+    may see it (``private``: a DM, or an ephemeral reply). ``game`` is the id of the game its buttons
+    act on (required with buttons)."""
+
+    text: str
+    attachments: tuple[Attachment, ...] = ()
+    private: bool = False
+    mentions: tuple[int, ...] = ()
+    buttons: tuple[Button, ...] = ()
+    game: int | None = None
+
+    def __post_init__(self) -> None:
+        if self.buttons and self.game is None:
+            raise ValueError("a message with buttons names the game they act on")
+
+
+def mention(user_id: int) -> str:
+    """How a message text mentions a user."""
+    return f"<@{user_id}>"
+
+
+def channel_link(channel_id: int) -> str:
+    """How a message text names a channel."""
+    return f"<#{channel_id}>"

@@ -1,0 +1,90 @@
+"""The game service's refusals: one class per reason, each with a message written for the player.
+
+They derive from :class:`ServiceError`, itself a :class:`~scrabble_core.errors.ScrabbleError`, so the
+discord layer shows ``str(error)`` of any ``ScrabbleError`` (the service's or the engine's, which pass
+through unchanged) and treats every other exception as a bug.
+"""
+
+from __future__ import annotations
+
+from scrabble_core.errors import ScrabbleError
+
+
+class ServiceError(ScrabbleError):
+    """Base of the service's refusals."""
+
+
+class NoGameError(ServiceError):
+    """The channel has no game (or not the game a button belongs to)."""
+
+    def __init__(self, text: str = "There is no game in this channel: start one with /scrabble new") -> None:
+        super().__init__(text)
+
+
+class GameExistsError(ServiceError):
+    """A new game in a channel that already has one."""
+
+    def __init__(self) -> None:
+        super().__init__("This channel already has a game: finish or cancel it first (/scrabble cancel)")
+
+
+class OptionError(ServiceError):
+    """A bad option for a new game (unknown variant, level, challenge mode; time limit out of range)."""
+
+
+class LobbyError(ServiceError):
+    """A lobby action that is not possible now (joining a full lobby or a started game...)."""
+
+
+class AlreadySeatedError(LobbyError):
+    """Joining a game one already plays in."""
+
+    def __init__(self) -> None:
+        super().__init__("You have already joined this game")
+
+
+class LobbyFullError(LobbyError):
+    """Joining a lobby with every seat taken."""
+
+    def __init__(self, seats: int) -> None:
+        super().__init__(f"This game is full ({seats} players)")
+
+
+class GameStartedError(LobbyError):
+    """A lobby action on a game that has started."""
+
+    def __init__(self) -> None:
+        super().__init__("This game has already started")
+
+
+class GameNotStartedError(ServiceError):
+    """A game action while the game is still in its lobby."""
+
+    def __init__(self) -> None:
+        super().__init__("The game has not started yet: its creator starts it with /scrabble start")
+
+
+class NotEnoughPlayersError(LobbyError):
+    """Starting a game with a single seat."""
+
+    def __init__(self) -> None:
+        super().__init__("A game needs at least 2 players: wait for someone to join or add an AI opponent")
+
+
+class NotAllowedError(ServiceError):
+    """An action reserved to the game's creator (or a moderator)."""
+
+
+class NotSeatedError(ServiceError):
+    """A game action by someone who does not play in the game."""
+
+    def __init__(self) -> None:
+        super().__init__("You are not playing in this game")
+
+
+class HintError(ServiceError):
+    """A hint that cannot be given: hints disabled in the game, or all used."""
+
+
+class WordError(ServiceError):
+    """A word to check that is not a word of this game's alphabet."""

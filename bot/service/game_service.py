@@ -1,0 +1,1056 @@
+"""The game service: every open game by channel, its lock, turn timers and AI turns.
+
+It knows nothing of discord. The discord layer calls one method per command, with ids and text; the
+method returns a :class:`~bot.messages.Message` for the asker (send it ephemerally when ``private``),
+or raises a :class:`~scrabble_core.errors.ScrabbleError` (a :mod:`bot.service.errors` refusal, or the
+engine's own) whose text is for the asker. Everything public (turn messages, lobby changes, the end of
+a game, reminders) goes out through the :class:`~bot.service.protocols.Notifier`, in order.
+
+Every state change follows one path, under the game's lock: the action is applied to a copy of the
+engine state (the engine raises, changing nothing, on bad input), the new state, seats, log entries and
+stats are written in one SQLite transaction, and only once it is committed does the in-memory game
+change and the announcements go out. If the write fails, nothing changed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import secrets
+from collections.abc import Callable, Coroutine, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Final
+
+from bot.config import AI_LEVELS, MAX_TURN_SECONDS, Config, TimeoutAction
+from bot.messages import Attachment, Button, Message, mention
+from bot.render import BoardHeader, PlayerLine
+from bot.service import text
+from bot.service.errors import (
+    AlreadySeatedError,
+    GameExistsError,
+    GameNotStartedError,
+    GameStartedError,
+    HintError,
+    LobbyError,
+    LobbyFullError,
+    NoGameError,
+    NotAllowedError,
+    NotEnoughPlayersError,
+    NotSeatedError,
+    OptionError,
+    WordError,
+)
+from bot.service.protocols import Advisor, AiPlayer, Clock, Notifier, PngRenderer, Renderer, SystemClock
+from bot.store import GameOptions, GameRow, GameStatus, LogEntry, SeatRow, StatsDelta, Store
+from scrabble_core.errors import ScrabbleError
+from scrabble_core.game import MAX_PLAYERS, ChallengeMode, Event, EventKind, Game
+from scrabble_core.gcg import export_gcg
+from scrabble_core.move import Exchange, Move, Pass, Play
+from scrabble_core.notation import parse_player_play
+from scrabble_core.validation import Lexicon, check_play
+from scrabble_core.variant import bundled_variant_names, get_variant
+
+logger = logging.getLogger("bot.service")
+
+MAX_NAME_LENGTH: Final = 32
+HINT_MOVES: Final = 3
+LEADERBOARD_SIZE: Final = 10
+_SEED_BITS: Final = 62
+
+Action = Callable[[Game], list[Event]]
+"""An engine action on a game (a copy of the game's state): returns the events it caused."""
+
+
+@dataclass(frozen=True, slots=True)
+class User:
+    """A Discord user as the service sees them: an id and the name shown in games."""
+
+    id: int
+    name: str
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """The options of ``/scrabble new``; ``None`` takes the configured default. ``seed`` fixes the
+    game's randomness (tests); by default it is random."""
+
+    variant: str | None = None
+    challenge_mode: str | None = None
+    turn_seconds: int | None = None
+    ai_opponents: int = 0
+    ai_level: str | None = None
+    hints: int | None = None
+    seed: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """An open game in memory: its stored row and, once started, its engine state (never mutated:
+    actions work on a copy)."""
+
+    row: GameRow
+    game: Game | None
+
+    def seat_of(self, user_id: int) -> int:
+        """The seat of ``user_id``.
+
+        Raises:
+            NotSeatedError: they do not play in this game.
+        """
+        for seat in self.row.seats:
+            if seat.user_id == user_id:
+                return seat.seat
+        raise NotSeatedError
+
+    def started(self) -> Game:
+        """The engine state of a started game.
+
+        Raises:
+            GameNotStartedError: the game is still in its lobby.
+        """
+        if self.game is None:
+            raise GameNotStartedError
+        return self.game
+
+    def turn_key(self) -> tuple[int, int]:
+        """What identifies the current turn: the history's length and the seat to play."""
+        game = self.started()
+        return len(game.history), game.current
+
+
+class GameService:
+    """Hosts the games of every channel. Call :meth:`start` once before use and :meth:`close` at the end."""
+
+    def __init__(
+        self,
+        config: Config,
+        store: Store,
+        lexicon: Lexicon,
+        notifier: Notifier,
+        ai: AiPlayer,
+        advisor: Advisor | None = None,
+        *,
+        renderer: Renderer | None = None,
+        clock: Clock | None = None,
+    ) -> None:
+        """Set up the service over an open ``store``; ``lexicon`` is shared by every game; without an
+        ``advisor`` hints are refused."""
+        self._config = config
+        self._store = store
+        self._lexicon = lexicon
+        self._notifier = notifier
+        self._ai = ai
+        self._advisor = advisor
+        self._renderer: Renderer = renderer or PngRenderer()
+        self._clock: Clock = clock or SystemClock()
+        self._tables: dict[int, Table] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+        self._timers: dict[int, asyncio.Task[None]] = {}
+        self._ai_turns: dict[int, asyncio.Task[None]] = {}
+        self._work: set[asyncio.Task[None]] = set()
+
+    # Life cycle ---------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        """Load every open game from the store and resume it: timers re-armed from their stored
+        deadlines (an expired one acts at once), an AI turn that was due is played."""
+        for row in await self._store.open_games():
+            game = None if row.state is None else Game.from_dict(row.state, lexicon=self._lexicon)
+            self._tables[row.channel_id] = Table(row, game)
+        for channel_id, table in list(self._tables.items()):
+            async with self._lock(channel_id):
+                await self._schedule(table)
+        logger.info("service started with %d open games", len(self._tables))
+
+    async def close(self) -> None:
+        """Stop every timer and AI turn (they resume from the store at the next :meth:`start`)."""
+        tasks = [*self._timers.values(), *self._ai_turns.values(), *self._work]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._timers.clear()
+        self._ai_turns.clear()
+        self._work.clear()
+
+    async def idle(self) -> None:
+        """Wait until no AI turn or timer action is running (timers waiting for their time are not
+        waited for)."""
+        while busy := [*self._ai_turns.values(), *self._work]:
+            await asyncio.gather(*busy, return_exceptions=True)
+
+    def channel_of(self, game_id: int) -> int:
+        """The channel of the open game ``game_id`` (for buttons that carry a game id).
+
+        Raises:
+            NoGameError: no open game has that id.
+        """
+        for channel_id, table in self._tables.items():
+            if table.row.id == game_id:
+                return channel_id
+        raise NoGameError("That game is over")
+
+    def game(self, channel_id: int) -> Game:
+        """A copy of the engine state of the channel's game (for reading: changing it changes nothing).
+
+        Raises:
+            NoGameError; GameNotStartedError.
+        """
+        table = self._table(channel_id, None)
+        table.started()
+        return self._copy(table)
+
+    # Lobby --------------------------------------------------------------------------------------
+
+    async def new_game(
+        self, guild_id: int, channel_id: int, user: User, options: NewGame = NewGame()
+    ) -> Message:
+        """Open a lobby in ``channel_id`` with ``user`` in the first seat and the AI opponents asked
+        for, and announce it. Returns the asker's acknowledgement.
+
+        Raises:
+            GameExistsError: the channel has an open game.
+            OptionError: an unknown variant, challenge mode or AI level, a time limit, hint count or
+                number of AI opponents out of range.
+        """
+        settings = self._options(options)
+        async with self._lock(channel_id):
+            if channel_id in self._tables:
+                raise GameExistsError
+            now = self._clock.now()
+            seats = [SeatRow(0, user.id, _clean_name(user.name, []))]
+            for _ in range(options.ai_opponents):
+                names = [seat.name for seat in seats]
+                seats.append(SeatRow(len(seats), None, _clean_name("AI", names), settings.ai_level))
+            seed = options.seed if options.seed is not None else secrets.randbits(_SEED_BITS)
+            draft = GameRow(
+                0,
+                guild_id,
+                channel_id,
+                user.id,
+                GameStatus.LOBBY,
+                settings,
+                seed,
+                None,
+                tuple(seats),
+                None,
+                False,
+                now,
+                now,
+            )
+            log = [LogEntry("created", 0, {"user_id": user.id, "options": settings.to_dict()}, now)]
+            row = await self._store.create_game(draft, log)
+            self._tables[channel_id] = Table(row, None)
+            logger.info("game %d: created in channel %d by user %d", row.id, channel_id, user.id)
+            await self._post(channel_id, self._lobby_message(row))
+        return _ack(
+            f"Game {row.id} created: others join with /scrabble join, then start it with /scrabble start."
+        )
+
+    async def join(self, channel_id: int, user: User) -> Message:
+        """Seat ``user`` in the channel's lobby and announce it.
+
+        Raises:
+            NoGameError; GameStartedError; AlreadySeatedError; LobbyFullError.
+        """
+        async with self._lock(channel_id):
+            table = self._table(channel_id, None)
+            if table.game is not None:
+                raise GameStartedError
+            if any(seat.user_id == user.id for seat in table.row.seats):
+                raise AlreadySeatedError
+            if len(table.row.seats) >= MAX_PLAYERS:
+                raise LobbyFullError(MAX_PLAYERS)
+            seats = table.row.seats
+            name = _clean_name(user.name, [seat.name for seat in seats])
+            row = replace(
+                table.row, seats=(*seats, SeatRow(len(seats), user.id, name)), updated_at=self._clock.now()
+            )
+            await self._save(
+                Table(row, None), [LogEntry("joined", len(seats), {"user_id": user.id}, row.updated_at)]
+            )
+            logger.info("game %d: user %d joined", row.id, user.id)
+            await self._post(channel_id, self._lobby_message(row))
+        return _ack("You joined the game.")
+
+    async def add_ai(self, channel_id: int, user_id: int) -> Message:
+        """Seat an AI opponent (at the game's AI level) in the channel's lobby, for its creator, and
+        announce it.
+
+        Raises:
+            NoGameError; GameStartedError; NotAllowedError (not the creator); LobbyFullError.
+        """
+        async with self._lock(channel_id):
+            table = self._table(channel_id, None)
+            if table.game is not None:
+                raise GameStartedError
+            if user_id != table.row.creator_id:
+                raise NotAllowedError("Only the game's creator can add AI opponents")
+            seats = table.row.seats
+            if len(seats) >= MAX_PLAYERS:
+                raise LobbyFullError(MAX_PLAYERS)
+            level = table.row.options.ai_level
+            seat = SeatRow(len(seats), None, _clean_name("AI", [s.name for s in seats]), level)
+            row = replace(table.row, seats=(*seats, seat), updated_at=self._clock.now())
+            await self._save(
+                Table(row, None), [LogEntry("ai_added", seat.seat, {"ai_level": level}, row.updated_at)]
+            )
+            logger.info("game %d: AI seat %d added by user %d", row.id, seat.seat, user_id)
+            await self._post(channel_id, self._lobby_message(row))
+        return _ack(f"{seat.name} ({level}) joined the game.")
+
+    async def leave(self, channel_id: int, user_id: int) -> Message:
+        """Take ``user_id`` out of the channel's lobby and announce it.
+
+        Raises:
+            NoGameError; NotSeatedError; GameStartedError (use resign); NotAllowedError for the creator
+            (who cancels instead).
+        """
+        async with self._lock(channel_id):
+            table = self._table(channel_id, None)
+            seat = table.seat_of(user_id)
+            if table.game is not None:
+                raise LobbyError("This game has already started: use /scrabble resign to leave it")
+            if user_id == table.row.creator_id:
+                raise NotAllowedError("You created this game: cancel it with /scrabble cancel instead")
+            seats = tuple(
+                replace(s, seat=i) for i, s in enumerate(s for s in table.row.seats if s.seat != seat)
+            )
+            row = replace(table.row, seats=seats, updated_at=self._clock.now())
+            await self._save(Table(row, None), [LogEntry("left", seat, {"user_id": user_id}, row.updated_at)])
+            logger.info("game %d: user %d left", row.id, user_id)
+            await self._post(channel_id, self._lobby_message(row))
+        return _ack("You left the game.")
+
+    async def start_game(self, channel_id: int, user_id: int) -> Message:
+        """Start the channel's lobby (its creator only): deal, announce the first turn, DM the racks.
+
+        Raises:
+            NoGameError; GameStartedError; NotAllowedError (not the creator); NotEnoughPlayersError.
+        """
+        async with self._lock(channel_id):
+            table = self._table(channel_id, None)
+            if table.game is not None:
+                raise GameStartedError
+            if user_id != table.row.creator_id:
+                raise NotAllowedError("Only the game's creator can start it")
+            if len(table.row.seats) < 2:
+                raise NotEnoughPlayersError
+            options = table.row.options
+            game = Game(
+                get_variant(options.variant),
+                [seat.name for seat in table.row.seats],
+                rng=random.Random(table.row.seed),
+                lexicon=self._lexicon,
+                challenge_mode=ChallengeMode(options.challenge_mode),
+            )
+            now = self._clock.now()
+            first_human = not table.row.seats[game.current].is_ai
+            deadline = now + options.turn_seconds if options.turn_seconds and first_human else None
+            row = replace(
+                table.row,
+                status=GameStatus.ACTIVE,
+                state=game.to_dict(),
+                deadline=deadline,
+                reminded=False,
+                updated_at=now,
+            )
+            new = Table(row, game)
+            await self._save(new, [LogEntry("started", None, {}, now)])
+            logger.info("game %d: started with %d players", row.id, len(row.seats))
+            await self._post(channel_id, await self._turn_message(new, [], ["The game begins!"]))
+            for seat in row.seats:
+                await self._send_rack(new, seat)
+            await self._schedule(new)
+        return _ack("The game has started: your rack comes by DM.")
+
+    async def cancel(self, channel_id: int, user_id: int, *, can_manage: bool) -> Message:
+        """Cancel the channel's game, in the lobby or in play, without stats: its creator, or anyone
+        with ``can_manage`` (Manage Messages).
+
+        Raises:
+            NoGameError; NotAllowedError.
+        """
+        async with self._lock(channel_id):
+            table = self._table(channel_id, None)
+            if user_id != table.row.creator_id and not can_manage:
+                raise NotAllowedError("Only the game's creator or a moderator can cancel it")
+            row = replace(table.row, status=GameStatus.CANCELLED, deadline=None, updated_at=self._clock.now())
+            await self._save(
+                Table(row, table.game), [LogEntry("cancelled", None, {"user_id": user_id}, row.updated_at)]
+            )
+            logger.info("game %d: cancelled by user %d", row.id, user_id)
+            await self._post(
+                channel_id, Message(f"The game was cancelled by {mention(user_id)}.", mentions=(user_id,))
+            )
+        return _ack("The game is cancelled.")
+
+    # Turns --------------------------------------------------------------------------------------
+
+    async def play(self, channel_id: int, user_id: int, move: str, *, game_id: int | None = None) -> Message:
+        """``user_id`` plays ``move`` in engine notation (``8H QUIZ``).
+
+        Raises:
+            NoGameError; GameNotStartedError; NotSeatedError; any engine error (not your turn,
+            unreadable move, illegal play, unknown word...).
+        """
+        events = await self._player_action(
+            channel_id, user_id, game_id, lambda game, seat: game.play(seat, move)
+        )
+        play = events[0]
+        return _ack(f"You played {play.move} for {play.score}.")
+
+    async def exchange(
+        self, channel_id: int, user_id: int, tiles: str, *, game_id: int | None = None
+    ) -> Message:
+        """``user_id`` exchanges ``tiles`` (``?`` a blank); the new rack comes by DM.
+
+        Raises:
+            As :meth:`play` (the engine refuses an exchange with too few tiles in the bag).
+        """
+        await self._player_action(channel_id, user_id, game_id, lambda game, seat: game.exchange(seat, tiles))
+        return _ack("Exchanged: your new rack comes by DM.")
+
+    async def pass_turn(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Message:
+        """``user_id`` passes.
+
+        Raises:
+            As :meth:`play`.
+        """
+        await self._player_action(channel_id, user_id, game_id, lambda game, seat: game.pass_turn(seat))
+        return _ack("You passed.")
+
+    async def resign(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Message:
+        """``user_id`` resigns (at any time); with one player left the game ends.
+
+        Raises:
+            As :meth:`play`.
+        """
+        await self._player_action(channel_id, user_id, game_id, lambda game, seat: game.resign(seat))
+        return _ack("You resigned.")
+
+    async def challenge(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Message:
+        """``user_id`` challenges the last play (at any time while it can be challenged).
+
+        Raises:
+            As :meth:`play`; the engine's ChallengeError when there is nothing to challenge.
+        """
+        events = await self._player_action(
+            channel_id, user_id, game_id, lambda game, seat: game.challenge(seat)
+        )
+        upheld = any(event.kind is EventKind.PHONY_WITHDRAWN for event in events)
+        return _ack("Challenge upheld: the play comes off the board." if upheld else "The challenge failed.")
+
+    async def accept(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Message:
+        """``user_id`` accepts the play that went out, ending the game.
+
+        Raises:
+            As :meth:`play`; the engine's ChallengeError when no play that went out is waiting.
+        """
+        await self._player_action(channel_id, user_id, game_id, lambda game, seat: game.accept(seat))
+        return _ack("You accepted the last play.")
+
+    # Questions ----------------------------------------------------------------------------------
+
+    async def rack(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Message:
+        """``user_id``'s rack, as letters and an image (private).
+
+        Raises:
+            NoGameError; GameNotStartedError; NotSeatedError.
+        """
+        table = self._table(channel_id, game_id)
+        game = table.started()
+        rack = game.players[table.seat_of(user_id)].rack
+        image = await asyncio.to_thread(self._renderer.rack, rack, game.variant)
+        return Message(text.rack_text(rack, channel_id), (Attachment("rack.png", image),), private=True)
+
+    async def rack_letters(self, channel_id: int, user_id: int) -> str:
+        """``user_id``'s rack letters for autocompletion; empty when they have no rack here."""
+        table = self._tables.get(channel_id)
+        if table is None or table.game is None:
+            return ""
+        with contextlib.suppress(NotSeatedError):
+            return table.game.players[table.seat_of(user_id)].rack
+        return ""
+
+    async def hint(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Message:
+        """The best moves for ``user_id``'s rack with their score and leave (private); uses one of the
+        player's hints.
+
+        Raises:
+            NoGameError; GameNotStartedError; NotSeatedError; GameOverError; HintError (hints disabled,
+            used up, or no move generator).
+        """
+        async with self._lock(channel_id):
+            table = self._table(channel_id, game_id)
+            game = table.started()
+            seat = table.seat_of(user_id)
+            allowed = table.row.options.hints
+            used = table.row.seats[seat].hints_used
+            if allowed == 0:
+                raise HintError("Hints are disabled in this game")
+            if used >= allowed:
+                raise HintError(f"You have used all {allowed} of your hints in this game")
+            if self._advisor is None:
+                raise HintError("Hints are not available on this bot")
+            suggestions = await self._advisor.top_moves(self._copy(table), seat, HINT_MOVES)
+            seats = list(table.row.seats)
+            seats[seat] = replace(seats[seat], hints_used=used + 1)
+            row = replace(table.row, seats=tuple(seats), updated_at=self._clock.now())
+            await self._save(Table(row, game), [LogEntry("hint", seat, {}, row.updated_at)])
+            logger.info("game %d: hint %d of %d for seat %d", row.id, used + 1, allowed, seat)
+        rack = game.players[seat].rack
+        return Message(text.hint_text(rack, suggestions, used + 1, allowed), private=True)
+
+    async def preview_play(self, channel_id: int, user_id: int, move: str) -> str:
+        """What ``move`` would do for ``user_id``'s rack on the current board, for autocompletion: the
+        play in notation and its score (``"8H QUIZ: 48 points"``), or the engine's reason it is not a
+        legal play (``"you don't have Z on your rack"``). Empty when there is nothing to preview: no
+        started game, not seated, the game is over, or nothing typed.
+
+        Cheap, and changes nothing: no hint is used and nothing is written. The words are never looked
+        up, so a preview cannot tell whether a word is in the dictionary (in games with challenges that
+        is for a challenge, or ``/scrabble check``, to say). It does not check whose turn it is.
+        """
+        table = self._tables.get(channel_id)
+        if not move.strip() or table is None or table.game is None or table.game.is_over:
+            return ""
+        try:
+            seat = table.seat_of(user_id)
+        except NotSeatedError:
+            return ""
+        board = table.game.board
+        rack = table.game.players[seat].rack
+        try:
+            play = parse_player_play(move, board, rack)
+            score = check_play(board, play, rack=rack).total
+        except ScrabbleError as error:
+            return str(error)
+        return f"{play.gcg()}: {score} {'point' if score == 1 else 'points'}"
+
+    async def board(self, channel_id: int) -> Message:
+        """The board with the last play highlighted, the scores and whose turn it is. It names the
+        player to move but pings nobody (the turn message already did).
+
+        Raises:
+            NoGameError; GameNotStartedError.
+        """
+        table = self._table(channel_id, None)
+        table.started()
+        message = await self._turn_message(table, [], [])
+        return replace(message, mentions=())
+
+    async def score(self, channel_id: int) -> Message:
+        """The scores and the bag's count.
+
+        Raises:
+            NoGameError; GameNotStartedError.
+        """
+        game = self._table(channel_id, None).started()
+        return Message(f"{text.scores_line(game)}\n{text.bag_line(game)}")
+
+    async def bag(self, channel_id: int, user_id: int) -> Message:
+        """The bag's count and the tiles ``user_id`` has not seen (private).
+
+        Raises:
+            NoGameError; GameNotStartedError; NotSeatedError.
+        """
+        table = self._table(channel_id, None)
+        game = table.started()
+        return Message(text.bag_text(game, table.seat_of(user_id)), private=True)
+
+    async def history(self, channel_id: int) -> Message:
+        """Every move so far, without racks or exchanged tiles (private).
+
+        Raises:
+            NoGameError; GameNotStartedError.
+        """
+        table = self._table(channel_id, None)
+        return Message(text.history_text(table.started(), table.row.seats), private=True)
+
+    async def export(self, channel_id: int) -> Message:
+        """The GCG record of the last game that ended in the channel (private). A game in progress is
+        not exported: its record shows every rack.
+
+        Raises:
+            LobbyError: the channel's game is still going on; NoGameError: no game ended here.
+        """
+        if channel_id in self._tables:
+            raise LobbyError("The record of this game is posted when it ends (it shows every rack)")
+        row = await self._store.last_finished_game(channel_id)
+        if row is None or row.state is None:
+            raise NoGameError("No game has ended in this channel yet: start one with /scrabble new")
+        game = Game.from_dict(row.state, lexicon=self._lexicon)
+        record = Attachment(f"game-{row.id}.gcg", export_gcg(game).encode())
+        return Message(f"The record of game {row.id}.", (record,), private=True)
+
+    async def check(self, channel_id: int, word: str) -> Message:
+        """Whether ``word`` is in the game's lexicon (private).
+
+        Raises:
+            NoGameError; WordError: not a word of the game's alphabet (2 to 15 letters).
+        """
+        table = self._table(channel_id, None)
+        variant = get_variant(table.row.options.variant)
+        cleaned = word.strip().upper()
+        longest = max(variant.rows, variant.cols)
+        if not 2 <= len(cleaned) <= longest or not all(variant.is_letter(ch) for ch in cleaned):
+            raise WordError(f"Give a word of 2 to {longest} letters to check")
+        name = getattr(self._lexicon, "name", "the dictionary")
+        verdict = "is" if cleaned in self._lexicon else "is not"
+        return Message(f"{cleaned} {verdict} in {name}.", private=True)
+
+    async def stats(self, guild_id: int, user_id: int) -> Message:
+        """``user_id``'s stats in the guild (games, wins, average score, best move)."""
+        row = await self._store.stats(guild_id, user_id)
+        if row is None:
+            return Message(f"{mention(user_id)} has not finished a game in this server yet.", private=True)
+        return Message(text.stats_text(row), private=True)
+
+    async def leaderboard(self, guild_id: int) -> Message:
+        """The guild's best players: most wins, then best average score."""
+        rows = await self._store.leaderboard(guild_id, LEADERBOARD_SIZE)
+        return Message(text.leaderboard_text(rows), private=True)
+
+    # The state-change path ----------------------------------------------------------------------
+
+    def _lock(self, channel_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(channel_id, asyncio.Lock())
+
+    def _table(self, channel_id: int, game_id: int | None) -> Table:
+        """The channel's open game, which must be ``game_id`` if given.
+
+        Raises:
+            NoGameError.
+        """
+        table = self._tables.get(channel_id)
+        if table is None:
+            raise NoGameError
+        if game_id is not None and table.row.id != game_id:
+            raise NoGameError("That game is over")
+        return table
+
+    def _copy(self, table: Table) -> Game:
+        """A copy of the table's engine state that an action may change."""
+        assert table.row.state is not None
+        return Game.from_dict(table.row.state, lexicon=self._lexicon)
+
+    async def _player_action(
+        self, channel_id: int, user_id: int, game_id: int | None, action: Callable[[Game, int], list[Event]]
+    ) -> list[Event]:
+        """Apply ``action(game, seat)`` for ``user_id``'s seat under the game's lock."""
+        async with self._lock(channel_id):
+            table = self._table(channel_id, game_id)
+            table.started()
+            seat = table.seat_of(user_id)
+            return await self._turn(table, seat, lambda game: action(game, seat))
+
+    async def _turn(
+        self, table: Table, seat: int | None, action: Action, *, timed_out: bool = False
+    ) -> list[Event]:
+        """Apply an engine action to a copy of the game, save, then announce and schedule what comes next.
+
+        ``seat`` acted (its timeout count is reset, or counted when ``timed_out``). Must hold the lock.
+
+        Raises:
+            ScrabbleError: the engine refused the action (nothing changed).
+        """
+        before = table.started()
+        game = self._copy(table)
+        events = action(game)
+        now = self._clock.now()
+        seats = list(table.row.seats)
+        if seat is not None:
+            timeouts = seats[seat].timeouts + 1 if timed_out else 0
+            seats[seat] = replace(seats[seat], timeouts=timeouts)
+        deadline, reminded = self._deadline(table, game, seat, now)
+        row = replace(
+            table.row,
+            status=GameStatus.FINISHED if game.is_over else GameStatus.ACTIVE,
+            state=game.to_dict(),
+            seats=tuple(seats),
+            deadline=deadline,
+            reminded=reminded,
+            updated_at=now,
+        )
+        log = [LogEntry(event.kind.value, event.player, event.to_dict(), now) for event in events]
+        if timed_out and seat is not None:
+            log.insert(0, LogEntry("timeout", seat, {"count": seats[seat].timeouts}, now))
+        new = Table(row, game)
+        await self._save(new, log, _stats_deltas(row, game) if game.is_over else ())
+        for event in events:
+            logger.info("game %d: %s", row.id, _log_line(event, row.seats))
+        lines = []
+        if timed_out and seat is not None:
+            lines.append(f"{seats[seat].name} ran out of time.")
+        if not events:
+            lines.append("The challenge failed: the play stands.")
+        await self._post(row.channel_id, await self._turn_message(new, events, lines))
+        if game.is_over:
+            logger.info("game %d: over, winners %s", row.id, game.winners())
+            await self._post(row.channel_id, await self._final_message(new))
+        else:
+            for seat_row in row.seats:
+                if before.players[seat_row.seat].rack != game.players[seat_row.seat].rack:
+                    await self._send_rack(new, seat_row)
+        await self._schedule(new)
+        return events
+
+    def _deadline(self, table: Table, game: Game, actor: int | None, now: float) -> tuple[float | None, bool]:
+        """The turn deadline after an action: kept while the same turn goes on (someone else
+        challenged), a new one for a new human turn, none without a limit or for an AI."""
+        limit = table.row.options.turn_seconds
+        if game.is_over or not limit or table.row.seats[game.current].is_ai:
+            return None, False
+        before = table.started()
+        if table.row.deadline is not None and before.current == game.current and actor != before.current:
+            return table.row.deadline, table.row.reminded
+        return now + limit, False
+
+    async def _save(self, table: Table, log: Sequence[LogEntry], stats: Sequence[StatsDelta] = ()) -> None:
+        """Write the table in one transaction, then make it the channel's (or drop a closed game)."""
+        await self._store.save(table.row, log, stats)
+        channel_id = table.row.channel_id
+        if table.row.status.is_open:
+            self._tables[channel_id] = table
+        else:
+            self._tables.pop(channel_id, None)
+            self._stop(channel_id)
+
+    # Announcements ------------------------------------------------------------------------------
+
+    async def _post(self, channel_id: int, message: Message) -> None:
+        try:
+            await self._notifier.post(channel_id, message)
+        except Exception:
+            logger.exception("could not post in channel %d", channel_id)
+
+    async def _send_rack(self, table: Table, seat: SeatRow) -> None:
+        """DM a human their rack; if that fails, tell the channel (without the rack)."""
+        if seat.user_id is None:
+            return
+        game = table.started()
+        rack = game.players[seat.seat].rack
+        image = await asyncio.to_thread(self._renderer.rack, rack, game.variant)
+        message = Message(
+            text.rack_text(rack, table.row.channel_id), (Attachment("rack.png", image),), private=True
+        )
+        try:
+            delivered = await self._notifier.direct(seat.user_id, message)
+        except Exception:
+            logger.exception("could not DM user %d", seat.user_id)
+            delivered = False
+        if not delivered:
+            notice = (
+                f"{mention(seat.user_id)}, I could not send you your rack by DM (are your DMs closed?): "
+                "use the Show my rack button or /scrabble rack."
+            )
+            await self._post(
+                table.row.channel_id,
+                Message(notice, mentions=(seat.user_id,), buttons=(Button.SHOW_RACK,), game=table.row.id),
+            )
+
+    def _lobby_message(self, row: GameRow) -> Message:
+        mentions = tuple(seat.user_id for seat in row.seats if seat.user_id is not None)
+        return Message(
+            text.lobby_text(row.seats, row.options, row.creator_id),
+            mentions=mentions,
+            buttons=(Button.JOIN, Button.ADD_AI, Button.START, Button.CANCEL),
+            game=row.id,
+        )
+
+    async def _turn_message(self, table: Table, events: Sequence[Event], lines: Sequence[str]) -> Message:
+        """The public message after a turn: what happened, the board, the scores, who is next."""
+        game = table.started()
+        seats = table.row.seats
+        body = [*lines, *(text.event_line(event, seats) for event in events), text.scores_line(game)]
+        mentions: tuple[int, ...] = ()
+        buttons: list[Button] = []
+        if not game.is_over:
+            body.append(f"{text.next_line(game, seats)} {text.bag_line(game)}")
+            current = seats[game.current]
+            mentions = () if current.user_id is None else (current.user_id,)
+            if not game.awaiting_final_challenge:
+                buttons += [Button.PLAY, Button.EXCHANGE, Button.PASS]
+                if table.row.options.hints:
+                    buttons.append(Button.HINT)
+            buttons.append(Button.SHOW_RACK)
+            if game.challengeable is not None:
+                buttons.append(Button.CHALLENGE)
+            if game.awaiting_final_challenge:
+                buttons.append(Button.ACCEPT)
+        header = BoardHeader(
+            [
+                PlayerLine(p.name, p.score, i == game.current and not game.is_over)
+                for i, p in enumerate(game.players)
+            ],
+            len(game.bag),
+        )
+        image = await asyncio.to_thread(self._renderer.board, game.board, _last_play_squares(game), header)
+        return Message(
+            "\n".join(body),
+            (Attachment("board.png", image),),
+            mentions=mentions,
+            buttons=tuple(buttons),
+            game=table.row.id,
+        )
+
+    async def _final_message(self, table: Table) -> Message:
+        """The end of a game: standings, winner, score chart and the GCG record."""
+        game = table.started()
+        names = [p.name for p in game.players]
+        totals: list[list[int]] = [[] for _ in names]
+        for event in game.history:
+            totals[event.player].append(event.total)
+        chart = await asyncio.to_thread(self._renderer.chart, names, totals)
+        record = export_gcg(game).encode()
+        winners = tuple(uid for seat in game.winners() if (uid := table.row.seats[seat].user_id) is not None)
+        return Message(
+            text.final_text(game, table.row.seats),
+            (Attachment("scores.png", chart), Attachment(f"game-{table.row.id}.gcg", record)),
+            mentions=winners,
+        )
+
+    # Timers and AI turns ------------------------------------------------------------------------
+
+    async def _schedule(self, table: Table) -> None:
+        """After a change: start the AI's turn if it is an AI's, or arm the human turn's timer. Must
+        hold the lock."""
+        channel_id = table.row.channel_id
+        self._cancel_timer(channel_id)
+        game = table.game
+        if game is None or game.is_over or table.row.status is not GameStatus.ACTIVE:
+            return
+        seat = table.row.seats[game.current]
+        if seat.is_ai:
+            running = self._ai_turns.get(channel_id)
+            if running is None or running is asyncio.current_task():
+                await self._post(channel_id, Message(f"{seat.name} is thinking…"))
+                task = asyncio.create_task(self._ai_turn(channel_id, table.row.id, table.turn_key()))
+                self._ai_turns[channel_id] = task
+        elif table.row.deadline is not None:
+            self._timers[channel_id] = asyncio.create_task(self._timer(table))
+
+    def _cancel_timer(self, channel_id: int) -> None:
+        timer = self._timers.pop(channel_id, None)
+        if timer is not None and timer is not asyncio.current_task():
+            timer.cancel()
+
+    def _stop(self, channel_id: int) -> None:
+        """Stop the timer and AI turn of a game that closed."""
+        self._cancel_timer(channel_id)
+        ai_turn = self._ai_turns.pop(channel_id, None)
+        if ai_turn is not None and ai_turn is not asyncio.current_task():
+            ai_turn.cancel()
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(work)
+        self._work.add(task)
+        task.add_done_callback(self._work.discard)
+
+    def _current(self, channel_id: int, game_id: int, key: tuple[int, int]) -> Table | None:
+        """The channel's table if it is still game ``game_id`` at turn ``key``."""
+        table = self._tables.get(channel_id)
+        if table is None or table.row.id != game_id or table.game is None or table.turn_key() != key:
+            return None
+        return table
+
+    async def _ai_turn(self, channel_id: int, game_id: int, key: tuple[int, int]) -> None:
+        """Choose the AI's move outside the lock, then apply it if the turn has not moved on."""
+        try:
+            table = self._current(channel_id, game_id, key)
+            if table is None:
+                return
+            game = self._copy(table)
+            seat = game.current
+            if game.awaiting_final_challenge:
+                action: Action = lambda g: g.accept(seat)  # noqa: E731
+            else:
+                level = table.row.seats[seat].ai_level or self._config.ai_level
+                move = await self._ai.choose(game, seat, level, _mix(table.row.seed, key[0]))
+                action = lambda g: _apply_move(g, seat, move)  # noqa: E731
+            async with self._lock(channel_id):
+                table = self._current(channel_id, game_id, key)
+                if table is None:
+                    return
+                try:
+                    await self._turn(table, seat, action)
+                except ScrabbleError:
+                    logger.exception("game %d: the AI's move was refused; it passes", game_id)
+                    await self._turn(table, seat, lambda g: g.pass_turn(seat))
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.exception("game %d: the AI turn failed", game_id)
+        finally:
+            if self._ai_turns.get(channel_id) is asyncio.current_task():
+                del self._ai_turns[channel_id]
+
+    async def _timer(self, table: Table) -> None:
+        """Wait for the reminder (once), then the deadline, and hand the action to a work task."""
+        row = table.row
+        channel_id, game_id, key, deadline = row.channel_id, row.id, table.turn_key(), row.deadline
+        assert deadline is not None
+        now = self._clock.now()
+        fraction = self._config.turn.reminder_left
+        remind_at = deadline - row.options.turn_seconds * fraction
+        if not row.reminded and fraction > 0 and now < deadline:
+            await self._clock.sleep(remind_at - now)
+            self._spawn(self._remind(channel_id, game_id, key))
+            return
+        await self._clock.sleep(deadline - now)
+        self._spawn(self._expire(channel_id, game_id, key))
+
+    async def _remind(self, channel_id: int, game_id: int, key: tuple[int, int]) -> None:
+        """Remind the player whose turn it is (once per turn) and re-arm the timer for the deadline."""
+        async with self._lock(channel_id):
+            table = self._current(channel_id, game_id, key)
+            if table is None or table.row.deadline is None or table.row.reminded:
+                return
+            game = table.started()
+            seat = table.row.seats[game.current]
+            row = replace(table.row, reminded=True, updated_at=self._clock.now())
+            new = Table(row, game)
+            try:
+                await self._save(new, [LogEntry("reminder", seat.seat, {}, row.updated_at)])
+            except Exception:
+                logger.exception("game %d: could not save the reminder", game_id)
+                return
+            left = max(0, round(table.row.deadline - self._clock.now()))
+            logger.info("game %d: reminded seat %d", game_id, seat.seat)
+            user = seat.user_id
+            assert user is not None
+            await self._post(
+                channel_id,
+                Message(f"{mention(user)}, it is your turn: {left} seconds left.", mentions=(user,)),
+            )
+            await self._schedule(new)
+
+    async def _expire(self, channel_id: int, game_id: int, key: tuple[int, int]) -> None:
+        """The turn's time ran out: pass (accept a play that went out), or forfeit at the limit."""
+        async with self._lock(channel_id):
+            table = self._current(channel_id, game_id, key)
+            if table is None:
+                return
+            game = table.started()
+            seat = game.current
+            turn = self._config.turn
+            count = table.row.seats[seat].timeouts + 1
+            forfeit = turn.on_expiry is TimeoutAction.FORFEIT or 0 < turn.max_timeouts <= count
+            action: Action
+            if forfeit:
+                action = lambda g: g.resign(seat)  # noqa: E731
+            elif game.awaiting_final_challenge:
+                action = lambda g: g.accept(seat)  # noqa: E731
+            else:
+                action = lambda g: g.pass_turn(seat)  # noqa: E731
+            logger.info("game %d: seat %d timed out (%d in a row)", game_id, seat, count)
+            try:
+                await self._turn(table, seat, action, timed_out=True)
+            except Exception:
+                logger.exception("game %d: could not apply the timeout", game_id)
+
+    # Options --------------------------------------------------------------------------------------
+
+    def _options(self, options: NewGame) -> GameOptions:
+        """The options of a new game, defaults filled in.
+
+        Raises:
+            OptionError: a value out of range or unknown.
+        """
+        config = self._config
+        variant = options.variant or config.variant
+        if variant not in bundled_variant_names():
+            raise OptionError(
+                f"Unknown variant {variant!r}: choose one of {', '.join(bundled_variant_names())}"
+            )
+        mode = options.challenge_mode or config.challenge_mode.value
+        if mode not in {m.value for m in ChallengeMode}:
+            raise OptionError(
+                f"Unknown challenge mode {mode!r}: choose one of {', '.join(m.value for m in ChallengeMode)}"
+            )
+        level = options.ai_level or config.ai_level
+        if level not in AI_LEVELS:
+            raise OptionError(f"Unknown AI level {level!r}: choose one of {', '.join(AI_LEVELS)}")
+        seconds = config.turn.time_limit if options.turn_seconds is None else options.turn_seconds
+        if not 0 <= seconds <= MAX_TURN_SECONDS:
+            raise OptionError(f"The turn time limit must be between 0 (none) and {MAX_TURN_SECONDS} seconds")
+        hints = config.hints_per_player if options.hints is None else options.hints
+        if not 0 <= hints <= 100:
+            raise OptionError("The number of hints must be between 0 and 100")
+        if not 0 <= options.ai_opponents < MAX_PLAYERS:
+            raise OptionError(f"A game has at most {MAX_PLAYERS - 1} AI opponents")
+        return GameOptions(variant, mode, seconds, hints, level)
+
+
+def _ack(content: str) -> Message:
+    return Message(content, private=True)
+
+
+def _clean_name(name: str, taken: Sequence[str]) -> str:
+    """A seat name from a display name: printable, at most 32 characters, different from ``taken``."""
+    base = "".join(ch for ch in name if ch.isprintable()).strip()[:MAX_NAME_LENGTH] or "Player"
+    candidate, number = base, 2
+    while candidate in taken:
+        candidate, number = f"{base} {number}", number + 1
+    return candidate
+
+
+def _mix(seed: int, turn: int) -> int:
+    """The AI's seed for one turn of a game: the same on a re-run after a restart."""
+    return (seed * 1_000_003 + turn) % (1 << _SEED_BITS)
+
+
+def _apply_move(game: Game, seat: int, move: Move) -> list[Event]:
+    """Play an AI's chosen move."""
+    if isinstance(move, Play):
+        return game.play(seat, move)
+    if isinstance(move, Exchange):
+        return game.exchange(seat, move.tiles)
+    assert isinstance(move, Pass)
+    return game.pass_turn(seat)
+
+
+def _last_play_squares(game: Game) -> list[tuple[int, int]]:
+    """The squares of the last play still on the board (to highlight)."""
+    for event in reversed(game.history):
+        if event.kind is EventKind.PHONY_WITHDRAWN:
+            return []
+        if event.kind is EventKind.PLAY:
+            return [square for square, _ in Play.from_gcg(event.move).placements()]
+    return []
+
+
+def _log_line(event: Event, seats: Sequence[SeatRow]) -> str:
+    """A log line for an event, without the rack (exchanges by their count)."""
+    return f"seat {event.player} ({seats[event.player].name}): {text.event_line(event, seats)} total {event.total}"
+
+
+def _stats_deltas(row: GameRow, game: Game) -> list[StatsDelta]:
+    """What a finished game adds to its human players' stats: a game, a win for the winners, the
+    final score and the best play (a withdrawn phony does not count)."""
+    plays: dict[int, list[Event]] = {}
+    for event in game.history:
+        if event.kind is EventKind.PLAY:
+            plays.setdefault(event.player, []).append(event)
+        elif event.kind is EventKind.PHONY_WITHDRAWN and plays.get(event.player):
+            plays[event.player].pop()
+    winners = set(game.winners())
+    deltas = []
+    for seat in row.seats:
+        if seat.user_id is None:
+            continue
+        best = max(plays.get(seat.seat, []), key=lambda event: event.score, default=None)
+        deltas.append(
+            StatsDelta(
+                row.guild_id,
+                seat.user_id,
+                seat.name,
+                seat.seat in winners,
+                game.players[seat.seat].score,
+                None if best is None else best.score,
+                None if best is None else best.move,
+            )
+        )
+    return deltas

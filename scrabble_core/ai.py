@@ -1,0 +1,300 @@
+"""The AI player: picks a move for one seat from what that seat can see.
+
+A move's *equity* is its score plus the value of the tiles it keeps (:mod:`scrabble_core.leaves`). When
+the bag is empty the leave model no longer applies: a play that goes out earns twice the value of the
+unseen tiles (the opponents' racks), and a play that keeps tiles loses twice their value (the swing if
+an opponent goes out first). Exchanges are candidates while the bag allows them, valued by the leave
+they keep; a pass is chosen only when there is nothing else.
+
+Levels (:class:`Level`):
+
+- ``hard``: the move of highest equity (a static, leave-based player);
+- ``medium`` and ``easy``: weaker *human-like* players, not a strong bot that blunders at random. They
+  know fewer words (a longest main word, a most tiles played at once), weigh the leave less or not at
+  all, and walk down their ranked moves taking each with a fixed probability, so they usually find a
+  good move but not the best one;
+- ``greedy``: the highest-scoring play, ignoring the leave (the usual benchmark opponent); with no
+  play it exchanges its whole rack when it may, else passes. It never reads the leave model.
+
+Fairness: :func:`choose_move` reads only a :class:`SeatView` (board, own rack, unseen tiles, bag size,
+scores), built by :func:`seat_view`; other racks and the bag order cannot change its choice.
+
+Anytime: with a ``deadline`` (a :func:`time.monotonic` value), a quick move (the highest-scoring play)
+is found first and returned if the deadline has passed by then; otherwise the level's own search runs
+and its move is returned. A search step is one call of the move generator (a few ms to ~0.1 s with the
+bounded search, more for the full list the weaker levels rank), which cannot be interrupted: the
+deadline is overrun by at most that step. The executor (:mod:`bot.ai_executor`) enforces a hard limit.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import cache
+from itertools import combinations
+from typing import Any, Protocol
+
+from scrabble_core.board import Board
+from scrabble_core.game import Game
+from scrabble_core.leaves import LeaveModel, load_leave_model
+from scrabble_core.move import Exchange, Move, Pass, Play
+from scrabble_core.variant import Variant, variant_from_dict, variant_to_dict
+
+ENDGAME_RACK_FACTOR = 2
+"""Bag empty: going out earns this many times the unseen tiles' value; tiles kept cost as much."""
+
+
+class Level(enum.StrEnum):
+    """How strongly the AI plays."""
+
+    EASY = "easy"
+    MEDIUM = "medium"
+    HARD = "hard"
+    GREEDY = "greedy"
+
+
+class Candidate(Protocol):
+    """A legal play as the move generator reports it."""
+
+    @property
+    def play(self) -> Play: ...
+
+    @property
+    def score(self) -> int: ...
+
+    @property
+    def leave(self) -> str: ...
+
+
+class MoveSource(Protocol):
+    """The part of :class:`scrabble_core.movegen.MoveGenerator` the AI uses."""
+
+    def generate(self, board: Board, rack: str) -> Sequence[Candidate]: ...
+
+    def best(
+        self, board: Board, rack: str, leave_value: Callable[[str], float] | None = None
+    ) -> Candidate | None: ...
+
+
+@dataclass(frozen=True, slots=True)
+class _Style:
+    """How a level chooses among its candidates."""
+
+    max_word: int  # longest main word the player knows
+    max_tiles: int  # most tiles the player puts down at once
+    accept: float  # chance of taking each ranked move, best first
+    leave_weight: float  # how much of the leave value the player sees
+    exchanges: bool  # whether it exchanges while it still has a play
+
+
+_STYLES = {
+    Level.EASY: _Style(max_word=5, max_tiles=4, accept=0.3, leave_weight=0.0, exchanges=False),
+    Level.MEDIUM: _Style(max_word=7, max_tiles=7, accept=0.55, leave_weight=0.5, exchanges=True),
+}
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """What one seat may know: the board, its own rack, the tiles it cannot see, the bag size and scores.
+
+    ``unseen`` holds the bag and the other racks together, sorted, so it says nothing about who holds
+    what. ``scores`` is indexed by seat; ``board`` is a copy that the AI does not change.
+    """
+
+    variant: Variant
+    board: Board
+    rack: str
+    unseen: str
+    bag_size: int
+    scores: tuple[int, ...]
+    seat: int
+
+    @property
+    def players(self) -> int:
+        """Number of seats in the game."""
+        return len(self.scores)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The view as plain, picklable data; :meth:`from_dict` restores it."""
+        return {
+            "variant": variant_to_dict(self.variant),
+            "board": self.board.rows_text(),
+            "rack": self.rack,
+            "unseen": self.unseen,
+            "bag_size": self.bag_size,
+            "scores": list(self.scores),
+            "seat": self.seat,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SeatView:
+        """The view saved by :meth:`to_dict`.
+
+        Raises:
+            VariantError, ScrabbleError, KeyError: the data is not a saved view.
+        """
+        variant = variant_from_dict(data["variant"], "seat view")
+        return cls(
+            variant=variant,
+            board=Board.from_rows(variant, data["board"]),
+            rack=data["rack"],
+            unseen=data["unseen"],
+            bag_size=data["bag_size"],
+            scores=tuple(data["scores"]),
+            seat=data["seat"],
+        )
+
+
+def seat_view(game: Game, seat: int) -> SeatView:
+    """What ``seat`` of ``game`` can see now (the board is copied)."""
+    return SeatView(
+        variant=game.variant,
+        board=game.board.copy(),
+        rack=game.players[seat].rack,
+        unseen=game.unseen_tiles(seat),
+        bag_size=len(game.bag),
+        scores=tuple(player.score for player in game.players),
+        seat=seat,
+    )
+
+
+@cache
+def default_leave_model() -> LeaveModel:
+    """The bundled English leave model, loaded once per process.
+
+    Raises:
+        LeaveModelError: the bundled asset is missing or invalid.
+    """
+    return load_leave_model()
+
+
+def choose_move(
+    view: SeatView,
+    generator: MoveSource,
+    level: Level,
+    rng: random.Random,
+    deadline: float | None = None,
+    *,
+    leaves: LeaveModel | None = None,
+) -> Move:
+    """The move ``level`` makes for the seat of ``view``; the caller applies it to the game.
+
+    Always returns a move: a :class:`Play` the generator found, else an :class:`Exchange` while the bag
+    holds at least ``variant.exchange_min_bag`` tiles, else a :class:`Pass`. Randomness (``easy`` and
+    ``medium`` only) comes from ``rng``. With a ``deadline`` (:func:`time.monotonic` value), the best
+    move found when it passes is returned (at worst the highest-scoring play, found first).
+    ``leaves`` defaults to :func:`default_leave_model`.
+    """
+    board, rack = view.board, view.rack
+    if level is Level.GREEDY:
+        best = generator.best(board, rack)
+        if best is not None:
+            return best.play
+        allowed = view.bag_size >= max(view.variant.exchange_min_bag, 1, len(rack))
+        return Exchange(rack) if allowed and rack else Pass()
+    model = leaves if leaves is not None else default_leave_model()
+    if deadline is not None:
+        quick = _or_exchange(generator.best(board, rack), view, model)
+        if time.monotonic() >= deadline:
+            return quick
+    if level is Level.HARD:
+        return _hard(view, generator, model)
+    return _human(view, generator, _STYLES[level], model, rng)
+
+
+def exchange_options(view: SeatView, model: LeaveModel, weight: float = 1.0) -> list[tuple[float, Exchange]]:
+    """Every exchange the seat may make, valued ``weight`` times the leave it keeps, best first.
+
+    Empty when the bag holds fewer than ``variant.exchange_min_bag`` tiles (or none). At most as many
+    tiles as the bag holds are put back. Ties are broken by the exchange's notation.
+    """
+    if view.bag_size < max(view.variant.exchange_min_bag, 1):
+        return []
+    rack = view.rack
+    options: dict[str, float] = {}
+    for size in range(max(len(rack) - view.bag_size, 0), len(rack)):
+        for kept in combinations(sorted(rack), size):
+            keep = "".join(kept)
+            if keep not in options:
+                options[keep] = weight * model.evaluate(keep)
+    ranked = [(value, Exchange(_without(rack, keep))) for keep, value in options.items()]
+    ranked.sort(key=lambda option: (-option[0], option[1].tiles))
+    return ranked
+
+
+def move_equity(view: SeatView, candidate: Candidate, model: LeaveModel, leave_weight: float = 1.0) -> float:
+    """Score plus ``leave_weight`` times the leave value; with an empty bag the endgame rule instead
+    (going out: + twice the unseen tiles' value; tiles kept: - twice their value)."""
+    if view.bag_size == 0:
+        if not candidate.leave:
+            return candidate.score + ENDGAME_RACK_FACTOR * view.variant.rack_value(view.unseen)
+        return candidate.score - ENDGAME_RACK_FACTOR * view.variant.rack_value(candidate.leave)
+    return candidate.score + leave_weight * model.evaluate(candidate.leave)
+
+
+def _hard(view: SeatView, generator: MoveSource, model: LeaveModel) -> Move:
+    """The move of highest equity: the bounded search with leaves, compared with the best exchange; with
+    an empty bag, every play ranked by the endgame rule."""
+    if view.bag_size == 0:
+        ranked = _ranked(view, generator.generate(view.board, view.rack), model, 1.0)
+        return ranked[0][1] if ranked else Pass()
+    best = generator.best(view.board, view.rack, model.evaluate)
+    exchanges = exchange_options(view, model)
+    if best is None:
+        return exchanges[0][1] if exchanges else Pass()
+    equity = move_equity(view, best, model)
+    if exchanges and exchanges[0][0] > equity:
+        return exchanges[0][1]
+    return best.play
+
+
+def _human(
+    view: SeatView, generator: MoveSource, style: _Style, model: LeaveModel, rng: random.Random
+) -> Move:
+    """A weaker player's move: its known plays ranked by its equity, each taken with ``style.accept``."""
+    candidates = generator.generate(view.board, view.rack)
+    known = [
+        c
+        for c in candidates
+        if len(c.play.letters) <= style.max_word and len(view.rack) - len(c.leave) <= style.max_tiles
+    ]
+    ranked: list[tuple[float, Move]] = list(_ranked(view, known or candidates, model, style.leave_weight))
+    if not ranked:  # no play at all: even a weak player knows to throw back the worst tiles
+        exchanges = exchange_options(view, model)
+        return exchanges[0][1] if exchanges else Pass()
+    if style.exchanges:
+        ranked.extend(exchange_options(view, model, style.leave_weight))
+        ranked.sort(key=lambda option: -option[0])
+    for _, move in ranked:
+        if rng.random() < style.accept:
+            return move
+    return ranked[0][1]
+
+
+def _ranked(
+    view: SeatView, candidates: Iterable[Candidate], model: LeaveModel, leave_weight: float
+) -> list[tuple[float, Move]]:
+    """Plays by equity, best first; ties broken by notation so the generator's order does not matter."""
+    ranked: list[tuple[float, Move]] = [
+        (move_equity(view, c, model, leave_weight), c.play) for c in candidates
+    ]
+    ranked.sort(key=lambda option: (-option[0], str(option[1])))
+    return ranked
+
+
+def _or_exchange(best: Candidate | None, view: SeatView, model: LeaveModel) -> Move:
+    """``best``'s play; without one the best exchange, and a pass when exchanging is not allowed."""
+    if best is not None:
+        return best.play
+    exchanges = exchange_options(view, model)
+    return exchanges[0][1] if exchanges else Pass()
+
+
+def _without(rack: str, keep: str) -> str:
+    """The tiles of ``rack`` that are not in ``keep`` (a sub-multiset of it)."""
+    for tile in keep:
+        rack = rack.replace(tile, "", 1)
+    return rack

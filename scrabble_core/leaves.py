@@ -1,0 +1,173 @@
+"""The leave model: what the tiles kept on the rack after a move are worth, in points.
+
+A move's value to the AI is its score plus the value of its *leave* (the tiles it keeps). The value of a
+leave is the number of points it is expected to add to (or take from) the player's next turn compared
+with drawing a fresh rack: an ``S`` or a blank helps, a ``Q`` without a ``U`` or ``IIUUV`` hurts.
+
+The model is compact and linear. A leave (``?`` for a blank) is described by a few feature groups:
+
+- ``tiles``: one weight per tile kind, counted once per copy held;
+- ``duplicates``: one weight per letter, counted once per copy beyond the first (``EEE`` counts 2);
+- ``balance``: one weight per ``"<vowels>/<consonants>"`` cell (blanks count as neither), e.g. ``"3/0"``;
+- ``synergies``: one weight per combination of tiles (``"QU"``, ``"ING"``), counted once when the leave
+  holds every tile of it.
+
+:func:`leave_features` lists those features and :meth:`LeaveModel.evaluate` sums their weights, so
+``scripts/fit_leaves.py`` (which fits the weights on the project's own self-play games and describes
+the method) and the AI read leaves the same way. The fitted weights ship as ``assets/leaves/<name>.json``
+with their provenance; :func:`load_leave_model` validates such a file.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Final
+
+from scrabble_core.errors import ScrabbleError
+from scrabble_core.variant import BLANK, assets_dir
+
+FORMAT: Final = 1
+GROUPS: Final = ("tiles", "duplicates", "balance", "synergies")
+PROVENANCE_KEYS: Final = ("games", "samples", "seed", "date", "method", "lexicon", "variant")
+
+Feature = tuple[str, str]
+"""A feature of a leave: ``(group, key)``, e.g. ``("tiles", "Q")`` or ``("synergies", "QU")``."""
+
+
+class LeaveModelError(ScrabbleError):
+    """A leave model file cannot be used. The message names the file and what is wrong."""
+
+    def __init__(self, source: str, problem: str) -> None:
+        self.source = source
+        self.problem = problem
+        super().__init__(f"{source}: {problem}")
+
+
+def leave_features(leave: str, vowels: str, synergies: tuple[str, ...]) -> Counter[Feature]:
+    """The features of ``leave`` (tiles written as a rack, ``?`` for a blank) with their counts.
+
+    ``vowels`` are the letters counted as vowels; ``synergies`` the tile combinations looked for.
+    The empty leave has only its balance cell ``"0/0"``.
+    """
+    counts = Counter(leave)
+    features: Counter[Feature] = Counter()
+    vowel_count = consonant_count = 0
+    for tile, count in counts.items():
+        features["tiles", tile] += count
+        if count > 1:
+            features["duplicates", tile] += count - 1
+        if tile in vowels:
+            vowel_count += count
+        elif tile != BLANK:
+            consonant_count += count
+    features["balance", f"{vowel_count}/{consonant_count}"] = 1
+    for combination in synergies:
+        if all(counts[tile] >= need for tile, need in Counter(combination).items()):
+            features["synergies", combination] = 1
+    return features
+
+
+@dataclass(frozen=True, eq=False)
+class LeaveModel:
+    """Fitted weights of the leave features (see the module docstring) and where they came from.
+
+    Attributes:
+        vowels: the letters counted as vowels for the ``balance`` group.
+        weights: ``group -> key -> points``; a feature missing from the table weighs 0.
+        provenance: how the weights were made (games, samples, seed, date, method, ...).
+    """
+
+    vowels: str
+    weights: Mapping[str, Mapping[str, float]]
+    provenance: Mapping[str, object]
+    _memo: dict[str, float] = field(default_factory=dict, repr=False)
+
+    @property
+    def synergies(self) -> tuple[str, ...]:
+        """The tile combinations the model weighs."""
+        return tuple(self.weights.get("synergies", {}))
+
+    def evaluate(self, leave: str) -> float:
+        """The value in points of keeping ``leave`` (a rack string, ``?`` for a blank; any order)."""
+        key = "".join(sorted(leave))
+        value = self._memo.get(key)
+        if value is None:
+            value = sum(
+                self.weights.get(group, {}).get(name, 0.0) * count
+                for (group, name), count in leave_features(key, self.vowels, self.synergies).items()
+            )
+            self._memo[key] = value
+        return value
+
+    def to_dict(self) -> dict[str, object]:
+        """The model as the JSON data :func:`leave_model_from_dict` reads back."""
+        return {
+            "format": FORMAT,
+            "provenance": dict(self.provenance),
+            "vowels": self.vowels,
+            **{group: dict(self.weights.get(group, {})) for group in GROUPS},
+        }
+
+
+def leave_model_from_dict(data: Mapping[str, object], source: str) -> LeaveModel:
+    """Build a model from parsed JSON data, checking its shape.
+
+    ``source`` names the data in error messages.
+
+    Raises:
+        LeaveModelError: wrong format number, a missing or unknown key, provenance without one of
+            :data:`PROVENANCE_KEYS`, or a weight that is not a finite number.
+    """
+    if data.get("format") != FORMAT:
+        raise LeaveModelError(source, f"format must be {FORMAT}, not {data.get('format')!r}")
+    known = {"format", "provenance", "vowels", *GROUPS}
+    for key in data:
+        if key not in known:
+            raise LeaveModelError(source, f"unknown key {key!r}")
+    provenance = data.get("provenance")
+    if not isinstance(provenance, dict):
+        raise LeaveModelError(source, "provenance must be a table")
+    missing = [key for key in PROVENANCE_KEYS if key not in provenance]
+    if missing:
+        raise LeaveModelError(source, f"provenance lacks {', '.join(missing)}")
+    vowels = data.get("vowels")
+    if not isinstance(vowels, str) or not vowels:
+        raise LeaveModelError(source, "vowels must be a non-empty string of letters")
+    weights: dict[str, dict[str, float]] = {}
+    for group in GROUPS:
+        table = data.get(group)
+        if not isinstance(table, dict):
+            raise LeaveModelError(source, f"{group} must be a table of weights")
+        for name, weight in table.items():
+            if isinstance(weight, bool) or not isinstance(weight, int | float) or not math.isfinite(weight):
+                raise LeaveModelError(source, f"{group}.{name} must be a finite number, not {weight!r}")
+            if abs(weight) > 1000:
+                raise LeaveModelError(source, f"{group}.{name} = {weight} is not a plausible weight")
+        weights[group] = {str(name): float(weight) for name, weight in table.items()}
+    return LeaveModel(vowels, weights, dict(provenance))
+
+
+def load_leave_model(path: Path | None = None) -> LeaveModel:
+    """Read and validate a leave model file; by default the bundled ``assets/leaves/english.json``.
+
+    Raises:
+        LeaveModelError: the file is missing, is not JSON, or is not a valid model.
+    """
+    path = path if path is not None else assets_dir() / "leaves" / "english.json"
+    source = str(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise LeaveModelError(source, "no such file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise LeaveModelError(source, f"cannot be read ({error})") from None
+    except json.JSONDecodeError as error:
+        raise LeaveModelError(source, f"not valid JSON ({error})") from None
+    if not isinstance(data, dict):
+        raise LeaveModelError(source, "must hold a JSON object")
+    return leave_model_from_dict(data, source)

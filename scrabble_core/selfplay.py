@@ -1,0 +1,97 @@
+"""Self-play: AI levels play whole games against each other, for benchmarks and for fitting leaves.
+
+Everything is seeded: a game's bag comes from ``Random(f"{seed}:bag")`` and each seat's choices from
+``Random(f"{seed}:seat{n}")``, so a game replays identically for the same levels and seed.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from scrabble_core.ai import Level, MoveSource, choose_move, seat_view
+from scrabble_core.game import Game
+from scrabble_core.leaves import LeaveModel
+from scrabble_core.move import Exchange, Play
+from scrabble_core.validation import Lexicon
+from scrabble_core.variant import Variant
+
+MAX_TURNS = 400
+"""A game still going after this many turns is a bug: :func:`play_game` raises."""
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRecord:
+    """One turn: the seat, its rack before the move, the move (GCG), the tiles kept, the points it
+    scored, the bag size before the move and the time the AI took (seconds)."""
+
+    seat: int
+    rack: str
+    move: str
+    leave: str
+    score: int
+    bag_before: int
+    seconds: float
+
+
+@dataclass(slots=True)
+class GameRecord:
+    """A finished game: final scores by seat, winners and every turn."""
+
+    scores: list[int] = field(default_factory=list)
+    winners: list[int] = field(default_factory=list)
+    turns: list[TurnRecord] = field(default_factory=list)
+
+
+def play_game(
+    variant: Variant,
+    lexicon: Lexicon,
+    generator: MoveSource,
+    levels: Sequence[Level],
+    seed: str | int,
+    *,
+    leaves: LeaveModel | None = None,
+) -> GameRecord:
+    """Play one game to its end, seat ``n`` played by ``levels[n]``, words checked on play.
+
+    Raises:
+        ScrabbleError: the AI chose a move the game refuses (a bug).
+        RuntimeError: the game did not end within :data:`MAX_TURNS` turns.
+    """
+    game = Game(
+        variant,
+        [f"{level.value}-{n}" for n, level in enumerate(levels)],
+        rng=random.Random(f"{seed}:bag"),
+        lexicon=lexicon,
+    )
+    rngs = [random.Random(f"{seed}:seat{n}") for n in range(len(levels))]
+    record = GameRecord()
+    while not game.is_over:
+        if len(record.turns) >= MAX_TURNS:
+            raise RuntimeError(f"game {seed} did not end after {MAX_TURNS} turns")
+        seat = game.current
+        rack, bag_before = game.players[seat].rack, len(game.bag)
+        started = time.perf_counter()
+        move = choose_move(seat_view(game, seat), generator, levels[seat], rngs[seat], leaves=leaves)
+        seconds = time.perf_counter() - started
+        if isinstance(move, Play):
+            events = game.play(seat, move)
+            kept = _without(rack, move.rack_tiles())
+        elif isinstance(move, Exchange):
+            events = game.exchange(seat, move.tiles)
+            kept = _without(rack, move.tiles)
+        else:
+            events = game.pass_turn(seat)
+            kept = rack
+        record.turns.append(TurnRecord(seat, rack, str(move), kept, events[0].score, bag_before, seconds))
+    record.scores = [player.score for player in game.players]
+    record.winners = game.winners()
+    return record
+
+
+def _without(rack: str, tiles: str) -> str:
+    for tile in tiles:
+        rack = rack.replace(tile, "", 1)
+    return rack

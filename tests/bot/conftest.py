@@ -1,0 +1,102 @@
+"""Fixtures for the discord layer: a fake Discord REST API on loopback and bots logged in against it,
+each with the real game service over a real SQLite file.
+
+``discord_fake.py`` (next to this file) holds the fake and the payload factories, ``service_fakes.py``
+the service's quick stand-ins (AI, advisor, renderer, lexicon); they are imported by putting this
+directory on ``sys.path`` (the tests directory has no ``__init__.py``).
+"""
+
+from __future__ import annotations
+
+import statistics
+import sys
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import discord.http
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from discord_fake import ACK_TIMES, TEST_TOKEN, BotHarness, FakeDiscord, MakeHarness, Payloads
+from service_fakes import AnyWord, QuickRenderer, SimpleAdvisor, SimpleAi
+
+from bot.client import ScrabbleBot
+from bot.config import Config
+from bot.service.game_service import GameService
+from bot.service.protocols import Advisor, AiPlayer, Notifier
+from bot.store import Store
+
+
+@pytest.fixture
+async def fake_discord(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
+    """The fake REST API, with ``discord.http.Route.BASE`` pointed at it (which also covers the webhook
+    adapter that sends interaction callbacks and followups)."""
+    fake = FakeDiscord()
+    await fake.start()
+    monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
+    yield fake
+    await fake.close()
+
+
+@pytest.fixture
+async def make_harness(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[MakeHarness]:
+    """``await make_harness(config=Config(), sync_commands=False, lexicon=..., ai=..., advisor=...)``: a
+    fresh :class:`ScrabbleBot` logged in against the fake (``login`` runs ``setup_hook``, which starts
+    the service; no gateway), with a :class:`GameService` over ``tmp_path/games.sqlite3``, closed at
+    teardown. By default the lexicon accepts every word and the AI and hints use
+    :func:`service_fakes.find_play`. Each call is a new bot process as far as discord.py is concerned,
+    on the same database: a restart."""
+    opened: list[tuple[ScrabbleBot, Store]] = []
+
+    async def make(
+        config: Config | None = None,
+        *,
+        sync_commands: bool = False,
+        lexicon: Any = None,
+        ai: AiPlayer | None = None,
+        advisor: Advisor | None = None,
+    ) -> BotHarness:
+        settings = config or Config(database=tmp_path / "games.sqlite3")
+        store = await Store.open(tmp_path / "games.sqlite3")
+
+        def make_service(notifier: Notifier) -> GameService:
+            return GameService(
+                settings,
+                store,
+                lexicon if lexicon is not None else AnyWord(),
+                notifier,
+                ai or SimpleAi(),
+                advisor or SimpleAdvisor(),
+                renderer=QuickRenderer(),
+            )
+
+        bot = ScrabbleBot(settings, make_service, sync_commands=sync_commands)
+        opened.append((bot, store))
+        await bot.login(TEST_TOKEN)
+        return BotHarness(bot, fake_discord, Payloads(application_id=fake_discord.application_id), store)
+
+    yield make
+    for bot, store in opened:
+        await bot.close()
+        await store.close()
+
+
+@pytest.fixture
+async def harness(make_harness: MakeHarness) -> BotHarness:
+    """A bot logged in against the fake, without command sync."""
+    return await make_harness()
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Report the time from dispatching an interaction to its acknowledgement reaching the fake."""
+    if not ACK_TIMES:
+        return
+    times_ms = sorted(t * 1000 for t in ACK_TIMES)
+    p95 = times_ms[min(len(times_ms) - 1, round(0.95 * (len(times_ms) - 1)))]
+    terminalreporter.write_sep("-", "discord interaction acknowledgement time")
+    terminalreporter.write_line(
+        f"{len(times_ms)} interactions: median {statistics.median(times_ms):.2f} ms, "
+        f"p95 {p95:.2f} ms, max {times_ms[-1]:.2f} ms (dispatch to callback at the fake REST API)"
+    )

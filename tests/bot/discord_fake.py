@@ -1,0 +1,813 @@
+"""A fake of Discord's REST API on loopback, and factories for the payloads Discord sends.
+
+How the harness works (discord.py 2.7):
+
+* Every REST call discord.py makes goes through :class:`discord.http.Route`, which builds its URL as
+  ``Route.BASE + path`` when the route is created. That includes ``HTTPClient`` (login, messages, DMs,
+  command sync) *and* the webhook adapter (``discord.webhook.async_.AsyncWebhookAdapter``) that sends
+  interaction callbacks, ``@original`` edits and followups. Pointing the class attribute
+  ``Route.BASE`` at :class:`FakeDiscord` (with ``monkeypatch``) therefore captures every request.
+* ``await bot.login(token)`` is the real, minimal way to get a usable bot without a gateway: it runs
+  ``_async_setup_hook`` (sets ``bot.loop``), ``GET /users/@me`` (sets ``_connection.user``),
+  ``GET /oauth2/applications/@me`` (sets ``_connection.application_id``), then ``setup_hook``.
+* Interactions are fed to ``bot._connection.parse_interaction_create(payload)``, the same method
+  the gateway's ``INTERACTION_CREATE`` handler calls: types 2 and 4 go to the bot's command tree,
+  3 to the view store (persistent views and ``DynamicItem``s), 5 to the modal store.
+* Interaction callbacks are sent as ``POST /interactions/{id}/{token}/callback?with_response=1``;
+  the fake answers with an ``InteractionCallbackResponse`` as Discord does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import time
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, cast
+
+from aiohttp import web
+
+from bot.client import ScrabbleBot
+from bot.service.game_service import GameService
+from bot.store import Store
+
+if TYPE_CHECKING:
+    from discord.types.gateway import InteractionCreateEvent
+
+API_PREFIX = "/api/v10"
+DEFAULT_PERMISSIONS = "2248473465835073"
+"""A member's usual permissions (view, send, read history...), without Manage Messages."""
+MANAGE_MESSAGES = 1 << 13
+EPHEMERAL = 64
+MAX_CONTENT = 2000
+
+JSON = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class RecordedFile:
+    """One file of a multipart request: its form field, file name and bytes."""
+
+    field: str
+    filename: str
+    data: bytes
+
+
+@dataclass(frozen=True)
+class RecordedRequest:
+    """One request the bot made: the path is relative to the API base (``/channels/1/messages``)."""
+
+    method: str
+    path: str
+    query: Mapping[str, str]
+    json: Any
+    files: tuple[RecordedFile, ...]
+    authorization: str | None
+    received_at: float
+
+    @property
+    def route(self) -> str:
+        """``"POST /channels/1/messages"``: the method and the path."""
+        return f"{self.method} {self.path}"
+
+    @property
+    def body(self) -> JSON:
+        """The message fields of the request: the JSON body, or its ``data`` for an interaction callback."""
+        if not isinstance(self.json, dict):
+            return {}
+        if self.path.endswith("/callback"):
+            data: JSON = self.json.get("data") or {}
+            return data
+        return self.json
+
+    @property
+    def content(self) -> str:
+        """The message text the request sends (empty if none)."""
+        return str(self.body.get("content") or "")
+
+    @property
+    def ephemeral(self) -> bool:
+        """Whether the request's message is flagged ephemeral."""
+        return bool(int(self.body.get("flags") or 0) & EPHEMERAL)
+
+    @property
+    def filenames(self) -> list[str]:
+        """The names of the files the request uploads."""
+        return [f.filename for f in self.files]
+
+
+RECORDED: web.RequestKey[RecordedRequest] = web.RequestKey("recorded", RecordedRequest)
+
+
+def _json(data: Any, *, status: int = 200) -> web.Response:
+    """A JSON response with the exact content type Discord sends (discord.py compares it verbatim)."""
+    return web.Response(body=json.dumps(data).encode(), status=status, content_type="application/json")
+
+
+def _too_long(body: Any) -> web.Response | None:
+    """Discord's refusal of a message whose text is over 2,000 characters, if ``body``'s is."""
+    if isinstance(body, dict):
+        data = body.get("data") if isinstance(body.get("data"), dict) else body
+        if len(str(data.get("content") or "")) > MAX_CONTENT:
+            error = {"message": "Invalid Form Body", "code": 50035}
+            return _json(error, status=400)
+    return None
+
+
+def _iso_now() -> str:
+    return "2024-01-01T00:00:00.000000+00:00"
+
+
+def user_payload(user_id: int, name: str, *, bot: bool = False) -> JSON:
+    """A user object as Discord sends it."""
+    return {
+        "id": str(user_id),
+        "username": name,
+        "discriminator": "0",
+        "global_name": name.title(),
+        "avatar": None,
+        "public_flags": 0,
+        "flags": 0,
+        "bot": bot,
+        "banner": None,
+        "accent_color": None,
+        "avatar_decoration_data": None,
+    }
+
+
+def member_payload(user: JSON, *, roles: Sequence[int] = (), permissions: str = DEFAULT_PERMISSIONS) -> JSON:
+    """A guild member object as it comes inside an interaction (with its resolved ``permissions``)."""
+    return {
+        "user": user,
+        "roles": [str(role) for role in roles],
+        "permissions": permissions,
+        "nick": None,
+        "avatar": None,
+        "premium_since": None,
+        "joined_at": _iso_now(),
+        "pending": False,
+        "deaf": False,
+        "mute": False,
+        "flags": 0,
+        "communication_disabled_until": None,
+        "unusual_dm_activity_until": None,
+    }
+
+
+def text_channel_payload(channel_id: int, guild_id: int, name: str = "scrabble") -> JSON:
+    """A guild text channel (type 0) as it comes inside an interaction."""
+    return {
+        "id": str(channel_id),
+        "type": 0,
+        "guild_id": str(guild_id),
+        "name": name,
+        "position": 0,
+        "parent_id": None,
+        "topic": None,
+        "nsfw": False,
+        "last_message_id": None,
+        "rate_limit_per_user": 0,
+        "flags": 0,
+        "permission_overwrites": [],
+        "permissions": DEFAULT_PERMISSIONS,
+    }
+
+
+def thread_channel_payload(channel_id: int, guild_id: int, parent_id: int, owner_id: int) -> JSON:
+    """A public thread (type 11) as it comes inside an interaction."""
+    return {
+        "id": str(channel_id),
+        "type": 11,
+        "guild_id": str(guild_id),
+        "parent_id": str(parent_id),
+        "owner_id": str(owner_id),
+        "name": "scrabble game",
+        "last_message_id": None,
+        "rate_limit_per_user": 0,
+        "message_count": 0,
+        "member_count": 1,
+        "total_message_sent": 0,
+        "flags": 0,
+        "thread_metadata": {
+            "archived": False,
+            "auto_archive_duration": 1440,
+            "archive_timestamp": _iso_now(),
+            "locked": False,
+            "create_timestamp": _iso_now(),
+        },
+        "permissions": DEFAULT_PERMISSIONS,
+    }
+
+
+def dm_channel_payload(channel_id: int, recipient: JSON) -> JSON:
+    """A DM channel (type 1), as ``POST /users/@me/channels`` returns it."""
+    return {
+        "id": str(channel_id),
+        "type": 1,
+        "last_message_id": None,
+        "flags": 0,
+        "recipients": [recipient],
+    }
+
+
+@dataclass
+class FakeDiscord:
+    """Discord's REST API, faked on ``127.0.0.1`` with a random port.
+
+    Every request is recorded in :attr:`requests`; :meth:`wait_for` waits for one that matches.
+    Messages posted to channels are stored (with their components) so tests can click their buttons.
+    With ``valid_token`` set, ``GET /users/@me`` refuses any other token with a 401, as Discord does.
+    """
+
+    application_id: int = 900_000_000_000_000_001
+    bot_user_id: int = 900_000_000_000_000_001
+    bot_name: str = "scrabble-host"
+    valid_token: str | None = None
+    closed_dm_user_ids: set[int] = field(default_factory=set)
+    requests: list[RecordedRequest] = field(default_factory=list)
+    messages: dict[int, JSON] = field(default_factory=dict)
+    dm_recipients: dict[int, int] = field(default_factory=dict)
+    commands: dict[int | None, list[JSON]] = field(default_factory=dict)
+    _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1_100_000_000_000_000_000))
+    _runner: web.AppRunner | None = None
+    _changed: asyncio.Condition | None = None
+    port: int = 0
+
+    @property
+    def api_base(self) -> str:
+        """The value for ``discord.http.Route.BASE``."""
+        return f"http://127.0.0.1:{self.port}{API_PREFIX}"
+
+    def next_id(self) -> int:
+        """A fresh snowflake."""
+        return next(self._ids)
+
+    @property
+    def bot_user(self) -> JSON:
+        """The bot's user object."""
+        return user_payload(self.bot_user_id, self.bot_name, bot=True)
+
+    async def start(self) -> None:
+        """Serve the fake on a random loopback port."""
+        self._changed = asyncio.Condition()
+        app = web.Application(middlewares=[self._record])
+        routes = [
+            web.get("/users/@me", self._get_me),
+            web.get("/oauth2/applications/@me", self._get_application),
+            web.put("/applications/{app_id}/commands", self._put_commands),
+            web.put("/applications/{app_id}/guilds/{guild_id}/commands", self._put_commands),
+            web.get("/applications/{app_id}/commands", self._get_commands),
+            web.get("/applications/{app_id}/guilds/{guild_id}/commands", self._get_commands),
+            web.post("/interactions/{interaction_id}/{token}/callback", self._interaction_callback),
+            web.get("/webhooks/{app_id}/{token}/messages/@original", self._get_original),
+            web.patch("/webhooks/{app_id}/{token}/messages/@original", self._edit_original),
+            web.delete("/webhooks/{app_id}/{token}/messages/@original", self._delete_original),
+            web.post("/webhooks/{app_id}/{token}", self._followup),
+            web.patch("/webhooks/{app_id}/{token}/messages/{message_id}", self._edit_followup),
+            web.post("/users/@me/channels", self._create_dm),
+            web.get("/channels/{channel_id}", self._get_channel),
+            web.post("/channels/{channel_id}/messages", self._post_message),
+            web.get("/channels/{channel_id}/messages/{message_id}", self._get_message),
+            web.patch("/channels/{channel_id}/messages/{message_id}", self._edit_message),
+            web.delete("/channels/{channel_id}/messages/{message_id}", self._delete_message),
+        ]
+        app.add_routes([web.route(r.method, API_PREFIX + r.path, r.handler) for r in routes])
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self.port = self._runner.addresses[0][1]
+
+    async def close(self) -> None:
+        """Stop serving."""
+        if self._runner is not None:
+            await self._runner.cleanup()
+
+    # -- queries -------------------------------------------------------------------------------------
+
+    def channel_messages(self, channel_id: int) -> list[JSON]:
+        """The messages stored for ``channel_id``, oldest first."""
+        return [m for m in self.messages.values() if m["channel_id"] == str(channel_id)]
+
+    def last_with_button(self, channel_id: int, custom_id: str) -> JSON:
+        """The newest message of ``channel_id`` that has a component ``custom_id``."""
+        for message in reversed(self.channel_messages(channel_id)):
+            if custom_id in custom_ids(message):
+                return message
+        raise AssertionError(f"no message in channel {channel_id} has the button {custom_id}")
+
+    def dms_to(self, user_id: int) -> list[RecordedRequest]:
+        """Every message sent by DM to ``user_id``, oldest first."""
+        return [
+            r
+            for r in self.requests
+            if r.method == "POST"
+            and r.path.startswith("/channels/")
+            and r.path.endswith("/messages")
+            and self.dm_recipients.get(int(r.path.split("/")[2])) == user_id
+        ]
+
+    def is_dm(self, request: RecordedRequest) -> bool:
+        """Whether ``request`` sends a message to a DM channel."""
+        parts = request.path.split("/")
+        return request.path.startswith("/channels/") and int(parts[2]) in self.dm_recipients
+
+    def public_requests(self) -> list[RecordedRequest]:
+        """Every request that shows a message to others: channel messages and edits (not DMs), and
+        interaction callbacks, followups and edits not flagged ephemeral."""
+        public = []
+        for r in self.requests:
+            if (
+                r.method not in ("POST", "PATCH")
+                or r.path.startswith("/users/")
+                or r.path.startswith("/applications/")
+            ):
+                continue
+            if r.path.startswith("/channels/"):
+                if not self.is_dm(r):
+                    public.append(r)
+            elif not r.ephemeral:
+                public.append(r)
+        return public
+
+    def find(self, method: str, path_prefix: str) -> list[RecordedRequest]:
+        """Every recorded request with this method whose path starts with ``path_prefix``."""
+        return [r for r in self.requests if r.method == method and r.path.startswith(path_prefix)]
+
+    async def wait_for(
+        self, predicate: Callable[[RecordedRequest], bool], *, count: int = 1, timeout: float = 5.0
+    ) -> list[RecordedRequest]:
+        """Wait until ``count`` recorded requests match ``predicate``; return them in order."""
+        assert self._changed is not None
+        async with self._changed:
+            await asyncio.wait_for(
+                self._changed.wait_for(lambda: len([r for r in self.requests if predicate(r)]) >= count),
+                timeout,
+            )
+        return [r for r in self.requests if predicate(r)]
+
+    async def wait_for_route(
+        self, method: str, path_prefix: str, *, count: int = 1, timeout: float = 5.0
+    ) -> list[RecordedRequest]:
+        """Wait for ``count`` requests with this method and path prefix."""
+        return await self.wait_for(
+            lambda r: r.method == method and r.path.startswith(path_prefix), count=count, timeout=timeout
+        )
+
+    async def callback_for(self, interaction: Mapping[str, Any], *, timeout: float = 5.0) -> RecordedRequest:
+        """Wait for the callback (the acknowledgement) of the interaction built by a factory here."""
+        path = f"/interactions/{interaction['id']}/{interaction['token']}/callback"
+        (request,) = await self.wait_for(lambda r: r.path == path, timeout=timeout)
+        return request
+
+    async def followups_for(
+        self, interaction: Mapping[str, Any], *, count: int = 1, timeout: float = 5.0
+    ) -> list[RecordedRequest]:
+        """Wait for ``count`` followups (``POST /webhooks/{app}/{token}``) of an interaction."""
+        path = f"/webhooks/{interaction['application_id']}/{interaction['token']}"
+        return await self.wait_for(
+            lambda r: r.method == "POST" and r.path == path, count=count, timeout=timeout
+        )
+
+    # -- recording -----------------------------------------------------------------------------------
+
+    @web.middleware
+    async def _record(
+        self, request: web.Request, handler: Callable[[web.Request], Any]
+    ) -> web.StreamResponse:
+        received_at = time.perf_counter()
+        payload: Any = None
+        files: list[RecordedFile] = []
+        if request.content_type == "multipart/form-data":
+            form = await request.post()
+            for name, value in form.items():
+                if isinstance(value, web.FileField):
+                    files.append(RecordedFile(name, value.filename, value.file.read()))
+                elif name == "payload_json":
+                    payload = json.loads(str(value))
+        elif request.can_read_body:
+            raw = await request.read()
+            payload = json.loads(raw) if raw else None
+        recorded = RecordedRequest(
+            method=request.method,
+            path=request.path.removeprefix(API_PREFIX),
+            query=dict(request.query),
+            json=payload,
+            files=tuple(files),
+            authorization=request.headers.get("Authorization"),
+            received_at=received_at,
+        )
+        request[RECORDED] = recorded
+        response: web.StreamResponse = await handler(request)
+        assert self._changed is not None
+        async with self._changed:
+            self.requests.append(recorded)
+            self._changed.notify_all()
+        return response
+
+    # -- message helpers -----------------------------------------------------------------------------
+
+    def _message(self, channel_id: int, recorded: RecordedRequest, *, webhook_id: int | None = None) -> JSON:
+        body: JSON = recorded.json or {}
+        attachments = [
+            {
+                "id": str(self.next_id()),
+                "filename": f.filename,
+                "size": len(f.data),
+                "url": f"https://cdn.discordapp.com/attachments/{channel_id}/{f.filename}",
+                "proxy_url": f"https://media.discordapp.net/attachments/{channel_id}/{f.filename}",
+                "content_type": "image/png" if f.filename.endswith(".png") else "application/octet-stream",
+            }
+            for f in recorded.files
+        ]
+        message: JSON = {
+            "id": str(self.next_id()),
+            "channel_id": str(channel_id),
+            "type": 0,
+            "content": body.get("content") or "",
+            "author": self.bot_user,
+            "attachments": attachments,
+            "embeds": body.get("embeds") or [],
+            "components": body.get("components") or [],
+            "mentions": [],
+            "mention_roles": [],
+            "mention_everyone": False,
+            "pinned": False,
+            "tts": False,
+            "timestamp": _iso_now(),
+            "edited_timestamp": None,
+            "flags": body.get("flags") or 0,
+        }
+        if webhook_id is not None:
+            message["webhook_id"] = str(webhook_id)
+            message["application_id"] = str(self.application_id)
+        return message
+
+    @staticmethod
+    def _recorded(request: web.Request) -> RecordedRequest:
+        recorded: RecordedRequest = request[RECORDED]
+        return recorded
+
+    # -- handlers ------------------------------------------------------------------------------------
+
+    async def _get_me(self, request: web.Request) -> web.Response:
+        authorization = request.headers.get("Authorization", "")
+        if authorization in ("", "Bot ") or (self.valid_token and authorization != f"Bot {self.valid_token}"):
+            return _json({"message": "401: Unauthorized", "code": 0}, status=401)
+        me = self.bot_user | {"verified": True, "mfa_enabled": False, "email": None, "locale": "en-US"}
+        return _json(me)
+
+    async def _get_application(self, request: web.Request) -> web.Response:
+        return _json(
+            {
+                "id": str(self.application_id),
+                "name": self.bot_name,
+                "icon": None,
+                "description": "",
+                "summary": "",
+                "type": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "verify_key": "0" * 64,
+                "flags": 0,
+                "owner": user_payload(1, "owner"),
+                "team": None,
+                "bot": self.bot_user,
+                "redirect_uris": [],
+                "interactions_endpoint_url": None,
+                "approximate_guild_count": 1,
+            }
+        )
+
+    def _scope(self, request: web.Request) -> int | None:
+        guild_id = request.match_info.get("guild_id")
+        return int(guild_id) if guild_id is not None else None
+
+    async def _put_commands(self, request: web.Request) -> web.Response:
+        scope = self._scope(request)
+        body: list[JSON] = self._recorded(request).json
+        registered = [
+            command
+            | {
+                "id": str(self.next_id()),
+                "application_id": str(self.application_id),
+                "version": str(self.next_id()),
+                "default_member_permissions": command.get("default_member_permissions"),
+                "type": command.get("type", 1),
+                "nsfw": command.get("nsfw", False),
+            }
+            | ({"guild_id": str(scope)} if scope is not None else {})
+            for command in body
+        ]
+        self.commands[scope] = registered
+        return _json(registered)
+
+    async def _get_commands(self, request: web.Request) -> web.Response:
+        return _json(self.commands.get(self._scope(request), []))
+
+    async def _interaction_callback(self, request: web.Request) -> web.Response:
+        recorded = self._recorded(request)
+        if (refused := _too_long(recorded.json)) is not None:
+            return refused
+        body: JSON = recorded.json
+        kind: int = body["type"]
+        data: JSON = body.get("data") or {}
+        interaction: JSON = {
+            "id": request.match_info["interaction_id"],
+            "type": 2,
+            "response_message_loading": kind == 5,
+            "response_message_ephemeral": bool(data.get("flags", 0) & EPHEMERAL),
+        }
+        result: JSON = {"interaction": interaction}
+        if kind in (4, 5):
+            message = self._message(0, recorded)
+            self.messages[int(message["id"])] = message
+            interaction["response_message_id"] = message["id"]
+            result["resource"] = {"type": kind, "message": message}
+        return _json(result)
+
+    async def _get_original(self, request: web.Request) -> web.Response:
+        return _json(self._message(0, self._recorded(request), webhook_id=self.application_id))
+
+    async def _edit_original(self, request: web.Request) -> web.Response:
+        return _json(self._message(0, self._recorded(request), webhook_id=self.application_id))
+
+    async def _delete_original(self, request: web.Request) -> web.Response:
+        return web.Response(status=204)
+
+    async def _followup(self, request: web.Request) -> web.Response:
+        if (refused := _too_long(self._recorded(request).json)) is not None:
+            return refused
+        message = self._message(0, self._recorded(request), webhook_id=self.application_id)
+        self.messages[int(message["id"])] = message
+        return _json(message)
+
+    async def _edit_followup(self, request: web.Request) -> web.Response:
+        return _json(self._message(0, self._recorded(request), webhook_id=self.application_id))
+
+    async def _create_dm(self, request: web.Request) -> web.Response:
+        recipient_id = int(self._recorded(request).json["recipient_id"])
+        channel_id = next(
+            (c for c, u in self.dm_recipients.items() if u == recipient_id),
+            None,
+        )
+        if channel_id is None:
+            channel_id = self.next_id()
+            self.dm_recipients[channel_id] = recipient_id
+        return _json(dm_channel_payload(channel_id, user_payload(recipient_id, f"user{recipient_id}")))
+
+    async def _get_channel(self, request: web.Request) -> web.Response:
+        channel_id = int(request.match_info["channel_id"])
+        if channel_id in self.dm_recipients:
+            user_id = self.dm_recipients[channel_id]
+            return _json(dm_channel_payload(channel_id, user_payload(user_id, f"user{user_id}")))
+        return _json(text_channel_payload(channel_id, 0))
+
+    async def _post_message(self, request: web.Request) -> web.Response:
+        channel_id = int(request.match_info["channel_id"])
+        if self.dm_recipients.get(channel_id) in self.closed_dm_user_ids:
+            return _json({"message": "Cannot send messages to this user", "code": 50007}, status=403)
+        if (refused := _too_long(self._recorded(request).json)) is not None:
+            return refused
+        message = self._message(channel_id, self._recorded(request))
+        self.messages[int(message["id"])] = message
+        return _json(message)
+
+    async def _get_message(self, request: web.Request) -> web.Response:
+        message = self.messages.get(int(request.match_info["message_id"]))
+        if message is None:
+            return _json({"message": "Unknown Message", "code": 10008}, status=404)
+        return _json(message)
+
+    async def _edit_message(self, request: web.Request) -> web.Response:
+        message_id = int(request.match_info["message_id"])
+        old = self.messages.get(message_id)
+        if old is None:
+            return _json({"message": "Unknown Message", "code": 10008}, status=404)
+        edited = self._message(int(request.match_info["channel_id"]), self._recorded(request))
+        new = (
+            old
+            | {k: v for k, v in edited.items() if k not in ("id", "timestamp")}
+            | {"edited_timestamp": _iso_now()}
+        )
+        self.messages[message_id] = new
+        return _json(new)
+
+    async def _delete_message(self, request: web.Request) -> web.Response:
+        self.messages.pop(int(request.match_info["message_id"]), None)
+        return web.Response(status=204)
+
+
+_INTERACTION_IDS = itertools.count(1_200_000_000_000_000_000)
+"""Interaction ids, unique over the session (a restarted bot's interactions never reuse a token)."""
+
+
+@dataclass
+class Payloads:
+    """Factories for interaction-create payloads shaped exactly as Discord's gateway sends them.
+
+    By default the interaction comes from :attr:`user_id` in a guild text channel; pass ``channel``
+    (e.g. :func:`thread_channel_payload`) for a thread, or ``dm=True`` for a DM.
+    """
+
+    application_id: int
+    guild_id: int = 800_000_000_000_000_001
+    channel_id: int = 800_000_000_000_000_002
+    user_id: int = 700_000_000_000_000_001
+    user_name: str = "alice"
+    locale: str = "en-US"
+    command_ids: dict[str, int] = field(default_factory=dict)
+    _ids: itertools.count[int] = field(default_factory=lambda: _INTERACTION_IDS)
+
+    def _base(
+        self,
+        kind: int,
+        data: JSON,
+        *,
+        channel: JSON | None,
+        dm: bool,
+        user_id: int | None,
+        permissions: str = DEFAULT_PERMISSIONS,
+    ) -> JSON:
+        interaction_id = next(self._ids)
+        user = user_payload(user_id or self.user_id, self.user_name if user_id is None else f"user{user_id}")
+        payload: JSON = {
+            "id": str(interaction_id),
+            "application_id": str(self.application_id),
+            "type": kind,
+            "data": data,
+            "token": f"itoken-{interaction_id}",
+            "version": 1,
+            "locale": self.locale,
+            "app_permissions": DEFAULT_PERMISSIONS,
+            "entitlements": [],
+            "attachment_size_limit": 10_485_760,
+        }
+        if dm:
+            payload |= {
+                "channel_id": str(self.channel_id),
+                "channel": dm_channel_payload(self.channel_id, user),
+                "user": user,
+                "authorizing_integration_owners": {"0": str(self.application_id)},
+                "context": 1,
+            }
+        else:
+            payload |= {
+                "guild_id": str(self.guild_id),
+                "guild": {"id": str(self.guild_id), "locale": "en-US", "features": []},
+                "guild_locale": "en-US",
+                "channel_id": str(channel["id"] if channel else self.channel_id),
+                "channel": channel or text_channel_payload(self.channel_id, self.guild_id),
+                "member": member_payload(user, permissions=permissions),
+                "authorizing_integration_owners": {"0": str(self.guild_id)},
+                "context": 0,
+            }
+        return payload
+
+    def slash(
+        self,
+        subcommand: str,
+        options: Iterable[JSON] = (),
+        *,
+        group: str = "scrabble",
+        channel: JSON | None = None,
+        dm: bool = False,
+        user_id: int | None = None,
+        permissions: str = DEFAULT_PERMISSIONS,
+        resolved: JSON | None = None,
+    ) -> JSON:
+        """A type 2 interaction for ``/{group} {subcommand}`` with the given (already typed) options;
+        ``resolved`` holds the users that user options name, as Discord sends them."""
+        data = self._command_data(group, subcommand, list(options))
+        if resolved is not None:
+            data["resolved"] = resolved
+        return self._base(2, data, channel=channel, dm=dm, user_id=user_id, permissions=permissions)
+
+    def autocomplete(
+        self,
+        subcommand: str,
+        focused: str,
+        value: str,
+        other_options: Iterable[JSON] = (),
+        *,
+        group: str = "scrabble",
+        user_id: int | None = None,
+    ) -> JSON:
+        """A type 4 interaction: the user is typing ``value`` into the option ``focused``."""
+        options = [*other_options, {"name": focused, "type": 3, "value": value, "focused": True}]
+        return self._base(
+            4, self._command_data(group, subcommand, options), channel=None, dm=False, user_id=user_id
+        )
+
+    def component(
+        self,
+        message: JSON,
+        custom_id: str,
+        *,
+        component_type: int = 2,
+        user_id: int | None = None,
+        permissions: str = DEFAULT_PERMISSIONS,
+    ) -> JSON:
+        """A type 3 interaction: a click on the component ``custom_id`` of ``message`` (as the fake stored it)."""
+        data: JSON = {"custom_id": custom_id, "component_type": component_type}
+        payload = self._base(3, data, channel=None, dm=False, user_id=user_id, permissions=permissions)
+        payload["message"] = message
+        return payload
+
+    def modal_submit(self, custom_id: str, values: Mapping[str, str], *, user_id: int | None = None) -> JSON:
+        """A type 5 interaction: the modal ``custom_id`` is submitted with text inputs ``values``."""
+        rows = [
+            {"type": 1, "components": [{"type": 4, "custom_id": input_id, "value": value}]}
+            for input_id, value in values.items()
+        ]
+        data: JSON = {"custom_id": custom_id, "components": rows}
+        return self._base(5, data, channel=None, dm=False, user_id=user_id)
+
+    def _command_data(self, group: str, subcommand: str, options: list[JSON]) -> JSON:
+        command_id = self.command_ids.setdefault(group, next(self._ids))
+        return {
+            "id": str(command_id),
+            "name": group,
+            "type": 1,
+            "guild_id": str(self.guild_id),
+            "options": [{"name": subcommand, "type": 1, "options": options}],
+        }
+
+
+def string_option(name: str, value: str) -> JSON:
+    """A filled string option (type 3) of a slash command."""
+    return {"name": name, "type": 3, "value": value}
+
+
+def integer_option(name: str, value: int) -> JSON:
+    """A filled integer option (type 4) of a slash command."""
+    return {"name": name, "type": 4, "value": value}
+
+
+def user_option(name: str, user_id: int, guild_id: int) -> tuple[JSON, JSON]:
+    """A filled user option (type 6) and the ``resolved`` data Discord sends with it (user and member)."""
+    user = user_payload(user_id, f"user{user_id}")
+    member = {k: v for k, v in member_payload(user).items() if k not in ("user", "deaf", "mute")}
+    resolved = {"users": {str(user_id): user}, "members": {str(user_id): member}}
+    return {"name": name, "type": 6, "value": str(user_id)}, resolved
+
+
+def custom_ids(message: Mapping[str, Any]) -> list[str]:
+    """The custom ids of every component of a stored message, in order."""
+    found: list[str] = []
+    for row in message.get("components", []):
+        found.extend(
+            component["custom_id"] for component in row.get("components", []) if "custom_id" in component
+        )
+    return found
+
+
+ACK_TIMES: list[float] = []
+"""Seconds from dispatch to acknowledgement of every interaction awaited with :meth:`BotHarness.ack`,
+over the whole session (reported by ``pytest_terminal_summary`` in ``conftest.py``)."""
+
+
+@dataclass
+class BotHarness:
+    """A bot logged in against :class:`FakeDiscord`, with payload factories and dispatch helpers."""
+
+    bot: ScrabbleBot
+    fake: FakeDiscord
+    payloads: Payloads
+    store: Store
+    _dispatched_at: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def service(self) -> GameService:
+        """The bot's game service."""
+        return self.bot.service
+
+    def dispatch(self, payload: JSON) -> None:
+        """Hand ``payload`` to the bot exactly as the gateway's INTERACTION_CREATE handler does."""
+        self._dispatched_at[payload["id"]] = time.perf_counter()
+        self.bot._connection.parse_interaction_create(cast("InteractionCreateEvent", payload))
+
+    async def ack(self, payload: JSON, *, timeout: float = 5.0) -> RecordedRequest:
+        """Dispatch ``payload`` and return its callback request; record the time it took."""
+        self.dispatch(payload)
+        callback = await self.fake.callback_for(payload, timeout=timeout)
+        ACK_TIMES.append(callback.received_at - self._dispatched_at[payload["id"]])
+        return callback
+
+    async def reply(self, payload: JSON, *, timeout: float = 5.0) -> RecordedRequest:
+        """Dispatch ``payload`` and return the message it is answered with: the callback's, or the
+        first followup if the callback was a deferral."""
+        callback = await self.ack(payload, timeout=timeout)
+        if callback.json["type"] in (5, 6):
+            (followup, *_) = await self.fake.followups_for(payload, timeout=timeout)
+            return followup
+        return callback
+
+
+TEST_TOKEN = "MTIz.fake-token.for-tests"
+"""The token the test bots log in with."""
+
+MakeHarness = Callable[..., Awaitable[BotHarness]]
+"""The type of the ``make_harness`` fixture."""

@@ -1,0 +1,289 @@
+"""Fakes and helpers for the game-service tests: a fake clock, a recording notifier, a quick renderer,
+a deterministic AI and advisor, and a harness that opens a service over a real SQLite file.
+
+Imported by the ``test_service*.py`` modules (pytest puts this directory on ``sys.path``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.config import Config, TurnConfig
+from bot.messages import Message
+from bot.render import BoardHeader
+from bot.service.errors import NoGameError
+from bot.service.game_service import GameService, NewGame, User
+from bot.service.protocols import Suggestion
+from bot.store import Store
+from scrabble_core.board import Board
+from scrabble_core.errors import ScrabbleError
+from scrabble_core.game import Game
+from scrabble_core.move import Move, Pass, Play
+from scrabble_core.squares import Square
+from scrabble_core.validation import check_play
+from scrabble_core.variant import BLANK, Variant
+
+GUILD = 1000
+CHANNEL = 2000
+OTHER_CHANNEL = 2001
+ALICE = User(11, "Alice")
+BOB = User(12, "Bob")
+CAROL = User(13, "Carol")
+DAVE = User(14, "Dave")
+EVE = User(15, "Eve")
+START_TIME = 1_700_000_000.0
+
+
+class FakeClock:
+    """A clock that moves only when told to: :meth:`advance` wakes the sleepers whose time came."""
+
+    def __init__(self, now: float = START_TIME) -> None:
+        self._now = now
+        self._sleepers: list[tuple[float, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+
+    def now(self) -> float:
+        return self._now
+
+    async def sleep(self, seconds: float) -> None:
+        if seconds <= 0:
+            await asyncio.sleep(0)
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._sleepers, (self._now + seconds, next(self._order), future))
+        await future
+
+    async def advance(self, seconds: float) -> None:
+        """Move time forward, waking sleepers in order and letting them run."""
+        target = self._now + seconds
+        while self._sleepers and self._sleepers[0][0] <= target:
+            wake, _, future = heapq.heappop(self._sleepers)
+            self._now = max(self._now, wake)
+            if not future.done():
+                future.set_result(None)
+            for _ in range(5):
+                await asyncio.sleep(0)
+        self._now = target
+        for _ in range(5):
+            await asyncio.sleep(0)
+
+
+@dataclass
+class RecordingNotifier:
+    """Records every public post and DM; users in ``closed`` have their DMs closed."""
+
+    posts: list[tuple[int, Message]] = field(default_factory=list)
+    dms: list[tuple[int, Message]] = field(default_factory=list)
+    closed: set[int] = field(default_factory=set)
+
+    async def post(self, channel_id: int, message: Message) -> None:
+        self.posts.append((channel_id, message))
+
+    async def direct(self, user_id: int, message: Message) -> bool:
+        if user_id in self.closed:
+            return False
+        self.dms.append((user_id, message))
+        return True
+
+    def texts(self, channel_id: int = CHANNEL) -> list[str]:
+        return [message.text for channel, message in self.posts if channel == channel_id]
+
+
+class QuickRenderer:
+    """A renderer that returns small fake PNGs at once (the real one is used in a few tests)."""
+
+    def board(self, board: Board, last_move: Collection[Square], header: BoardHeader) -> bytes:
+        return b"board"
+
+    def rack(self, tiles: str, variant: Variant) -> bytes:
+        return b"rack"
+
+    def chart(self, players: Sequence[str], totals: Sequence[Sequence[int]]) -> bytes:
+        return b"chart"
+
+
+class AnyWord:
+    """A lexicon that accepts every word except those listed as phonies."""
+
+    name = "TESTWORDS"
+
+    def __init__(self, phonies: Collection[str] = ()) -> None:
+        self.phonies = set(phonies)
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and word not in self.phonies
+
+
+def find_play(game: Game, seat: int) -> Play | None:
+    """A legal play of ``seat``, found deterministically: on an empty board, the first two rack tiles
+    across the start square; later, one tile on the first free square next to a tile (any word is
+    accepted by :class:`AnyWord`)."""
+    rack = game.players[seat].rack
+    board = game.board
+    letters = [tile.lower() if tile != BLANK else "e" for tile in rack]
+    real = ["E" if tile == BLANK else tile for tile in rack]
+    tiles = [letters[i] if rack[i] == BLANK else real[i] for i in range(len(rack))]
+    if not tiles:
+        return None
+    if board.is_empty():
+        if len(tiles) < 2:
+            return None
+        row, col = game.variant.start
+        return Play(row, col, True, tiles[0] + tiles[1])
+    for square in game.variant.squares():
+        if board.occupied(square):
+            continue
+        row, col = square
+        if not any(
+            board.occupied(n) for n in ((row - 1, col), (row + 1, col), (row, col - 1), (row, col + 1))
+        ):
+            continue
+        play = Play(row, col, True, tiles[0])
+        try:
+            check_play(board, play, rack=rack)
+        except ScrabbleError:
+            continue
+        return play
+    return None
+
+
+def typed(play: Play) -> str:
+    """A play as a player types it: uppercase letters, ``?E`` for a blank E."""
+    word = "".join(f"?{letter.upper()}" if letter.islower() else letter for letter in play.letters)
+    return f"{play.coordinate} {word}"
+
+
+class SimpleAi:
+    """An in-process AI: :func:`find_play`, else a pass. Records its calls; ``gate`` (if set) makes
+    every choice wait until it is set."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[int, str, int]] = []
+        self.gate: asyncio.Event | None = None
+
+    async def choose(self, game: Game, seat: int, level: str, seed: int) -> Move:
+        self.calls.append((seat, level, seed))
+        if self.gate is not None:
+            await self.gate.wait()
+        play = find_play(game, seat)
+        return Pass() if play is None else play
+
+
+class SimpleAdvisor:
+    """An advisor that suggests :func:`find_play` as its only move."""
+
+    async def top_moves(self, game: Game, seat: int, limit: int) -> Sequence[Suggestion]:
+        play = find_play(game, seat)
+        if play is None:
+            return []
+        return [Suggestion(typed(play), 1, "")][:limit]
+
+
+def make_config(**turn: object) -> Config:
+    """A configuration for tests, with turn settings overridden."""
+    return Config(database=Path("unused"), turn=TurnConfig(**turn))  # type: ignore[arg-type]
+
+
+@dataclass
+class Harness:
+    """A service over a real SQLite file with recording fakes; :meth:`restart` replaces the service by
+    a new one on the same file (keeping the notifier and clock)."""
+
+    path: Path
+    config: Config
+    lexicon: AnyWord
+    clock: FakeClock = field(default_factory=FakeClock)
+    notifier: RecordingNotifier = field(default_factory=RecordingNotifier)
+    ai: SimpleAi = field(default_factory=SimpleAi)
+    store: Store | None = None
+    service: GameService | None = None
+
+    async def open(self) -> GameService:
+        self.store = await Store.open(self.path)
+        self.service = GameService(
+            self.config,
+            self.store,
+            self.lexicon,  # type: ignore[arg-type]
+            self.notifier,
+            self.ai,
+            SimpleAdvisor(),
+            renderer=QuickRenderer(),
+            clock=self.clock,
+        )
+        await self.service.start()
+        return self.service
+
+    async def close(self) -> None:
+        if self.service is not None:
+            await self.service.close()
+        if self.store is not None:
+            await self.store.close()
+        self.service = None
+        self.store = None
+
+    async def restart(self) -> GameService:
+        await self.close()
+        return await self.open()
+
+    @property
+    def svc(self) -> GameService:
+        assert self.service is not None
+        return self.service
+
+
+async def open_harness(
+    tmp_path: Path, config: Config | None = None, phonies: Collection[str] = ()
+) -> Harness:
+    harness = Harness(tmp_path / "games.sqlite3", config or make_config(), AnyWord(phonies))
+    await harness.open()
+    return harness
+
+
+async def started_game(
+    harness: Harness, users: Sequence[User] = (ALICE, BOB), *, ai: int = 0, seed: int = 7, **options: object
+) -> None:
+    """Create and start a game in CHANNEL: ``users`` (the first creates it) and ``ai`` AI opponents."""
+    service = harness.svc
+    await service.new_game(GUILD, CHANNEL, users[0], NewGame(ai_opponents=ai, seed=seed, **options))  # type: ignore[arg-type]
+    for user in users[1:]:
+        await service.join(CHANNEL, user)
+    await service.start_game(CHANNEL, users[0].id)
+    await service.idle()
+
+
+def seat_users(users: Sequence[User], ai: int) -> list[User]:
+    """The users by seat in a game made by :func:`started_game`: the creator, the AI seats (a user of
+    id 0 stands for each), then the others in joining order."""
+    return [users[0], *[User(0, "AI")] * ai, *users[1:]]
+
+
+async def play_turn(harness: Harness, users: Sequence[User]) -> None:
+    """The human whose turn it is plays :func:`find_play`, or passes."""
+    service = harness.svc
+    game = service.game(CHANNEL)
+    seat = game.current
+    user = users[seat]
+    play = find_play(game, seat)
+    if game.awaiting_final_challenge:
+        await service.accept(CHANNEL, user.id)
+    elif play is None:
+        await service.pass_turn(CHANNEL, user.id)
+    else:
+        await service.play(CHANNEL, user.id, typed(play))
+    await service.idle()
+
+
+async def play_to_end(harness: Harness, users: Sequence[User], max_turns: int = 500) -> None:
+    """Play the channel's game to its end (humans in ``users`` by seat, AI seats by themselves)."""
+    for _ in range(max_turns):
+        try:
+            harness.svc.game(CHANNEL)
+        except NoGameError:
+            return
+        await play_turn(harness, users)
+    raise AssertionError("the game did not end")

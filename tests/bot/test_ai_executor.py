@@ -1,0 +1,91 @@
+"""The AI executor: turns in worker processes, the timeout fallback and the replacement of a stuck worker."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+
+import pytest
+
+from bot.ai_executor import AiExecutor, ExecutorAiPlayer, WorkerConfig
+from bot.service.protocols import AiPlayer
+from scrabble_core.ai import Level, SeatView, seat_view
+from scrabble_core.game import Game
+from scrabble_core.lexicon import Lexicon
+from scrabble_core.move import Exchange, Pass, Play
+from scrabble_core.validation import check_play
+from scrabble_core.variant import get_variant
+
+
+@pytest.fixture
+def config(enable_lexicon: Lexicon) -> WorkerConfig:
+    assert enable_lexicon.trie_path is not None
+    return WorkerConfig(cache_dir=str(enable_lexicon.trie_path.parent))
+
+
+@pytest.fixture
+def view(enable_lexicon: Lexicon) -> SeatView:
+    game = Game(get_variant("standard"), ["a", "b"], rng=random.Random(7), lexicon=enable_lexicon)
+    return seat_view(game, 0)
+
+
+async def test_a_turn_returns_a_legal_move(
+    config: WorkerConfig, view: SeatView, enable_lexicon: Lexicon
+) -> None:
+    async with AiExecutor(config) as executor:
+        move = await executor.choose(view, Level.HARD, seed=1, timeout=5.0)
+        assert isinstance(move, Play)
+        check_play(view.board, move, rack=view.rack, lexicon=enable_lexicon)
+        game = Game(get_variant("standard"), ["a", "b"], rng=random.Random(7), lexicon=enable_lexicon)
+        player: AiPlayer = ExecutorAiPlayer(executor, timeout=5.0)
+        assert await player.choose(game, 0, "hard", 1) == move
+
+
+async def test_a_stuck_worker_gives_the_fallback_move_and_is_replaced(
+    config: WorkerConfig, view: SeatView, enable_lexicon: Lexicon
+) -> None:
+    async with AiExecutor(config, grace=0.3) as executor:
+        started = time.monotonic()
+        move = await executor.choose(view, Level.HARD, seed=1, timeout=0.2, debug_delay=30.0)
+        elapsed = time.monotonic() - started
+        assert elapsed < 0.2 + 0.3 + 0.3  # timeout + grace (+ the fallback, itself bounded by grace)
+        assert isinstance(move, Play)
+        check_play(view.board, move, rack=view.rack, lexicon=enable_lexicon)
+        assert executor.replaced == 1
+        again = await executor.choose(view, Level.MEDIUM, seed=2, timeout=20.0)
+        assert isinstance(again, Play)
+        check_play(view.board, again, rack=view.rack, lexicon=enable_lexicon)
+
+
+async def test_turns_run_side_by_side(config: WorkerConfig, view: SeatView) -> None:
+    async with AiExecutor(config, workers=2) as executor:
+        moves = await asyncio.gather(
+            *(executor.choose(view, level, seed=3, timeout=10.0) for level in (Level.HARD, Level.EASY))
+        )
+    assert all(isinstance(move, Play) for move in moves)
+
+
+async def test_a_cancelled_turn_does_not_leak_its_answer(config: WorkerConfig, view: SeatView) -> None:
+    async with AiExecutor(config) as executor:
+        turn = asyncio.create_task(executor.choose(view, Level.HARD, seed=1, timeout=5.0, debug_delay=0.3))
+        await asyncio.sleep(0.1)
+        turn.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await turn
+        assert executor.replaced == 1
+        no_play = SeatView(view.variant, view.board, "QZXJKVW", view.unseen, view.bag_size, view.scores, 0)
+        assert isinstance(await executor.choose(no_play, Level.HARD, seed=1, timeout=20.0), Exchange)
+
+
+async def test_a_failing_turn_falls_back(config: WorkerConfig, view: SeatView) -> None:
+    broken = SeatView(view.variant, view.board, "%%", view.unseen, view.bag_size, view.scores, view.seat)
+    async with AiExecutor(config) as executor:
+        assert await executor.choose(broken, Level.HARD, seed=1, timeout=5.0) == Pass()
+        assert executor.replaced == 0
+        assert isinstance(await executor.choose(view, Level.HARD, seed=1, timeout=5.0), Play)
+
+
+async def test_no_workers_is_refused(config: WorkerConfig) -> None:
+    with pytest.raises(ValueError, match="at least 1"):
+        AiExecutor(config, workers=0)

@@ -1,0 +1,109 @@
+"""Loading the bot's configuration: defaults, the example file, errors naming the key, the token."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.config import Config, ConfigError, TimeoutAction, TurnConfig, load_config
+from scrabble_core.game import ChallengeMode
+
+EXAMPLE = Path(__file__).parents[2] / "config.example.toml"
+
+
+def write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "config.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_no_file_gives_the_defaults() -> None:
+    assert load_config(None, {}) == Config()
+
+
+def test_the_example_documents_the_defaults() -> None:
+    config = load_config(EXAMPLE, {})
+    assert config == Config(database=EXAMPLE.parent / "scrabble.sqlite3")
+
+
+def test_every_setting_is_read(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        """
+database = "/data/games.db"
+lexicon = "words.txt"
+log_level = "debug"
+dev_guild_id = 1234
+[game]
+variant = "super"
+challenge_mode = "double"
+hints_per_player = 0
+[ai]
+level = "hard"
+turn_timeout = 2.5
+[turn]
+time_limit = 600
+on_expiry = "forfeit"
+reminder_left = 0.5
+max_timeouts = 0
+""",
+    )
+    assert load_config(path, {}) == Config(
+        database=Path("/data/games.db"),
+        lexicon="words.txt",
+        variant="super",
+        challenge_mode=ChallengeMode.DOUBLE,
+        hints_per_player=0,
+        ai_level="hard",
+        ai_turn_timeout=2.5,
+        turn=TurnConfig(600, TimeoutAction.FORFEIT, 0.5, 0),
+        dev_guild_id=1234,
+        log_level="DEBUG",
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("colour = 1", r"config\.toml: colour: unknown setting"),
+        ("[game]\nvariants = 'standard'", r"game\.variants: unknown setting"),
+        ("game = 3", r"game: must be a table"),
+        ("[game]\nvariant = 'chess'", r"game\.variant: no bundled variant 'chess'"),
+        ("[game]\nchallenge_mode = 'triple'", r"game\.challenge_mode: must be one of void, single"),
+        ("[game]\nhints_per_player = -1", r"game\.hints_per_player: must be between 0 and 100, not -1"),
+        ("[game]\nhints_per_player = true", r"game\.hints_per_player: must be an integer, not True"),
+        ("[ai]\nlevel = 'genius'", r"ai\.level: must be one of easy, medium, hard, greedy"),
+        ("[ai]\nturn_timeout = 'fast'", r"ai\.turn_timeout: must be a number"),
+        ("[turn]\ntime_limit = 1.5", r"turn\.time_limit: must be an integer, not 1\.5"),
+        ("[turn]\non_expiry = 'explode'", r"turn\.on_expiry: must be one of pass, forfeit"),
+        ("[turn]\nreminder_left = 1.0", r"turn\.reminder_left: must be between 0\.0 and 0\.9"),
+        ("log_level = 'LOUD'", r"log_level: must be one of DEBUG"),
+        ("database = 5", r"database: must be a string, not 5"),
+        ("dev_guild_id = -3", r"dev_guild_id: must be between 0"),
+        ("token = = 1", r"config\.toml: not valid TOML"),
+    ],
+)
+def test_bad_settings_are_named(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message):
+        load_config(write(tmp_path, text), {})
+
+
+def test_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match="cannot be read"):
+        load_config(tmp_path / "nope.toml", {})
+
+
+def test_token_from_the_environment_wins_and_is_never_shown(tmp_path: Path) -> None:
+    path = write(tmp_path, 'token = "from-file-secret"')
+    assert load_config(path, {}).token == "from-file-secret"
+    config = load_config(path, {"DISCORD_TOKEN": " env-secret "})
+    assert config.token == "env-secret"
+    assert "secret" not in repr(config)
+    assert load_config(None, {}).token is None
+
+
+def test_relative_database_is_beside_the_file(tmp_path: Path) -> None:
+    path = write(tmp_path, 'database = "db/games.sqlite3"')
+    assert load_config(path, {}).database == tmp_path / "db" / "games.sqlite3"
+    assert load_config(path, {}).log_level_number == 20

@@ -1,0 +1,238 @@
+"""The console front end driven through its input/output seam: the real game service, store, lexicon,
+AI workers and hints, with scripted players."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+import pytest
+
+from bot.config import Config
+from bot.console.app import CHANNEL
+from bot.console.cli import parse_args, play
+from bot.console.terminal import Terminal
+from bot.store import Store
+from scrabble_core.gcg import parse_gcg, replay
+from scrabble_core.lexicon import Lexicon
+from scrabble_core.variant import get_variant
+
+Player = Callable[[str, str], str]
+"""A scripted player: the answer to a prompt, given the prompt and everything shown so far."""
+
+_HINT = re.compile(r"^1\. (\S+ \S+): \d+ points", re.MULTILINE)
+_MAX_LINES = 600
+
+
+class Script:
+    """A terminal whose input comes from a scripted player; records everything shown."""
+
+    def __init__(self, player: Player) -> None:
+        self.player = player
+        self.shown: list[str] = []
+        self.prompts: list[str] = []
+
+    @property
+    def output(self) -> str:
+        return "".join(self.shown)
+
+    def terminal(self) -> Terminal:
+        return Terminal(self.read, self.shown.append)
+
+    def read(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        assert len(self.prompts) < _MAX_LINES, "the game does not end"
+        self.shown.append(prompt)
+        line = self.player(prompt, self.output)
+        self.shown.append(f"{line}\n")
+        return line
+
+
+def lines(*typed: str) -> Player:
+    """A player who types ``typed`` in order, then ends the input."""
+    queue = list(typed)
+
+    def player(prompt: str, output: str) -> str:
+        if not queue:
+            raise EOFError
+        return queue.pop(0)
+
+    return player
+
+
+def hint_player(then: Iterable[str] = ()) -> Player:
+    """A player who asks for a hint on each turn and plays its best move (passes without one), then
+    types ``then`` once the first play is made (if given, stops after them)."""
+    after = list(then)
+    played = False
+
+    def player(prompt: str, output: str) -> str:
+        nonlocal played
+        if not prompt.endswith("]> "):
+            return ""
+        if played and after:
+            return after.pop(0)
+        if played and then:
+            raise EOFError
+        last = output.rsplit("]> ", 2)
+        if len(last) < 3 or not last[-2].startswith("hint"):
+            return "hint"
+        match = _HINT.search(last[-2])
+        played = True
+        return f"play {match.group(1)}" if match else "pass"
+
+    return player
+
+
+@pytest.fixture
+def cache(enable_lexicon: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The lexicon caches of the session (the AI workers inherit the environment)."""
+    assert enable_lexicon.trie_path is not None
+    monkeypatch.setenv("SCRABBLE_CACHE_DIR", str(enable_lexicon.trie_path.parent))
+
+
+async def run(db: Path, player: Player, *options: str) -> tuple[int, Script]:
+    script = Script(player)
+    args = parse_args(["--db", str(db), "--seed", "1", "--level", "greedy", *options])
+    code = await play(args, Config(), script.terminal())
+    return code, script
+
+
+async def open_games(db: Path) -> int:
+    store = await Store.open(db)
+    try:
+        return sum(row.channel_id == CHANNEL for row in await store.open_games())
+    finally:
+        await store.close()
+
+
+@pytest.mark.usefixtures("cache")
+async def test_a_full_game_against_the_ai(tmp_path: Path, enable_lexicon: Lexicon) -> None:
+    db = tmp_path / "console.sqlite3"
+    code, script = await run(db, hint_player(), "--players", "Ann", "--hints", "100")
+    output = script.output
+    assert code == 0
+    assert "Game over! Final scores:" in output
+    assert "The final board:" in output
+    assert "<@" not in output and "<#" not in output
+    records = list(tmp_path.glob("game-*.gcg"))
+    assert len(records) == 1
+    assert f"The record is saved in {records[0]}" in output
+    replayed = replay(parse_gcg(records[0].read_text()), get_variant("standard"), enable_lexicon)
+    assert len(replayed) > 10
+    assert re.search(r"^Ann played \S+ \S+ for \d+", output, re.MULTILINE)
+    assert re.search(r"^AI played \S+ \S+ for \d+", output, re.MULTILINE)
+    assert await open_games(db) == 0
+
+
+@pytest.mark.usefixtures("cache")
+async def test_bad_input_shows_the_error_and_changes_nothing(tmp_path: Path) -> None:
+    code, script = await run(
+        tmp_path / "c.sqlite3",
+        lines(
+            "8H ZORGADE",
+            "play 8H GRAZED 12",
+            "exchange QQQ",
+            "play",
+            "pass now",
+            "frobnicate",
+            "H8 ZZ",
+            "play 8H GRAZED 12",
+            "export",
+            "history",
+            "quit",
+        ),
+        "--players",
+        "Ann",
+    )
+    output = script.output
+    assert code == 0
+    for error in (
+        "ZORGADE is not in the dictionary",
+        "you don't have three Qs on your rack",
+        "play needs the move, e.g. play 8H QUIZ",
+        "pass takes nothing after it",
+        "Unknown command 'frobnicate'",
+        "you don't have Z on your rack",
+        "write a play as a coordinate and a word",
+        "export needs a file name",
+    ):
+        assert error in output
+    assert "No move yet." in output
+    assert set(script.prompts) == {"Ann [ADEGORZ]> "}
+
+
+@pytest.mark.usefixtures("cache")
+async def test_quit_and_resume(tmp_path: Path) -> None:
+    db = tmp_path / "c.sqlite3"
+    code, script = await run(db, hint_player(then=["quit"]), "--players", "Ann")
+    assert code == 0
+    assert "The game is saved: continue it with scrabble-bot play --resume" in script.output
+    first = re.search(r"^Ann played (\S+ \S+) for (\d+)", script.output, re.MULTILINE)
+    assert first is not None
+    assert await open_games(db) == 1
+
+    record = tmp_path / "so-far.gcg"
+    image = tmp_path / "board.png"
+    code, script = await run(db, lines("history", f"export {record}", f"image {image}", "quit"), "--resume")
+    assert code == 0
+    assert "Game 1: Ann vs AI (greedy)" in script.output
+    assert f"1. Ann played {first.group(1)} for {first.group(2)}" in script.output
+    assert re.search(r"^2\. AI played", script.output, re.MULTILINE)
+    assert parse_gcg(record.read_text()).players
+    assert image.read_bytes().startswith(b"\x89PNG")
+
+    code, script = await run(db, lines("n", "quit"))
+    assert code == 0
+    assert "An unfinished game is saved (" in script.output
+    assert "Game 2:" in script.output
+    assert await open_games(db) == 1
+
+
+@pytest.mark.usefixtures("cache")
+async def test_resume_without_a_game(tmp_path: Path) -> None:
+    code, script = await run(tmp_path / "c.sqlite3", lines(), "--resume")
+    assert code == 2
+    assert "There is no unfinished game to resume" in script.output
+
+
+@pytest.mark.usefixtures("cache")
+async def test_hot_seat_shows_a_rack_only_to_its_player(tmp_path: Path) -> None:
+    code, script = await run(
+        tmp_path / "c.sqlite3",
+        lines("", "pass", "", "export x.gcg", "pass", "", "quit"),
+        "--players",
+        "Ann,Bob",
+    )
+    assert code == 0
+    turns = script.output.split("Pass the keyboard to ")[1:]
+    assert [turn.split(" ", 1)[0] for turn in turns] == ["Ann", "Bob", "Ann"]
+    for turn in turns:
+        name = turn.split(" ", 1)[0]
+        prompts = re.findall(r"^(\w+) \[(\w*)\]> ", turn, re.MULTILINE)
+        assert prompts and {who for who, _ in prompts} == {name}
+        racks = re.findall(r"^Your rack in this game: (\S+)$", turn, re.MULTILINE)
+        assert racks == [prompts[0][1]]
+    assert "a hot-seat game writes it when it ends" in script.output
+    assert "AI" not in script.output
+
+
+@pytest.mark.usefixtures("cache")
+async def test_hot_seat_challenge_takes_the_phony_back(tmp_path: Path) -> None:
+    code, script = await run(
+        tmp_path / "c.sqlite3",
+        lines("", "8H SLORF", "", "challenge", "8G WAX", "", "quit"),
+        "--players",
+        "Ann,Bob",
+        "--challenge",
+        "double",
+        "--seed",
+        "3",
+    )
+    assert code == 0
+    output = script.output
+    assert "Challenge upheld: Ann's play comes off the board (-24)." in output
+    last_turn = output.rsplit("Pass the keyboard to ", 1)[1]
+    assert last_turn.startswith("Ann")
+    assert re.findall(r"^Your rack in this game: (\S+)$", last_turn, re.MULTILINE) == ["DFLOQRS"]

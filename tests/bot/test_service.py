@@ -1,0 +1,716 @@
+"""The game service over a real SQLite file: lobby, turns, privacy of racks, restarts, concurrency,
+transactions, hints and questions, stats."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import sqlite3
+from pathlib import Path
+
+import pytest
+from service_fakes import (
+    ALICE,
+    BOB,
+    CAROL,
+    CHANNEL,
+    DAVE,
+    EVE,
+    GUILD,
+    OTHER_CHANNEL,
+    Harness,
+    find_play,
+    make_config,
+    open_harness,
+    play_to_end,
+    play_turn,
+    seat_users,
+    started_game,
+    typed,
+)
+
+from bot.messages import Button, Message
+from bot.service.errors import (
+    AlreadySeatedError,
+    GameExistsError,
+    GameNotStartedError,
+    GameStartedError,
+    HintError,
+    LobbyError,
+    LobbyFullError,
+    NoGameError,
+    NotAllowedError,
+    NotEnoughPlayersError,
+    NotSeatedError,
+    OptionError,
+    WordError,
+)
+from bot.service.game_service import NewGame, User
+from bot.service.protocols import PngRenderer
+from bot.store import GameStatus
+from scrabble_core.errors import ChallengeError, NotYourTurnError
+from scrabble_core.game import Game
+
+NO_GAME = "There is no game in this channel: start one with /scrabble new"
+
+
+@pytest.fixture
+async def harness(tmp_path: Path) -> Harness:
+    opened = await open_harness(tmp_path)
+    yield opened  # type: ignore[misc]
+    await opened.close()
+
+
+async def game_row_state(harness: Harness) -> object:
+    assert harness.store is not None
+    rows = await harness.store.open_games()
+    return [(row.status, row.state, row.seats, row.deadline, row.reminded) for row in rows]
+
+
+# Lobby -------------------------------------------------------------------------------------------
+
+
+async def test_lobby_start_deals_and_dms_each_rack_to_its_owner(harness: Harness) -> None:
+    service = harness.svc
+    ack = await service.new_game(GUILD, CHANNEL, ALICE, NewGame(seed=3, turn_seconds=0, hints=2))
+    assert ack.private
+    assert harness.notifier.texts()[-1] == (
+        "New standard game by <@11>: void challenges, no time limit, 2 hints each.\n"
+        "Players (1/4): Alice (<@11>)\n"
+        "Join with /scrabble join; the creator starts it with /scrabble start."
+    )
+    lobby = harness.notifier.posts[-1][1]
+    assert lobby.buttons == (Button.JOIN, Button.ADD_AI, Button.START, Button.CANCEL)
+    assert lobby.game is not None
+    await service.join(CHANNEL, BOB)
+    assert "Players (2/4): Alice (<@11>), Bob (<@12>)" in harness.notifier.texts()[-1]
+    await service.start_game(CHANNEL, ALICE.id)
+    game = service.game(CHANNEL)
+    start = harness.notifier.posts[-1][1]
+    assert start.text == (
+        "The game begins!\nScores: Alice 0 · Bob 0\nNext: Alice (<@11>). 86 tiles in the bag."
+    )
+    assert start.mentions == (ALICE.id,)
+    assert [a.filename for a in start.attachments] == ["board.png"]
+    assert [(user, message.text) for user, message in harness.notifier.dms] == [
+        (ALICE.id, f"Your rack in <#{CHANNEL}>: {game.players[0].rack}"),
+        (BOB.id, f"Your rack in <#{CHANNEL}>: {game.players[1].rack}"),
+    ]
+    assert all(
+        message.private and message.attachments[0].filename == "rack.png"
+        for _, message in harness.notifier.dms
+    )
+
+
+async def test_add_ai_seats_an_ai_at_the_games_level_for_the_creator_only(harness: Harness) -> None:
+    service = harness.svc
+    with pytest.raises(NoGameError):
+        await service.add_ai(CHANNEL, ALICE.id)
+    await service.new_game(GUILD, CHANNEL, ALICE, NewGame(ai_level="hard", ai_opponents=1, seed=5))
+    with pytest.raises(NotAllowedError, match="Only the game's creator can add AI opponents"):
+        await service.add_ai(CHANNEL, BOB.id)
+    ack = await service.add_ai(CHANNEL, ALICE.id)
+    assert ack == Message("AI 2 (hard) joined the game.", private=True)
+    assert "Players (3/4): Alice (<@11>), AI, AI 2" in harness.notifier.texts()[-1]
+    await service.add_ai(CHANNEL, ALICE.id)
+    with pytest.raises(LobbyFullError):
+        await service.add_ai(CHANNEL, ALICE.id)
+    assert harness.store is not None
+    (row,) = await harness.store.open_games()
+    assert [(seat.user_id, seat.ai_level) for seat in row.seats] == [
+        (ALICE.id, None),
+        (None, "hard"),
+        (None, "hard"),
+        (None, "hard"),
+    ]
+    assert [entry.kind for entry in await harness.store.log(row.id)] == ["created", "ai_added", "ai_added"]
+    await service.start_game(CHANNEL, ALICE.id)
+    await service.idle()
+    with pytest.raises(GameStartedError):
+        await service.add_ai(CHANNEL, ALICE.id)
+
+
+async def test_lobby_refusals(harness: Harness) -> None:
+    service = harness.svc
+    with pytest.raises(
+        NoGameError, match=r"^There is no game in this channel: start one with /scrabble new$"
+    ):
+        await service.join(CHANNEL, BOB)
+    await service.new_game(GUILD, CHANNEL, ALICE)
+    with pytest.raises(GameExistsError):
+        await service.new_game(GUILD, CHANNEL, BOB)
+    with pytest.raises(AlreadySeatedError):
+        await service.join(CHANNEL, ALICE)
+    with pytest.raises(NotEnoughPlayersError):
+        await service.start_game(CHANNEL, ALICE.id)
+    for user in (BOB, CAROL, DAVE):
+        await service.join(CHANNEL, user)
+    with pytest.raises(LobbyFullError, match="full"):
+        await service.join(CHANNEL, EVE)
+    with pytest.raises(NotAllowedError, match="Only the game's creator can start it"):
+        await service.start_game(CHANNEL, BOB.id)
+    with pytest.raises(NotAllowedError, match="cancel it with /scrabble cancel"):
+        await service.leave(CHANNEL, ALICE.id)
+    with pytest.raises(NotSeatedError):
+        await service.leave(CHANNEL, EVE.id)
+    with pytest.raises(GameNotStartedError):
+        await service.play(CHANNEL, ALICE.id, "8H AB")
+    await service.leave(CHANNEL, CAROL.id)
+    await service.join(CHANNEL, EVE)
+    await service.start_game(CHANNEL, ALICE.id)
+    assert [p.name for p in service.game(CHANNEL).players] == ["Alice", "Bob", "Dave", "Eve"]
+    with pytest.raises(GameStartedError):
+        await service.join(CHANNEL, CAROL)
+    with pytest.raises(LobbyError, match="resign"):
+        await service.leave(CHANNEL, BOB.id)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (NewGame(variant="nope"), "Unknown variant"),
+        (NewGame(challenge_mode="triple"), "Unknown challenge mode"),
+        (NewGame(ai_level="godlike"), "Unknown AI level"),
+        (NewGame(turn_seconds=-1), "turn time limit"),
+        (NewGame(hints=101), "hints"),
+        (NewGame(ai_opponents=4), "at most 3 AI"),
+    ],
+)
+async def test_new_game_options_are_checked(harness: Harness, options: NewGame, message: str) -> None:
+    with pytest.raises(OptionError, match=message):
+        await harness.svc.new_game(GUILD, CHANNEL, ALICE, options)
+    assert await game_row_state(harness) == []
+
+
+async def test_same_display_names_get_distinct_seat_names(harness: Harness) -> None:
+    await harness.svc.new_game(GUILD, CHANNEL, User(1, "Sam"), NewGame(ai_opponents=1))
+    await harness.svc.join(CHANNEL, User(2, "Sam"))
+    await harness.svc.join(CHANNEL, User(3, "  \x00 "))
+    await harness.svc.start_game(CHANNEL, 1)
+    await harness.svc.idle()
+    assert [p.name for p in harness.svc.game(CHANNEL).players] == ["Sam", "AI", "Sam 2", "Player"]
+
+
+async def test_cancel_by_creator_or_moderator_only(harness: Harness) -> None:
+    await started_game(harness)
+    with pytest.raises(NotAllowedError, match="Only the game's creator or a moderator can cancel it"):
+        await harness.svc.cancel(CHANNEL, BOB.id, can_manage=False)
+    await harness.svc.cancel(CHANNEL, CAROL.id, can_manage=True)
+    assert harness.notifier.texts()[-1] == "The game was cancelled by <@13>."
+    with pytest.raises(NoGameError, match=NO_GAME):
+        await harness.svc.board(CHANNEL)
+    assert harness.store is not None
+    assert (await harness.store.game(1)).status is GameStatus.CANCELLED  # type: ignore[union-attr]
+    await harness.svc.new_game(GUILD, CHANNEL, BOB)  # the channel is free again
+
+
+# Turns -------------------------------------------------------------------------------------------
+
+
+async def test_turn_message_and_refusals(harness: Harness) -> None:
+    await started_game(harness)
+    service = harness.svc
+    with pytest.raises(NotYourTurnError, match="it is Alice's turn, not Bob's"):
+        await service.pass_turn(CHANNEL, BOB.id)
+    with pytest.raises(NotSeatedError, match="You are not playing in this game"):
+        await service.pass_turn(CHANNEL, CAROL.id)
+    with pytest.raises(NoGameError, match=NO_GAME):
+        await service.pass_turn(OTHER_CHANNEL, ALICE.id)
+    with pytest.raises(NoGameError, match="That game is over"):
+        await service.pass_turn(CHANNEL, ALICE.id, game_id=99)
+    game = service.game(CHANNEL)
+    play = find_play(game, 0)
+    assert play is not None
+    ack = await service.play(CHANNEL, ALICE.id, typed(play))
+    after = service.game(CHANNEL)
+    event = after.history[-1]
+    assert ack == Message(f"You played {event.move} for {event.score}.", private=True)
+    message = harness.notifier.posts[-1][1]
+    assert message.text == (
+        f"Alice played {event.move} for {event.score} ({event.detail}).\n"
+        f"Scores: Alice {event.score} · Bob 0\nNext: Bob (<@12>). 84 tiles in the bag."
+    )
+    assert message.mentions == (BOB.id,)
+    assert message.buttons == (Button.PLAY, Button.EXCHANGE, Button.PASS, Button.HINT, Button.SHOW_RACK)
+    # Alice drew: her new rack came by DM.
+    assert harness.notifier.dms[-1] == (ALICE.id, harness.notifier.dms[-1][1])
+    assert after.players[0].rack in harness.notifier.dms[-1][1].text
+    await service.exchange(CHANNEL, BOB.id, after.players[1].rack[:3])
+    assert harness.notifier.texts()[-1].startswith("Bob exchanged 3 tiles.\n")
+    assert harness.notifier.dms[-1][0] == BOB.id
+
+
+async def test_closed_dms_are_reported_in_the_channel_without_the_rack(harness: Harness) -> None:
+    harness.notifier.closed.add(BOB.id)
+    await started_game(harness)
+    notice = harness.notifier.posts[-1][1]
+    assert notice.text == (
+        "<@12>, I could not send you your rack by DM (are your DMs closed?): "
+        "use the Show my rack button or /scrabble rack."
+    )
+    assert notice.buttons == (Button.SHOW_RACK,)
+    assert notice.attachments == ()
+    rack = await harness.svc.rack(CHANNEL, BOB.id)
+    assert rack.private
+    assert harness.svc.game(CHANNEL).players[1].rack in rack.text
+
+
+def assert_private_racks(harness: Harness, replies: list[Message]) -> None:
+    """No public message (or non-private reply) shows a rack dealt in the game, as text or image,
+    before the game ended; every DM went to the player whose rack it shows."""
+    racks = {message.text.rpartition(": ")[2] for _, message in harness.notifier.dms}
+    rack_images = {a.data for _, message in harness.notifier.dms for a in message.attachments}
+    public = [message for _, message in harness.notifier.posts] + [m for m in replies if not m.private]
+    before_end = public[
+        : next((i for i, m in enumerate(public) if m.text.startswith("Game over")), len(public))
+    ]
+    for message in public:
+        assert not any(a.filename.startswith("rack") for a in message.attachments), message
+        assert not any(a.data in rack_images for a in message.attachments), message
+    for message in before_end:
+        for rack in racks:
+            if len(rack) >= 5:
+                assert rack not in message.text, (rack, message.text)
+
+
+@pytest.mark.parametrize(
+    ("users", "ai"),
+    [((ALICE, BOB), 0), ((ALICE,), 1), ((ALICE, BOB, CAROL), 0), ((ALICE, BOB), 2)],
+)
+async def test_whole_games_never_show_a_rack_publicly(
+    harness: Harness, users: tuple[User, ...], ai: int
+) -> None:
+    await started_game(harness, users, ai=ai, seed=11)
+    replies: list[Message] = []
+    seats = seat_users(users, ai)
+    turn = 0
+    while True:
+        try:
+            game = harness.svc.game(CHANNEL)
+        except NoGameError:
+            break
+        replies.append(await harness.svc.board(CHANNEL))
+        replies.append(await harness.svc.score(CHANNEL))
+        user = seats[game.current]
+        # The last DM of each player is their current rack.
+        for seat, player in enumerate(game.players):
+            dms = [m for uid, m in harness.notifier.dms if uid == seats[seat].id]
+            if seats[seat].id:
+                assert dms[-1].text.endswith(f": {player.rack or '(empty)'}")
+        turn += 1
+        if turn % 7 == 0 and len(game.bag) >= 7:
+            await harness.svc.exchange(CHANNEL, user.id, game.players[game.current].rack[:2])
+            await harness.svc.idle()
+        else:
+            await play_turn(harness, seats)
+    final = harness.notifier.posts[-1][1]
+    assert final.text.startswith("Game over! Final scores: 1. ")
+    assert [a.filename for a in final.attachments] == ["scores.png", "game-1.gcg"]
+    assert_private_racks(harness, replies)
+
+
+async def test_real_renderer_game_keeps_racks_private(tmp_path: Path) -> None:
+    harness = await open_harness(tmp_path)
+    harness.svc._renderer = PngRenderer()  # the real images, once
+    try:
+        await started_game(harness, (ALICE,), ai=1, seed=5)
+        await play_to_end(harness, (ALICE,))
+        assert_private_racks(harness, [])
+        final = harness.notifier.posts[-1][1]
+        assert final.attachments[0].data.startswith(b"\x89PNG")
+        assert (
+            final.attachments[1].data.decode().startswith("#character-encoding UTF-8\n#player1 Alice Alice")
+        )
+    finally:
+        await harness.close()
+
+
+async def test_single_challenge_withdraws_a_phony_and_redeals_by_dm(tmp_path: Path) -> None:
+    harness = await open_harness(tmp_path, phonies=set())
+    try:
+        await started_game(harness, seed=4, challenge_mode="single")
+        game = harness.svc.game(CHANNEL)
+        play = find_play(game, 0)
+        assert play is not None
+        word = play.letters.upper()
+        harness.lexicon.phonies.add(word)
+        with pytest.raises(ChallengeError, match="there is no play to challenge"):
+            await harness.svc.challenge(CHANNEL, BOB.id)
+        await harness.svc.play(CHANNEL, ALICE.id, typed(play))
+        assert harness.notifier.posts[-1][1].buttons == (
+            Button.PLAY,
+            Button.EXCHANGE,
+            Button.PASS,
+            Button.HINT,
+            Button.SHOW_RACK,
+            Button.CHALLENGE,
+        )
+        ack = await harness.svc.challenge(CHANNEL, BOB.id)
+        assert ack.text == "Challenge upheld: the play comes off the board."
+        after = harness.svc.game(CHANNEL)
+        assert after.board.is_empty()
+        assert after.players[0].rack == game.players[0].rack
+        assert harness.notifier.texts()[-1].startswith("Challenge upheld: Alice's play comes off the board (")
+        assert harness.notifier.dms[-1] == (ALICE.id, harness.notifier.dms[-1][1])
+        assert harness.notifier.dms[-1][1].text.endswith(game.players[0].rack)
+    finally:
+        await harness.close()
+
+
+async def test_failed_single_challenge_is_announced(tmp_path: Path) -> None:
+    harness = await open_harness(tmp_path)
+    try:
+        await started_game(harness, seed=4, challenge_mode="single")
+        await play_turn(harness, (ALICE, BOB))
+        assert (await harness.svc.challenge(CHANNEL, BOB.id)).text == "The challenge failed."
+        assert harness.notifier.texts()[-1].startswith("The challenge failed: the play stands.\nScores:")
+    finally:
+        await harness.close()
+
+
+# Restarts ----------------------------------------------------------------------------------------
+
+
+async def final_state(
+    tmp_path: Path, name: str, users: tuple[User, ...], ai: int, restart_every: int
+) -> object:
+    harness = await open_harness(tmp_path / name if False else tmp_path.joinpath(name))
+    try:
+        await started_game(harness, users, ai=ai, seed=21)
+        turns = 0
+        while True:
+            try:
+                harness.svc.game(CHANNEL)
+            except NoGameError:
+                break
+            await play_turn(harness, users)
+            turns += 1
+            if restart_every and turns % restart_every == 0:
+                await harness.restart()
+        assert harness.store is not None
+        row = await harness.store.game(1)
+        assert row is not None
+        return row.state, harness.ai.calls
+    finally:
+        await harness.close()
+
+
+@pytest.mark.parametrize(("users", "ai"), [((ALICE, BOB), 0), ((ALICE,), 1)])
+async def test_restarts_mid_game_continue_identically(
+    tmp_path: Path, users: tuple[User, ...], ai: int
+) -> None:
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    reference = await final_state(tmp_path, "a", users, ai, restart_every=0)
+    restarted = await final_state(tmp_path, "b", users, ai, restart_every=3)
+    assert restarted == reference
+
+
+async def test_restart_mid_ai_turn_reruns_it(tmp_path: Path) -> None:
+    (tmp_path / "ref").mkdir()
+    reference = await open_harness(tmp_path / "ref")
+    await started_game(reference, (ALICE,), ai=1, seed=8)
+    await play_turn(reference, (ALICE,))
+    expected = reference.svc.game(CHANNEL).to_dict()
+    await reference.close()
+
+    harness = await open_harness(tmp_path)
+    await started_game(harness, (ALICE,), ai=1, seed=8)
+    harness.ai.gate = asyncio.Event()
+    game = harness.svc.game(CHANNEL)
+    play = find_play(game, 0)
+    assert play is not None
+    await harness.svc.play(CHANNEL, ALICE.id, typed(play))
+    await asyncio.sleep(0)
+    assert harness.notifier.texts()[-1] == "AI is thinking…"
+    assert len(harness.ai.calls) == 1
+    await harness.restart()  # the blocked AI turn is cancelled, and re-run at start-up
+    harness.ai.gate.set()
+    await harness.svc.idle()
+    assert harness.ai.calls[0] == harness.ai.calls[1]
+    assert harness.svc.game(CHANNEL).to_dict() == expected
+    await harness.close()
+
+
+# Timers ------------------------------------------------------------------------------------------
+
+
+async def timed_harness(tmp_path: Path, **turn: object) -> Harness:
+    harness = await open_harness(tmp_path, make_config(time_limit=60, **turn))
+    await started_game(harness, seed=2)
+    return harness
+
+
+async def test_reminder_then_auto_pass(tmp_path: Path) -> None:
+    harness = await timed_harness(tmp_path)
+    try:
+        await harness.clock.advance(44)
+        await harness.svc.idle()
+        assert "seconds left" not in harness.notifier.texts()[-1]
+        await harness.clock.advance(1)
+        await harness.svc.idle()
+        assert harness.notifier.texts()[-1] == "<@11>, it is your turn: 15 seconds left."
+        await harness.clock.advance(15)
+        await harness.svc.idle()
+        assert harness.notifier.texts()[-1] == (
+            "Alice ran out of time.\nAlice passed.\nScores: Alice 0 · Bob 0\nNext: Bob (<@12>). 86 tiles in the bag."
+        )
+        assert harness.svc.game(CHANNEL).current == 1
+        assert harness.store is not None
+        log = [entry.kind for entry in await harness.store.log(1)]
+        assert log[-3:] == ["reminder", "timeout", "pass"]
+    finally:
+        await harness.close()
+
+
+async def test_consecutive_timeouts_forfeit_and_acting_resets_the_count(tmp_path: Path) -> None:
+    harness = await timed_harness(tmp_path, max_timeouts=2)
+    try:
+        await harness.clock.advance(60)  # Alice times out (1)
+        await harness.svc.idle()
+        await harness.svc.pass_turn(CHANNEL, BOB.id)
+        await harness.clock.advance(60)  # Alice times out (2): forfeit
+        await harness.svc.idle()
+        assert harness.notifier.texts()[-2].startswith("Alice ran out of time.\nAlice resigned.")
+        assert harness.notifier.texts()[-1].startswith("Game over! Final scores: 1. Bob 0 · 2. Alice 0")
+        with pytest.raises(NoGameError):
+            harness.svc.game(CHANNEL)
+    finally:
+        await harness.close()
+
+    (tmp_path / "again").mkdir()
+    harness = await open_harness(tmp_path / "again", make_config(time_limit=60, max_timeouts=2))
+    try:
+        await started_game(harness, seed=2)
+        await harness.clock.advance(60)  # Alice times out (1)
+        await harness.svc.idle()
+        await harness.svc.pass_turn(CHANNEL, BOB.id)
+        await harness.svc.pass_turn(CHANNEL, ALICE.id)  # acting resets her count
+        await harness.svc.pass_turn(CHANNEL, BOB.id)
+        await harness.clock.advance(60)  # Alice times out (1 again)
+        await harness.svc.idle()
+        assert harness.svc.game(CHANNEL).players[0].resigned is False
+    finally:
+        await harness.close()
+
+
+async def test_pending_timer_survives_a_restart(tmp_path: Path) -> None:
+    harness = await timed_harness(tmp_path)
+    try:
+        await harness.clock.advance(30)
+        await harness.restart()
+        await harness.clock.advance(15)  # the reminder, 15 s before the stored deadline
+        await harness.svc.idle()
+        assert harness.notifier.texts()[-1] == "<@11>, it is your turn: 15 seconds left."
+        await harness.restart()  # reminded already: not again
+        await harness.clock.advance(15)
+        await harness.svc.idle()
+        texts = harness.notifier.texts()
+        assert texts[-1].startswith("Alice ran out of time.\nAlice passed.")
+        assert sum(text.endswith("seconds left.") for text in texts) == 1
+    finally:
+        await harness.close()
+
+
+async def test_deadline_that_passed_while_down_acts_at_start(tmp_path: Path) -> None:
+    harness = await timed_harness(tmp_path)
+    try:
+        await harness.close()
+        harness.clock._now += 3600  # time passes while the bot is down
+        await harness.open()
+        await harness.clock.advance(0)
+        await harness.svc.idle()
+        assert harness.notifier.texts()[-1].startswith("Alice ran out of time.\nAlice passed.")
+    finally:
+        await harness.close()
+
+
+# Concurrency and transactions --------------------------------------------------------------------
+
+
+async def test_double_click_is_applied_once(harness: Harness) -> None:
+    await started_game(harness)
+    play = find_play(harness.svc.game(CHANNEL), 0)
+    assert play is not None
+    results = await asyncio.gather(
+        harness.svc.play(CHANNEL, ALICE.id, typed(play)),
+        harness.svc.play(CHANNEL, ALICE.id, typed(play)),
+        return_exceptions=True,
+    )
+    assert isinstance(results[0], Message)
+    assert isinstance(results[1], NotYourTurnError)
+    assert [e.kind.value for e in harness.svc.game(CHANNEL).history] == ["play"]
+
+
+async def test_two_players_at_once_are_applied_in_order(harness: Harness) -> None:
+    await started_game(harness)
+    game = harness.svc.game(CHANNEL)
+    play = find_play(game, 0)
+    assert play is not None
+    await asyncio.gather(
+        harness.svc.play(CHANNEL, ALICE.id, typed(play)),
+        harness.svc.exchange(CHANNEL, BOB.id, game.players[1].rack[:2]),
+    )
+    history = harness.svc.game(CHANNEL).history
+    assert [(e.player, e.kind.value) for e in history] == [(0, "play"), (1, "exchange")]
+    assert harness.store is not None
+    assert [entry.kind for entry in await harness.store.log(1)][-2:] == ["play", "exchange"]
+
+
+async def test_a_failed_write_changes_nothing(harness: Harness, monkeypatch: pytest.MonkeyPatch) -> None:
+    await started_game(harness)
+    assert harness.store is not None
+    before_db = await game_row_state(harness)
+    before_game = harness.svc.game(CHANNEL).to_dict()
+    posts, dms = len(harness.notifier.posts), len(harness.notifier.dms)
+
+    async def failing_commit() -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(harness.store, "_commit", failing_commit)
+    play = find_play(harness.svc.game(CHANNEL), 0)
+    assert play is not None
+    with pytest.raises(sqlite3.OperationalError):
+        await harness.svc.play(CHANNEL, ALICE.id, typed(play))
+    with pytest.raises(sqlite3.OperationalError):
+        await harness.svc.cancel(CHANNEL, ALICE.id, can_manage=False)
+    assert harness.svc.game(CHANNEL).to_dict() == before_game
+    assert (len(harness.notifier.posts), len(harness.notifier.dms)) == (posts, dms)
+    monkeypatch.undo()
+    assert await game_row_state(harness) == before_db
+    await harness.svc.play(CHANNEL, ALICE.id, typed(play))  # and it works once the disk is back
+    assert harness.svc.game(CHANNEL).current == 1
+
+
+# Questions ---------------------------------------------------------------------------------------
+
+
+async def test_hints_count_and_can_be_disabled(harness: Harness) -> None:
+    await started_game(harness, hints=1)
+    hint = await harness.svc.hint(CHANNEL, ALICE.id)
+    rack = harness.svc.game(CHANNEL).players[0].rack
+    assert hint.private
+    assert hint.text.startswith(f"Hint 1 of 1, for your rack {rack}:\n1. 8H ")
+    with pytest.raises(HintError, match=r"^You have used all 1 of your hints in this game$"):
+        await harness.svc.hint(CHANNEL, ALICE.id)
+    await harness.svc.cancel(CHANNEL, ALICE.id, can_manage=False)
+    await started_game(harness, hints=0)
+    with pytest.raises(HintError, match=r"^Hints are disabled in this game$"):
+        await harness.svc.hint(CHANNEL, ALICE.id)
+
+
+async def test_preview_play_scores_the_callers_play_or_says_why_it_is_illegal(harness: Harness) -> None:
+    await started_game(harness, hints=1)
+    service = harness.svc
+    assert service.game(CHANNEL).players[0].rack == "ABEILPT"
+    assert service.game(CHANNEL).players[1].rack == "AACEKOR"
+    before = await game_row_state(harness)
+    posts, dms = len(harness.notifier.posts), len(harness.notifier.dms)
+    assert await service.preview_play(CHANNEL, ALICE.id, "8h  bait ") == "8H BAIT: 12 points"
+    assert await service.preview_play(CHANNEL, ALICE.id, "h4 plait") == "H4 PLAIT: 20 points"
+    assert await service.preview_play(CHANNEL, ALICE.id, "8D ABEILPT") == "8D ABEILPT: 74 points"
+    assert (
+        await service.preview_play(CHANNEL, ALICE.id, "8H QUIZ") == "you don't have Q, U and Z on your rack"
+    )
+    assert await service.preview_play(CHANNEL, ALICE.id, "A1 AB") == (
+        "the first word must cover the start square H8"
+    )
+    assert (await service.preview_play(CHANNEL, ALICE.id, "8H")).startswith("write a play as a coordinate")
+    assert await service.preview_play(CHANNEL, BOB.id, "8H CAKE") == "8H CAKE: 20 points"  # not his turn
+    # Nothing to preview: nothing typed, not seated.
+    assert await service.preview_play(CHANNEL, ALICE.id, "  ") == ""
+    assert await service.preview_play(CHANNEL, CAROL.id, "8H BAIT") == ""
+    assert await service.preview_play(OTHER_CHANNEL, ALICE.id, "8H BAIT") == ""
+    # No hint used, nothing written, nothing sent.
+    assert await game_row_state(harness) == before
+    assert (len(harness.notifier.posts), len(harness.notifier.dms)) == (posts, dms)
+    assert (await service.hint(CHANNEL, ALICE.id)).text.startswith("Hint 1 of 1,")
+    await service.play(CHANNEL, ALICE.id, "8H BAIT")
+    assert await service.preview_play(CHANNEL, BOB.id, "8H CAKE") == "H8 is already taken by B"
+    assert await service.preview_play(CHANNEL, BOB.id, "H9 OAK") == "H8 .OAK: 10 points"
+    await service.resign(CHANNEL, BOB.id)
+    assert await service.preview_play(CHANNEL, ALICE.id, "8H BAIT") == ""  # the game is over
+
+
+async def test_preview_play_never_says_whether_a_word_is_in_the_dictionary(tmp_path: Path) -> None:
+    harness = await open_harness(tmp_path, phonies={"BLIPAT"})
+    try:
+        await started_game(harness, challenge_mode="single")
+        service = harness.svc
+        assert await service.preview_play(CHANNEL, ALICE.id, "8D BLIPAT") == "8D BLIPAT: 26 points"
+        assert await service.preview_play(CHANNEL, ALICE.id, "8D PLAIT") == "8D PLAIT: 20 points"
+        await service.play(CHANNEL, ALICE.id, "8D BLIPAT")
+        ack = await service.challenge(CHANNEL, BOB.id)
+        assert ack.text == "Challenge upheld: the play comes off the board."  # it was a phony
+    finally:
+        await harness.close()
+
+
+async def test_questions(harness: Harness) -> None:
+    await started_game(harness)
+    service = harness.svc
+    game = service.game(CHANNEL)
+    assert await service.rack_letters(CHANNEL, ALICE.id) == game.players[0].rack
+    assert await service.rack_letters(CHANNEL, CAROL.id) == ""
+    bag = await service.bag(CHANNEL, BOB.id)
+    assert bag.private
+    assert bag.text == f"86 tiles in the bag.\nUnseen tiles (93): {' '.join(game.unseen_tiles(1))}"
+    assert (await service.check(CHANNEL, " quiz ")) == Message("QUIZ is in TESTWORDS.", private=True)
+    with pytest.raises(WordError, match="2 to 15 letters"):
+        await service.check(CHANNEL, "Q1")
+    assert (await service.history(CHANNEL)).text == "No move yet."
+    await play_turn(harness, (ALICE, BOB))
+    await service.exchange(CHANNEL, BOB.id, service.game(CHANNEL).players[1].rack[:4])
+    history = (await service.history(CHANNEL)).text.splitlines()
+    assert history[0].startswith("1. Alice played 8H ")
+    assert history[1] == "2. Bob exchanged 4 tiles."
+    score = await service.score(CHANNEL)
+    assert score.text.startswith("Scores: Alice ") and not score.private
+    board = await service.board(CHANNEL)
+    assert not board.private
+    assert board.text.endswith("Next: Alice (<@11>). 84 tiles in the bag.")
+    assert board.mentions == ()  # a repost names the player to move but does not ping them again
+    with pytest.raises(LobbyError, match="when it ends"):
+        await service.export(CHANNEL)
+
+
+async def test_export_stats_and_leaderboard_after_games(harness: Harness) -> None:
+    service = harness.svc
+    assert (await service.stats(GUILD, ALICE.id)).text == "<@11> has not finished a game in this server yet."
+    assert (await service.leaderboard(GUILD)).text == "No finished game in this server yet."
+    with pytest.raises(NoGameError, match="No game has ended in this channel yet"):
+        await service.export(CHANNEL)
+    for seed in (1, 2, 3):
+        await started_game(harness, seed=seed)
+        await play_to_end(harness, (ALICE, BOB))
+    export = await service.export(CHANNEL)
+    assert export.private
+    assert export.attachments[0].filename == "game-3.gcg"
+    assert export.attachments[0].data.decode().startswith("#character-encoding UTF-8\n#player1 Alice Alice\n")
+    assert harness.store is not None
+    rows = await harness.store.leaderboard(GUILD, 10)
+    assert sorted(row.user_id for row in rows) == [ALICE.id, BOB.id]
+    assert sum(row.wins for row in rows) >= 3
+    assert all(row.games == 3 for row in rows)
+    first = rows[0]
+    assert (first.wins, first.average) >= (rows[1].wins, rows[1].average)
+    board = (await service.leaderboard(GUILD)).text.splitlines()
+    assert board[0] == "Leaderboard:"
+    assert board[1].startswith(f"1. {first.name}: {first.wins} wins in 3 games, average ")
+    stats = (await service.stats(GUILD, ALICE.id)).text
+    assert stats.startswith("Alice: 3 games, ") and ", best move " in stats
+
+
+async def test_generator_advisor_suggests_typed_plays(enable_lexicon: object) -> None:
+    from bot.service.advisor import GeneratorAdvisor, typed_play
+    from scrabble_core.move import Play
+    from scrabble_core.movegen import load_move_generator
+    from scrabble_core.variant import get_variant
+
+    assert typed_play(Play.from_gcg("H8 qu.Z")) == "H8 ?Q?U.Z"
+    advisor = GeneratorAdvisor(load_move_generator(enable_lexicon))  # type: ignore[arg-type]
+    game = Game(get_variant("standard"), ["A", "B"], rng=random.Random(1), lexicon=enable_lexicon)  # type: ignore[arg-type]
+    suggestions = await advisor.top_moves(game, 0, 3)
+    assert 1 <= len(suggestions) <= 3
+    best = suggestions[0]
+    assert game.play(0, best.move)[0].score == best.score

@@ -1,0 +1,157 @@
+"""The SQLite store: migrations, WAL, one transaction per write, the append-only log, stats."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from bot.store import GameOptions, GameRow, GameStatus, LogEntry, SeatRow, StatsDelta, Store
+
+OPTIONS = GameOptions("standard", "void", 0, 3, "medium")
+
+
+def draft(channel: int = 5, status: GameStatus = GameStatus.LOBBY) -> GameRow:
+    return GameRow(
+        0, 1, channel, 7, status, OPTIONS, 42, None, (SeatRow(0, 7, "Ann"), SeatRow(1, None, "AI", "hard"))
+    )
+
+
+async def test_migrations_wal_and_reopen(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "db.sqlite3")
+    assert await store.schema_version() == 1
+    await store.close()
+    store = await Store.open(tmp_path / "db.sqlite3")  # nothing re-applied
+    assert await store.schema_version() == 1
+    await store.close()
+    async with aiosqlite.connect(tmp_path / "db.sqlite3") as db, db.execute("PRAGMA journal_mode") as cursor:
+        assert await cursor.fetchone() == ("wal",)
+
+
+async def test_bad_migration_directories(tmp_path: Path) -> None:
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "0002_second.sql").write_text("CREATE TABLE x (a);")
+    with pytest.raises(ValueError, match="without a gap"):
+        await Store.open(tmp_path / "db.sqlite3", tmp_path / "m")
+    (tmp_path / "m" / "0002_second.sql").rename(tmp_path / "m" / "second.sql")
+    with pytest.raises(ValueError, match=r"NNNN_name\.sql"):
+        await Store.open(tmp_path / "db.sqlite3", tmp_path / "m")
+
+
+async def test_a_failing_migration_is_rolled_back(tmp_path: Path) -> None:
+    (tmp_path / "m").mkdir()
+    (tmp_path / "m" / "0001_first.sql").write_text("CREATE TABLE x (a);")
+    (tmp_path / "m" / "0002_broken.sql").write_text("CREATE TABLE y (a); NOT SQL;")
+    with pytest.raises(sqlite3.OperationalError):
+        await Store.open(tmp_path / "db.sqlite3", tmp_path / "m")
+    (tmp_path / "m" / "0002_broken.sql").write_text("CREATE TABLE y (a);")
+    store = await Store.open(tmp_path / "db.sqlite3", tmp_path / "m")
+    assert await store.schema_version() == 2
+    await store.close()
+
+
+async def test_games_round_trip_and_one_open_game_per_channel(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "db.sqlite3")
+    row = await store.create_game(draft(), [LogEntry("created", 0, {"x": 1}, 10.0)])
+    assert row.id == 1
+    assert await store.game(1) == row
+    with pytest.raises(sqlite3.IntegrityError):
+        await store.create_game(draft(), [])
+    started = GameRow(
+        1,
+        1,
+        5,
+        7,
+        GameStatus.ACTIVE,
+        OPTIONS,
+        42,
+        {"state": [1, 2]},
+        (SeatRow(0, 7, "Ann", None, 1, 2),),
+        99.5,
+        True,
+    )
+    await store.save(started, [LogEntry("started", None, {}, 11.0)])
+    assert await store.open_games() == [started]
+    assert [(e.kind, e.seat, e.data) for e in await store.log(1)] == [
+        ("created", 0, {"x": 1}),
+        ("started", None, {}),
+    ]
+    await store.save(_finished(started), [])
+    assert await store.open_games() == []
+    assert (await store.last_finished_game(5)) == _finished(started)
+    await store.create_game(draft(), [])  # the channel is free again
+    with pytest.raises(KeyError):
+        await store.save(GameRow(**_fields(started, id=99)), [])
+    await store.close()
+
+
+def _fields(row: GameRow, **changes: object) -> dict[str, object]:
+    fields = {name: getattr(row, name) for name in GameRow.__dataclass_fields__}
+    fields.update(changes)
+    return fields
+
+
+def _finished(row: GameRow) -> GameRow:
+    return GameRow(**_fields(row, status=GameStatus.FINISHED, deadline=None, reminded=False))  # type: ignore[arg-type]
+
+
+async def test_a_failed_commit_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = await Store.open(tmp_path / "db.sqlite3")
+    row = await store.create_game(draft(), [])
+
+    async def fail() -> None:
+        raise sqlite3.OperationalError("disk full")
+
+    monkeypatch.setattr(store, "_commit", fail)
+    changed = GameRow(**_fields(row, status=GameStatus.ACTIVE, state={"a": 1}, seats=()))  # type: ignore[arg-type]
+    with pytest.raises(sqlite3.OperationalError):
+        await store.save(
+            changed, [LogEntry("started", None, {}, 1.0)], [StatsDelta(1, 7, "Ann", True, 5, 5, "8H AB")]
+        )
+    monkeypatch.undo()
+    assert await store.game(row.id) == row
+    assert await store.log(row.id) == []
+    assert await store.stats(1, 7) is None
+    await store.close()
+
+
+async def test_the_event_log_is_append_only(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "db.sqlite3")
+    await store.create_game(draft(), [LogEntry("created", 0, {}, 1.0)])
+    await store.close()
+    async with aiosqlite.connect(tmp_path / "db.sqlite3") as db:
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            await db.execute("UPDATE events SET kind = 'x'")
+        with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            await db.execute("DELETE FROM events")
+
+
+async def test_stats_add_up_and_the_leaderboard_ranks_wins_then_average(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "db.sqlite3")
+    row = await store.create_game(draft(), [])
+    deltas = [
+        StatsDelta(1, 7, "Ann", True, 300, 40, "8H QUIZ"),
+        StatsDelta(1, 8, "Ben", False, 350, 90, "H8 JINX"),
+        StatsDelta(1, 9, "Cy", True, 200, None, None),
+        StatsDelta(2, 7, "Ann", False, 100, 10, "8H AB"),
+    ]
+    await store.save(row, [], deltas)
+    await store.save(row, [], [StatsDelta(1, 7, "Annie", False, 100, 30, "8H AA")])
+    ann = await store.stats(1, 7)
+    assert ann is not None
+    assert (ann.name, ann.games, ann.wins, ann.total_score, ann.best_score, ann.best_move) == (
+        "Annie",
+        2,
+        1,
+        400,
+        40,
+        "8H QUIZ",
+    )
+    assert ann.average == 200.0
+    assert [r.user_id for r in await store.leaderboard(1, 10)] == [7, 9, 8]
+    assert [r.user_id for r in await store.leaderboard(1, 1)] == [7]
+    assert [r.user_id for r in await store.leaderboard(2, 10)] == [7]
+    assert await store.stats(3, 7) is None
+    await store.close()
