@@ -1,10 +1,11 @@
 """The AI player: picks a move for one seat from what that seat can see.
 
 A move's *equity* is its score plus the value of the tiles it keeps (:mod:`scrabble_core.leaves`). When
-the bag is empty the leave model no longer applies: a play that goes out earns twice the value of the
-unseen tiles (the opponents' racks), and a play that keeps tiles loses twice their value (the swing if
-an opponent goes out first). Exchanges are candidates while the bag allows them, valued by the leave
-they keep; a pass is chosen only when there is nothing else.
+the bag is empty the leave model no longer applies: a play that goes out earns what the rules give for
+it (twice the opponent's rack with two players; the sum of the other racks with more), and a play that
+keeps tiles loses twice their value (the swing if an opponent goes out first). Exchanges are candidates
+while the bag allows them, valued by the leave they keep; a pass is chosen only when there is nothing
+else.
 
 Levels (:class:`Level`):
 
@@ -41,10 +42,11 @@ from scrabble_core.board import Board
 from scrabble_core.game import Game
 from scrabble_core.leaves import LeaveModel, load_leave_model
 from scrabble_core.move import Exchange, Move, Pass, Play
+from scrabble_core.validation import remove_tiles
 from scrabble_core.variant import Variant, variant_from_dict, variant_to_dict
 
 ENDGAME_RACK_FACTOR = 2
-"""Bag empty: going out earns this many times the unseen tiles' value; tiles kept cost as much."""
+"""Bag empty: tiles kept cost this many times their value (and going out earns as much, with two players)."""
 
 
 class Level(enum.StrEnum):
@@ -220,17 +222,18 @@ def exchange_options(view: SeatView, model: LeaveModel, weight: float = 1.0) -> 
             keep = "".join(kept)
             if keep not in options:
                 options[keep] = weight * model.evaluate(keep)
-    ranked = [(value, Exchange(_without(rack, keep))) for keep, value in options.items()]
+    ranked = [(value, Exchange(remove_tiles(rack, keep))) for keep, value in options.items()]
     ranked.sort(key=lambda option: (-option[0], option[1].tiles))
     return ranked
 
 
 def move_equity(view: SeatView, candidate: Candidate, model: LeaveModel, leave_weight: float = 1.0) -> float:
     """Score plus ``leave_weight`` times the leave value; with an empty bag the endgame rule instead
-    (going out: + twice the unseen tiles' value; tiles kept: - twice their value)."""
+    (going out: + the end-of-game bonus for the unseen tiles; tiles kept: - twice their value)."""
     if view.bag_size == 0:
         if not candidate.leave:
-            return candidate.score + ENDGAME_RACK_FACTOR * view.variant.rack_value(view.unseen)
+            out_factor = ENDGAME_RACK_FACTOR if view.players == 2 else 1
+            return candidate.score + out_factor * view.variant.rack_value(view.unseen)
         return candidate.score - ENDGAME_RACK_FACTOR * view.variant.rack_value(candidate.leave)
     return candidate.score + leave_weight * model.evaluate(candidate.leave)
 
@@ -291,10 +294,3 @@ def _or_exchange(best: Candidate | None, view: SeatView, model: LeaveModel) -> M
         return best.play
     exchanges = exchange_options(view, model)
     return exchanges[0][1] if exchanges else Pass()
-
-
-def _without(rack: str, keep: str) -> str:
-    """The tiles of ``rack`` that are not in ``keep`` (a sub-multiset of it)."""
-    for tile in keep:
-        rack = rack.replace(tile, "", 1)
-    return rack

@@ -28,7 +28,14 @@ from scrabble_core.errors import (
 )
 from scrabble_core.move import Play
 from scrabble_core.notation import parse_player_play, parse_tiles
-from scrabble_core.validation import Lexicon, canonical_play, check_play, check_rack, unknown_words
+from scrabble_core.validation import (
+    Lexicon,
+    canonical_play,
+    check_play,
+    check_rack,
+    remove_tiles,
+    unknown_words,
+)
 from scrabble_core.variant import BLANK, Variant, variant_from_dict, variant_to_dict
 
 SCHEMA_VERSION: Final = 1
@@ -277,7 +284,7 @@ class Game:
         play = canonical_play(state.board, play)
         state.board.place(play.placements())
         drawn = self._draw(state, len(play.rack_tiles()))
-        player.rack = _sorted_rack(_remove(rack, play.rack_tiles()) + drawn)
+        player.rack = _sorted_rack(remove_tiles(rack, play.rack_tiles()) + drawn)
         player.score += breakdown.total
         went_out = not player.rack
         scoreless_before = state.scoreless
@@ -332,7 +339,7 @@ class Game:
         drawn = self._draw(state, len(wanted))
         state.bag.extend(wanted)
         self._rng.shuffle(state.bag)
-        player.rack = _sorted_rack(_remove(rack, wanted) + drawn)
+        player.rack = _sorted_rack(remove_tiles(rack, wanted) + drawn)
         event = Event(EventKind.EXCHANGE, seat, rack, f"-{_sorted_rack(wanted)}", 0, player.score)
         self._scoreless_turn(state, event)
         return self._commit(state)
@@ -409,11 +416,7 @@ class Game:
             state.over = True
             state.pending = None
         elif state.current == seat:
-            pending = state.pending
-            if pending is not None and pending.went_out:
-                self._finish_out(state, pending.player)
-            else:
-                self._advance(state)
+            self._advance(state)
         return self._commit(state)
 
     # Persistence --------------------------------------------------------------------------------
@@ -676,13 +679,6 @@ class Game:
             state.history.append(
                 Event(EventKind.END_RACK, index, player.rack, f"({player.rack})", -value, player.score)
             )
-
-
-def _remove(rack: str, tiles: str) -> str:
-    """``rack`` without ``tiles`` (which it must hold)."""
-    for tile in tiles:
-        rack = rack.replace(tile, "", 1)
-    return rack
 
 
 def _sorted_rack(tiles: str) -> str:

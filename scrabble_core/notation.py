@@ -16,14 +16,13 @@ from scrabble_core.board import Board
 from scrabble_core.errors import (
     EmptySquareError,
     InvalidMoveError,
-    OffBoardError,
     SquareOccupiedError,
     TileNotOnRackError,
 )
 from scrabble_core.move import PLAYED_THROUGH, Play
 from scrabble_core.scoring import score_placements
 from scrabble_core.squares import parse_coordinate, square_name
-from scrabble_core.validation import canonical_play
+from scrabble_core.validation import canonical_play, check_on_board
 from scrabble_core.variant import BLANK
 
 MAX_INPUT_LENGTH = 200
@@ -54,10 +53,7 @@ def parse_player_play(text: str, board: Board, rack: str) -> Play:
     free: list[tuple[int, str]] = []  # letters the player did not mark: a real tile or a blank
     for index, (letter, blank) in enumerate(tokens):
         square = (row + d_row * index, col + d_col * index)
-        if not variant.on_board(square):
-            inside = 0 <= square[0] < variant.rows and 0 <= square[1] < variant.cols
-            name = square_name(square) if square[0] < 25 and square[1] < 25 else f"{parts[1]!r}"
-            raise OffBoardError(name, hole=inside)
+        check_on_board(variant, square)
         tile = board[square]
         if tile is not None:
             if letter not in (PLAYED_THROUGH, tile.upper()) or blank:

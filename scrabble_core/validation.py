@@ -28,7 +28,7 @@ from scrabble_core.errors import (
 from scrabble_core.move import PLAYED_THROUGH, Play
 from scrabble_core.scoring import ScoreBreakdown, score_placements, word_runs
 from scrabble_core.squares import Square, square_name
-from scrabble_core.variant import BLANK
+from scrabble_core.variant import BLANK, Variant
 
 Lexicon = Container[str]
 
@@ -71,10 +71,7 @@ def check_play(
     """
     variant = board.variant
     for square in play.squares():
-        if not variant.on_board(square):
-            row, col = square
-            inside = 0 <= row < variant.rows and 0 <= col < variant.cols
-            raise OffBoardError(_name(square), hole=inside)
+        check_on_board(variant, square)
     for square, letter in zip(play.squares(), play.letters, strict=True):
         tile = board[square]
         if letter == PLAYED_THROUGH:
@@ -144,10 +141,7 @@ def play_from_tiles(board: Board, placements: Iterable[tuple[Square, str]]) -> P
         if square == next_square:
             raise InvalidMoveError(f"two tiles on {_name(square)}")
     for square, _ in tiles:
-        if not board.variant.on_board(square):
-            row, col = square
-            inside = 0 <= row < board.variant.rows and 0 <= col < board.variant.cols
-            raise OffBoardError(_name(square), hole=inside)
+        check_on_board(board.variant, square)
         if (tile := board[square]) is not None:
             raise SquareOccupiedError(square_name(square), tile.upper())
     rows = {square[0] for square, _ in tiles}
@@ -193,6 +187,25 @@ def unknown_words(
     return unknown
 
 
+def check_on_board(variant: Variant, square: Square) -> None:
+    """Check that a tile can stand on ``square``.
+
+    Raises:
+        OffBoardError: the square is outside the board, or a hole of it.
+    """
+    if not variant.on_board(square):
+        row, col = square
+        inside = 0 <= row < variant.rows and 0 <= col < variant.cols
+        raise OffBoardError(_name(square), hole=inside)
+
+
+def remove_tiles(rack: str, tiles: str) -> str:
+    """``rack`` without ``tiles`` (both written as racks; ``rack`` must hold every tile of ``tiles``)."""
+    for tile in tiles:
+        rack = rack.replace(tile, "", 1)
+    return rack
+
+
 def _name(square: Square) -> str:
     """A square's name, even for squares just off the board (written with their row and column)."""
     row, col = square
@@ -205,9 +218,11 @@ __all__ = [
     "BLANK",
     "Lexicon",
     "canonical_play",
+    "check_on_board",
     "check_play",
     "check_rack",
     "missing_tiles",
     "play_from_tiles",
+    "remove_tiles",
     "unknown_words",
 ]

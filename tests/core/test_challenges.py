@@ -297,6 +297,21 @@ def test_successful_challenge_of_a_play_that_went_out_lets_the_game_go_on(
     assert game.current == 0
 
 
+def test_resigning_on_turn_leaves_the_final_play_open_to_the_next_player(make_game: MakeGame) -> None:
+    game = make_game(["IQZ", "AEX", "BCD"], lexicon=LEXICON, challenge_mode=SINGLE)
+    game.play(0, "8h qiz")
+    assert game.current == 1
+    events = game.resign(1)
+    assert [e.kind for e in events] == [EventKind.RESIGN]
+    assert not game.is_over
+    assert game.awaiting_final_challenge
+    assert game.current == 2
+    events = game.challenge(2)
+    assert [e.kind for e in events] == [EventKind.PHONY_WITHDRAWN]
+    assert game.players[0].rack == "IQZ"
+    assert not game.is_over
+
+
 def test_three_players_going_out(make_game: MakeGame) -> None:
     game = out_game(SINGLE, make_game, players=3)
     game.play(0, "8h qi")
