@@ -254,7 +254,7 @@ class AiExecutor:
         return Pass()
 
     def _greedy(self, view: SeatView) -> Move:
-        """The greedy move, one thread at a time (the generator is not thread-safe)."""
+        """The greedy move; the lock makes the first calls load the generator only once."""
         with self._fallback_lock:
             if self._fallback_generator is None:
                 self._fallback_generator = _load(self.config)
