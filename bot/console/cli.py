@@ -28,6 +28,7 @@ from bot.console.terminal import Terminal, line_editing
 from bot.service.advisor import GeneratorAdvisor
 from bot.service.game_service import GameService, NewGame
 from bot.store import Store
+from scrabble_core.errors import ScrabbleError
 from scrabble_core.game import MAX_PLAYERS, MIN_PLAYERS, ChallengeMode
 from scrabble_core.lexicon import ENGLISH_ALPHABET, Lexicon, LexiconError, load_lexicon
 from scrabble_core.movegen import MoveGenerator, load_move_generator
@@ -120,6 +121,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (LexiconError, OSError, sqlite3.Error, RuntimeError) as error:
         print(f"{PROG}: {error}", file=sys.stderr)
         return EXIT_FAILED
+    except ScrabbleError as error:  # an option the game service refuses, e.g. --hints 500
+        print(f"{PROG}: {error}", file=sys.stderr)
+        return EXIT_USAGE
     finally:
         loop.run_until_complete(loop.shutdown_default_executor())
         loop.close()

@@ -4,6 +4,8 @@ AI workers and hints, with scripted players."""
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
@@ -236,3 +238,28 @@ async def test_hot_seat_challenge_takes_the_phony_back(tmp_path: Path) -> None:
     last_turn = output.rsplit("Pass the keyboard to ", 1)[1]
     assert last_turn.startswith("Ann")
     assert re.findall(r"^Your rack in this game: (\S+)$", last_turn, re.MULTILINE) == ["DFLOQRS"]
+
+
+def test_an_option_the_service_refuses_is_reported_without_a_traceback(tmp_path: Path) -> None:
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "bot.console",
+            "--hints",
+            "500",
+            "--ascii",
+            "--db",
+            str(tmp_path / "c.sqlite3"),
+        ],
+        capture_output=True,
+        text=True,
+        stdin=subprocess.DEVNULL,
+        timeout=120,
+        check=False,
+    )
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines()[-1] == (
+        "scrabble-bot play: The number of hints must be between 0 and 100"
+    )
+    assert "Traceback" not in result.stderr
