@@ -3,10 +3,15 @@
 The schema is built by the numbered SQL files of ``bot/migrations`` (``0001_initial.sql``...), applied
 in order at :meth:`Store.open`; ``PRAGMA user_version`` records the last one applied. The database runs
 in WAL mode. Every write method is one transaction: it is committed whole or not at all.
+
+A store has one connection, shared by every caller: an :class:`asyncio.Lock` serialises its use, so a
+transaction never starts inside another one, and a read never sees the uncommitted writes of a
+transaction in progress.
 """
 
 from __future__ import annotations
 
+import asyncio
 import enum
 import json
 import re
@@ -154,6 +159,7 @@ class Store:
     def __init__(self, db: aiosqlite.Connection) -> None:
         """Wrap an open connection in autocommit mode (use :meth:`open`)."""
         self._db = db
+        self._lock = asyncio.Lock()
 
     @classmethod
     async def open(cls, path: Path, migrations_dir: Path = MIGRATIONS_DIR) -> Store:
@@ -176,12 +182,13 @@ class Store:
         return store
 
     async def close(self) -> None:
-        """Close the connection."""
-        await self._db.close()
+        """Close the connection (once any transaction in progress is over)."""
+        async with self._lock:
+            await self._db.close()
 
     async def schema_version(self) -> int:
         """The number of the last migration applied."""
-        async with self._db.execute("PRAGMA user_version") as cursor:
+        async with self._lock, self._db.execute("PRAGMA user_version") as cursor:
             row = await cursor.fetchone()
         return int(row[0]) if row else 0
 
@@ -281,9 +288,12 @@ class Store:
 
     async def log(self, game_id: int) -> list[LogEntry]:
         """The event log of a game, oldest first."""
-        async with self._db.execute(
-            "SELECT kind, seat, data, at FROM events WHERE game_id = ? ORDER BY id", (game_id,)
-        ) as cursor:
+        async with (
+            self._lock,
+            self._db.execute(
+                "SELECT kind, seat, data, at FROM events WHERE game_id = ? ORDER BY id", (game_id,)
+            ) as cursor,
+        ):
             rows = await cursor.fetchall()
         return [LogEntry(kind, seat, json.loads(data), at) for kind, seat, data, at in rows]
 
@@ -304,15 +314,19 @@ class Store:
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[None]:
-        """``BEGIN IMMEDIATE`` ... :meth:`_commit`, rolled back if anything in it raises."""
-        await self._db.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-            await self._commit()
-        except BaseException:
-            if self._db.in_transaction:
+        """``BEGIN IMMEDIATE`` ... :meth:`_commit` under the lock, rolled back if anything in it raises
+        (the ``BEGIN`` included, or a cancellation while it runs). The lock is not reentrant: nothing
+        inside may call a public method of the store."""
+        async with self._lock:
+            try:
+                await self._db.execute("BEGIN IMMEDIATE")
+                yield
+                await self._commit()
+            except BaseException:
+                # Unconditional: the connection's thread runs it after a BEGIN still queued when a
+                # cancellation arrived, and it does nothing outside a transaction.
                 await self._db.rollback()
-            raise
+                raise
 
     async def _commit(self) -> None:
         await self._db.commit()
@@ -368,6 +382,11 @@ class Store:
         )
 
     async def _games(self, where: str, params: tuple[object, ...]) -> list[GameRow]:
+        async with self._lock:
+            return await self._games_locked(where, params)
+
+    async def _games_locked(self, where: str, params: tuple[object, ...]) -> list[GameRow]:
+        """The games ``where`` selects, with their seats (several queries: hold the lock)."""
         async with self._db.execute(
             "SELECT id, guild_id, channel_id, creator_id, status, options, seed, state, deadline, reminded, "
             f"created_at, updated_at FROM games {where}",
@@ -401,10 +420,13 @@ class Store:
         return games
 
     async def _stats(self, where: str, params: tuple[object, ...]) -> list[StatsRow]:
-        async with self._db.execute(
-            f"SELECT user_id, name, games, wins, total_score, best_score, best_move FROM stats {where}",
-            params,
-        ) as cursor:
+        async with (
+            self._lock,
+            self._db.execute(
+                f"SELECT user_id, name, games, wins, total_score, best_score, best_move FROM stats {where}",
+                params,
+            ) as cursor,
+        ):
             return [StatsRow(*row) for row in await cursor.fetchall()]
 
 

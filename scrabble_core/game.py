@@ -234,6 +234,11 @@ class Game:
         return pending.player if pending is not None else None
 
     @property
+    def owed_lost_turns(self) -> frozenset[int]:
+        """Seats that lost a double challenge while not on turn: their next turn will be skipped."""
+        return frozenset(self._state.owes_lost_turn)
+
+    @property
     def awaiting_final_challenge(self) -> bool:
         """Whether a player went out and the game ends once that play is accepted or challenged."""
         pending = self._state.pending

@@ -4,6 +4,7 @@
 on the board (or ``.`` for them), ``?E`` for a blank standing for E, and uses a blank without being told
 when the rack lacks a letter. Real tiles are always preferred to a blank. When the player did not say
 which of several equal letters is the blank and the choice changes the score, the input is ambiguous.
+:func:`player_notation` writes a play the way a player types it (hints, suggestions).
 """
 
 from __future__ import annotations
@@ -73,6 +74,16 @@ def parse_player_play(text: str, board: Board, rack: str) -> Play:
     options = list(_blank_choices(free, rack, blanks_marked=len(fixed)))
     play = _best_unambiguous(board, row, col, across, placed, options, free)
     return canonical_play(board, play)
+
+
+def player_notation(play: Play) -> str:
+    """``play`` written as a player types it, which :func:`parse_player_play` reads back to the same play:
+    ``?E`` for a blank E, ``.`` for a tile already on the board (``H8 QU?IZ``, ``8D .A?XE``)."""
+    word = "".join(
+        letter if letter == PLAYED_THROUGH or letter.isupper() else f"{BLANK}{letter.upper()}"
+        for letter in play.letters
+    )
+    return f"{play.coordinate} {word}"
 
 
 def parse_tiles(text: str) -> str:

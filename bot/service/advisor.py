@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from bot.service.protocols import Suggestion
 from scrabble_core.game import Game
 from scrabble_core.hints import hints
-from scrabble_core.move import PLAYED_THROUGH, Play
 from scrabble_core.movegen import MoveGenerator
+from scrabble_core.notation import player_notation
 
 
 class GeneratorAdvisor:
@@ -23,14 +23,4 @@ class GeneratorAdvisor:
     async def top_moves(self, game: Game, seat: int, limit: int) -> Sequence[Suggestion]:
         """At most ``limit`` plays of ``seat``'s rack, best first, written as a player types them."""
         found = await asyncio.to_thread(hints, game.board, game.players[seat].rack, self._generator, limit)
-        return [Suggestion(typed_play(hint.play), hint.score, hint.leave) for hint in found.moves]
-
-
-def typed_play(play: Play) -> str:
-    """A play as a player types it for :meth:`~bot.service.game_service.GameService.play`: ``?E`` for a
-    blank E, ``.`` for a tile already on the board (``H8 QU?IZ``)."""
-    word = "".join(
-        letter if letter == PLAYED_THROUGH or letter.isupper() else f"?{letter.upper()}"
-        for letter in play.letters
-    )
-    return f"{play.coordinate} {word}"
+        return [Suggestion(player_notation(hint.play), hint.score, hint.leave) for hint in found.moves]

@@ -359,9 +359,7 @@ class GameService:
             new = Table(row, game)
             await self._save(new, [LogEntry("started", None, {}, now)])
             logger.info("game %d: started with %d players", row.id, len(row.seats))
-            await self._post(channel_id, await self._turn_message(new, [], ["The game begins!"]))
-            for seat in row.seats:
-                await self._send_rack(new, seat)
+            await self._announce(new, [], ["The game begins!"], row.seats)
             await self._schedule(new)
         return _ack("The game has started: your rack comes by DM.")
 
@@ -436,11 +434,15 @@ class GameService:
         Raises:
             As :meth:`play`; the engine's ChallengeError when there is nothing to challenge.
         """
+        double = self._table(channel_id, game_id).row.options.challenge_mode == ChallengeMode.DOUBLE.value
         events = await self._player_action(
             channel_id, user_id, game_id, lambda game, seat: game.challenge(seat)
         )
-        upheld = any(event.kind is EventKind.PHONY_WITHDRAWN for event in events)
-        return _ack("Challenge upheld: the play comes off the board." if upheld else "The challenge failed.")
+        if any(event.kind is EventKind.PHONY_WITHDRAWN for event in events):
+            return _ack("Challenge upheld: the play comes off the board.")
+        if double and not events:  # not their turn: they lose the next one
+            return _ack("The challenge failed: you lose your next turn.")
+        return _ack("The challenge failed.")
 
     async def accept(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Message:
         """``user_id`` accepts the play that went out, ending the game.
@@ -681,19 +683,15 @@ class GameService:
         await self._save(new, log, _stats_deltas(row, game) if game.is_over else ())
         for event in events:
             logger.info("game %d: %s", row.id, _log_line(event, row.seats))
+        if game.is_over:
+            logger.info("game %d: over, winners %s", row.id, game.winners())
         lines = []
         if timed_out and seat is not None:
             lines.append(f"{seats[seat].name} ran out of time.")
         if not events:
-            lines.append("The challenge failed: the play stands.")
-        await self._post(row.channel_id, await self._turn_message(new, events, lines))
-        if game.is_over:
-            logger.info("game %d: over, winners %s", row.id, game.winners())
-            await self._post(row.channel_id, await self._final_message(new))
-        else:
-            for seat_row in row.seats:
-                if before.players[seat_row.seat].rack != game.players[seat_row.seat].rack:
-                    await self._send_rack(new, seat_row)
+            lines.append(_failed_challenge_line(game, seat, row.seats))
+        racks = [s for s in row.seats if before.players[s.seat].rack != game.players[s.seat].rack]
+        await self._announce(new, events, lines, () if game.is_over else racks)
         await self._schedule(new)
         return events
 
@@ -720,6 +718,37 @@ class GameService:
 
     # Announcements ------------------------------------------------------------------------------
 
+    async def _announce(
+        self, table: Table, events: Sequence[Event], lines: Sequence[str], racks: Sequence[SeatRow]
+    ) -> None:
+        """After a saved turn: post the turn message (and the end of a game that is over) and DM
+        ``racks`` to their owners. Never raises: the change is saved already, so a failure is logged
+        and what comes next (the reply, the timer, the AI's turn) still happens."""
+        channel_id, game_id = table.row.channel_id, table.row.id
+        try:
+            await self._post(channel_id, await self._turn_message(table, events, lines))
+        except Exception:
+            logger.exception("game %d: could not announce the turn", game_id)
+        if table.started().is_over:
+            try:
+                await self._post(channel_id, await self._final_message(table))
+            except Exception:
+                logger.exception("game %d: could not announce the end", game_id)
+        for seat in racks:
+            try:
+                await self._send_rack(table, seat)
+            except Exception:
+                logger.exception("game %d: could not send seat %d its rack", game_id, seat.seat)
+
+    async def _image(self, filename: str, render: Callable[..., bytes], *args: Any) -> tuple[Attachment, ...]:
+        """``render(*args)`` as an attachment, or none if rendering fails (the text says it all)."""
+        try:
+            image = await asyncio.to_thread(render, *args)
+        except Exception:
+            logger.exception("could not render %s", filename)
+            return ()
+        return (Attachment(filename, image),)
+
     async def _post(self, channel_id: int, message: Message) -> None:
         try:
             await self._notifier.post(channel_id, message)
@@ -732,10 +761,8 @@ class GameService:
             return
         game = table.started()
         rack = game.players[seat.seat].rack
-        image = await asyncio.to_thread(self._renderer.rack, rack, game.variant)
-        message = Message(
-            text.rack_text(rack, table.row.channel_id), (Attachment("rack.png", image),), private=True
-        )
+        image = await self._image("rack.png", self._renderer.rack, rack, game.variant)
+        message = Message(text.rack_text(rack, table.row.channel_id), image, private=True)
         try:
             delivered = await self._notifier.direct(seat.user_id, message)
         except Exception:
@@ -787,10 +814,12 @@ class GameService:
             ],
             len(game.bag),
         )
-        image = await asyncio.to_thread(self._renderer.board, game.board, _last_play_squares(game), header)
+        image = await self._image(
+            "board.png", self._renderer.board, game.board, _last_play_squares(game), header
+        )
         return Message(
             "\n".join(body),
-            (Attachment("board.png", image),),
+            image,
             mentions=mentions,
             buttons=tuple(buttons),
             game=table.row.id,
@@ -803,12 +832,12 @@ class GameService:
         totals: list[list[int]] = [[] for _ in names]
         for event in game.history:
             totals[event.player].append(event.total)
-        chart = await asyncio.to_thread(self._renderer.chart, names, totals)
+        chart = await self._image("scores.png", self._renderer.chart, names, totals)
         record = export_gcg(game).encode()
         winners = tuple(uid for seat in game.winners() if (uid := table.row.seats[seat].user_id) is not None)
         return Message(
             text.final_text(game, table.row.seats),
-            (Attachment("scores.png", chart), Attachment(f"game-{table.row.id}.gcg", record)),
+            (*chart, Attachment(f"game-{table.row.id}.gcg", record)),
             mentions=winners,
         )
 
@@ -861,6 +890,8 @@ class GameService:
         try:
             table = self._current(channel_id, game_id, key)
             if table is None:
+                async with self._lock(channel_id):
+                    await self._resume_ai(channel_id, game_id)
                 return
             game = self._copy(table)
             seat = game.current
@@ -873,6 +904,7 @@ class GameService:
             async with self._lock(channel_id):
                 table = self._current(channel_id, game_id, key)
                 if table is None:
+                    await self._resume_ai(channel_id, game_id)
                     return
                 try:
                     await self._turn(table, seat, action)
@@ -886,6 +918,17 @@ class GameService:
         finally:
             if self._ai_turns.get(channel_id) is asyncio.current_task():
                 del self._ai_turns[channel_id]
+
+    async def _resume_ai(self, channel_id: int, game_id: int) -> None:
+        """Called by an AI turn whose turn moved on while it thought (a resign, a challenge...): start a
+        new AI turn if an AI is (still or now) to play game ``game_id``. While an AI turn runs,
+        :meth:`_schedule` starts no other, so it is this one's to do. Must hold the lock."""
+        table = self._tables.get(channel_id)
+        if table is None or table.row.id != game_id or table.game is None or table.game.is_over:
+            return
+        if table.row.seats[table.game.current].is_ai:
+            logger.info("game %d: the turn moved on while the AI thought; it thinks again", game_id)
+            await self._schedule(table)
 
     async def _timer(self, table: Table) -> None:
         """Wait for the reminder (once), then the deadline, and hand the action to a work task."""
@@ -1010,6 +1053,14 @@ def _apply_move(game: Game, seat: int, move: Move) -> list[Event]:
         return game.exchange(seat, move.tiles)
     assert isinstance(move, Pass)
     return game.pass_turn(seat)
+
+
+def _failed_challenge_line(game: Game, challenger: int | None, seats: Sequence[SeatRow]) -> str:
+    """The line for a failed challenge that caused no event: the play stands, and in double-challenge
+    mode a challenger who is not on turn owes their next turn (recorded when it comes)."""
+    if challenger is not None and challenger in game.owed_lost_turns:
+        return f"The challenge failed: {seats[challenger].name} loses their next turn."
+    return "The challenge failed: the play stands."
 
 
 def _last_play_squares(game: Game) -> list[tuple[int, int]]:

@@ -368,6 +368,22 @@ async def test_failed_single_challenge_is_announced(tmp_path: Path) -> None:
         await harness.close()
 
 
+async def test_failed_double_challenge_by_a_player_not_on_turn_says_they_lose_their_next_turn(
+    harness: Harness,
+) -> None:
+    users = (ALICE, BOB, CAROL)
+    await started_game(harness, users, challenge_mode="double")
+    await play_turn(harness, users)  # Alice plays a good word: Bob's turn
+    ack = await harness.svc.challenge(CHANNEL, CAROL.id)
+    assert ack.text == "The challenge failed: you lose your next turn."
+    assert harness.notifier.texts()[-1].startswith(
+        "The challenge failed: Carol loses their next turn.\nScores: "
+    )
+    await play_turn(harness, users)  # Bob plays; Carol's turn is skipped
+    assert "\nCarol loses a turn.\n" in harness.notifier.texts()[-1]
+    assert harness.svc.game(CHANNEL).current == 0
+
+
 # Restarts ----------------------------------------------------------------------------------------
 
 
@@ -430,6 +446,24 @@ async def test_restart_mid_ai_turn_reruns_it(tmp_path: Path) -> None:
     assert harness.ai.calls[0] == harness.ai.calls[1]
     assert harness.svc.game(CHANNEL).to_dict() == expected
     await harness.close()
+
+
+async def test_the_ai_thinks_again_when_the_turn_moves_on_while_it_thinks(harness: Harness) -> None:
+    await started_game(harness, (ALICE, BOB, CAROL), ai=1)  # seats: Alice, AI, Bob, Carol
+    harness.ai.gate = asyncio.Event()
+    play = find_play(harness.svc.game(CHANNEL), 0)
+    assert play is not None
+    await harness.svc.play(CHANNEL, ALICE.id, typed(play))
+    await asyncio.sleep(0)
+    assert len(harness.ai.calls) == 1  # the AI is thinking
+    await harness.svc.resign(CHANNEL, CAROL.id)  # the history moves on: that thought is stale
+    harness.ai.gate.set()
+    await harness.svc.idle()
+    game = harness.svc.game(CHANNEL)
+    assert [(e.player, e.kind.value) for e in game.history] == [(0, "play"), (3, "resign"), (1, "play")]
+    assert game.current == 2
+    assert len(harness.ai.calls) == 2
+    assert harness.notifier.texts()[-1].startswith("AI played ")
 
 
 # Timers ------------------------------------------------------------------------------------------
@@ -582,6 +616,100 @@ async def test_a_failed_write_changes_nothing(harness: Harness, monkeypatch: pyt
     assert harness.svc.game(CHANNEL).current == 1
 
 
+async def test_actions_in_many_channels_at_once_all_succeed(harness: Harness) -> None:
+    service = harness.svc
+    channels = [5000 + i for i in range(20)]
+    await asyncio.gather(
+        *(service.new_game(GUILD, channel, ALICE, NewGame(seed=i)) for i, channel in enumerate(channels))
+    )
+    started = channels[:6]
+    await asyncio.gather(*(service.join(channel, BOB) for channel in started))
+    await asyncio.gather(*(service.start_game(channel, ALICE.id) for channel in started))
+
+    async def play(channel: int) -> Message:
+        move = find_play(service.game(channel), 0)
+        assert move is not None
+        return await service.play(channel, ALICE.id, typed(move))
+
+    await asyncio.gather(*(play(channel) for channel in started))
+    assert harness.store is not None
+    rows = {row.channel_id: row for row in await harness.store.open_games()}
+    assert sorted(rows) == channels
+    for channel in started:
+        game = service.game(channel)
+        assert [(e.player, e.kind.value) for e in game.history] == [(0, "play")]
+        assert rows[channel].state == game.to_dict()
+    for channel in channels[6:]:
+        assert (rows[channel].status, len(rows[channel].seats)) == (GameStatus.LOBBY, 1)
+
+
+class BrokenRenderer:
+    """A renderer that fails every image."""
+
+    def board(self, *args: object) -> bytes:
+        raise RuntimeError("no fonts")
+
+    rack = chart = board
+
+
+async def test_a_failing_renderer_still_announces_replies_and_schedules(tmp_path: Path) -> None:
+    harness = await open_harness(tmp_path, make_config(time_limit=60))
+    harness.svc._renderer = BrokenRenderer()
+    try:
+        await started_game(harness, (ALICE,), ai=1, seed=5)
+        start = harness.notifier.posts[-1][1]
+        assert start.text.startswith("The game begins!\n")
+        assert start.attachments == ()  # the text, without the board
+        assert harness.notifier.dms[-1][1].attachments == ()
+        play = find_play(harness.svc.game(CHANNEL), 0)
+        assert play is not None
+        ack = await harness.svc.play(CHANNEL, ALICE.id, typed(play))
+        assert ack.text.startswith("You played ")
+        await harness.svc.idle()
+        game = harness.svc.game(CHANNEL)
+        assert [e.player for e in game.history] == [0, 1]  # the AI's turn was scheduled
+        assert harness.notifier.dms[-1] == (ALICE.id, harness.notifier.dms[-1][1])
+        assert harness.notifier.dms[-1][1].text.endswith(game.players[0].rack)
+        await harness.clock.advance(60)  # and Alice's timer was armed
+        await harness.svc.idle()
+        assert any(t.startswith("Alice ran out of time.\nAlice passed.") for t in harness.notifier.texts())
+        await harness.svc.resign(CHANNEL, ALICE.id)
+        final = harness.notifier.posts[-1][1]
+        assert final.text.startswith("Game over!")
+        assert [a.filename for a in final.attachments] == ["game-1.gcg"]  # no chart, still the record
+    finally:
+        await harness.close()
+
+
+async def test_a_failed_announcement_still_replies_and_schedules(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    harness = await open_harness(tmp_path, make_config(time_limit=60))
+    try:
+        await started_game(harness, (ALICE,), ai=1, seed=5)
+
+        async def broken(*args: object) -> Message:
+            raise RuntimeError("a bug in the turn message")
+
+        monkeypatch.setattr(harness.svc, "_turn_message", broken)
+        play = find_play(harness.svc.game(CHANNEL), 0)
+        assert play is not None
+        posts = len(harness.notifier.posts)
+        ack = await harness.svc.play(CHANNEL, ALICE.id, typed(play))  # saved: the normal reply
+        assert ack.text.startswith("You played ")
+        await harness.svc.idle()
+        game = harness.svc.game(CHANNEL)
+        assert [e.player for e in game.history] == [0, 1]  # the AI's turn still came
+        assert harness.notifier.texts()[posts:] == ["AI is thinking…"]
+        assert harness.notifier.dms[-1][1].text.endswith(game.players[0].rack)  # the racks still went
+        await harness.clock.advance(60)  # and Alice's timer was armed
+        await harness.svc.idle()
+        timed_out = harness.svc.game(CHANNEL).history[2]
+        assert (timed_out.player, timed_out.kind.value) == (0, "pass")
+    finally:
+        await harness.close()
+
+
 # Questions ---------------------------------------------------------------------------------------
 
 
@@ -702,12 +830,10 @@ async def test_export_stats_and_leaderboard_after_games(harness: Harness) -> Non
 
 
 async def test_generator_advisor_suggests_typed_plays(enable_lexicon: object) -> None:
-    from bot.service.advisor import GeneratorAdvisor, typed_play
-    from scrabble_core.move import Play
+    from bot.service.advisor import GeneratorAdvisor
     from scrabble_core.movegen import load_move_generator
     from scrabble_core.variant import get_variant
 
-    assert typed_play(Play.from_gcg("H8 qu.Z")) == "H8 ?Q?U.Z"
     advisor = GeneratorAdvisor(load_move_generator(enable_lexicon))  # type: ignore[arg-type]
     game = Game(get_variant("standard"), ["A", "B"], rng=random.Random(1), lexicon=enable_lexicon)  # type: ignore[arg-type]
     suggestions = await advisor.top_moves(game, 0, 3)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiosqlite
@@ -155,3 +157,41 @@ async def test_stats_add_up_and_the_leaderboard_ranks_wins_then_average(tmp_path
     assert [r.user_id for r in await store.leaderboard(2, 10)] == [7]
     assert await store.stats(3, 7) is None
     await store.close()
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(tmp_path / "db.sqlite3")
+    yield opened
+    await opened.close()
+
+
+async def test_concurrent_transactions_are_serialised(store: Store) -> None:
+    rows = await asyncio.gather(
+        *(store.create_game(draft(channel), [LogEntry("created", 0, {}, 1.0)]) for channel in range(20))
+    )
+    assert sorted(row.id for row in rows) == list(range(1, 21))
+    saved = [GameRow(**_fields(row, status=GameStatus.ACTIVE, state={"n": row.id})) for row in rows]  # type: ignore[arg-type]
+    # Saves (several statements each) interleaved with reads: every read sees whole games.
+    results = await asyncio.gather(
+        *(store.save(row, [LogEntry("started", None, {}, 2.0)]) for row in saved),
+        *(store.open_games() for _ in range(5)),
+    )
+    for games in results[len(saved) :]:
+        assert all(len(game.seats) == 2 for game in games)  # type: ignore[union-attr]
+    assert await store.open_games() == saved
+    for row in rows:
+        assert [entry.kind for entry in await store.log(row.id)] == ["created", "started"]
+
+
+async def test_a_cancelled_begin_leaves_the_connection_usable(store: Store) -> None:
+    row = await store.create_game(draft(), [])
+    changed = GameRow(**_fields(row, status=GameStatus.ACTIVE, state={"a": 1}))  # type: ignore[arg-type]
+    task = asyncio.create_task(store.save(changed, [LogEntry("started", None, {}, 1.0)]))
+    await asyncio.sleep(0)  # the task has sent BEGIN to the connection's thread and waits for it
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert await store.game(row.id) == row  # nothing written
+    await store.save(changed, [])  # and no transaction was left open
+    assert await store.game(row.id) == changed

@@ -130,10 +130,13 @@ def test_double_challenger_not_on_turn_loses_the_next_turn(make_game: MakeGame) 
     game = game_in(DOUBLE, make_game, players=3)
     game.play(0, "8h qi")
     # Cid challenges while it is Bob's turn: the turn Cid loses is the next one.
+    assert game.owed_lost_turns == frozenset()
     assert game.challenge(2) == []
+    assert game.owed_lost_turns == {2}
     assert game.current == 1
     events = game.pass_turn(1)
     assert [(e.kind, e.player) for e in events] == [(EventKind.PASS, 1), (EventKind.LOST_TURN, 2)]
+    assert game.owed_lost_turns == frozenset()
     assert game.current == 0
     assert game.scoreless_turns == 2
 

@@ -17,7 +17,8 @@ from scrabble_core.errors import (
 )
 from scrabble_core.game import Game
 from scrabble_core.move import Play
-from scrabble_core.notation import parse_player_play, parse_tiles
+from scrabble_core.movegen import MoveGenerator
+from scrabble_core.notation import parse_player_play, parse_tiles, player_notation
 from scrabble_core.variant import Variant, get_variant
 
 
@@ -197,3 +198,19 @@ def test_bad_tiles(text: str, message: str) -> None:
     with pytest.raises(InvalidMoveError) as info:
         parse_tiles(text)
     assert str(info.value) == message
+
+
+def test_player_notation_marks_blanks_and_board_tiles() -> None:
+    assert player_notation(Play.from_gcg("H8 qu.Z")) == "H8 ?Q?U.Z"
+    assert player_notation(Play.from_gcg("8D WINDY")) == "8D WINDY"
+
+
+def test_player_notation_reads_back_to_every_generated_play(enable_generator: MoveGenerator) -> None:
+    board = with_cat()
+    board.place(Play.from_gcg("G6 OX.N").placements())
+    rack = "?AEINST"
+    moves = enable_generator.generate(board, rack)
+    assert len(moves) > 5_000
+    assert any("." in move.play.letters and move.play.letters != move.play.letters.upper() for move in moves)
+    for move in moves:
+        assert parse_player_play(player_notation(move.play), board, rack) == move.play
