@@ -24,6 +24,9 @@ TOKEN_ENV: Final = "DISCORD_TOKEN"
 AI_LEVELS: Final = ("easy", "medium", "hard", "greedy")
 LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 MAX_TURN_SECONDS: Final = 7 * 24 * 3600
+"""The longest turn time limit a game (or the configured default) may have, in seconds."""
+MAX_HINTS: Final = 100
+"""The most hints per player a game (or the configured default) may allow."""
 
 
 class ConfigError(ValueError):
@@ -129,7 +132,9 @@ def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> 
                 game, "game.challenge_mode", defaults.challenge_mode.value, [m.value for m in ChallengeMode]
             )
         ),
-        hints_per_player=reader.integer(game, "game.hints_per_player", defaults.hints_per_player, 0, 100),
+        hints_per_player=reader.integer(
+            game, "game.hints_per_player", defaults.hints_per_player, 0, MAX_HINTS
+        ),
         ai_level=reader.choice(ai, "ai.level", defaults.ai_level, AI_LEVELS),
         ai_turn_timeout=reader.number(ai, "ai.turn_timeout", defaults.ai_turn_timeout, 0.1, 600.0),
         turn=TurnConfig(

@@ -18,7 +18,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.config import AI_LEVELS, MAX_TURN_SECONDS
+from bot.config import AI_LEVELS, MAX_HINTS, MAX_TURN_SECONDS
 from bot.delivery import answer, defer
 from bot.errors import GuildOnlyError
 from bot.messages import Message
@@ -192,7 +192,7 @@ class ScrabbleCog(
         time_limit: app_commands.Range[int, 0, MAX_TURN_SECONDS] | None = None,
         ai_opponents: app_commands.Range[int, 0, MAX_PLAYERS - 1] = 0,
         ai_level: str | None = None,
-        hints: app_commands.Range[int, 0, 100] | None = None,
+        hints: app_commands.Range[int, 0, MAX_HINTS] | None = None,
     ) -> None:
         """Open a lobby (posted with its Join, Add AI, Start and Cancel buttons)."""
         options = NewGame(variant, challenges, time_limit, ai_opponents, ai_level, hints)

@@ -19,18 +19,17 @@ import contextlib
 import logging
 import random
 import secrets
-from collections.abc import Callable, Coroutine, Sequence
-from dataclasses import dataclass, replace
-from typing import Any, Final
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Final
 
-from bot.config import AI_LEVELS, MAX_TURN_SECONDS, Config, TimeoutAction
-from bot.messages import Attachment, Button, Message, mention
-from bot.render import BoardHeader, PlayerLine
-from bot.service import text
+from bot.config import Config
+from bot.messages import Attachment, Message, mention
+from bot.service import announcements, text
+from bot.service.actions import SEED_BITS, Action, move_action, timeout_action, turn_seed
 from bot.service.errors import (
     AlreadySeatedError,
     GameExistsError,
-    GameNotStartedError,
     GameStartedError,
     HintError,
     LobbyError,
@@ -39,85 +38,28 @@ from bot.service.errors import (
     NotAllowedError,
     NotEnoughPlayersError,
     NotSeatedError,
-    OptionError,
     WordError,
 )
+from bot.service.options import NewGame, game_options
 from bot.service.protocols import Advisor, AiPlayer, Clock, Notifier, PngRenderer, Renderer, SystemClock
-from bot.store import GameOptions, GameRow, GameStatus, LogEntry, SeatRow, StatsDelta, Store
+from bot.service.records import event_entries, log_line, stats_deltas
+from bot.service.seats import User, seat_name
+from bot.service.table import Table
+from bot.service.tasks import Tasks
+from bot.store import GameRow, GameStatus, LogEntry, SeatRow, StatsDelta, Store
 from scrabble_core.errors import ScrabbleError
 from scrabble_core.game import MAX_PLAYERS, ChallengeMode, Event, EventKind, Game
 from scrabble_core.gcg import export_gcg
-from scrabble_core.move import Exchange, Move, Pass, Play
 from scrabble_core.notation import parse_player_play
 from scrabble_core.validation import Lexicon, check_play
-from scrabble_core.variant import bundled_variant_names, get_variant
+from scrabble_core.variant import get_variant
+
+__all__ = ["GameService", "NewGame", "User"]
 
 logger = logging.getLogger("bot.service")
 
-MAX_NAME_LENGTH: Final = 32
 HINT_MOVES: Final = 3
 LEADERBOARD_SIZE: Final = 10
-_SEED_BITS: Final = 62
-
-Action = Callable[[Game], list[Event]]
-"""An engine action on a game (a copy of the game's state): returns the events it caused."""
-
-
-@dataclass(frozen=True, slots=True)
-class User:
-    """A Discord user as the service sees them: an id and the name shown in games."""
-
-    id: int
-    name: str
-
-
-@dataclass(frozen=True, slots=True)
-class NewGame:
-    """The options of ``/scrabble new``; ``None`` takes the configured default. ``seed`` fixes the
-    game's randomness (tests); by default it is random."""
-
-    variant: str | None = None
-    challenge_mode: str | None = None
-    turn_seconds: int | None = None
-    ai_opponents: int = 0
-    ai_level: str | None = None
-    hints: int | None = None
-    seed: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Table:
-    """An open game in memory: its stored row and, once started, its engine state (never mutated:
-    actions work on a copy)."""
-
-    row: GameRow
-    game: Game | None
-
-    def seat_of(self, user_id: int) -> int:
-        """The seat of ``user_id``.
-
-        Raises:
-            NotSeatedError: they do not play in this game.
-        """
-        for seat in self.row.seats:
-            if seat.user_id == user_id:
-                return seat.seat
-        raise NotSeatedError
-
-    def started(self) -> Game:
-        """The engine state of a started game.
-
-        Raises:
-            GameNotStartedError: the game is still in its lobby.
-        """
-        if self.game is None:
-            raise GameNotStartedError
-        return self.game
-
-    def turn_key(self) -> tuple[int, int]:
-        """What identifies the current turn: the history's length and the seat to play."""
-        game = self.started()
-        return len(game.history), game.current
 
 
 class GameService:
@@ -147,9 +89,7 @@ class GameService:
         self._clock: Clock = clock or SystemClock()
         self._tables: dict[int, Table] = {}
         self._locks: dict[int, asyncio.Lock] = {}
-        self._timers: dict[int, asyncio.Task[None]] = {}
-        self._ai_turns: dict[int, asyncio.Task[None]] = {}
-        self._work: set[asyncio.Task[None]] = set()
+        self._tasks = Tasks()
 
     # Life cycle ---------------------------------------------------------------------------------
 
@@ -166,19 +106,12 @@ class GameService:
 
     async def close(self) -> None:
         """Stop every timer and AI turn (they resume from the store at the next :meth:`start`)."""
-        tasks = [*self._timers.values(), *self._ai_turns.values(), *self._work]
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        self._timers.clear()
-        self._ai_turns.clear()
-        self._work.clear()
+        await self._tasks.close()
 
     async def idle(self) -> None:
         """Wait until no AI turn or timer action is running (timers waiting for their time are not
         waited for)."""
-        while busy := [*self._ai_turns.values(), *self._work]:
-            await asyncio.gather(*busy, return_exceptions=True)
+        await self._tasks.idle()
 
     def channel_of(self, game_id: int) -> int:
         """The channel of the open game ``game_id`` (for buttons that carry a game id).
@@ -214,16 +147,16 @@ class GameService:
             OptionError: an unknown variant, challenge mode or AI level, a time limit, hint count or
                 number of AI opponents out of range.
         """
-        settings = self._options(options)
+        settings = game_options(options, self._config)
         async with self._lock(channel_id):
             if channel_id in self._tables:
                 raise GameExistsError
             now = self._clock.now()
-            seats = [SeatRow(0, user.id, _clean_name(user.name, []))]
+            seats = [SeatRow(0, user.id, seat_name(user.name, []))]
             for _ in range(options.ai_opponents):
                 names = [seat.name for seat in seats]
-                seats.append(SeatRow(len(seats), None, _clean_name("AI", names), settings.ai_level))
-            seed = options.seed if options.seed is not None else secrets.randbits(_SEED_BITS)
+                seats.append(SeatRow(len(seats), None, seat_name("AI", names), settings.ai_level))
+            seed = options.seed if options.seed is not None else secrets.randbits(SEED_BITS)
             draft = GameRow(
                 0,
                 guild_id,
@@ -243,7 +176,7 @@ class GameService:
             row = await self._store.create_game(draft, log)
             self._tables[channel_id] = Table(row, None)
             logger.info("game %d: created in channel %d by user %d", row.id, channel_id, user.id)
-            await self._post(channel_id, self._lobby_message(row))
+            await self._post(channel_id, announcements.lobby_message(row))
         return _ack(
             f"Game {row.id} created: others join with /scrabble join, then start it with /scrabble start."
         )
@@ -263,7 +196,7 @@ class GameService:
             if len(table.row.seats) >= MAX_PLAYERS:
                 raise LobbyFullError(MAX_PLAYERS)
             seats = table.row.seats
-            name = _clean_name(user.name, [seat.name for seat in seats])
+            name = seat_name(user.name, [seat.name for seat in seats])
             row = replace(
                 table.row, seats=(*seats, SeatRow(len(seats), user.id, name)), updated_at=self._clock.now()
             )
@@ -271,7 +204,7 @@ class GameService:
                 Table(row, None), [LogEntry("joined", len(seats), {"user_id": user.id}, row.updated_at)]
             )
             logger.info("game %d: user %d joined", row.id, user.id)
-            await self._post(channel_id, self._lobby_message(row))
+            await self._post(channel_id, announcements.lobby_message(row))
         return _ack("You joined the game.")
 
     async def add_ai(self, channel_id: int, user_id: int) -> Message:
@@ -291,13 +224,13 @@ class GameService:
             if len(seats) >= MAX_PLAYERS:
                 raise LobbyFullError(MAX_PLAYERS)
             level = table.row.options.ai_level
-            seat = SeatRow(len(seats), None, _clean_name("AI", [s.name for s in seats]), level)
+            seat = SeatRow(len(seats), None, seat_name("AI", [s.name for s in seats]), level)
             row = replace(table.row, seats=(*seats, seat), updated_at=self._clock.now())
             await self._save(
                 Table(row, None), [LogEntry("ai_added", seat.seat, {"ai_level": level}, row.updated_at)]
             )
             logger.info("game %d: AI seat %d added by user %d", row.id, seat.seat, user_id)
-            await self._post(channel_id, self._lobby_message(row))
+            await self._post(channel_id, announcements.lobby_message(row))
         return _ack(f"{seat.name} ({level}) joined the game.")
 
     async def leave(self, channel_id: int, user_id: int) -> Message:
@@ -320,7 +253,7 @@ class GameService:
             row = replace(table.row, seats=seats, updated_at=self._clock.now())
             await self._save(Table(row, None), [LogEntry("left", seat, {"user_id": user_id}, row.updated_at)])
             logger.info("game %d: user %d left", row.id, user_id)
-            await self._post(channel_id, self._lobby_message(row))
+            await self._post(channel_id, announcements.lobby_message(row))
         return _ack("You left the game.")
 
     async def start_game(self, channel_id: int, user_id: int) -> Message:
@@ -666,7 +599,7 @@ class GameService:
         if seat is not None:
             timeouts = seats[seat].timeouts + 1 if timed_out else 0
             seats[seat] = replace(seats[seat], timeouts=timeouts)
-        deadline, reminded = self._deadline(table, game, seat, now)
+        deadline, reminded = table.deadline_after(game, seat, now)
         row = replace(
             table.row,
             status=GameStatus.FINISHED if game.is_over else GameStatus.ACTIVE,
@@ -676,35 +609,24 @@ class GameService:
             reminded=reminded,
             updated_at=now,
         )
-        log = [LogEntry(event.kind.value, event.player, event.to_dict(), now) for event in events]
+        log = event_entries(events, now)
         if timed_out and seat is not None:
             log.insert(0, LogEntry("timeout", seat, {"count": seats[seat].timeouts}, now))
         new = Table(row, game)
-        await self._save(new, log, _stats_deltas(row, game) if game.is_over else ())
+        await self._save(new, log, stats_deltas(row, game) if game.is_over else ())
         for event in events:
-            logger.info("game %d: %s", row.id, _log_line(event, row.seats))
+            logger.info("game %d: %s", row.id, log_line(event, row.seats))
         if game.is_over:
             logger.info("game %d: over, winners %s", row.id, game.winners())
         lines = []
         if timed_out and seat is not None:
             lines.append(f"{seats[seat].name} ran out of time.")
         if not events:
-            lines.append(_failed_challenge_line(game, seat, row.seats))
+            lines.append(text.failed_challenge_line(game, seat, row.seats))
         racks = [s for s in row.seats if before.players[s.seat].rack != game.players[s.seat].rack]
         await self._announce(new, events, lines, () if game.is_over else racks)
         await self._schedule(new)
         return events
-
-    def _deadline(self, table: Table, game: Game, actor: int | None, now: float) -> tuple[float | None, bool]:
-        """The turn deadline after an action: kept while the same turn goes on (someone else
-        challenged), a new one for a new human turn, none without a limit or for an AI."""
-        limit = table.row.options.turn_seconds
-        if game.is_over or not limit or table.row.seats[game.current].is_ai:
-            return None, False
-        before = table.started()
-        if table.row.deadline is not None and before.current == game.current and actor != before.current:
-            return table.row.deadline, table.row.reminded
-        return now + limit, False
 
     async def _save(self, table: Table, log: Sequence[LogEntry], stats: Sequence[StatsDelta] = ()) -> None:
         """Write the table in one transaction, then make it the channel's (or drop a closed game)."""
@@ -714,7 +636,7 @@ class GameService:
             self._tables[channel_id] = table
         else:
             self._tables.pop(channel_id, None)
-            self._stop(channel_id)
+            self._tasks.stop(channel_id)
 
     # Announcements ------------------------------------------------------------------------------
 
@@ -731,7 +653,7 @@ class GameService:
             logger.exception("game %d: could not announce the turn", game_id)
         if table.started().is_over:
             try:
-                await self._post(channel_id, await self._final_message(table))
+                await self._post(channel_id, await announcements.final_message(table, self._renderer))
             except Exception:
                 logger.exception("game %d: could not announce the end", game_id)
         for seat in racks:
@@ -739,15 +661,6 @@ class GameService:
                 await self._send_rack(table, seat)
             except Exception:
                 logger.exception("game %d: could not send seat %d its rack", game_id, seat.seat)
-
-    async def _image(self, filename: str, render: Callable[..., bytes], *args: Any) -> tuple[Attachment, ...]:
-        """``render(*args)`` as an attachment, or none if rendering fails (the text says it all)."""
-        try:
-            image = await asyncio.to_thread(render, *args)
-        except Exception:
-            logger.exception("could not render %s", filename)
-            return ()
-        return (Attachment(filename, image),)
 
     async def _post(self, channel_id: int, message: Message) -> None:
         try:
@@ -759,87 +672,18 @@ class GameService:
         """DM a human their rack; if that fails, tell the channel (without the rack)."""
         if seat.user_id is None:
             return
-        game = table.started()
-        rack = game.players[seat.seat].rack
-        image = await self._image("rack.png", self._renderer.rack, rack, game.variant)
-        message = Message(text.rack_text(rack, table.row.channel_id), image, private=True)
+        message = await announcements.rack_message(table, seat, self._renderer)
         try:
             delivered = await self._notifier.direct(seat.user_id, message)
         except Exception:
             logger.exception("could not DM user %d", seat.user_id)
             delivered = False
         if not delivered:
-            notice = (
-                f"{mention(seat.user_id)}, I could not send you your rack by DM (are your DMs closed?): "
-                "use the Show my rack button or /scrabble rack."
-            )
-            await self._post(
-                table.row.channel_id,
-                Message(notice, mentions=(seat.user_id,), buttons=(Button.SHOW_RACK,), game=table.row.id),
-            )
-
-    def _lobby_message(self, row: GameRow) -> Message:
-        mentions = tuple(seat.user_id for seat in row.seats if seat.user_id is not None)
-        return Message(
-            text.lobby_text(row.seats, row.options, row.creator_id),
-            mentions=mentions,
-            buttons=(Button.JOIN, Button.ADD_AI, Button.START, Button.CANCEL),
-            game=row.id,
-        )
+            await self._post(table.row.channel_id, announcements.rack_not_sent_message(table, seat.user_id))
 
     async def _turn_message(self, table: Table, events: Sequence[Event], lines: Sequence[str]) -> Message:
-        """The public message after a turn: what happened, the board, the scores, who is next."""
-        game = table.started()
-        seats = table.row.seats
-        body = [*lines, *(text.event_line(event, seats) for event in events), text.scores_line(game)]
-        mentions: tuple[int, ...] = ()
-        buttons: list[Button] = []
-        if not game.is_over:
-            body.append(f"{text.next_line(game, seats)} {text.bag_line(game)}")
-            current = seats[game.current]
-            mentions = () if current.user_id is None else (current.user_id,)
-            if not game.awaiting_final_challenge:
-                buttons += [Button.PLAY, Button.EXCHANGE, Button.PASS]
-                if table.row.options.hints:
-                    buttons.append(Button.HINT)
-            buttons.append(Button.SHOW_RACK)
-            if game.challengeable is not None:
-                buttons.append(Button.CHALLENGE)
-            if game.awaiting_final_challenge:
-                buttons.append(Button.ACCEPT)
-        header = BoardHeader(
-            [
-                PlayerLine(p.name, p.score, i == game.current and not game.is_over)
-                for i, p in enumerate(game.players)
-            ],
-            len(game.bag),
-        )
-        image = await self._image(
-            "board.png", self._renderer.board, game.board, _last_play_squares(game), header
-        )
-        return Message(
-            "\n".join(body),
-            image,
-            mentions=mentions,
-            buttons=tuple(buttons),
-            game=table.row.id,
-        )
-
-    async def _final_message(self, table: Table) -> Message:
-        """The end of a game: standings, winner, score chart and the GCG record."""
-        game = table.started()
-        names = [p.name for p in game.players]
-        totals: list[list[int]] = [[] for _ in names]
-        for event in game.history:
-            totals[event.player].append(event.total)
-        chart = await self._image("scores.png", self._renderer.chart, names, totals)
-        record = export_gcg(game).encode()
-        winners = tuple(uid for seat in game.winners() if (uid := table.row.seats[seat].user_id) is not None)
-        return Message(
-            text.final_text(game, table.row.seats),
-            (*chart, Attachment(f"game-{table.row.id}.gcg", record)),
-            mentions=winners,
-        )
+        """The public message after a turn (:func:`~bot.service.announcements.turn_message`)."""
+        return await announcements.turn_message(table, events, lines, self._renderer)
 
     # Timers and AI turns ------------------------------------------------------------------------
 
@@ -847,36 +691,19 @@ class GameService:
         """After a change: start the AI's turn if it is an AI's, or arm the human turn's timer. Must
         hold the lock."""
         channel_id = table.row.channel_id
-        self._cancel_timer(channel_id)
+        self._tasks.cancel_timer(channel_id)
         game = table.game
         if game is None or game.is_over or table.row.status is not GameStatus.ACTIVE:
             return
         seat = table.row.seats[game.current]
         if seat.is_ai:
-            running = self._ai_turns.get(channel_id)
-            if running is None or running is asyncio.current_task():
+            if self._tasks.may_start_ai_turn(channel_id):
                 await self._post(channel_id, Message(f"{seat.name} is thinking…"))
-                task = asyncio.create_task(self._ai_turn(channel_id, table.row.id, table.turn_key()))
-                self._ai_turns[channel_id] = task
+                self._tasks.start_ai_turn(
+                    channel_id, self._ai_turn(channel_id, table.row.id, table.turn_key())
+                )
         elif table.row.deadline is not None:
-            self._timers[channel_id] = asyncio.create_task(self._timer(table))
-
-    def _cancel_timer(self, channel_id: int) -> None:
-        timer = self._timers.pop(channel_id, None)
-        if timer is not None and timer is not asyncio.current_task():
-            timer.cancel()
-
-    def _stop(self, channel_id: int) -> None:
-        """Stop the timer and AI turn of a game that closed."""
-        self._cancel_timer(channel_id)
-        ai_turn = self._ai_turns.pop(channel_id, None)
-        if ai_turn is not None and ai_turn is not asyncio.current_task():
-            ai_turn.cancel()
-
-    def _spawn(self, work: Coroutine[Any, Any, None]) -> None:
-        task = asyncio.create_task(work)
-        self._work.add(task)
-        task.add_done_callback(self._work.discard)
+            self._tasks.arm_timer(channel_id, self._timer(table))
 
     def _current(self, channel_id: int, game_id: int, key: tuple[int, int]) -> Table | None:
         """The channel's table if it is still game ``game_id`` at turn ``key``."""
@@ -899,8 +726,8 @@ class GameService:
                 action: Action = lambda g: g.accept(seat)  # noqa: E731
             else:
                 level = table.row.seats[seat].ai_level or self._config.ai_level
-                move = await self._ai.choose(game, seat, level, _mix(table.row.seed, key[0]))
-                action = lambda g: _apply_move(g, seat, move)  # noqa: E731
+                move = await self._ai.choose(game, seat, level, turn_seed(table.row.seed, key[0]))
+                action = move_action(seat, move)
             async with self._lock(channel_id):
                 table = self._current(channel_id, game_id, key)
                 if table is None:
@@ -916,8 +743,7 @@ class GameService:
         except Exception:
             logger.exception("game %d: the AI turn failed", game_id)
         finally:
-            if self._ai_turns.get(channel_id) is asyncio.current_task():
-                del self._ai_turns[channel_id]
+            self._tasks.ai_turn_done(channel_id)
 
     async def _resume_ai(self, channel_id: int, game_id: int) -> None:
         """Called by an AI turn whose turn moved on while it thought (a resign, a challenge...): start a
@@ -940,10 +766,10 @@ class GameService:
         remind_at = deadline - row.options.turn_seconds * fraction
         if not row.reminded and fraction > 0 and now < deadline:
             await self._clock.sleep(remind_at - now)
-            self._spawn(self._remind(channel_id, game_id, key))
+            self._tasks.spawn(self._remind(channel_id, game_id, key))
             return
         await self._clock.sleep(deadline - now)
-        self._spawn(self._expire(channel_id, game_id, key))
+        self._tasks.spawn(self._expire(channel_id, game_id, key))
 
     async def _remind(self, channel_id: int, game_id: int, key: tuple[int, int]) -> None:
         """Remind the player whose turn it is (once per turn) and re-arm the timer for the deadline."""
@@ -978,130 +804,14 @@ class GameService:
                 return
             game = table.started()
             seat = game.current
-            turn = self._config.turn
             count = table.row.seats[seat].timeouts + 1
-            forfeit = turn.on_expiry is TimeoutAction.FORFEIT or 0 < turn.max_timeouts <= count
-            action: Action
-            if forfeit:
-                action = lambda g: g.resign(seat)  # noqa: E731
-            elif game.awaiting_final_challenge:
-                action = lambda g: g.accept(seat)  # noqa: E731
-            else:
-                action = lambda g: g.pass_turn(seat)  # noqa: E731
+            action = timeout_action(game, seat, self._config.turn, count)
             logger.info("game %d: seat %d timed out (%d in a row)", game_id, seat, count)
             try:
                 await self._turn(table, seat, action, timed_out=True)
             except Exception:
                 logger.exception("game %d: could not apply the timeout", game_id)
 
-    # Options --------------------------------------------------------------------------------------
-
-    def _options(self, options: NewGame) -> GameOptions:
-        """The options of a new game, defaults filled in.
-
-        Raises:
-            OptionError: a value out of range or unknown.
-        """
-        config = self._config
-        variant = options.variant or config.variant
-        if variant not in bundled_variant_names():
-            raise OptionError(
-                f"Unknown variant {variant!r}: choose one of {', '.join(bundled_variant_names())}"
-            )
-        mode = options.challenge_mode or config.challenge_mode.value
-        if mode not in {m.value for m in ChallengeMode}:
-            raise OptionError(
-                f"Unknown challenge mode {mode!r}: choose one of {', '.join(m.value for m in ChallengeMode)}"
-            )
-        level = options.ai_level or config.ai_level
-        if level not in AI_LEVELS:
-            raise OptionError(f"Unknown AI level {level!r}: choose one of {', '.join(AI_LEVELS)}")
-        seconds = config.turn.time_limit if options.turn_seconds is None else options.turn_seconds
-        if not 0 <= seconds <= MAX_TURN_SECONDS:
-            raise OptionError(f"The turn time limit must be between 0 (none) and {MAX_TURN_SECONDS} seconds")
-        hints = config.hints_per_player if options.hints is None else options.hints
-        if not 0 <= hints <= 100:
-            raise OptionError("The number of hints must be between 0 and 100")
-        if not 0 <= options.ai_opponents < MAX_PLAYERS:
-            raise OptionError(f"A game has at most {MAX_PLAYERS - 1} AI opponents")
-        return GameOptions(variant, mode, seconds, hints, level)
-
 
 def _ack(content: str) -> Message:
     return Message(content, private=True)
-
-
-def _clean_name(name: str, taken: Sequence[str]) -> str:
-    """A seat name from a display name: printable, at most 32 characters, different from ``taken``."""
-    base = "".join(ch for ch in name if ch.isprintable()).strip()[:MAX_NAME_LENGTH] or "Player"
-    candidate, number = base, 2
-    while candidate in taken:
-        candidate, number = f"{base} {number}", number + 1
-    return candidate
-
-
-def _mix(seed: int, turn: int) -> int:
-    """The AI's seed for one turn of a game: the same on a re-run after a restart."""
-    return (seed * 1_000_003 + turn) % (1 << _SEED_BITS)
-
-
-def _apply_move(game: Game, seat: int, move: Move) -> list[Event]:
-    """Play an AI's chosen move."""
-    if isinstance(move, Play):
-        return game.play(seat, move)
-    if isinstance(move, Exchange):
-        return game.exchange(seat, move.tiles)
-    assert isinstance(move, Pass)
-    return game.pass_turn(seat)
-
-
-def _failed_challenge_line(game: Game, challenger: int | None, seats: Sequence[SeatRow]) -> str:
-    """The line for a failed challenge that caused no event: the play stands, and in double-challenge
-    mode a challenger who is not on turn owes their next turn (recorded when it comes)."""
-    if challenger is not None and challenger in game.owed_lost_turns:
-        return f"The challenge failed: {seats[challenger].name} loses their next turn."
-    return "The challenge failed: the play stands."
-
-
-def _last_play_squares(game: Game) -> list[tuple[int, int]]:
-    """The squares of the last play still on the board (to highlight)."""
-    for event in reversed(game.history):
-        if event.kind is EventKind.PHONY_WITHDRAWN:
-            return []
-        if event.kind is EventKind.PLAY:
-            return [square for square, _ in Play.from_gcg(event.move).placements()]
-    return []
-
-
-def _log_line(event: Event, seats: Sequence[SeatRow]) -> str:
-    """A log line for an event, without the rack (exchanges by their count)."""
-    return f"seat {event.player} ({seats[event.player].name}): {text.event_line(event, seats)} total {event.total}"
-
-
-def _stats_deltas(row: GameRow, game: Game) -> list[StatsDelta]:
-    """What a finished game adds to its human players' stats: a game, a win for the winners, the
-    final score and the best play (a withdrawn phony does not count)."""
-    plays: dict[int, list[Event]] = {}
-    for event in game.history:
-        if event.kind is EventKind.PLAY:
-            plays.setdefault(event.player, []).append(event)
-        elif event.kind is EventKind.PHONY_WITHDRAWN and plays.get(event.player):
-            plays[event.player].pop()
-    winners = set(game.winners())
-    deltas = []
-    for seat in row.seats:
-        if seat.user_id is None:
-            continue
-        best = max(plays.get(seat.seat, []), key=lambda event: event.score, default=None)
-        deltas.append(
-            StatsDelta(
-                row.guild_id,
-                seat.user_id,
-                seat.name,
-                seat.seat in winners,
-                game.players[seat.seat].score,
-                None if best is None else best.score,
-                None if best is None else best.move,
-            )
-        )
-    return deltas

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from bot.messages import channel_link, mention
 from bot.service.protocols import Suggestion
 from bot.store import GameOptions, SeatRow, StatsRow
-from scrabble_core.game import Event, EventKind, Game
+from scrabble_core.game import MAX_PLAYERS, Event, EventKind, Game
 
 
 def seat_label(seat: SeatRow) -> str:
@@ -46,6 +46,14 @@ def event_line(event: Event, seats: Sequence[SeatRow]) -> str:
     return f"{name}: {event.move} {event.score:+d}."
 
 
+def failed_challenge_line(game: Game, challenger: int | None, seats: Sequence[SeatRow]) -> str:
+    """The line for a failed challenge that caused no event: the play stands, and in double-challenge
+    mode a challenger who is not on turn owes their next turn (recorded when it comes)."""
+    if challenger is not None and challenger in game.owed_lost_turns:
+        return f"The challenge failed: {seats[challenger].name} loses their next turn."
+    return "The challenge failed: the play stands."
+
+
 def scores_line(game: Game) -> str:
     """The scores in turn order, e.g. ``"Scores: Ann 42 · Bob 17"``."""
     return "Scores: " + " · ".join(
@@ -75,7 +83,7 @@ def lobby_text(seats: Sequence[SeatRow], options: GameOptions, creator_id: int) 
     players = ", ".join(seat_label(seat) for seat in seats)
     return (
         f"New {options.variant} game by {mention(creator_id)}: {options.challenge_mode} challenges, {limit}, "
-        f"{hints}.\nPlayers ({len(seats)}/4): {players}\nJoin with /scrabble join; the creator starts it with "
+        f"{hints}.\nPlayers ({len(seats)}/{MAX_PLAYERS}): {players}\nJoin with /scrabble join; the creator starts it with "
         "/scrabble start."
     )
 

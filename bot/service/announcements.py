@@ -1,0 +1,122 @@
+"""The messages the service sends on its own, built from a game: the lobby, the message after a turn,
+the end of a game, a rack by DM and the notice when that DM fails. Images are rendered here, in a
+worker thread; one that fails to render is left out (the text says it all). Sending is the service's
+business."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from bot.messages import Attachment, Button, Message, mention
+from bot.render import BoardHeader, PlayerLine
+from bot.service import text
+from bot.service.protocols import Renderer
+from bot.service.table import Table
+from bot.store import GameRow, SeatRow
+from scrabble_core.game import Event, EventKind, Game
+from scrabble_core.gcg import export_gcg
+from scrabble_core.move import Play
+
+logger = logging.getLogger("bot.service")
+
+
+def lobby_message(row: GameRow) -> Message:
+    """The lobby, pinging who has joined, with its buttons."""
+    mentions = tuple(seat.user_id for seat in row.seats if seat.user_id is not None)
+    return Message(
+        text.lobby_text(row.seats, row.options, row.creator_id),
+        mentions=mentions,
+        buttons=(Button.JOIN, Button.ADD_AI, Button.START, Button.CANCEL),
+        game=row.id,
+    )
+
+
+async def turn_message(
+    table: Table, events: Sequence[Event], lines: Sequence[str], renderer: Renderer
+) -> Message:
+    """The public message after a turn: ``lines``, what ``events`` did, the board, the scores, who is
+    next (pinged) and the buttons for their turn."""
+    game = table.started()
+    seats = table.row.seats
+    body = [*lines, *(text.event_line(event, seats) for event in events), text.scores_line(game)]
+    mentions: tuple[int, ...] = ()
+    buttons: list[Button] = []
+    if not game.is_over:
+        body.append(f"{text.next_line(game, seats)} {text.bag_line(game)}")
+        current = seats[game.current]
+        mentions = () if current.user_id is None else (current.user_id,)
+        if not game.awaiting_final_challenge:
+            buttons += [Button.PLAY, Button.EXCHANGE, Button.PASS]
+            if table.row.options.hints:
+                buttons.append(Button.HINT)
+        buttons.append(Button.SHOW_RACK)
+        if game.challengeable is not None:
+            buttons.append(Button.CHALLENGE)
+        if game.awaiting_final_challenge:
+            buttons.append(Button.ACCEPT)
+    header = BoardHeader(
+        [
+            PlayerLine(p.name, p.score, i == game.current and not game.is_over)
+            for i, p in enumerate(game.players)
+        ],
+        len(game.bag),
+    )
+    image = await _rendered("board.png", renderer.board, game.board, _last_play_squares(game), header)
+    return Message("\n".join(body), image, mentions=mentions, buttons=tuple(buttons), game=table.row.id)
+
+
+async def final_message(table: Table, renderer: Renderer) -> Message:
+    """The end of a game: standings, winner (pinged), score chart and the GCG record."""
+    game = table.started()
+    names = [p.name for p in game.players]
+    totals: list[list[int]] = [[] for _ in names]
+    for event in game.history:
+        totals[event.player].append(event.total)
+    chart = await _rendered("scores.png", renderer.chart, names, totals)
+    record = export_gcg(game).encode()
+    winners = tuple(uid for seat in game.winners() if (uid := table.row.seats[seat].user_id) is not None)
+    return Message(
+        text.final_text(game, table.row.seats),
+        (*chart, Attachment(f"game-{table.row.id}.gcg", record)),
+        mentions=winners,
+    )
+
+
+async def rack_message(table: Table, seat: SeatRow, renderer: Renderer) -> Message:
+    """``seat``'s rack, as letters and an image, for its DM."""
+    game = table.started()
+    rack = game.players[seat.seat].rack
+    image = await _rendered("rack.png", renderer.rack, rack, game.variant)
+    return Message(text.rack_text(rack, table.row.channel_id), image, private=True)
+
+
+def rack_not_sent_message(table: Table, user_id: int) -> Message:
+    """The public notice that ``user_id``'s rack could not go by DM (without the rack)."""
+    notice = (
+        f"{mention(user_id)}, I could not send you your rack by DM (are your DMs closed?): "
+        "use the Show my rack button or /scrabble rack."
+    )
+    return Message(notice, mentions=(user_id,), buttons=(Button.SHOW_RACK,), game=table.row.id)
+
+
+async def _rendered(filename: str, render: Callable[..., bytes], *args: Any) -> tuple[Attachment, ...]:
+    """``render(*args)`` as an attachment, or none if rendering fails (the text says it all)."""
+    try:
+        image = await asyncio.to_thread(render, *args)
+    except Exception:
+        logger.exception("could not render %s", filename)
+        return ()
+    return (Attachment(filename, image),)
+
+
+def _last_play_squares(game: Game) -> list[tuple[int, int]]:
+    """The squares of the last play still on the board (to highlight)."""
+    for event in reversed(game.history):
+        if event.kind is EventKind.PHONY_WITHDRAWN:
+            return []
+        if event.kind is EventKind.PLAY:
+            return [square for square, _ in Play.from_gcg(event.move).placements()]
+    return []

@@ -1,0 +1,57 @@
+"""An open game in memory, :class:`Table`: its stored row and engine state, who sits where, and when
+its current turn runs out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.service.errors import GameNotStartedError, NotSeatedError
+from bot.store import GameRow
+from scrabble_core.game import Game
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """An open game in memory: its stored row and, once started, its engine state (never mutated:
+    actions work on a copy)."""
+
+    row: GameRow
+    game: Game | None
+
+    def seat_of(self, user_id: int) -> int:
+        """The seat of ``user_id``.
+
+        Raises:
+            NotSeatedError: they do not play in this game.
+        """
+        for seat in self.row.seats:
+            if seat.user_id == user_id:
+                return seat.seat
+        raise NotSeatedError
+
+    def started(self) -> Game:
+        """The engine state of a started game.
+
+        Raises:
+            GameNotStartedError: the game is still in its lobby.
+        """
+        if self.game is None:
+            raise GameNotStartedError
+        return self.game
+
+    def turn_key(self) -> tuple[int, int]:
+        """What identifies the current turn: the history's length and the seat to play."""
+        game = self.started()
+        return len(game.history), game.current
+
+    def deadline_after(self, game: Game, actor: int | None, now: float) -> tuple[float | None, bool]:
+        """The turn deadline and whether its reminder went out, once ``actor`` has acted and the engine
+        state is ``game``: kept while the same turn goes on (someone else challenged), a new one for a
+        new human turn, none without a limit or for an AI."""
+        limit = self.row.options.turn_seconds
+        if game.is_over or not limit or self.row.seats[game.current].is_ai:
+            return None, False
+        before = self.started()
+        if self.row.deadline is not None and before.current == game.current and actor != before.current:
+            return self.row.deadline, self.row.reminded
+        return now + limit, False
