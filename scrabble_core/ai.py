@@ -17,6 +17,11 @@ Levels (:class:`Level`):
 - ``greedy``: the highest-scoring play, ignoring the leave (the usual benchmark opponent); with no
   play it exchanges its whole rack when it may, else passes. It never reads the leave model.
 
+Challenges (:func:`should_challenge`): in the modes with challenges, the AI "knows the dictionary" like
+a strong player and never challenges a valid play, so a challenge costs it nothing whatever the mode's
+penalty. Faced with a phony, ``hard`` and ``greedy`` always challenge; ``medium`` and ``easy`` miss it
+now and then (they challenge with the probability of :data:`CHALLENGE_RATES`), as weaker players do.
+
 Fairness: :func:`choose_move` reads only a :class:`SeatView` (board, own rack, unseen tiles, bag size,
 scores), built by :func:`seat_view`; other racks and the bag order cannot change its choice.
 
@@ -32,11 +37,11 @@ from __future__ import annotations
 import enum
 import random
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
-from typing import Any, Protocol
+from typing import Any, Final, Protocol
 
 from scrabble_core.board import Board
 from scrabble_core.game import Game
@@ -56,6 +61,15 @@ class Level(enum.StrEnum):
     MEDIUM = "medium"
     HARD = "hard"
     GREEDY = "greedy"
+
+
+CHALLENGE_RATES: Final[Mapping[Level, float]] = {
+    Level.EASY: 0.5,
+    Level.MEDIUM: 0.8,
+    Level.HARD: 1.0,
+    Level.GREEDY: 1.0,
+}
+"""The chance that a level challenges a play with a word not in the dictionary (a valid play: never)."""
 
 
 class Candidate(Protocol):
@@ -161,6 +175,20 @@ def seat_view(game: Game, seat: int) -> SeatView:
         scores=tuple(player.score for player in game.players),
         seat=seat,
     )
+
+
+def should_challenge(words: Sequence[str], level: Level, lexicon: Container[str], rng: random.Random) -> bool:
+    """Whether ``level`` challenges the play that formed ``words`` (what any seat sees on the board:
+    :meth:`Game.challengeable_words <scrabble_core.game.Game.challengeable_words>`).
+
+    Never when every word is in ``lexicon`` (nor when there is no word); otherwise with the level's
+    :data:`CHALLENGE_RATES` chance: always for ``hard`` and ``greedy``, which draw nothing from ``rng``;
+    ``medium`` and ``easy`` draw one number from ``rng``.
+    """
+    if all(word in lexicon for word in words):
+        return False
+    rate = CHALLENGE_RATES[level]
+    return rate >= 1.0 or rng.random() < rate
 
 
 @cache

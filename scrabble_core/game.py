@@ -33,8 +33,8 @@ from scrabble_core.validation import (
     canonical_play,
     check_play,
     check_rack,
+    formed_words,
     remove_tiles,
-    unknown_words,
 )
 from scrabble_core.variant import BLANK, Variant, variant_from_dict, variant_to_dict
 
@@ -243,6 +243,15 @@ class Game:
         """Whether a player went out and the game ends once that play is accepted or challenged."""
         pending = self._state.pending
         return pending is not None and pending.went_out and not self._state.over
+
+    def challengeable_words(self) -> list[str]:
+        """The words formed by the play that may still be challenged, as they stand on the board
+        (uppercase, blanks as their letter, each once, main word first); empty when no play can be.
+        Public knowledge: what any player sees on the board."""
+        pending = self._state.pending
+        if pending is None or self._state.over:
+            return []
+        return _words_of(self._state.board, pending.play)
 
     def unseen_tiles(self, seat: int) -> str:
         """The tiles ``seat`` cannot see (bag and other racks), sorted: what a player may know."""
@@ -587,10 +596,8 @@ class Game:
         """The words of ``play``, which stands on ``board``, that the lexicon lacks."""
         if self.lexicon is None:
             return []
-        placements = play.placements()
-        before = board.copy()
-        before.remove(square for square, _ in placements)
-        return unknown_words(before, placements, play.across, self.lexicon)
+        lexicon = self.lexicon
+        return [word for word in _words_of(board, play) if word not in lexicon]
 
     def _withdraw(self, state: _State, pending: _Pending) -> None:
         """Take a phony off the board: its tiles back on the rack, the tiles drawn back in the bag."""
@@ -684,6 +691,14 @@ class Game:
             state.history.append(
                 Event(EventKind.END_RACK, index, player.rack, f"({player.rack})", -value, player.score)
             )
+
+
+def _words_of(board: Board, play: Play) -> list[str]:
+    """The words formed by ``play``, which stands on ``board`` (read on a copy without its tiles)."""
+    placements = play.placements()
+    before = board.copy()
+    before.remove(square for square, _ in placements)
+    return formed_words(before, placements, play.across)
 
 
 def _sorted_rack(tiles: str) -> str:

@@ -173,18 +173,24 @@ def _touches(board: Board, squares: list[Square]) -> bool:
     )
 
 
+def formed_words(board: Board, placements: Sequence[tuple[Square, str]], across: bool) -> list[str]:
+    """The words (uppercase, blanks as their letter, each once, main word first) that ``placements``
+    would form on ``board``."""
+    new = dict(placements)
+    words: list[str] = []
+    for _, _, squares in word_runs(board, placements, across):
+        word = "".join((new.get(square) or board[square] or "").upper() for square in squares)
+        if word not in words:
+            words.append(word)
+    return words
+
+
 def unknown_words(
     board: Board, placements: Sequence[tuple[Square, str]], across: bool, lexicon: Lexicon
 ) -> list[str]:
     """The words (uppercase, each once, main word first) that ``placements`` would form on ``board``
     and that ``lexicon`` lacks."""
-    new = dict(placements)
-    unknown: list[str] = []
-    for _, _, squares in word_runs(board, placements, across):
-        word = "".join((new.get(square) or board[square] or "").upper() for square in squares)
-        if word not in lexicon and word not in unknown:
-            unknown.append(word)
-    return unknown
+    return [word for word in formed_words(board, placements, across) if word not in lexicon]
 
 
 def check_on_board(variant: Variant, square: Square) -> None:
@@ -221,6 +227,7 @@ __all__ = [
     "check_on_board",
     "check_play",
     "check_rack",
+    "formed_words",
     "missing_tiles",
     "play_from_tiles",
     "remove_tiles",

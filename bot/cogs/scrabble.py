@@ -68,7 +68,8 @@ RULES: Final[dict[str, str]] = {
         "is refused. *single*: plays stand unless challenged; a play with an invalid word is taken back and "
         "scores 0, a failed challenge costs nothing. *double*: the same, but a failed challenge costs the "
         "challenger their next turn. *five-point*: the same, but a failed challenge gives the player who "
-        "made the play 5 points."
+        "made the play 5 points. AI opponents challenge invalid words too (the easier levels miss some) "
+        "and never challenge a valid play."
     ),
     "notation": (
         "**Notation**: row number first plays across (`8H QUIZ` starts at H8 and goes right), column "

@@ -47,6 +47,7 @@ from bot.service.seats import User, seat_name
 from bot.service.table import Table
 from bot.service.tasks import Tasks
 from bot.store import GameRow, GameStatus, LogEntry, SeatRow, StatsDelta, Store
+from scrabble_core.ai import Level, should_challenge
 from scrabble_core.errors import ScrabbleError
 from scrabble_core.game import MAX_PLAYERS, ChallengeMode, Event, EventKind, Game
 from scrabble_core.gcg import export_gcg
@@ -582,11 +583,18 @@ class GameService:
             return await self._turn(table, seat, lambda game: action(game, seat))
 
     async def _turn(
-        self, table: Table, seat: int | None, action: Action, *, timed_out: bool = False
+        self,
+        table: Table,
+        seat: int | None,
+        action: Action,
+        *,
+        timed_out: bool = False,
+        lines: Sequence[str] = (),
     ) -> list[Event]:
         """Apply an engine action to a copy of the game, save, then announce and schedule what comes next.
 
-        ``seat`` acted (its timeout count is reset, or counted when ``timed_out``). Must hold the lock.
+        ``seat`` acted (its timeout count is reset, or counted when ``timed_out``); ``lines`` open the
+        public message (before the lines of the events). Must hold the lock.
 
         Raises:
             ScrabbleError: the engine refused the action (nothing changed).
@@ -618,13 +626,13 @@ class GameService:
             logger.info("game %d: %s", row.id, log_line(event, row.seats))
         if game.is_over:
             logger.info("game %d: over, winners %s", row.id, game.winners())
-        lines = []
+        opening = list(lines)
         if timed_out and seat is not None:
-            lines.append(f"{seats[seat].name} ran out of time.")
+            opening.append(f"{seats[seat].name} ran out of time.")
         if not events:
-            lines.append(text.failed_challenge_line(game, seat, row.seats))
+            opening.append(text.failed_challenge_line(game, seat, row.seats))
         racks = [s for s in row.seats if before.players[s.seat].rack != game.players[s.seat].rack]
-        await self._announce(new, events, lines, () if game.is_over else racks)
+        await self._announce(new, events, opening, () if game.is_over else racks)
         await self._schedule(new)
         return events
 
@@ -713,7 +721,10 @@ class GameService:
         return table
 
     async def _ai_turn(self, channel_id: int, game_id: int, key: tuple[int, int]) -> None:
-        """Choose the AI's move outside the lock, then apply it if the turn has not moved on."""
+        """Play the AI's turn: first, if the last play is challengeable by it, challenge it or not
+        (:meth:`_ai_challenge`); a challenge is an action of its own, after which :meth:`_turn`
+        schedules the AI's next turn if it is still on turn. Otherwise accept a play that went out, or
+        choose the AI's move outside the lock. The action is applied if the turn has not moved on."""
         try:
             table = self._current(channel_id, game_id, key)
             if table is None:
@@ -722,11 +733,19 @@ class GameService:
                 return
             game = self._copy(table)
             seat = game.current
-            if game.awaiting_final_challenge:
-                action: Action = lambda g: g.accept(seat)  # noqa: E731
+            level = table.row.seats[seat].ai_level or self._config.ai_level
+            seed = turn_seed(table.row.seed, key[0])
+            lines: list[str] = []
+            if phonies := self._ai_challenge(game, seat, level, seed):
+                # One action of its own; if the AI is still on turn after it, the next AI turn moves.
+                logger.info("game %d: AI seat %d challenges %s", game_id, seat, ", ".join(phonies))
+                lines.append(text.ai_challenge_line(table.row.seats[seat].name, phonies))
+                action: Action = lambda g: g.challenge(seat)  # noqa: E731
+            elif game.awaiting_final_challenge:
+                logger.info("game %d: AI seat %d accepts the play that went out", game_id, seat)
+                action = lambda g: g.accept(seat)  # noqa: E731
             else:
-                level = table.row.seats[seat].ai_level or self._config.ai_level
-                move = await self._ai.choose(game, seat, level, turn_seed(table.row.seed, key[0]))
+                move = await self._ai.choose(game, seat, level, seed)
                 action = move_action(seat, move)
             async with self._lock(channel_id):
                 table = self._current(channel_id, game_id, key)
@@ -734,7 +753,7 @@ class GameService:
                     await self._resume_ai(channel_id, game_id)
                     return
                 try:
-                    await self._turn(table, seat, action)
+                    await self._turn(table, seat, action, lines=lines)
                 except ScrabbleError:
                     logger.exception("game %d: the AI's move was refused; it passes", game_id)
                     await self._turn(table, seat, lambda g: g.pass_turn(seat))
@@ -744,6 +763,18 @@ class GameService:
             logger.exception("game %d: the AI turn failed", game_id)
         finally:
             self._tasks.ai_turn_done(channel_id)
+
+    def _ai_challenge(self, game: Game, seat: int, level: str, seed: int) -> list[str]:
+        """The phonies for which AI ``seat`` (on turn in ``game``) challenges the last play, or none if
+        it lets the play stand (:func:`~scrabble_core.ai.should_challenge`, with the service's lexicon
+        and a random source seeded by ``seed``, so a re-run after a restart decides the same)."""
+        challengeable = game.challengeable
+        if game.challenge_mode is ChallengeMode.VOID or challengeable is None or challengeable == seat:
+            return []
+        words = game.challengeable_words()
+        if not should_challenge(words, Level(level), self._lexicon, random.Random(seed)):
+            return []
+        return [word for word in words if word not in self._lexicon]
 
     async def _resume_ai(self, channel_id: int, game_id: int) -> None:
         """Called by an AI turn whose turn moved on while it thought (a resign, a challenge...): start a

@@ -54,6 +54,15 @@ def failed_challenge_line(game: Game, challenger: int | None, seats: Sequence[Se
     return "The challenge failed: the play stands."
 
 
+def ai_challenge_line(name: str, phonies: Sequence[str]) -> str:
+    """The line for an AI's challenge of a play with ``phonies``; the outcome follows in the lines of
+    the challenge's events (:func:`event_line`: the play comes off the board)."""
+    if len(phonies) == 1:
+        return f"{name} challenges {phonies[0]}: it is not in the dictionary."
+    words = ", ".join(phonies[:-1]) + f" and {phonies[-1]}"
+    return f"{name} challenges {words}: they are not in the dictionary."
+
+
 def scores_line(game: Game) -> str:
     """The scores in turn order, e.g. ``"Scores: Ann 42 · Bob 17"``."""
     return "Scores: " + " · ".join(
