@@ -14,7 +14,7 @@ from bot.discord_notifier import DiscordNotifier
 from bot.errors import ScrabbleCommandTree
 from bot.service.game_service import GameService
 from bot.service.protocols import Notifier
-from bot.views import DYNAMIC_ITEMS
+from bot.views import DYNAMIC_ITEMS, submit_form
 
 log = logging.getLogger(__name__)
 
@@ -64,6 +64,17 @@ class ScrabbleBot(commands.Bot):
             await self.sync_app_commands()
         await self.service.start()
         self._service_started = True
+
+    async def on_interaction(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
+        """Handle every modal submission by its custom id (:func:`bot.views.submit_form`).
+
+        discord.py dispatches this event once for every interaction, after its own routing; its modal
+        store only knows the modals this process sent, and the bot's modals leave their submission to
+        this handler (they do nothing on submit), so a Play or Exchange form opened before a restart is
+        answered after it, and every submission is handled exactly once.
+        """
+        if interaction.type is discord.InteractionType.modal_submit:
+            await submit_form(interaction)
 
     async def close(self) -> None:
         """Stop the game service's timers and AI turns, then disconnect."""

@@ -28,6 +28,13 @@ class GuildOnlyError(ScrabbleError):
         super().__init__("Scrabble games are played in server channels: use this command in a server.")
 
 
+class UnknownFormError(ScrabbleError):
+    """A modal submission in the bot's namespace that is not one of its forms, or lacks its input."""
+
+    def __init__(self) -> None:
+        super().__init__("This form is not one the bot knows: use the game's buttons again.")
+
+
 def new_error_id() -> str:
     """A short random hex id that ties an apology to its log entry."""
     return secrets.token_hex(3)

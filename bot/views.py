@@ -5,6 +5,14 @@ and the game (``scrabble:rack:42``), so a click is routed by the id alone: the b
 a restart, with nothing registered but the class (``Bot.add_dynamic_items``). The service decides which
 buttons a message gets (:attr:`bot.messages.Message.buttons`); :func:`view_for` builds them.
 
+The Play and Exchange buttons answer with a modal, a form whose custom id names the form, the game and
+the click that opened it (``scrabble:play-form:42:<click id>``). A form's submission is handled by that
+custom id alone, in one place (:func:`submit_form`, called by the bot for every modal submission), not
+by the :class:`discord.ui.Modal` object that was sent: discord.py only routes a submission to modals
+sent by the same process, so a form opened before a restart and submitted after it would get no answer.
+The modal classes therefore only describe the forms (their ``on_submit`` is discord.py's no-op), and a
+submission is handled exactly once whether or not this process opened the form.
+
 Every callback acknowledges the interaction first (an ephemeral deferral, or the modal that is its
 answer), then calls the game service and follows up ephemerally; any error goes to
 :func:`bot.errors.report_error`.
@@ -13,20 +21,28 @@ answer), then calls the game service and follows up ephemerally; any error goes 
 from __future__ import annotations
 
 import re
-from collections.abc import Awaitable, Callable
-from typing import Any, Final, Self
+from collections.abc import Awaitable, Callable, Iterable, Mapping
+from typing import Any, Final, Self, cast
 
 import discord
 
 from bot.delivery import answer, defer
-from bot.errors import report_error
+from bot.errors import UnknownFormError, report_error
 from bot.messages import Button, Message
 from bot.service.game_service import GameService, User
 from scrabble_core.notation import MAX_INPUT_LENGTH
 
 NAMESPACE: Final = "scrabble"
 MODAL_TIMEOUT: Final = 15 * 60.0
-"""Seconds an opened modal waits for its submission (an interaction token lives 15 minutes)."""
+"""Seconds discord.py keeps an opened modal (an interaction token lives 15 minutes); submissions are
+handled by custom id (:func:`submit_form`), so this only bounds the memory the modals hold."""
+PLAY_FORM: Final = "play-form"
+EXCHANGE_FORM: Final = "exchange-form"
+MOVE_INPUT: Final = "move"
+"""The custom id of the Play form's text input."""
+TILES_INPUT: Final = "tiles"
+"""The custom id of the Exchange form's text input."""
+EXCHANGE_MAX_LENGTH: Final = 7
 
 Work = Callable[[GameService, int, discord.Interaction[Any]], Awaitable[Message]]
 """An action on the service for the user of an interaction: ``work(service, channel_id, interaction)``."""
@@ -50,6 +66,19 @@ _STYLES: Final[dict[Button, tuple[str, discord.ButtonStyle]]] = {
 def action_custom_id(action: Button, game_id: int) -> str:
     """The custom id of the button for ``action`` in game ``game_id``: ``scrabble:{action}:{game_id}``."""
     return f"{NAMESPACE}:{action.value}:{game_id}"
+
+
+def form_custom_id(form: str, game_id: int, opened_by: int) -> str:
+    """The custom id of ``form`` (:data:`PLAY_FORM` or :data:`EXCHANGE_FORM`) in game ``game_id``, opened
+    by the interaction ``opened_by``: ``scrabble:{form}:{game_id}:{opened_by}``. The click's id makes it
+    unique to the click (discord.py keys its opened modals by custom id)."""
+    return f"{NAMESPACE}:{form}:{game_id}:{opened_by}"
+
+
+FORM_PATTERN: Final = re.compile(
+    rf"{NAMESPACE}:(?P<form>{PLAY_FORM}|{EXCHANGE_FORM}):(?P<game_id>[0-9]{{1,20}}):(?P<opened_by>[0-9]{{1,20}})"
+)
+"""The custom ids :func:`form_custom_id` makes (matched whole)."""
 
 
 def service_of(interaction: discord.Interaction[Any]) -> GameService:
@@ -152,50 +181,85 @@ async def open_modal(interaction: discord.Interaction[Any], modal: discord.ui.Mo
 
 
 class PlayModal(discord.ui.Modal, title="Play a word"):
-    """Asks for a move in the usual notation; its custom id is unique to the click that opened it."""
+    """The Play form: a move in the usual notation. Its submission is handled by :func:`submit_form`."""
 
     move: discord.ui.TextInput[PlayModal] = discord.ui.TextInput(
         label="Your move",
         placeholder="8H QUIZ (across) or H8 QUIZ (down); ?E is a blank as E",
         max_length=MAX_INPUT_LENGTH,
-        custom_id="move",
+        custom_id=MOVE_INPUT,
     )
 
     def __init__(self, game_id: int, opened_by: int) -> None:
-        super().__init__(timeout=MODAL_TIMEOUT, custom_id=f"{NAMESPACE}:play-form:{game_id}:{opened_by}")
-        self.game_id = game_id
-
-    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        """Play the typed move."""
-        move, game_id = self.move.value, self.game_id
-        await run_for_user(
-            interaction,
-            game_id,
-            lambda service, channel, i: service.play(channel, i.user.id, move, game_id=game_id),
-        )
+        super().__init__(timeout=MODAL_TIMEOUT, custom_id=form_custom_id(PLAY_FORM, game_id, opened_by))
 
 
 class ExchangeModal(discord.ui.Modal, title="Exchange tiles"):
-    """Asks for the tiles to exchange, showing the player's rack; its custom id is unique to the click
-    that opened it."""
+    """The Exchange form: the tiles to exchange, showing the player's rack. Its submission is handled by
+    :func:`submit_form`."""
 
     tiles: discord.ui.TextInput[ExchangeModal] = discord.ui.TextInput(
-        label="Tiles to exchange", max_length=7, custom_id="tiles"
+        label="Tiles to exchange", max_length=EXCHANGE_MAX_LENGTH, custom_id=TILES_INPUT
     )
 
     def __init__(self, game_id: int, opened_by: int, rack: str) -> None:
-        super().__init__(timeout=MODAL_TIMEOUT, custom_id=f"{NAMESPACE}:exchange-form:{game_id}:{opened_by}")
-        self.game_id = game_id
+        super().__init__(timeout=MODAL_TIMEOUT, custom_id=form_custom_id(EXCHANGE_FORM, game_id, opened_by))
         self.tiles.placeholder = f"Your rack: {rack} (? is a blank)" if rack else "e.g. QVV? (? is a blank)"
 
-    async def on_submit(self, interaction: discord.Interaction[Any]) -> None:
-        """Exchange the typed tiles."""
-        tiles, game_id = self.tiles.value, self.game_id
-        await run_for_user(
-            interaction,
-            game_id,
-            lambda service, channel, i: service.exchange(channel, i.user.id, tiles, game_id=game_id),
-        )
+
+_FORM_INPUTS: Final[dict[str, tuple[str, int]]] = {
+    PLAY_FORM: (MOVE_INPUT, MAX_INPUT_LENGTH),
+    EXCHANGE_FORM: (TILES_INPUT, EXCHANGE_MAX_LENGTH),
+}
+"""Each form's text input: its custom id and maximum length."""
+
+
+def _form_work(form: str, text: str, game_id: int) -> Work:
+    """What submitting ``form`` with ``text`` does in game ``game_id``."""
+    if form == PLAY_FORM:
+        return lambda service, channel, i: service.play(channel, i.user.id, text, game_id=game_id)
+    return lambda service, channel, i: service.exchange(channel, i.user.id, text, game_id=game_id)
+
+
+def input_values(components: Iterable[Mapping[str, Any]]) -> dict[str, str]:
+    """The text inputs' values of a modal submission's ``data.components``, by custom id (inputs in
+    action rows, type 1, or in labels, type 18)."""
+    values: dict[str, str] = {}
+    for component in components:
+        if component.get("type") == 1:
+            values.update(input_values(component.get("components") or []))
+        elif component.get("type") == 18 and isinstance(component.get("component"), Mapping):
+            values.update(input_values([component["component"]]))
+        elif component.get("type") == 4 and isinstance(component.get("value"), str):
+            values[str(component.get("custom_id"))] = component["value"]
+    return values
+
+
+async def submit_form(interaction: discord.Interaction[Any]) -> None:
+    """Handle a modal submission: a Play or Exchange form runs the move for the user (as
+    :func:`run_for_user`: deferral, then the service's answer), whichever process opened the form.
+
+    Submissions outside the bot's namespace are ignored. A namespaced custom id that is not one of
+    :data:`FORM_PATTERN`'s, or a form without its text input (or with a value longer than the input
+    allows), is refused ephemerally through :func:`bot.errors.report_error`.
+    """
+    data = cast("Mapping[str, Any]", interaction.data or {})
+    custom_id = data.get("custom_id")
+    if not isinstance(custom_id, str) or not custom_id.startswith(f"{NAMESPACE}:"):
+        return
+    try:
+        match = FORM_PATTERN.fullmatch(custom_id)
+        if match is None:
+            raise UnknownFormError
+        form, game_id = match["form"], int(match["game_id"])
+        input_id, max_length = _FORM_INPUTS[form]
+        text = input_values(data.get("components") or []).get(input_id)
+        if text is None or len(text) > max_length:
+            raise UnknownFormError
+    except Exception as error:
+        await report_error(interaction, error)
+        return
+    await run_for_user(interaction, game_id, _form_work(form, text, game_id))
 
 
 DYNAMIC_ITEMS: Final = (GameButton,)

@@ -1,7 +1,8 @@
 """The game service that knows nothing of discord: see :mod:`bot.service.game_service`.
 
-Modules: :mod:`~bot.service.game_service` (the service: one method per command, and the one path every
-change takes), :mod:`~bot.service.options` (a new game's options and their checks),
+Modules: :mod:`~bot.service.game_service` (the service: one method per command),
+:mod:`~bot.service.runner` (the open games and their locks, the one path every change takes, sending,
+timers and AI turns), :mod:`~bot.service.options` (a new game's options and their checks),
 :mod:`~bot.service.seats` (users and seat names), :mod:`~bot.service.table` (an open game in memory),
 :mod:`~bot.service.actions` (the actions taken for AI and timed-out seats, and their seeds),
 :mod:`~bot.service.records` (log entries, log lines and stats of a game's changes),

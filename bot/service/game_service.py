@@ -1,4 +1,5 @@
-"""The game service: every open game by channel, its lock, turn timers and AI turns.
+"""The game service: one method per command, over the open games of its
+:class:`~bot.service.runner.GameRunner`.
 
 It knows nothing of discord. The discord layer calls one method per command, with ids and text; the
 method returns a :class:`~bot.messages.Message` for the asker (send it ephemerally when ``private``),
@@ -6,10 +7,8 @@ or raises a :class:`~scrabble_core.errors.ScrabbleError` (a :mod:`bot.service.er
 engine's own) whose text is for the asker. Everything public (turn messages, lobby changes, the end of
 a game, reminders) goes out through the :class:`~bot.service.protocols.Notifier`, in order.
 
-Every state change follows one path, under the game's lock: the action is applied to a copy of the
-engine state (the engine raises, changing nothing, on bad input), the new state, seats, log entries and
-stats are written in one SQLite transaction, and only once it is committed does the in-memory game
-change and the announcements go out. If the write fails, nothing changed.
+Every state change takes the runner's one path (see :mod:`bot.service.runner`): if the write fails,
+nothing changed.
 """
 
 from __future__ import annotations
@@ -19,14 +18,13 @@ import contextlib
 import logging
 import random
 import secrets
-from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Final
 
 from bot.config import Config
 from bot.messages import Attachment, Message, mention
 from bot.service import announcements, text
-from bot.service.actions import SEED_BITS, Action, move_action, timeout_action, turn_seed
+from bot.service.actions import SEED_BITS
 from bot.service.errors import (
     AlreadySeatedError,
     GameExistsError,
@@ -42,14 +40,12 @@ from bot.service.errors import (
 )
 from bot.service.options import NewGame, game_options
 from bot.service.protocols import Advisor, AiPlayer, Clock, Notifier, PngRenderer, Renderer, SystemClock
-from bot.service.records import event_entries, log_line, stats_deltas
+from bot.service.runner import GameRunner
 from bot.service.seats import User, seat_name
 from bot.service.table import Table
-from bot.service.tasks import Tasks
-from bot.store import GameRow, GameStatus, LogEntry, SeatRow, StatsDelta, Store
-from scrabble_core.ai import Level, should_challenge
+from bot.store import GameRow, GameStatus, LogEntry, SeatRow, Store
 from scrabble_core.errors import ScrabbleError
-from scrabble_core.game import MAX_PLAYERS, ChallengeMode, Event, EventKind, Game
+from scrabble_core.game import MAX_PLAYERS, ChallengeMode, EventKind, Game
 from scrabble_core.gcg import export_gcg
 from scrabble_core.notation import parse_player_play
 from scrabble_core.validation import Lexicon, check_play
@@ -83,36 +79,27 @@ class GameService:
         self._config = config
         self._store = store
         self._lexicon = lexicon
-        self._notifier = notifier
-        self._ai = ai
         self._advisor = advisor
-        self._renderer: Renderer = renderer or PngRenderer()
         self._clock: Clock = clock or SystemClock()
-        self._tables: dict[int, Table] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._tasks = Tasks()
+        self._runner = GameRunner(
+            config, store, lexicon, notifier, ai, renderer or PngRenderer(), self._clock
+        )
 
     # Life cycle ---------------------------------------------------------------------------------
 
     async def start(self) -> None:
         """Load every open game from the store and resume it: timers re-armed from their stored
         deadlines (an expired one acts at once), an AI turn that was due is played."""
-        for row in await self._store.open_games():
-            game = None if row.state is None else Game.from_dict(row.state, lexicon=self._lexicon)
-            self._tables[row.channel_id] = Table(row, game)
-        for channel_id, table in list(self._tables.items()):
-            async with self._lock(channel_id):
-                await self._schedule(table)
-        logger.info("service started with %d open games", len(self._tables))
+        await self._runner.start()
 
     async def close(self) -> None:
         """Stop every timer and AI turn (they resume from the store at the next :meth:`start`)."""
-        await self._tasks.close()
+        await self._runner.close()
 
     async def idle(self) -> None:
         """Wait until no AI turn or timer action is running (timers waiting for their time are not
         waited for)."""
-        await self._tasks.idle()
+        await self._runner.idle()
 
     def channel_of(self, game_id: int) -> int:
         """The channel of the open game ``game_id`` (for buttons that carry a game id).
@@ -120,7 +107,7 @@ class GameService:
         Raises:
             NoGameError: no open game has that id.
         """
-        for channel_id, table in self._tables.items():
+        for channel_id, table in self._runner.tables.items():
             if table.row.id == game_id:
                 return channel_id
         raise NoGameError("That game is over")
@@ -131,9 +118,9 @@ class GameService:
         Raises:
             NoGameError; GameNotStartedError.
         """
-        table = self._table(channel_id, None)
+        table = self._runner.table(channel_id, None)
         table.started()
-        return self._copy(table)
+        return self._runner.copy(table)
 
     # Lobby --------------------------------------------------------------------------------------
 
@@ -149,8 +136,8 @@ class GameService:
                 number of AI opponents out of range.
         """
         settings = game_options(options, self._config)
-        async with self._lock(channel_id):
-            if channel_id in self._tables:
+        async with self._runner.lock(channel_id):
+            if channel_id in self._runner.tables:
                 raise GameExistsError
             now = self._clock.now()
             seats = [SeatRow(0, user.id, seat_name(user.name, []))]
@@ -174,10 +161,9 @@ class GameService:
                 now,
             )
             log = [LogEntry("created", 0, {"user_id": user.id, "options": settings.to_dict()}, now)]
-            row = await self._store.create_game(draft, log)
-            self._tables[channel_id] = Table(row, None)
+            row = await self._runner.create(draft, log)
             logger.info("game %d: created in channel %d by user %d", row.id, channel_id, user.id)
-            await self._post(channel_id, announcements.lobby_message(row))
+            await self._runner.post(channel_id, announcements.lobby_message(row))
         return _ack(
             f"Game {row.id} created: others join with /scrabble join, then start it with /scrabble start."
         )
@@ -188,8 +174,8 @@ class GameService:
         Raises:
             NoGameError; GameStartedError; AlreadySeatedError; LobbyFullError.
         """
-        async with self._lock(channel_id):
-            table = self._table(channel_id, None)
+        async with self._runner.lock(channel_id):
+            table = self._runner.table(channel_id, None)
             if table.game is not None:
                 raise GameStartedError
             if any(seat.user_id == user.id for seat in table.row.seats):
@@ -201,11 +187,11 @@ class GameService:
             row = replace(
                 table.row, seats=(*seats, SeatRow(len(seats), user.id, name)), updated_at=self._clock.now()
             )
-            await self._save(
+            await self._runner.save(
                 Table(row, None), [LogEntry("joined", len(seats), {"user_id": user.id}, row.updated_at)]
             )
             logger.info("game %d: user %d joined", row.id, user.id)
-            await self._post(channel_id, announcements.lobby_message(row))
+            await self._runner.post(channel_id, announcements.lobby_message(row))
         return _ack("You joined the game.")
 
     async def add_ai(self, channel_id: int, user_id: int) -> Message:
@@ -215,8 +201,8 @@ class GameService:
         Raises:
             NoGameError; GameStartedError; NotAllowedError (not the creator); LobbyFullError.
         """
-        async with self._lock(channel_id):
-            table = self._table(channel_id, None)
+        async with self._runner.lock(channel_id):
+            table = self._runner.table(channel_id, None)
             if table.game is not None:
                 raise GameStartedError
             if user_id != table.row.creator_id:
@@ -227,11 +213,11 @@ class GameService:
             level = table.row.options.ai_level
             seat = SeatRow(len(seats), None, seat_name("AI", [s.name for s in seats]), level)
             row = replace(table.row, seats=(*seats, seat), updated_at=self._clock.now())
-            await self._save(
+            await self._runner.save(
                 Table(row, None), [LogEntry("ai_added", seat.seat, {"ai_level": level}, row.updated_at)]
             )
             logger.info("game %d: AI seat %d added by user %d", row.id, seat.seat, user_id)
-            await self._post(channel_id, announcements.lobby_message(row))
+            await self._runner.post(channel_id, announcements.lobby_message(row))
         return _ack(f"{seat.name} ({level}) joined the game.")
 
     async def leave(self, channel_id: int, user_id: int) -> Message:
@@ -241,8 +227,8 @@ class GameService:
             NoGameError; NotSeatedError; GameStartedError (use resign); NotAllowedError for the creator
             (who cancels instead).
         """
-        async with self._lock(channel_id):
-            table = self._table(channel_id, None)
+        async with self._runner.lock(channel_id):
+            table = self._runner.table(channel_id, None)
             seat = table.seat_of(user_id)
             if table.game is not None:
                 raise LobbyError("This game has already started: use /scrabble resign to leave it")
@@ -252,9 +238,11 @@ class GameService:
                 replace(s, seat=i) for i, s in enumerate(s for s in table.row.seats if s.seat != seat)
             )
             row = replace(table.row, seats=seats, updated_at=self._clock.now())
-            await self._save(Table(row, None), [LogEntry("left", seat, {"user_id": user_id}, row.updated_at)])
+            await self._runner.save(
+                Table(row, None), [LogEntry("left", seat, {"user_id": user_id}, row.updated_at)]
+            )
             logger.info("game %d: user %d left", row.id, user_id)
-            await self._post(channel_id, announcements.lobby_message(row))
+            await self._runner.post(channel_id, announcements.lobby_message(row))
         return _ack("You left the game.")
 
     async def start_game(self, channel_id: int, user_id: int) -> Message:
@@ -263,8 +251,8 @@ class GameService:
         Raises:
             NoGameError; GameStartedError; NotAllowedError (not the creator); NotEnoughPlayersError.
         """
-        async with self._lock(channel_id):
-            table = self._table(channel_id, None)
+        async with self._runner.lock(channel_id):
+            table = self._runner.table(channel_id, None)
             if table.game is not None:
                 raise GameStartedError
             if user_id != table.row.creator_id:
@@ -291,10 +279,10 @@ class GameService:
                 updated_at=now,
             )
             new = Table(row, game)
-            await self._save(new, [LogEntry("started", None, {}, now)])
+            await self._runner.save(new, [LogEntry("started", None, {}, now)])
             logger.info("game %d: started with %d players", row.id, len(row.seats))
-            await self._announce(new, [], ["The game begins!"], row.seats)
-            await self._schedule(new)
+            await self._runner.announce(new, [], ["The game begins!"], row.seats)
+            await self._runner.schedule(new)
         return _ack("The game has started: your rack comes by DM.")
 
     async def cancel(self, channel_id: int, user_id: int, *, can_manage: bool) -> Message:
@@ -304,16 +292,16 @@ class GameService:
         Raises:
             NoGameError; NotAllowedError.
         """
-        async with self._lock(channel_id):
-            table = self._table(channel_id, None)
+        async with self._runner.lock(channel_id):
+            table = self._runner.table(channel_id, None)
             if user_id != table.row.creator_id and not can_manage:
                 raise NotAllowedError("Only the game's creator or a moderator can cancel it")
             row = replace(table.row, status=GameStatus.CANCELLED, deadline=None, updated_at=self._clock.now())
-            await self._save(
+            await self._runner.save(
                 Table(row, table.game), [LogEntry("cancelled", None, {"user_id": user_id}, row.updated_at)]
             )
             logger.info("game %d: cancelled by user %d", row.id, user_id)
-            await self._post(
+            await self._runner.post(
                 channel_id, Message(f"The game was cancelled by {mention(user_id)}.", mentions=(user_id,))
             )
         return _ack("The game is cancelled.")
@@ -327,7 +315,7 @@ class GameService:
             NoGameError; GameNotStartedError; NotSeatedError; any engine error (not your turn,
             unreadable move, illegal play, unknown word...).
         """
-        events = await self._player_action(
+        events = await self._runner.player_turn(
             channel_id, user_id, game_id, lambda game, seat: game.play(seat, move)
         )
         play = events[0]
@@ -341,7 +329,9 @@ class GameService:
         Raises:
             As :meth:`play` (the engine refuses an exchange with too few tiles in the bag).
         """
-        await self._player_action(channel_id, user_id, game_id, lambda game, seat: game.exchange(seat, tiles))
+        await self._runner.player_turn(
+            channel_id, user_id, game_id, lambda game, seat: game.exchange(seat, tiles)
+        )
         return _ack("Exchanged: your new rack comes by DM.")
 
     async def pass_turn(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Message:
@@ -350,7 +340,7 @@ class GameService:
         Raises:
             As :meth:`play`.
         """
-        await self._player_action(channel_id, user_id, game_id, lambda game, seat: game.pass_turn(seat))
+        await self._runner.player_turn(channel_id, user_id, game_id, lambda game, seat: game.pass_turn(seat))
         return _ack("You passed.")
 
     async def resign(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Message:
@@ -359,7 +349,7 @@ class GameService:
         Raises:
             As :meth:`play`.
         """
-        await self._player_action(channel_id, user_id, game_id, lambda game, seat: game.resign(seat))
+        await self._runner.player_turn(channel_id, user_id, game_id, lambda game, seat: game.resign(seat))
         return _ack("You resigned.")
 
     async def challenge(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Message:
@@ -368,8 +358,10 @@ class GameService:
         Raises:
             As :meth:`play`; the engine's ChallengeError when there is nothing to challenge.
         """
-        double = self._table(channel_id, game_id).row.options.challenge_mode == ChallengeMode.DOUBLE.value
-        events = await self._player_action(
+        double = (
+            self._runner.table(channel_id, game_id).row.options.challenge_mode == ChallengeMode.DOUBLE.value
+        )
+        events = await self._runner.player_turn(
             channel_id, user_id, game_id, lambda game, seat: game.challenge(seat)
         )
         if any(event.kind is EventKind.PHONY_WITHDRAWN for event in events):
@@ -384,7 +376,7 @@ class GameService:
         Raises:
             As :meth:`play`; the engine's ChallengeError when no play that went out is waiting.
         """
-        await self._player_action(channel_id, user_id, game_id, lambda game, seat: game.accept(seat))
+        await self._runner.player_turn(channel_id, user_id, game_id, lambda game, seat: game.accept(seat))
         return _ack("You accepted the last play.")
 
     # Questions ----------------------------------------------------------------------------------
@@ -395,15 +387,15 @@ class GameService:
         Raises:
             NoGameError; GameNotStartedError; NotSeatedError.
         """
-        table = self._table(channel_id, game_id)
+        table = self._runner.table(channel_id, game_id)
         game = table.started()
         rack = game.players[table.seat_of(user_id)].rack
-        image = await asyncio.to_thread(self._renderer.rack, rack, game.variant)
+        image = await asyncio.to_thread(self._runner.renderer.rack, rack, game.variant)
         return Message(text.rack_text(rack, channel_id), (Attachment("rack.png", image),), private=True)
 
     async def rack_letters(self, channel_id: int, user_id: int) -> str:
         """``user_id``'s rack letters for autocompletion; empty when they have no rack here."""
-        table = self._tables.get(channel_id)
+        table = self._runner.tables.get(channel_id)
         if table is None or table.game is None:
             return ""
         with contextlib.suppress(NotSeatedError):
@@ -418,8 +410,8 @@ class GameService:
             NoGameError; GameNotStartedError; NotSeatedError; GameOverError; HintError (hints disabled,
             used up, or no move generator).
         """
-        async with self._lock(channel_id):
-            table = self._table(channel_id, game_id)
+        async with self._runner.lock(channel_id):
+            table = self._runner.table(channel_id, game_id)
             game = table.started()
             seat = table.seat_of(user_id)
             allowed = table.row.options.hints
@@ -430,11 +422,11 @@ class GameService:
                 raise HintError(f"You have used all {allowed} of your hints in this game")
             if self._advisor is None:
                 raise HintError("Hints are not available on this bot")
-            suggestions = await self._advisor.top_moves(self._copy(table), seat, HINT_MOVES)
+            suggestions = await self._advisor.top_moves(self._runner.copy(table), seat, HINT_MOVES)
             seats = list(table.row.seats)
             seats[seat] = replace(seats[seat], hints_used=used + 1)
             row = replace(table.row, seats=tuple(seats), updated_at=self._clock.now())
-            await self._save(Table(row, game), [LogEntry("hint", seat, {}, row.updated_at)])
+            await self._runner.save(Table(row, game), [LogEntry("hint", seat, {}, row.updated_at)])
             logger.info("game %d: hint %d of %d for seat %d", row.id, used + 1, allowed, seat)
         rack = game.players[seat].rack
         return Message(text.hint_text(rack, suggestions, used + 1, allowed), private=True)
@@ -449,7 +441,7 @@ class GameService:
         up, so a preview cannot tell whether a word is in the dictionary (in games with challenges that
         is for a challenge, or ``/scrabble check``, to say). It does not check whose turn it is.
         """
-        table = self._tables.get(channel_id)
+        table = self._runner.tables.get(channel_id)
         if not move.strip() or table is None or table.game is None or table.game.is_over:
             return ""
         try:
@@ -472,9 +464,9 @@ class GameService:
         Raises:
             NoGameError; GameNotStartedError.
         """
-        table = self._table(channel_id, None)
+        table = self._runner.table(channel_id, None)
         table.started()
-        message = await self._turn_message(table, [], [])
+        message = await self._runner.turn_message(table, [], [])
         return replace(message, mentions=())
 
     async def score(self, channel_id: int) -> Message:
@@ -483,7 +475,7 @@ class GameService:
         Raises:
             NoGameError; GameNotStartedError.
         """
-        game = self._table(channel_id, None).started()
+        game = self._runner.table(channel_id, None).started()
         return Message(f"{text.scores_line(game)}\n{text.bag_line(game)}")
 
     async def bag(self, channel_id: int, user_id: int) -> Message:
@@ -492,7 +484,7 @@ class GameService:
         Raises:
             NoGameError; GameNotStartedError; NotSeatedError.
         """
-        table = self._table(channel_id, None)
+        table = self._runner.table(channel_id, None)
         game = table.started()
         return Message(text.bag_text(game, table.seat_of(user_id)), private=True)
 
@@ -502,7 +494,7 @@ class GameService:
         Raises:
             NoGameError; GameNotStartedError.
         """
-        table = self._table(channel_id, None)
+        table = self._runner.table(channel_id, None)
         return Message(text.history_text(table.started(), table.row.seats), private=True)
 
     async def export(self, channel_id: int) -> Message:
@@ -512,7 +504,7 @@ class GameService:
         Raises:
             LobbyError: the channel's game is still going on; NoGameError: no game ended here.
         """
-        if channel_id in self._tables:
+        if channel_id in self._runner.tables:
             raise LobbyError("The record of this game is posted when it ends (it shows every rack)")
         row = await self._store.last_finished_game(channel_id)
         if row is None or row.state is None:
@@ -527,7 +519,7 @@ class GameService:
         Raises:
             NoGameError; WordError: not a word of the game's alphabet (2 to 15 letters).
         """
-        table = self._table(channel_id, None)
+        table = self._runner.table(channel_id, None)
         variant = get_variant(table.row.options.variant)
         cleaned = word.strip().upper()
         longest = max(variant.rows, variant.cols)
@@ -548,300 +540,6 @@ class GameService:
         """The guild's best players: most wins, then best average score."""
         rows = await self._store.leaderboard(guild_id, LEADERBOARD_SIZE)
         return Message(text.leaderboard_text(rows), private=True)
-
-    # The state-change path ----------------------------------------------------------------------
-
-    def _lock(self, channel_id: int) -> asyncio.Lock:
-        return self._locks.setdefault(channel_id, asyncio.Lock())
-
-    def _table(self, channel_id: int, game_id: int | None) -> Table:
-        """The channel's open game, which must be ``game_id`` if given.
-
-        Raises:
-            NoGameError.
-        """
-        table = self._tables.get(channel_id)
-        if table is None:
-            raise NoGameError
-        if game_id is not None and table.row.id != game_id:
-            raise NoGameError("That game is over")
-        return table
-
-    def _copy(self, table: Table) -> Game:
-        """A copy of the table's engine state that an action may change."""
-        assert table.row.state is not None
-        return Game.from_dict(table.row.state, lexicon=self._lexicon)
-
-    async def _player_action(
-        self, channel_id: int, user_id: int, game_id: int | None, action: Callable[[Game, int], list[Event]]
-    ) -> list[Event]:
-        """Apply ``action(game, seat)`` for ``user_id``'s seat under the game's lock."""
-        async with self._lock(channel_id):
-            table = self._table(channel_id, game_id)
-            table.started()
-            seat = table.seat_of(user_id)
-            return await self._turn(table, seat, lambda game: action(game, seat))
-
-    async def _turn(
-        self,
-        table: Table,
-        seat: int | None,
-        action: Action,
-        *,
-        timed_out: bool = False,
-        lines: Sequence[str] = (),
-    ) -> list[Event]:
-        """Apply an engine action to a copy of the game, save, then announce and schedule what comes next.
-
-        ``seat`` acted (its timeout count is reset, or counted when ``timed_out``); ``lines`` open the
-        public message (before the lines of the events). Must hold the lock.
-
-        Raises:
-            ScrabbleError: the engine refused the action (nothing changed).
-        """
-        before = table.started()
-        game = self._copy(table)
-        events = action(game)
-        now = self._clock.now()
-        seats = list(table.row.seats)
-        if seat is not None:
-            timeouts = seats[seat].timeouts + 1 if timed_out else 0
-            seats[seat] = replace(seats[seat], timeouts=timeouts)
-        deadline, reminded = table.deadline_after(game, seat, now)
-        row = replace(
-            table.row,
-            status=GameStatus.FINISHED if game.is_over else GameStatus.ACTIVE,
-            state=game.to_dict(),
-            seats=tuple(seats),
-            deadline=deadline,
-            reminded=reminded,
-            updated_at=now,
-        )
-        log = event_entries(events, now)
-        if timed_out and seat is not None:
-            log.insert(0, LogEntry("timeout", seat, {"count": seats[seat].timeouts}, now))
-        new = Table(row, game)
-        await self._save(new, log, stats_deltas(row, game) if game.is_over else ())
-        for event in events:
-            logger.info("game %d: %s", row.id, log_line(event, row.seats))
-        if game.is_over:
-            logger.info("game %d: over, winners %s", row.id, game.winners())
-        opening = list(lines)
-        if timed_out and seat is not None:
-            opening.append(f"{seats[seat].name} ran out of time.")
-        if not events:
-            opening.append(text.failed_challenge_line(game, seat, row.seats))
-        racks = [s for s in row.seats if before.players[s.seat].rack != game.players[s.seat].rack]
-        await self._announce(new, events, opening, () if game.is_over else racks)
-        await self._schedule(new)
-        return events
-
-    async def _save(self, table: Table, log: Sequence[LogEntry], stats: Sequence[StatsDelta] = ()) -> None:
-        """Write the table in one transaction, then make it the channel's (or drop a closed game)."""
-        await self._store.save(table.row, log, stats)
-        channel_id = table.row.channel_id
-        if table.row.status.is_open:
-            self._tables[channel_id] = table
-        else:
-            self._tables.pop(channel_id, None)
-            self._tasks.stop(channel_id)
-
-    # Announcements ------------------------------------------------------------------------------
-
-    async def _announce(
-        self, table: Table, events: Sequence[Event], lines: Sequence[str], racks: Sequence[SeatRow]
-    ) -> None:
-        """After a saved turn: post the turn message (and the end of a game that is over) and DM
-        ``racks`` to their owners. Never raises: the change is saved already, so a failure is logged
-        and what comes next (the reply, the timer, the AI's turn) still happens."""
-        channel_id, game_id = table.row.channel_id, table.row.id
-        try:
-            await self._post(channel_id, await self._turn_message(table, events, lines))
-        except Exception:
-            logger.exception("game %d: could not announce the turn", game_id)
-        if table.started().is_over:
-            try:
-                await self._post(channel_id, await announcements.final_message(table, self._renderer))
-            except Exception:
-                logger.exception("game %d: could not announce the end", game_id)
-        for seat in racks:
-            try:
-                await self._send_rack(table, seat)
-            except Exception:
-                logger.exception("game %d: could not send seat %d its rack", game_id, seat.seat)
-
-    async def _post(self, channel_id: int, message: Message) -> None:
-        try:
-            await self._notifier.post(channel_id, message)
-        except Exception:
-            logger.exception("could not post in channel %d", channel_id)
-
-    async def _send_rack(self, table: Table, seat: SeatRow) -> None:
-        """DM a human their rack; if that fails, tell the channel (without the rack)."""
-        if seat.user_id is None:
-            return
-        message = await announcements.rack_message(table, seat, self._renderer)
-        try:
-            delivered = await self._notifier.direct(seat.user_id, message)
-        except Exception:
-            logger.exception("could not DM user %d", seat.user_id)
-            delivered = False
-        if not delivered:
-            await self._post(table.row.channel_id, announcements.rack_not_sent_message(table, seat.user_id))
-
-    async def _turn_message(self, table: Table, events: Sequence[Event], lines: Sequence[str]) -> Message:
-        """The public message after a turn (:func:`~bot.service.announcements.turn_message`)."""
-        return await announcements.turn_message(table, events, lines, self._renderer)
-
-    # Timers and AI turns ------------------------------------------------------------------------
-
-    async def _schedule(self, table: Table) -> None:
-        """After a change: start the AI's turn if it is an AI's, or arm the human turn's timer. Must
-        hold the lock."""
-        channel_id = table.row.channel_id
-        self._tasks.cancel_timer(channel_id)
-        game = table.game
-        if game is None or game.is_over or table.row.status is not GameStatus.ACTIVE:
-            return
-        seat = table.row.seats[game.current]
-        if seat.is_ai:
-            if self._tasks.may_start_ai_turn(channel_id):
-                await self._post(channel_id, Message(f"{seat.name} is thinking…"))
-                self._tasks.start_ai_turn(
-                    channel_id, self._ai_turn(channel_id, table.row.id, table.turn_key())
-                )
-        elif table.row.deadline is not None:
-            self._tasks.arm_timer(channel_id, self._timer(table))
-
-    def _current(self, channel_id: int, game_id: int, key: tuple[int, int]) -> Table | None:
-        """The channel's table if it is still game ``game_id`` at turn ``key``."""
-        table = self._tables.get(channel_id)
-        if table is None or table.row.id != game_id or table.game is None or table.turn_key() != key:
-            return None
-        return table
-
-    async def _ai_turn(self, channel_id: int, game_id: int, key: tuple[int, int]) -> None:
-        """Play the AI's turn: first, if the last play is challengeable by it, challenge it or not
-        (:meth:`_ai_challenge`); a challenge is an action of its own, after which :meth:`_turn`
-        schedules the AI's next turn if it is still on turn. Otherwise accept a play that went out, or
-        choose the AI's move outside the lock. The action is applied if the turn has not moved on."""
-        try:
-            table = self._current(channel_id, game_id, key)
-            if table is None:
-                async with self._lock(channel_id):
-                    await self._resume_ai(channel_id, game_id)
-                return
-            game = self._copy(table)
-            seat = game.current
-            level = table.row.seats[seat].ai_level or self._config.ai_level
-            seed = turn_seed(table.row.seed, key[0])
-            lines: list[str] = []
-            if phonies := self._ai_challenge(game, seat, level, seed):
-                # One action of its own; if the AI is still on turn after it, the next AI turn moves.
-                logger.info("game %d: AI seat %d challenges %s", game_id, seat, ", ".join(phonies))
-                lines.append(text.ai_challenge_line(table.row.seats[seat].name, phonies))
-                action: Action = lambda g: g.challenge(seat)  # noqa: E731
-            elif game.awaiting_final_challenge:
-                logger.info("game %d: AI seat %d accepts the play that went out", game_id, seat)
-                action = lambda g: g.accept(seat)  # noqa: E731
-            else:
-                move = await self._ai.choose(game, seat, level, seed)
-                action = move_action(seat, move)
-            async with self._lock(channel_id):
-                table = self._current(channel_id, game_id, key)
-                if table is None:
-                    await self._resume_ai(channel_id, game_id)
-                    return
-                try:
-                    await self._turn(table, seat, action, lines=lines)
-                except ScrabbleError:
-                    logger.exception("game %d: the AI's move was refused; it passes", game_id)
-                    await self._turn(table, seat, lambda g: g.pass_turn(seat))
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            logger.exception("game %d: the AI turn failed", game_id)
-        finally:
-            self._tasks.ai_turn_done(channel_id)
-
-    def _ai_challenge(self, game: Game, seat: int, level: str, seed: int) -> list[str]:
-        """The phonies for which AI ``seat`` (on turn in ``game``) challenges the last play, or none if
-        it lets the play stand (:func:`~scrabble_core.ai.should_challenge`, with the service's lexicon
-        and a random source seeded by ``seed``, so a re-run after a restart decides the same)."""
-        challengeable = game.challengeable
-        if game.challenge_mode is ChallengeMode.VOID or challengeable is None or challengeable == seat:
-            return []
-        words = game.challengeable_words()
-        if not should_challenge(words, Level(level), self._lexicon, random.Random(seed)):
-            return []
-        return [word for word in words if word not in self._lexicon]
-
-    async def _resume_ai(self, channel_id: int, game_id: int) -> None:
-        """Called by an AI turn whose turn moved on while it thought (a resign, a challenge...): start a
-        new AI turn if an AI is (still or now) to play game ``game_id``. While an AI turn runs,
-        :meth:`_schedule` starts no other, so it is this one's to do. Must hold the lock."""
-        table = self._tables.get(channel_id)
-        if table is None or table.row.id != game_id or table.game is None or table.game.is_over:
-            return
-        if table.row.seats[table.game.current].is_ai:
-            logger.info("game %d: the turn moved on while the AI thought; it thinks again", game_id)
-            await self._schedule(table)
-
-    async def _timer(self, table: Table) -> None:
-        """Wait for the reminder (once), then the deadline, and hand the action to a work task."""
-        row = table.row
-        channel_id, game_id, key, deadline = row.channel_id, row.id, table.turn_key(), row.deadline
-        assert deadline is not None
-        now = self._clock.now()
-        fraction = self._config.turn.reminder_left
-        remind_at = deadline - row.options.turn_seconds * fraction
-        if not row.reminded and fraction > 0 and now < deadline:
-            await self._clock.sleep(remind_at - now)
-            self._tasks.spawn(self._remind(channel_id, game_id, key))
-            return
-        await self._clock.sleep(deadline - now)
-        self._tasks.spawn(self._expire(channel_id, game_id, key))
-
-    async def _remind(self, channel_id: int, game_id: int, key: tuple[int, int]) -> None:
-        """Remind the player whose turn it is (once per turn) and re-arm the timer for the deadline."""
-        async with self._lock(channel_id):
-            table = self._current(channel_id, game_id, key)
-            if table is None or table.row.deadline is None or table.row.reminded:
-                return
-            game = table.started()
-            seat = table.row.seats[game.current]
-            row = replace(table.row, reminded=True, updated_at=self._clock.now())
-            new = Table(row, game)
-            try:
-                await self._save(new, [LogEntry("reminder", seat.seat, {}, row.updated_at)])
-            except Exception:
-                logger.exception("game %d: could not save the reminder", game_id)
-                return
-            left = max(0, round(table.row.deadline - self._clock.now()))
-            logger.info("game %d: reminded seat %d", game_id, seat.seat)
-            user = seat.user_id
-            assert user is not None
-            await self._post(
-                channel_id,
-                Message(f"{mention(user)}, it is your turn: {left} seconds left.", mentions=(user,)),
-            )
-            await self._schedule(new)
-
-    async def _expire(self, channel_id: int, game_id: int, key: tuple[int, int]) -> None:
-        """The turn's time ran out: pass (accept a play that went out), or forfeit at the limit."""
-        async with self._lock(channel_id):
-            table = self._current(channel_id, game_id, key)
-            if table is None:
-                return
-            game = table.started()
-            seat = game.current
-            count = table.row.seats[seat].timeouts + 1
-            action = timeout_action(game, seat, self._config.turn, count)
-            logger.info("game %d: seat %d timed out (%d in a row)", game_id, seat, count)
-            try:
-                await self._turn(table, seat, action, timed_out=True)
-            except Exception:
-                logger.exception("game %d: could not apply the timeout", game_id)
 
 
 def _ack(content: str) -> Message:

@@ -1,6 +1,6 @@
 """The service's background tasks, :class:`Tasks`: each channel's turn timer and AI turn, and the work
 tasks a timer hands its action to. It starts, cancels and waits for them; what they do is the
-service's."""
+runner's (:mod:`bot.service.runner`)."""
 
 from __future__ import annotations
 

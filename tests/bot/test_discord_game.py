@@ -8,6 +8,7 @@ accepts every word, except in the whole-game test, which plays ENABLE with the r
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import re
@@ -559,6 +560,130 @@ async def test_play_modal_engine_error_is_a_private_followup(harness: BotHarness
     opened = await harness.ack(harness.payloads.component(message, f"scrabble:play:{gid}", user_id=BOB))
     submit = harness.payloads.modal_submit(opened.json["data"]["custom_id"], {"move": "8H QUIZ"}, user_id=BOB)
     assert_private(await harness.reply(submit), NOT_YOUR_TURN)
+
+
+async def open_form(h: BotHarness, action: str, *, user_id: int | None = None) -> str:
+    """Click the Play or Exchange button (``action``) and return the custom id of the modal it opens."""
+    gid = game_id(h)
+    message = h.fake.last_with_button(channel(h), f"scrabble:{action}:{gid}")
+    opened = await h.ack(h.payloads.component(message, f"scrabble:{action}:{gid}", user_id=user_id))
+    assert opened.json["type"] == MODAL
+    custom_id: str = opened.json["data"]["custom_id"]
+    return custom_id
+
+
+async def assert_answered_once(h: BotHarness, payload: dict[str, Any]) -> None:
+    """``payload`` got exactly one callback and one followup, once everything has settled."""
+    await h.service.idle()
+    await asyncio.sleep(0.05)
+    path = f"/interactions/{payload['id']}/{payload['token']}/callback"
+    assert len([r for r in h.fake.requests if r.path == path]) == 1
+    assert len(await h.fake.followups_for(payload)) == 1
+
+
+@pytest.mark.parametrize("restart", [False, True], ids=["same-process", "after-restart"])
+async def test_play_form_is_answered_once_even_after_a_restart(
+    make_harness: MakeHarness, restart: bool
+) -> None:
+    harness = await make_harness()
+    game = await started(harness)
+    play = find_play(game, 0)
+    assert play is not None
+    form = await open_form(harness, "play")
+    assert form.startswith(f"scrabble:play-form:{game_id(harness)}:")
+    if restart:
+        await harness.bot.close()
+        harness = await make_harness()  # a new process: discord.py's modal store is empty
+    submit = harness.payloads.modal_submit(form, {"move": typed(play)})
+    deferred = await harness.ack(submit)
+    assert deferred.json == {"type": DEFERRED, "data": {"flags": EPHEMERAL}}
+    (followup,) = await harness.fake.followups_for(submit)
+    assert_private(followup)
+    assert followup.content.startswith("You played ")
+    await assert_answered_once(harness, submit)
+    assert harness.service.game(channel(harness)).current == 1
+    assert len([p for p in posts(harness) if p.content.startswith("Alice played ")]) == 1
+
+
+@pytest.mark.parametrize("restart", [False, True], ids=["same-process", "after-restart"])
+async def test_exchange_form_is_answered_once_even_after_a_restart(
+    make_harness: MakeHarness, restart: bool
+) -> None:
+    harness = await make_harness()
+    game = await started(harness)
+    rack = game.players[0].rack
+    form = await open_form(harness, "exchange")
+    assert form.startswith(f"scrabble:exchange-form:{game_id(harness)}:")
+    if restart:
+        await harness.bot.close()
+        harness = await make_harness()
+    submit = harness.payloads.modal_submit(form, {"tiles": rack[:2]})
+    assert_private(await harness.reply(submit), "Exchanged: your new rack comes by DM.")
+    await assert_answered_once(harness, submit)
+    assert harness.service.game(channel(harness)).current == 1
+
+
+async def test_a_form_opened_before_a_restart_still_checks_the_turn(make_harness: MakeHarness) -> None:
+    first = await make_harness()
+    await started(first)
+    form = await open_form(first, "play", user_id=BOB)
+    await first.bot.close()
+    harness = await make_harness()
+    submit = harness.payloads.modal_submit(form, {"move": "8H QUIZ"}, user_id=BOB)
+    assert_private(await harness.reply(submit), NOT_YOUR_TURN)
+    assert harness.service.game(channel(harness)).current == 0
+
+
+UNKNOWN_FORM = "This form is not one the bot knows: use the game's buttons again."
+
+
+@pytest.mark.parametrize(
+    ("custom_id", "values"),
+    [
+        ("scrabble:play-form:{gid}", {"move": "8H QUIZ"}),
+        ("scrabble:play-form:{gid}:1:2", {"move": "8H QUIZ"}),
+        ("scrabble:play-form:x{gid}:1", {"move": "8H QUIZ"}),
+        ("scrabble:pass:{gid}", {"move": "8H QUIZ"}),
+        ("scrabble:resign-form:{gid}:1", {"move": "8H QUIZ"}),
+        ("scrabble:play-form:{gid}:1", {"tiles": "AB"}),
+        ("scrabble:exchange-form:{gid}:1", {"tiles": "ABCDEFGH"}),
+        ("scrabble:play-form:{gid}:1", {"move": "8H " + "Q" * 200}),
+    ],
+    ids=[
+        "no-click",
+        "extra-part",
+        "bad-game",
+        "button-id",
+        "unknown-form",
+        "wrong-input",
+        "too-long",
+        "too-long-move",
+    ],
+)
+async def test_forged_forms_are_refused_privately(
+    harness: BotHarness, custom_id: str, values: dict[str, str]
+) -> None:
+    await started(harness)
+    submit = harness.payloads.modal_submit(custom_id.format(gid=game_id(harness)), values)
+    reply = await harness.ack(submit)
+    assert reply.json["type"] == CHANNEL_MESSAGE
+    assert_private(reply, UNKNOWN_FORM)
+    assert harness.service.game(channel(harness)).current == 0
+
+
+async def test_a_form_of_an_unknown_game_says_the_game_is_over(harness: BotHarness) -> None:
+    await started(harness)
+    submit = harness.payloads.modal_submit("scrabble:play-form:987654321:1", {"move": "8H QUIZ"})
+    assert_private(await harness.reply(submit), "That game is over")
+
+
+async def test_forms_outside_the_namespace_are_ignored(harness: BotHarness) -> None:
+    await started(harness)
+    submit = harness.payloads.modal_submit("someone-else:form:1", {"move": "8H QUIZ"})
+    harness.dispatch(submit)
+    await asyncio.sleep(0.05)
+    assert not [r for r in harness.fake.requests if str(submit["id"]) in r.path]
+    assert harness.service.game(channel(harness)).current == 0
 
 
 # -- questions ----------------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ from discord_fake import (
 from bot.cogs.scrabble import RULES, rules_text
 from bot.config import Config
 from bot.delivery import split_text
+from bot.views import FORM_PATTERN, form_custom_id, input_values
 from scrabble_core.errors import GameOverError
 
 APOLOGY = re.compile(r"Sorry, something went wrong \(error id ([0-9a-f]{6})\)\.")
@@ -371,3 +372,15 @@ def test_split_text_cuts_a_long_line_and_keeps_short_texts_whole() -> None:
     assert split_text("") == [""]
     assert split_text("a" * 4000) == ["a" * 2000, "a" * 2000]
     assert split_text("b\n" + "a" * 2001, limit=2000) == ["b", "a" * 2000, "a"]
+
+
+def test_form_ids_parse_back_and_inputs_are_read_from_rows_and_labels() -> None:
+    match = FORM_PATTERN.fullmatch(form_custom_id("play-form", 42, 123456789012345678))
+    assert match is not None
+    assert (match["form"], match["game_id"], match["opened_by"]) == ("play-form", "42", "123456789012345678")
+    components = [
+        {"type": 1, "components": [{"type": 4, "custom_id": "move", "value": "8H QUIZ"}]},
+        {"type": 18, "component": {"type": 4, "custom_id": "tiles", "value": "QV"}},
+        {"type": 10, "content": "text, not an input"},
+    ]
+    assert input_values(components) == {"move": "8H QUIZ", "tiles": "QV"}

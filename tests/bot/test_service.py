@@ -311,7 +311,7 @@ async def test_whole_games_never_show_a_rack_publicly(
 
 async def test_real_renderer_game_keeps_racks_private(tmp_path: Path) -> None:
     harness = await open_harness(tmp_path)
-    harness.svc._renderer = PngRenderer()  # the real images, once
+    harness.svc._runner.renderer = PngRenderer()  # the real images, once
     try:
         await started_game(harness, (ALICE,), ai=1, seed=5)
         await play_to_end(harness, (ALICE,))
@@ -654,7 +654,7 @@ class BrokenRenderer:
 
 async def test_a_failing_renderer_still_announces_replies_and_schedules(tmp_path: Path) -> None:
     harness = await open_harness(tmp_path, make_config(time_limit=60))
-    harness.svc._renderer = BrokenRenderer()
+    harness.svc._runner.renderer = BrokenRenderer()
     try:
         await started_game(harness, (ALICE,), ai=1, seed=5)
         start = harness.notifier.posts[-1][1]
@@ -691,7 +691,7 @@ async def test_a_failed_announcement_still_replies_and_schedules(
         async def broken(*args: object) -> Message:
             raise RuntimeError("a bug in the turn message")
 
-        monkeypatch.setattr(harness.svc, "_turn_message", broken)
+        monkeypatch.setattr(harness.svc._runner, "turn_message", broken)
         play = find_play(harness.svc.game(CHANNEL), 0)
         assert play is not None
         posts = len(harness.notifier.posts)
