@@ -210,3 +210,22 @@ def movegen_cache_dir(enable_lexicon: Lexicon, tmp_path_factory: pytest.TempPath
 def enable_generator(enable_lexicon: Lexicon, movegen_cache_dir: Path) -> MoveGenerator:
     """A move generator over ENABLE, built once per session (its DAWG cached in ``movegen_cache_dir``)."""
     return load_move_generator(enable_lexicon, movegen_cache_dir)
+
+
+@pytest.fixture(scope="session")
+def own_midgame_rows() -> list[str]:
+    """A 15x15 midgame of this project's own, with a blank on the board and tiles on the edges (the
+    counts of test_movegen.py's OWN_COUNTS were checked against the brute force with ENABLE)."""
+    return [
+        "...............",
+        ".E.............",
+        ".y.............",
+        "TRACK..........",
+        ".Y..R..........",
+        "...DAZE.PEIN...",
+        "....A..HIM.....",
+        "..APLITE.......",
+        "JUGA...........",
+        ".HEN...........",
+        *["..............."] * 5,
+    ]

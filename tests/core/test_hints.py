@@ -14,21 +14,6 @@ from scrabble_core.scoring import WordScore, score_placements
 from scrabble_core.validation import check_play
 from scrabble_core.variant import get_variant
 
-# The midgame of test_movegen.py.
-ROWS = [
-    "...............",
-    ".E.............",
-    ".y.............",
-    "TRACK..........",
-    ".Y..R..........",
-    "...DAZE.PEIN...",
-    "....A..HIM.....",
-    "..APLITE.......",
-    "JUGA...........",
-    ".HEN...........",
-    *["..............."] * 5,
-]
-
 
 @pytest.fixture(scope="module")
 def generator(enable_generator: MoveGenerator) -> MoveGenerator:
@@ -36,8 +21,8 @@ def generator(enable_generator: MoveGenerator) -> MoveGenerator:
 
 
 @pytest.fixture(scope="module")
-def board() -> Board:
-    return Board.from_rows(get_variant("standard"), ROWS)
+def board(own_midgame_rows: list[str]) -> Board:
+    return Board.from_rows(get_variant("standard"), own_midgame_rows)
 
 
 @pytest.mark.parametrize("rack", ["RETAINS", "?DEHLOR", "QUIZ", "EE?"])

@@ -43,21 +43,8 @@ REPO_ROOT = Path(__file__).resolve().parents[2]
 SHARED_DIR = os.environ.get("SCRABBLE_SHARED_DIR")
 needs_shared = pytest.mark.skipif(not SHARED_DIR, reason="SCRABBLE_SHARED_DIR is not set")
 
-# A midgame of our own: edges, a blank (the y of EyRY), tiles to play through and along.
-OWN_ROWS = [
-    "...............",
-    ".E.............",
-    ".y.............",
-    "TRACK..........",
-    ".Y..R..........",
-    "...DAZE.PEIN...",
-    "....A..HIM.....",
-    "..APLITE.......",
-    "JUGA...........",
-    ".HEN...........",
-    *["..............."] * 5,
-]
-# rack: (moves, moves across, one-tile plays, best score), computed by the generator and checked
+# The midgame of our own (fixture own_midgame_rows): edges, a blank (the y of EyRY), tiles to play
+# through and along. rack: (moves, moves across, one-tile plays, best score), computed by the generator and checked
 # against the brute force with ENABLE (test_own_position_matches_the_brute_force_with_enable).
 OWN_COUNTS = {
     "RETAINS": (1860, 921, 49, 89),
@@ -79,8 +66,8 @@ def standard() -> Variant:
 
 
 @pytest.fixture(scope="module")
-def own_board(standard: Variant) -> Board:
-    return Board.from_rows(standard, OWN_ROWS)
+def own_board(standard: Variant, own_midgame_rows: list[str]) -> Board:
+    return Board.from_rows(standard, own_midgame_rows)
 
 
 def shared_board(name: str, variant: Variant) -> Board:
@@ -691,9 +678,9 @@ def cli_env(movegen_cache_dir: Path, generator: MoveGenerator, monkeypatch: pyte
 
 
 @pytest.fixture
-def own_board_file(tmp_path: Path) -> Path:
+def own_board_file(tmp_path: Path, own_midgame_rows: list[str]) -> Path:
     path = tmp_path / "own.txt"
-    path.write_text("\n".join(OWN_ROWS) + "\n", encoding="utf-8")
+    path.write_text("\n".join(own_midgame_rows) + "\n", encoding="utf-8")
     return path
 
 
