@@ -19,7 +19,7 @@ import logging
 import random
 import secrets
 from dataclasses import replace
-from typing import Final
+from typing import Any, Final
 
 from bot.config import Config
 from bot.messages import Attachment, Message, mention
@@ -184,14 +184,14 @@ class GameService:
                 raise LobbyFullError(MAX_PLAYERS)
             seats = table.row.seats
             name = seat_name(user.name, [seat.name for seat in seats])
-            row = replace(
-                table.row, seats=(*seats, SeatRow(len(seats), user.id, name)), updated_at=self._clock.now()
+            await self._change_lobby(
+                channel_id,
+                table.row,
+                (*seats, SeatRow(len(seats), user.id, name)),
+                "joined",
+                len(seats),
+                {"user_id": user.id},
             )
-            await self._runner.save(
-                Table(row, None), [LogEntry("joined", len(seats), {"user_id": user.id}, row.updated_at)]
-            )
-            logger.info("game %d: user %d joined", row.id, user.id)
-            await self._runner.post(channel_id, announcements.lobby_message(row))
         return _ack("You joined the game.")
 
     async def add_ai(self, channel_id: int, user_id: int) -> Message:
@@ -212,12 +212,9 @@ class GameService:
                 raise LobbyFullError(MAX_PLAYERS)
             level = table.row.options.ai_level
             seat = SeatRow(len(seats), None, seat_name("AI", [s.name for s in seats]), level)
-            row = replace(table.row, seats=(*seats, seat), updated_at=self._clock.now())
-            await self._runner.save(
-                Table(row, None), [LogEntry("ai_added", seat.seat, {"ai_level": level}, row.updated_at)]
+            await self._change_lobby(
+                channel_id, table.row, (*seats, seat), "ai_added", seat.seat, {"ai_level": level}
             )
-            logger.info("game %d: AI seat %d added by user %d", row.id, seat.seat, user_id)
-            await self._runner.post(channel_id, announcements.lobby_message(row))
         return _ack(f"{seat.name} ({level}) joined the game.")
 
     async def leave(self, channel_id: int, user_id: int) -> Message:
@@ -237,13 +234,24 @@ class GameService:
             seats = tuple(
                 replace(s, seat=i) for i, s in enumerate(s for s in table.row.seats if s.seat != seat)
             )
-            row = replace(table.row, seats=seats, updated_at=self._clock.now())
-            await self._runner.save(
-                Table(row, None), [LogEntry("left", seat, {"user_id": user_id}, row.updated_at)]
-            )
-            logger.info("game %d: user %d left", row.id, user_id)
-            await self._runner.post(channel_id, announcements.lobby_message(row))
+            await self._change_lobby(channel_id, table.row, seats, "left", seat, {"user_id": user_id})
         return _ack("You left the game.")
+
+    async def _change_lobby(
+        self,
+        channel_id: int,
+        row: GameRow,
+        seats: tuple[SeatRow, ...],
+        kind: str,
+        seat: int,
+        data: dict[str, Any],
+    ) -> None:
+        """Save the lobby with its new ``seats`` and one log entry, log it, and repost the lobby
+        message. The caller holds the channel's lock."""
+        new = replace(row, seats=seats, updated_at=self._clock.now())
+        await self._runner.save(Table(new, None), [LogEntry(kind, seat, data, new.updated_at)])
+        logger.info("game %d: %s, seat %d %s", new.id, kind, seat, data)
+        await self._runner.post(channel_id, announcements.lobby_message(new))
 
     async def start_game(self, channel_id: int, user_id: int) -> Message:
         """Start the channel's lobby (its creator only): deal, announce the first turn, DM the racks.
