@@ -79,7 +79,7 @@ async def run(config: Config, token: str) -> None:
         StartupError: the lexicon, the database or the AI workers could not be loaded.
     """
     from bot.ai_executor import AiExecutor, ExecutorAiPlayer, WorkerConfig
-    from bot.client import ScrabbleBot
+    from bot.discord.client import ScrabbleBot
     from bot.service.advisor import GeneratorAdvisor
     from bot.service.game_service import GameService
     from bot.store import Store

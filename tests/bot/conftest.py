@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).parent))
 from discord_fake import ACK_TIMES, TEST_TOKEN, BotHarness, FakeDiscord, MakeHarness, Payloads
 from service_fakes import AnyWord, QuickRenderer, SimpleAdvisor, SimpleAi
 
-from bot.client import ScrabbleBot
 from bot.config import Config
+from bot.discord.client import ScrabbleBot
 from bot.service.game_service import GameService
 from bot.service.protocols import Advisor, AiPlayer, Notifier
 from bot.store import Store

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 from aiohttp import web
 
-from bot.client import ScrabbleBot
+from bot.discord.client import ScrabbleBot
 from bot.service.game_service import GameService
 from bot.store import Store
 

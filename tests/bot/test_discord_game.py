@@ -33,7 +33,7 @@ from discord_fake import (
 from service_fakes import AnyWord, find_play, typed
 
 from bot.config import Config
-from bot.discord_notifier import DiscordNotifier
+from bot.discord.notifier import DiscordNotifier
 from bot.messages import Attachment, Button, Message
 from bot.service.advisor import GeneratorAdvisor
 from bot.service.errors import NoGameError
@@ -891,7 +891,7 @@ async def test_unexpected_service_error_is_logged_and_apologised_for(
 
     harness.service.score = broken  # type: ignore[method-assign]
     harness.service.pass_turn = broken  # type: ignore[method-assign]
-    with caplog.at_level(logging.ERROR, logger="bot.errors"):
+    with caplog.at_level(logging.ERROR, logger="bot.discord.errors"):
         reply = await slash(harness, "score")
         button = await click(harness, "pass")
     for answer in (reply, button):

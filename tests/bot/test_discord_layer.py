@@ -28,10 +28,10 @@ from discord_fake import (
     thread_channel_payload,
 )
 
-from bot.cogs.scrabble import RULES, rules_text
 from bot.config import Config
-from bot.delivery import split_text
-from bot.views import FORM_PATTERN, form_custom_id, input_values
+from bot.discord.cog import RULES, rules_text
+from bot.discord.delivery import split_text
+from bot.discord.views import FORM_PATTERN, form_custom_id, input_values
 from scrabble_core.errors import GameOverError
 
 APOLOGY = re.compile(r"Sorry, something went wrong \(error id ([0-9a-f]{6})\)\.")
@@ -280,13 +280,13 @@ async def test_unexpected_error_is_logged_with_an_id_and_the_user_gets_an_apolog
     harness: BotHarness, caplog: pytest.LogCaptureFixture
 ) -> None:
     add_failing_commands(harness)
-    with caplog.at_level(logging.ERROR, logger="bot.errors"):
+    with caplog.at_level(logging.ERROR, logger="bot.discord.errors"):
         callback = await harness.ack(harness.payloads.slash("bug", group="test"))
     assert callback.json["type"] == CHANNEL_MESSAGE
     assert callback.json["data"]["flags"] == EPHEMERAL
     match = APOLOGY.fullmatch(callback.json["data"]["content"])
     assert match is not None
-    (record,) = [r for r in caplog.records if r.name == "bot.errors"]
+    (record,) = [r for r in caplog.records if r.name == "bot.discord.errors"]
     assert record.levelno == logging.ERROR
     assert match[1] in record.getMessage()
     assert "/test bug" in record.getMessage()
@@ -300,7 +300,7 @@ async def test_error_after_deferral_is_a_followup(
 ) -> None:
     add_failing_commands(harness)
     payload = harness.payloads.slash("deferred-bug", group="test")
-    with caplog.at_level(logging.ERROR, logger="bot.errors"):
+    with caplog.at_level(logging.ERROR, logger="bot.discord.errors"):
         callback = await harness.ack(payload)
         (followup,) = await harness.fake.followups_for(payload)
     assert callback.json == {"type": DEFERRED_CHANNEL_MESSAGE, "data": {"flags": EPHEMERAL}}

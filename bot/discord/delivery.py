@@ -4,7 +4,7 @@ answer to an interaction.
 Everything that turns a ``Message`` into discord.py arguments is here: the text split into pieces of at
 most 2,000 characters (Discord's limit), the attachments as files (on the last piece, with the buttons),
 and the allowed mentions (exactly the users the message mentions, never ``@everyone`` or roles). The
-buttons are built by the caller (:func:`bot.views.view_for`) and passed in.
+buttons are built by the caller (:func:`bot.discord.views.view_for`) and passed in.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ MAX_CONTENT: Final = 2000
 
 PUBLIC_DEFERRAL: Final = "scrabble:public-deferral"
 """The key of :attr:`discord.Interaction.extras` set when an interaction was deferred publicly: its
-first followup replaces the public "thinking" message (see :func:`bot.errors.report_error`)."""
+first followup replaces the public "thinking" message (see :func:`bot.discord.errors.report_error`)."""
 
 
 def split_text(text: str, limit: int = MAX_CONTENT) -> list[str]:

@@ -8,13 +8,13 @@ from collections.abc import Callable
 import discord
 from discord.ext import commands
 
-from bot.cogs.scrabble import ScrabbleCog
 from bot.config import Config
-from bot.discord_notifier import DiscordNotifier
-from bot.errors import ScrabbleCommandTree
+from bot.discord.cog import ScrabbleCog
+from bot.discord.errors import ScrabbleCommandTree
+from bot.discord.notifier import DiscordNotifier
+from bot.discord.views import DYNAMIC_ITEMS, submit_form
 from bot.service.game_service import GameService
 from bot.service.protocols import Notifier
-from bot.views import DYNAMIC_ITEMS, submit_form
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +36,7 @@ class ScrabbleBot(commands.Bot):
 
     ``config`` gives the dev guild (commands are synced there, copied from the global ones, for instant
     updates while developing; globally otherwise). ``make_service`` builds the game service the
-    commands and buttons call, around a :class:`~bot.discord_notifier.DiscordNotifier` of this bot; the
+    commands and buttons call, around a :class:`~bot.discord.notifier.DiscordNotifier` of this bot; the
     service is started in :meth:`setup_hook` (once the bot can send) and closed in :meth:`close`. With
     ``sync_commands=False`` the commands are not sent to Discord at start-up (tests, or restarts that
     did not change any command). Messages ping no one unless they allow it (the service's mentions).
@@ -66,7 +66,7 @@ class ScrabbleBot(commands.Bot):
         self._service_started = True
 
     async def on_interaction(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
-        """Handle every modal submission by its custom id (:func:`bot.views.submit_form`).
+        """Handle every modal submission by its custom id (:func:`bot.discord.views.submit_form`).
 
         discord.py dispatches this event once for every interaction, after its own routing; its modal
         store only knows the modals this process sent, and the bot's modals leave their submission to

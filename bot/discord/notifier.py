@@ -6,9 +6,9 @@ import logging
 
 import discord
 
-from bot.delivery import send_to
+from bot.discord.delivery import send_to
+from bot.discord.views import view_for
 from bot.messages import Message
-from bot.views import view_for
 
 log = logging.getLogger(__name__)
 

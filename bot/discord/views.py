@@ -15,7 +15,7 @@ submission is handled exactly once whether or not this process opened the form.
 
 Every callback acknowledges the interaction first (an ephemeral deferral, or the modal that is its
 answer), then calls the game service and follows up ephemerally; any error goes to
-:func:`bot.errors.report_error`.
+:func:`bot.discord.errors.report_error`.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from typing import Any, Final, Self, cast
 
 import discord
 
-from bot.delivery import answer, defer
-from bot.errors import UnknownFormError, report_error
+from bot.discord.delivery import answer, defer
+from bot.discord.errors import UnknownFormError, report_error
 from bot.messages import Button, Message
 from bot.service.game_service import GameService, User
 from scrabble_core.notation import MAX_INPUT_LENGTH
@@ -103,7 +103,7 @@ async def run_for_user(interaction: discord.Interaction[Any], game_id: int, work
 
     The deferral comes first because the service may take longer than Discord's 3 seconds (rendering,
     AI turns, hints on big racks). A game that is over is refused (:class:`~bot.service.errors.NoGameError`);
-    every error is reported through :func:`bot.errors.report_error`.
+    every error is reported through :func:`bot.discord.errors.report_error`.
     """
     try:
         await defer(interaction)
@@ -173,7 +173,7 @@ class GameButton(
 
 
 async def open_modal(interaction: discord.Interaction[Any], modal: discord.ui.Modal) -> None:
-    """Answer ``interaction`` with ``modal``; errors are reported through :func:`bot.errors.report_error`."""
+    """Answer ``interaction`` with ``modal``; errors are reported through :func:`bot.discord.errors.report_error`."""
     try:
         await interaction.response.send_modal(modal)
     except Exception as error:
@@ -241,7 +241,7 @@ async def submit_form(interaction: discord.Interaction[Any]) -> None:
 
     Submissions outside the bot's namespace are ignored. A namespaced custom id that is not one of
     :data:`FORM_PATTERN`'s, or a form without its text input (or with a value longer than the input
-    allows), is refused ephemerally through :func:`bot.errors.report_error`.
+    allows), is refused ephemerally through :func:`bot.discord.errors.report_error`.
     """
     data = cast("Mapping[str, Any]", interaction.data or {})
     custom_id = data.get("custom_id")

@@ -4,7 +4,7 @@ Each game command finds the game by its channel (a thread is a channel of its ow
 and shows its answer: ephemerally when the answer is private (acknowledgements, racks, hints...),
 publicly otherwise (``board``, ``score``). Commands whose work may outlast Discord's 3 seconds
 (rendering, AI turns, hints, DMs) are deferred first and answered by a followup. Refusals and bugs
-are raised to the command tree, whose error handler (:func:`bot.errors.report_error`) answers them.
+are raised to the command tree, whose error handler (:func:`bot.discord.errors.report_error`) answers them.
 ``rules`` and ``help`` need no game and work in DMs too; the game commands refuse DMs.
 """
 
@@ -19,16 +19,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import AI_LEVELS, MAX_HINTS, MAX_TURN_SECONDS
-from bot.delivery import answer, defer
-from bot.errors import GuildOnlyError
+from bot.discord.delivery import answer, defer
+from bot.discord.errors import GuildOnlyError
+from bot.discord.views import can_manage, user_of, view_for
 from bot.messages import Message
 from bot.service.game_service import GameService, NewGame
-from bot.views import can_manage, user_of, view_for
 from scrabble_core.game import MAX_PLAYERS, ChallengeMode
 from scrabble_core.variant import bundled_variant_names
 
 if TYPE_CHECKING:
-    from bot.client import ScrabbleBot
+    from bot.discord.client import ScrabbleBot
 
 MAX_CHOICES: Final = 25
 """The most suggestions Discord shows."""

@@ -15,7 +15,7 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.delivery import PUBLIC_DEFERRAL
+from bot.discord.delivery import PUBLIC_DEFERRAL
 from scrabble_core.errors import ScrabbleError
 
 log = logging.getLogger(__name__)

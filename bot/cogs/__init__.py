@@ -1,1 +1,0 @@
-"""The bot's cogs: its slash commands."""

@@ -1,0 +1,5 @@
+"""The Discord adapter: the discord.py client, the ``/scrabble`` commands, buttons and forms, the
+delivery of messages, the one error translator and the notifier the game service posts through.
+
+Only this package imports discord.py; the game service (:mod:`bot.service`) knows nothing of it.
+"""
