@@ -42,7 +42,8 @@ class Attachment:
 class Message:
     """One message: its text, files, buttons, the users it mentions, and whether only its recipient
     may see it (``private``: a DM, or an ephemeral reply). ``game`` is the id of the game its buttons
-    act on (required with buttons)."""
+    act on (required with buttons); ``turn`` the game's move number (the length of its history) when
+    the message was made, so that its turn buttons act on that turn only (``None``: whatever the turn)."""
 
     text: str
     attachments: tuple[Attachment, ...] = ()
@@ -50,6 +51,7 @@ class Message:
     mentions: tuple[int, ...] = ()
     buttons: tuple[Button, ...] = ()
     game: int | None = None
+    turn: int | None = None
 
     def __post_init__(self) -> None:
         if self.buttons and self.game is None:

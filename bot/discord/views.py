@@ -1,12 +1,14 @@
 """The persistent buttons of the game messages, and the modals they open.
 
 Every button is a :class:`GameButton`, a :class:`discord.ui.DynamicItem` whose custom id names the action
-and the game (``scrabble:rack:42``), so a click is routed by the id alone: the buttons keep working after
+and the game (``scrabble:rack:42``), and for the buttons that act on a turn the move number they were
+shown under (``scrabble:challenge:42:17``), so a click is routed by the id alone: the buttons keep working after
 a restart, with nothing registered but the class (``Bot.add_dynamic_items``). The service decides which
 buttons a message gets (:attr:`bot.messages.Message.buttons`); :func:`view_for` builds them.
 
-The Play and Exchange buttons answer with a modal, a form whose custom id names the form, the game and
-the click that opened it (``scrabble:play-form:42:<click id>``). A form's submission is handled by that
+The Play and Exchange buttons answer with a modal, a form whose custom id names the form, the game, the
+move number and the click that opened it (``scrabble:play-form:42:17:<click id>``); a move is accepted
+only for the turn it was made for. A form's submission is handled by that
 custom id alone, in one place (:func:`submit_form`, called by the bot for every modal submission), not
 by the :class:`discord.ui.Modal` object that was sent: discord.py only routes a submission to modals
 sent by the same process, so a form opened before a restart and submitted after it would get no answer.
@@ -63,20 +65,35 @@ _STYLES: Final[dict[Button, tuple[str, discord.ButtonStyle]]] = {
 """Each button's label and colour."""
 
 
-def action_custom_id(action: Button, game_id: int) -> str:
-    """The custom id of the button for ``action`` in game ``game_id``: ``scrabble:{action}:{game_id}``."""
-    return f"{NAMESPACE}:{action.value}:{game_id}"
+TURN_ACTIONS: Final = frozenset(
+    {Button.PLAY, Button.EXCHANGE, Button.PASS, Button.HINT, Button.CHALLENGE, Button.ACCEPT}
+)
+"""The buttons that act on one turn: their custom id carries the move number they were shown under."""
 
 
-def form_custom_id(form: str, game_id: int, opened_by: int) -> str:
-    """The custom id of ``form`` (:data:`PLAY_FORM` or :data:`EXCHANGE_FORM`) in game ``game_id``, opened
-    by the interaction ``opened_by``: ``scrabble:{form}:{game_id}:{opened_by}``. The click's id makes it
-    unique to the click (discord.py keys its opened modals by custom id)."""
-    return f"{NAMESPACE}:{form}:{game_id}:{opened_by}"
+def action_custom_id(action: Button, game_id: int, turn: int | None = None) -> str:
+    """The custom id of the button for ``action`` in game ``game_id``: ``scrabble:{action}:{game_id}``,
+    then ``:{turn}`` for a button of :data:`TURN_ACTIONS` shown under move number ``turn``."""
+    if turn is None or action not in TURN_ACTIONS:
+        return f"{NAMESPACE}:{action.value}:{game_id}"
+    return f"{NAMESPACE}:{action.value}:{game_id}:{turn}"
 
 
+def form_custom_id(form: str, game_id: int, turn: int | None, opened_by: int) -> str:
+    """The custom id of ``form`` (:data:`PLAY_FORM` or :data:`EXCHANGE_FORM`) in game ``game_id``, for
+    move number ``turn``, opened by the interaction ``opened_by``:
+    ``scrabble:{form}:{game_id}:{turn}:{opened_by}`` (without ``{turn}:`` for a button made before turns
+    were carried). The click's id makes it unique to the click (discord.py keys its opened modals by
+    custom id)."""
+    middle = "" if turn is None else f"{turn}:"
+    return f"{NAMESPACE}:{form}:{game_id}:{middle}{opened_by}"
+
+
+_NUMBER: Final = "[0-9]{1,20}"
+_TURN: Final = "[0-9]{1,9}"
 FORM_PATTERN: Final = re.compile(
-    rf"{NAMESPACE}:(?P<form>{PLAY_FORM}|{EXCHANGE_FORM}):(?P<game_id>[0-9]{{1,20}}):(?P<opened_by>[0-9]{{1,20}})"
+    rf"{NAMESPACE}:(?P<form>{PLAY_FORM}|{EXCHANGE_FORM}):(?P<game_id>{_NUMBER}):"
+    rf"(?:(?P<turn>{_TURN}):)?(?P<opened_by>{_NUMBER})"
 )
 """The custom ids :func:`form_custom_id` makes (matched whole)."""
 
@@ -114,8 +131,9 @@ async def run_for_user(interaction: discord.Interaction[Any], game_id: int, work
         await report_error(interaction, error)
 
 
-def _actions(game_id: int) -> dict[Button, Work]:
-    """What each button that needs no input does in game ``game_id``."""
+def _actions(game_id: int, turn: int | None) -> dict[Button, Work]:
+    """What each button that needs no input does in game ``game_id`` (at move number ``turn``, for the
+    buttons of :data:`TURN_ACTIONS`)."""
     return {
         Button.JOIN: lambda service, channel, i: service.join(channel, user_of(i)),
         Button.ADD_AI: lambda service, channel, i: service.add_ai(channel, i.user.id),
@@ -123,11 +141,17 @@ def _actions(game_id: int) -> dict[Button, Work]:
         Button.CANCEL: lambda service, channel, i: service.cancel(
             channel, i.user.id, can_manage=can_manage(i)
         ),
-        Button.PASS: lambda service, channel, i: service.pass_turn(channel, i.user.id, game_id=game_id),
-        Button.HINT: lambda service, channel, i: service.hint(channel, i.user.id, game_id=game_id),
+        Button.PASS: lambda service, channel, i: service.pass_turn(
+            channel, i.user.id, game_id=game_id, turn=turn
+        ),
+        Button.HINT: lambda service, channel, i: service.hint(channel, i.user.id, game_id=game_id, turn=turn),
         Button.SHOW_RACK: lambda service, channel, i: service.rack(channel, i.user.id, game_id=game_id),
-        Button.CHALLENGE: lambda service, channel, i: service.challenge(channel, i.user.id, game_id=game_id),
-        Button.ACCEPT: lambda service, channel, i: service.accept(channel, i.user.id, game_id=game_id),
+        Button.CHALLENGE: lambda service, channel, i: service.challenge(
+            channel, i.user.id, game_id=game_id, turn=turn
+        ),
+        Button.ACCEPT: lambda service, channel, i: service.accept(
+            channel, i.user.id, game_id=game_id, turn=turn
+        ),
     }
 
 
@@ -136,29 +160,33 @@ _ACTION_PATTERN: Final = "|".join(re.escape(button.value) for button in Button)
 
 class GameButton(
     discord.ui.DynamicItem[discord.ui.Button[Any]],
-    template=rf"{NAMESPACE}:(?P<action>{_ACTION_PATTERN}):(?P<game_id>[0-9]{{1,20}})\Z",
+    template=rf"{NAMESPACE}:(?P<action>{_ACTION_PATTERN}):(?P<game_id>{_NUMBER})(?::(?P<turn>{_TURN}))?\Z",
 ):
-    """A button of a game message: ``action`` in game ``game_id``, for the user who clicks it."""
+    """A button of a game message: ``action`` in game ``game_id``, for the user who clicks it; a button
+    of :data:`TURN_ACTIONS` acts only while the game is at move number ``turn`` (a button without one,
+    sent before turns were carried, acts on the current turn)."""
 
-    def __init__(self, action: Button, game_id: int) -> None:
+    def __init__(self, action: Button, game_id: int, turn: int | None = None) -> None:
         label, style = _STYLES[action]
         super().__init__(
-            discord.ui.Button(label=label, style=style, custom_id=action_custom_id(action, game_id))
+            discord.ui.Button(label=label, style=style, custom_id=action_custom_id(action, game_id, turn))
         )
         self.action = action
         self.game_id = game_id
+        self.turn = turn if action in TURN_ACTIONS else None
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> Self:
         """Rebuild the button from its custom id."""
-        return cls(Button(match["action"]), int(match["game_id"]))
+        turn = match["turn"]
+        return cls(Button(match["action"]), int(match["game_id"]), None if turn is None else int(turn))
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Open the modal of Play and Exchange; run the other actions at once."""
         if self.action is Button.PLAY:
-            await open_modal(interaction, PlayModal(self.game_id, interaction.id))
+            await open_modal(interaction, PlayModal(self.game_id, self.turn, interaction.id))
         elif self.action is Button.EXCHANGE:
             rack = ""
             try:
@@ -167,9 +195,9 @@ class GameButton(
             except Exception as error:
                 await report_error(interaction, error)
                 return
-            await open_modal(interaction, ExchangeModal(self.game_id, interaction.id, rack))
+            await open_modal(interaction, ExchangeModal(self.game_id, self.turn, interaction.id, rack))
         else:
-            await run_for_user(interaction, self.game_id, _actions(self.game_id)[self.action])
+            await run_for_user(interaction, self.game_id, _actions(self.game_id, self.turn)[self.action])
 
 
 async def open_modal(interaction: discord.Interaction[Any], modal: discord.ui.Modal) -> None:
@@ -190,8 +218,8 @@ class PlayModal(discord.ui.Modal, title="Play a word"):
         custom_id=MOVE_INPUT,
     )
 
-    def __init__(self, game_id: int, opened_by: int) -> None:
-        super().__init__(timeout=MODAL_TIMEOUT, custom_id=form_custom_id(PLAY_FORM, game_id, opened_by))
+    def __init__(self, game_id: int, turn: int | None, opened_by: int) -> None:
+        super().__init__(timeout=MODAL_TIMEOUT, custom_id=form_custom_id(PLAY_FORM, game_id, turn, opened_by))
 
 
 class ExchangeModal(discord.ui.Modal, title="Exchange tiles"):
@@ -202,8 +230,10 @@ class ExchangeModal(discord.ui.Modal, title="Exchange tiles"):
         label="Tiles to exchange", max_length=EXCHANGE_MAX_LENGTH, custom_id=TILES_INPUT
     )
 
-    def __init__(self, game_id: int, opened_by: int, rack: str) -> None:
-        super().__init__(timeout=MODAL_TIMEOUT, custom_id=form_custom_id(EXCHANGE_FORM, game_id, opened_by))
+    def __init__(self, game_id: int, turn: int | None, opened_by: int, rack: str) -> None:
+        super().__init__(
+            timeout=MODAL_TIMEOUT, custom_id=form_custom_id(EXCHANGE_FORM, game_id, turn, opened_by)
+        )
         self.tiles.placeholder = f"Your rack: {rack} (? is a blank)" if rack else "e.g. QVV? (? is a blank)"
 
 
@@ -214,11 +244,11 @@ _FORM_INPUTS: Final[dict[str, tuple[str, int]]] = {
 """Each form's text input: its custom id and maximum length."""
 
 
-def _form_work(form: str, text: str, game_id: int) -> Work:
-    """What submitting ``form`` with ``text`` does in game ``game_id``."""
+def _form_work(form: str, text: str, game_id: int, turn: int | None) -> Work:
+    """What submitting ``form`` with ``text`` does in game ``game_id`` at move number ``turn``."""
     if form == PLAY_FORM:
-        return lambda service, channel, i: service.play(channel, i.user.id, text, game_id=game_id)
-    return lambda service, channel, i: service.exchange(channel, i.user.id, text, game_id=game_id)
+        return lambda service, channel, i: service.play(channel, i.user.id, text, game_id=game_id, turn=turn)
+    return lambda service, channel, i: service.exchange(channel, i.user.id, text, game_id=game_id, turn=turn)
 
 
 def input_values(components: Iterable[Mapping[str, Any]]) -> dict[str, str]:
@@ -252,6 +282,7 @@ async def submit_form(interaction: discord.Interaction[Any]) -> None:
         if match is None:
             raise UnknownFormError
         form, game_id = match["form"], int(match["game_id"])
+        turn = None if match["turn"] is None else int(match["turn"])
         input_id, max_length = _FORM_INPUTS[form]
         text = input_values(data.get("components") or []).get(input_id)
         if text is None or len(text) > max_length:
@@ -259,7 +290,7 @@ async def submit_form(interaction: discord.Interaction[Any]) -> None:
     except Exception as error:
         await report_error(interaction, error)
         return
-    await run_for_user(interaction, game_id, _form_work(form, text, game_id))
+    await run_for_user(interaction, game_id, _form_work(form, text, game_id, turn))
 
 
 DYNAMIC_ITEMS: Final = (GameButton,)
@@ -273,5 +304,5 @@ def view_for(message: Message) -> discord.ui.View | None:
     assert message.game is not None  # Message requires it with buttons
     view = discord.ui.View(timeout=None)
     for button in message.buttons:
-        view.add_item(GameButton(button, message.game))
+        view.add_item(GameButton(button, message.game, message.turn))
     return view

@@ -38,7 +38,7 @@ async def turn_message(
     table: Table, events: Sequence[Event], lines: Sequence[str], renderer: Renderer
 ) -> Message:
     """The public message after a turn: ``lines``, what ``events`` did, the board, the scores, who is
-    next (pinged) and the buttons for their turn."""
+    next (pinged) and the buttons for their turn, which act on this turn only (its move number)."""
     game = table.started()
     seats = table.row.seats
     body = [*lines, *(text.event_line(event, seats) for event in events), text.scores_line(game)]
@@ -65,7 +65,14 @@ async def turn_message(
         len(game.bag),
     )
     image = await _rendered("board.png", renderer.board, game.board, _last_play_squares(game), header)
-    return Message("\n".join(body), image, mentions=mentions, buttons=tuple(buttons), game=table.row.id)
+    return Message(
+        "\n".join(body),
+        image,
+        mentions=mentions,
+        buttons=tuple(buttons),
+        game=table.row.id,
+        turn=len(game.history),
+    )
 
 
 async def final_message(table: Table, renderer: Renderer) -> Message:

@@ -82,6 +82,18 @@ class NotSeatedError(ServiceError):
         super().__init__("You are not playing in this game")
 
 
+class StaleTurnError(ServiceError):
+    """A turn command made for a turn that is over: the game moved on since the player saw it (a form
+    or a button of an older turn message). Nothing changed."""
+
+    def __init__(self, *, challenge: bool = False) -> None:
+        super().__init__(
+            "That play can no longer be challenged"
+            if challenge
+            else "The game has moved on since that turn: nothing was done, look at the newest turn message"
+        )
+
+
 class HintError(ServiceError):
     """A hint that cannot be given: hints disabled in the game, or all used."""
 

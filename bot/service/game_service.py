@@ -316,21 +316,31 @@ class GameService:
 
     # Turns --------------------------------------------------------------------------------------
 
-    async def play(self, channel_id: int, user_id: int, move: str, *, game_id: int | None = None) -> Message:
-        """``user_id`` plays ``move`` in engine notation (``8H QUIZ``).
+    async def play(
+        self, channel_id: int, user_id: int, move: str, *, game_id: int | None = None, turn: int | None = None
+    ) -> Message:
+        """``user_id`` plays ``move`` in engine notation (``8H QUIZ``). Every turn command takes the move
+        number the player saw (``turn``, the length of the game's history; ``None``: the current one)
+        and is refused if the game has moved on since.
 
         Raises:
-            NoGameError; GameNotStartedError; NotSeatedError; any engine error (not your turn,
-            unreadable move, illegal play, unknown word...).
+            NoGameError; GameNotStartedError; NotSeatedError; StaleTurnError; any engine error (not
+            your turn, unreadable move, illegal play, unknown word...).
         """
         events = await self._runner.player_turn(
-            channel_id, user_id, game_id, lambda game, seat: game.play(seat, move)
+            channel_id, user_id, game_id, lambda game, seat: game.play(seat, move), turn=turn
         )
         play = events[0]
         return _ack(f"You played {play.move} for {play.score}.")
 
     async def exchange(
-        self, channel_id: int, user_id: int, tiles: str, *, game_id: int | None = None
+        self,
+        channel_id: int,
+        user_id: int,
+        tiles: str,
+        *,
+        game_id: int | None = None,
+        turn: int | None = None,
     ) -> Message:
         """``user_id`` exchanges ``tiles`` (``?`` a blank); the new rack comes by DM.
 
@@ -338,39 +348,51 @@ class GameService:
             As :meth:`play` (the engine refuses an exchange with too few tiles in the bag).
         """
         await self._runner.player_turn(
-            channel_id, user_id, game_id, lambda game, seat: game.exchange(seat, tiles)
+            channel_id, user_id, game_id, lambda game, seat: game.exchange(seat, tiles), turn=turn
         )
         return _ack("Exchanged: your new rack comes by DM.")
 
-    async def pass_turn(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Message:
+    async def pass_turn(
+        self, channel_id: int, user_id: int, *, game_id: int | None = None, turn: int | None = None
+    ) -> Message:
         """``user_id`` passes.
 
         Raises:
             As :meth:`play`.
         """
-        await self._runner.player_turn(channel_id, user_id, game_id, lambda game, seat: game.pass_turn(seat))
+        await self._runner.player_turn(
+            channel_id, user_id, game_id, lambda game, seat: game.pass_turn(seat), turn=turn
+        )
         return _ack("You passed.")
 
-    async def resign(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Message:
+    async def resign(
+        self, channel_id: int, user_id: int, *, game_id: int | None = None, turn: int | None = None
+    ) -> Message:
         """``user_id`` resigns (at any time); with one player left the game ends.
 
         Raises:
             As :meth:`play`.
         """
-        await self._runner.player_turn(channel_id, user_id, game_id, lambda game, seat: game.resign(seat))
+        await self._runner.player_turn(
+            channel_id, user_id, game_id, lambda game, seat: game.resign(seat), turn=turn
+        )
         return _ack("You resigned.")
 
-    async def challenge(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Message:
-        """``user_id`` challenges the last play (at any time while it can be challenged).
+    async def challenge(
+        self, channel_id: int, user_id: int, *, game_id: int | None = None, turn: int | None = None
+    ) -> Message:
+        """``user_id`` challenges the last play (at any time while it can be challenged); with ``turn``,
+        the play after which the game's move number was ``turn``, which must still be the last one.
 
         Raises:
-            As :meth:`play`; the engine's ChallengeError when there is nothing to challenge.
+            As :meth:`play` (StaleTurnError: "That play can no longer be challenged"); the engine's
+            ChallengeError when there is nothing to challenge.
         """
         double = (
             self._runner.table(channel_id, game_id).row.options.challenge_mode == ChallengeMode.DOUBLE.value
         )
         events = await self._runner.player_turn(
-            channel_id, user_id, game_id, lambda game, seat: game.challenge(seat)
+            channel_id, user_id, game_id, lambda game, seat: game.challenge(seat), turn=turn, challenge=True
         )
         if any(event.kind is EventKind.PHONY_WITHDRAWN for event in events):
             return _ack("Challenge upheld: the play comes off the board.")
@@ -378,13 +400,17 @@ class GameService:
             return _ack("The challenge failed: you lose your next turn.")
         return _ack("The challenge failed.")
 
-    async def accept(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Message:
+    async def accept(
+        self, channel_id: int, user_id: int, *, game_id: int | None = None, turn: int | None = None
+    ) -> Message:
         """``user_id`` accepts the play that went out, ending the game.
 
         Raises:
             As :meth:`play`; the engine's ChallengeError when no play that went out is waiting.
         """
-        await self._runner.player_turn(channel_id, user_id, game_id, lambda game, seat: game.accept(seat))
+        await self._runner.player_turn(
+            channel_id, user_id, game_id, lambda game, seat: game.accept(seat), turn=turn
+        )
         return _ack("You accepted the last play.")
 
     # Questions ----------------------------------------------------------------------------------
@@ -410,18 +436,21 @@ class GameService:
             return table.game.players[table.seat_of(user_id)].rack
         return ""
 
-    async def hint(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Message:
+    async def hint(
+        self, channel_id: int, user_id: int, *, game_id: int | None = None, turn: int | None = None
+    ) -> Message:
         """The best moves for ``user_id``'s rack with their score and leave (private); uses one of the
         player's hints.
 
         Raises:
-            NoGameError; GameNotStartedError; NotSeatedError; GameOverError; HintError (hints disabled,
-            used up, or no move generator).
+            NoGameError; GameNotStartedError; NotSeatedError; StaleTurnError (``turn`` is over);
+            HintError (hints disabled, used up, or no move generator).
         """
         async with self._runner.lock(channel_id):
             table = self._runner.table(channel_id, game_id)
             game = table.started()
             seat = table.seat_of(user_id)
+            table.check_turn(turn)
             allowed = table.row.options.hints
             used = table.row.seats[seat].hints_used
             if allowed == 0:

@@ -113,17 +113,26 @@ class GameRunner:
         return row
 
     async def player_turn(
-        self, channel_id: int, user_id: int, game_id: int | None, action: Callable[[Game, int], list[Event]]
+        self,
+        channel_id: int,
+        user_id: int,
+        game_id: int | None,
+        action: Callable[[Game, int], list[Event]],
+        *,
+        turn: int | None = None,
+        challenge: bool = False,
     ) -> list[Event]:
-        """Apply ``action(game, seat)`` for ``user_id``'s seat under the game's lock (a player's command).
+        """Apply ``action(game, seat)`` for ``user_id``'s seat under the game's lock (a player's command),
+        if the game is still at move number ``turn`` (when given; see :meth:`Table.check_turn`).
 
         Raises:
-            NoGameError; GameNotStartedError; NotSeatedError; the engine's refusal.
+            NoGameError; GameNotStartedError; NotSeatedError; StaleTurnError; the engine's refusal.
         """
         async with self.lock(channel_id):
             table = self.table(channel_id, game_id)
             table.started()
             seat = table.seat_of(user_id)
+            table.check_turn(turn, challenge=challenge)
             return await self.turn(table, seat, lambda game: action(game, seat))
 
     async def turn(

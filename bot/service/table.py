@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.service.errors import GameNotStartedError, NotSeatedError
+from bot.service.errors import GameNotStartedError, NotSeatedError, StaleTurnError
 from bot.store import GameRow
 from scrabble_core.game import Game
 
@@ -38,6 +38,19 @@ class Table:
         if self.game is None:
             raise GameNotStartedError
         return self.game
+
+    def check_turn(self, turn: int | None, *, challenge: bool = False) -> Game:
+        """The engine state of a started game whose move number (the length of its history) is
+        ``turn``, when given: a command made for a turn that is over is refused.
+
+        Raises:
+            GameNotStartedError; StaleTurnError: the game has moved on since ``turn`` (worded for a
+                challenge when ``challenge``).
+        """
+        game = self.started()
+        if turn is not None and turn != len(game.history):
+            raise StaleTurnError(challenge=challenge)
+        return game
 
     def turn_key(self) -> tuple[int, int]:
         """What identifies the current turn: the history's length and the seat to play."""

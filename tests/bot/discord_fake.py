@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import re
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -292,9 +293,10 @@ class FakeDiscord:
         return [m for m in self.messages.values() if m["channel_id"] == str(channel_id)]
 
     def last_with_button(self, channel_id: int, custom_id: str) -> JSON:
-        """The newest message of ``channel_id`` that has a component ``custom_id``."""
+        """The newest message of ``channel_id`` that has a component ``custom_id`` (or ``custom_id``
+        followed by a move number: ``scrabble:pass:1`` finds ``scrabble:pass:1:4``)."""
         for message in reversed(self.channel_messages(channel_id)):
-            if custom_id in custom_ids(message):
+            if button_id(message, custom_id) is not None:
                 return message
         raise AssertionError(f"no message in channel {channel_id} has the button {custom_id}")
 
@@ -710,8 +712,12 @@ class Payloads:
         user_id: int | None = None,
         permissions: str = DEFAULT_PERMISSIONS,
     ) -> JSON:
-        """A type 3 interaction: a click on the component ``custom_id`` of ``message`` (as the fake stored it)."""
-        data: JSON = {"custom_id": custom_id, "component_type": component_type}
+        """A type 3 interaction: a click on the component ``custom_id`` of ``message`` (as the fake stored
+        it; see :func:`button_id` for a turn button named without its move number)."""
+        data: JSON = {
+            "custom_id": button_id(message, custom_id) or custom_id,
+            "component_type": component_type,
+        }
         payload = self._base(3, data, channel=None, dm=False, user_id=user_id, permissions=permissions)
         payload["message"] = message
         return payload
@@ -762,6 +768,16 @@ def custom_ids(message: Mapping[str, Any]) -> list[str]:
             component["custom_id"] for component in row.get("components", []) if "custom_id" in component
         )
     return found
+
+
+def button_id(message: Mapping[str, Any], custom_id: str) -> str | None:
+    """The custom id of ``message``'s button ``custom_id``, or of the button whose custom id is
+    ``custom_id`` followed by the move number it was shown under (``scrabble:pass:1`` is
+    ``scrabble:pass:1:4`` on the turn message of move 4); ``None`` if it has neither."""
+    ids = custom_ids(message)
+    if custom_id in ids:
+        return custom_id
+    return next((found for found in ids if re.fullmatch(rf"{re.escape(custom_id)}:[0-9]+", found)), None)
 
 
 ACK_TIMES: list[float] = []

@@ -262,12 +262,19 @@ def seat_users(users: Sequence[User], ai: int) -> list[User]:
     return [users[0], *[User(0, "AI")] * ai, *users[1:]]
 
 
+def on_turn(harness: Harness, users: Sequence[User]) -> User:
+    """The user of ``users`` whose turn it is in CHANNEL's game (found by their seat's name)."""
+    game = harness.svc.game(CHANNEL)
+    name = game.players[game.current].name
+    return next(user for user in users if user.name == name)
+
+
 async def play_turn(harness: Harness, users: Sequence[User]) -> None:
     """The human whose turn it is plays :func:`find_play`, or passes."""
     service = harness.svc
     game = service.game(CHANNEL)
     seat = game.current
-    user = users[seat]
+    user = on_turn(harness, users)
     play = find_play(game, seat)
     if game.awaiting_final_challenge:
         await service.accept(CHANNEL, user.id)

@@ -9,6 +9,7 @@ accepts every word, except in the whole-game test, which plays ENABLE with the r
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import random
 import re
@@ -88,7 +89,7 @@ def game_id(h: BotHarness) -> int:
     """The id of the newest game with buttons in the channel."""
     for message in reversed(h.fake.channel_messages(channel(h))):
         for custom_id in custom_ids(message):
-            if match := re.fullmatch(r"scrabble:[a-z-]+:([0-9]+)", custom_id):
+            if match := re.fullmatch(r"scrabble:[a-z-]+:([0-9]+)(?::[0-9]+)?", custom_id):
                 return int(match[1])
     raise AssertionError("no game message in the channel")
 
@@ -129,9 +130,16 @@ async def started(h: BotHarness, *options: dict[str, Any]) -> Game:
     return h.service.game(channel(h))
 
 
+USERS_BY_NAME = {"Alice": ALICE, "User700000000000000002": BOB, "User700000000000000003": CAROL}
+
+
 def turn_user(h: BotHarness) -> tuple[int, int]:
-    """The user whose turn it is in Alice and Bob's game, and the other one."""
-    return (ALICE, BOB) if h.service.game(channel(h)).current == 0 else (BOB, ALICE)
+    """The user whose turn it is in the channel's game, and the next one."""
+    game = h.service.game(channel(h))
+    names = [p.name for p in game.players]
+    current = names[game.current]
+    following = names[(game.current + 1) % len(names)]
+    return USERS_BY_NAME[current], USERS_BY_NAME[following]
 
 
 def racks_sent(fake: FakeDiscord) -> set[str]:
@@ -526,7 +534,7 @@ async def test_play_modal_from_the_button(harness: BotHarness) -> None:
     opened = await harness.ack(click_payload)
     assert opened.json["type"] == MODAL
     modal = opened.json["data"]
-    assert modal["custom_id"] == f"scrabble:play-form:{gid}:{click_payload['id']}"
+    assert modal["custom_id"] == f"scrabble:play-form:{gid}:0:{click_payload['id']}"  # move number 0
     assert modal["title"] == "Play a word"
     play = find_play(game, 0)
     assert play is not None
@@ -634,6 +642,79 @@ async def test_a_form_opened_before_a_restart_still_checks_the_turn(make_harness
     assert harness.service.game(channel(harness)).current == 0
 
 
+STALE_TURN = "The game has moved on since that turn: nothing was done, look at the newest turn message"
+
+
+async def test_a_form_opened_under_an_older_turn_is_refused(harness: BotHarness) -> None:
+    await started(harness)
+    first, other = turn_user(harness)
+    form = await open_form(harness, "play", user_id=other)  # under the turn message of move 0
+    assert form.startswith(f"scrabble:play-form:{game_id(harness)}:0:")
+    exchange = await open_form(harness, "exchange", user_id=other)
+    await click(harness, "pass", user_id=first)  # now it is the other player's turn: move 1
+    game = harness.service.game(channel(harness))
+    play = find_play(game, game.current)
+    assert play is not None
+    sent = len(posts(harness))
+    submit = harness.payloads.modal_submit(form, {"move": typed(play)}, user_id=other)
+    assert_private(await harness.reply(submit), STALE_TURN)  # they never saw the pass
+    submit = harness.payloads.modal_submit(
+        exchange, {"tiles": game.players[game.current].rack[:2]}, user_id=other
+    )
+    assert_private(await harness.reply(submit), STALE_TURN)
+    assert [e.kind.value for e in harness.service.game(channel(harness)).history] == ["pass"]
+    assert len(posts(harness)) == sent
+    form = await open_form(harness, "play", user_id=other)  # under the newest turn message
+    submit = harness.payloads.modal_submit(form, {"move": typed(play)}, user_id=other)
+    assert (await harness.reply(submit)).content.startswith("You played ")
+
+
+async def test_a_challenge_button_under_an_older_play_is_refused(make_harness: MakeHarness) -> None:
+    lexicon = AnyWord()
+    harness = await make_harness(lexicon=lexicon)
+    await slash(harness, "new", string_option("challenges", "single"))
+    await slash(harness, "join", user_id=BOB)
+    await slash(harness, "join", user_id=CAROL)
+    await slash(harness, "start")
+    gid = game_id(harness)
+    played = []
+    for _ in range(2):
+        user, _ = turn_user(harness)
+        game = harness.service.game(channel(harness))
+        play = find_play(game, game.current)
+        assert play is not None
+        await slash(harness, "play", string_option("move", typed(play)), user_id=user)
+        played.append(user)
+    lexicon.phonies.update(harness.service.game(channel(harness)).challengeable_words())  # move 2: a phony
+    (challenger,) = {ALICE, BOB, CAROL} - set(played)
+    first_play = next(
+        m
+        for m in harness.fake.channel_messages(channel(harness))
+        if f"scrabble:challenge:{gid}:1" in custom_ids(m)
+    )
+    sent = len(posts(harness))
+    click_old = harness.payloads.component(first_play, f"scrabble:challenge:{gid}:1", user_id=challenger)
+    assert_private(await harness.reply(click_old), "That play can no longer be challenged")
+    assert len(harness.service.game(channel(harness)).history) == 2  # the phony was not challenged
+    assert len(posts(harness)) == sent
+    newest = harness.fake.last_with_button(channel(harness), f"scrabble:challenge:{gid}:2")
+    click_new = harness.payloads.component(newest, f"scrabble:challenge:{gid}:2", user_id=challenger)
+    assert_private(await harness.reply(click_new), "Challenge upheld: the play comes off the board.")
+
+
+async def test_turn_buttons_sent_before_turns_were_carried_act_on_the_current_turn(
+    harness: BotHarness,
+) -> None:
+    await started(harness)
+    first, _ = turn_user(harness)
+    message = harness.fake.last_with_button(channel(harness), f"scrabble:pass:{game_id(harness)}")
+    old_id = f"scrabble:pass:{game_id(harness)}"  # the custom id an older bot gave the button
+    old_message = json.loads(json.dumps(message).replace(f'"{old_id}:0"', f'"{old_id}"'))
+    assert old_id in custom_ids(old_message)
+    legacy = harness.payloads.component(old_message, old_id, user_id=first)
+    assert_private(await harness.reply(legacy), "You passed.")
+
+
 UNKNOWN_FORM = "This form is not one the bot knows: use the game's buttons again."
 
 
@@ -641,7 +722,7 @@ UNKNOWN_FORM = "This form is not one the bot knows: use the game's buttons again
     ("custom_id", "values"),
     [
         ("scrabble:play-form:{gid}", {"move": "8H QUIZ"}),
-        ("scrabble:play-form:{gid}:1:2", {"move": "8H QUIZ"}),
+        ("scrabble:play-form:{gid}:1:2:3", {"move": "8H QUIZ"}),
         ("scrabble:play-form:x{gid}:1", {"move": "8H QUIZ"}),
         ("scrabble:pass:{gid}", {"move": "8H QUIZ"}),
         ("scrabble:resign-form:{gid}:1", {"move": "8H QUIZ"}),

@@ -375,9 +375,18 @@ def test_split_text_cuts_a_long_line_and_keeps_short_texts_whole() -> None:
 
 
 def test_form_ids_parse_back_and_inputs_are_read_from_rows_and_labels() -> None:
-    match = FORM_PATTERN.fullmatch(form_custom_id("play-form", 42, 123456789012345678))
+    match = FORM_PATTERN.fullmatch(form_custom_id("play-form", 42, 17, 123456789012345678))
     assert match is not None
-    assert (match["form"], match["game_id"], match["opened_by"]) == ("play-form", "42", "123456789012345678")
+    assert (match["form"], match["game_id"], match["turn"], match["opened_by"]) == (
+        "play-form",
+        "42",
+        "17",
+        "123456789012345678",
+    )
+    # A form opened before turns were carried in custom ids: no move number.
+    old = FORM_PATTERN.fullmatch(form_custom_id("play-form", 42, None, 123456789012345678))
+    assert old is not None and old.group(0) == "scrabble:play-form:42:123456789012345678"
+    assert (old["game_id"], old["turn"], old["opened_by"]) == ("42", None, "123456789012345678")
     components = [
         {"type": 1, "components": [{"type": 4, "custom_id": "move", "value": "8H QUIZ"}]},
         {"type": 18, "component": {"type": 4, "custom_id": "tiles", "value": "QV"}},

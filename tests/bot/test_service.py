@@ -21,6 +21,7 @@ from service_fakes import (
     Harness,
     find_play,
     make_config,
+    on_turn,
     open_harness,
     play_to_end,
     play_turn,
@@ -43,6 +44,7 @@ from bot.service.errors import (
     NotEnoughPlayersError,
     NotSeatedError,
     OptionError,
+    StaleTurnError,
     WordError,
 )
 from bot.service.game_service import NewGame, User
@@ -382,6 +384,73 @@ async def test_failed_double_challenge_by_a_player_not_on_turn_says_they_lose_th
     await play_turn(harness, users)  # Bob plays; Carol's turn is skipped
     assert "\nCarol loses a turn.\n" in harness.notifier.texts()[-1]
     assert harness.svc.game(CHANNEL).current == 0
+
+
+async def test_a_challenge_names_the_play_it_challenges(tmp_path: Path) -> None:
+    harness = await open_harness(tmp_path)
+    users = (ALICE, BOB, CAROL)
+    try:
+        await started_game(harness, users, challenge_mode="single")
+        first = on_turn(harness, users)
+        await play_turn(harness, users)  # move 1: the first play, shown with Challenge buttons
+        assert harness.notifier.posts[-1][1].turn == 1
+        second = on_turn(harness, users)
+        game = harness.svc.game(CHANNEL)
+        play = find_play(game, game.current)
+        assert play is not None
+        await harness.svc.play(CHANNEL, second.id, typed(play), turn=1)  # move 2: a phony
+        harness.lexicon.phonies.update(harness.svc.game(CHANNEL).challengeable_words())
+        assert harness.notifier.posts[-1][1].turn == 2
+        challenger = next(user for user in users if user not in (first, second))
+        before = (
+            await game_row_state(harness),
+            harness.svc.game(CHANNEL).to_dict(),
+            len(harness.notifier.posts),
+        )
+        # The third player presses Challenge under the first play: it is not the last play any more.
+        with pytest.raises(StaleTurnError, match=r"^That play can no longer be challenged$"):
+            await harness.svc.challenge(CHANNEL, challenger.id, turn=1)
+        after = (
+            await game_row_state(harness),
+            harness.svc.game(CHANNEL).to_dict(),
+            len(harness.notifier.posts),
+        )
+        assert after == before  # the phony still stands: the challenge was not applied to it
+        ack = await harness.svc.challenge(CHANNEL, challenger.id, turn=2)  # the phony's own message
+        assert ack.text == "Challenge upheld: the play comes off the board."
+    finally:
+        await harness.close()
+
+
+async def test_a_move_is_accepted_only_for_the_turn_it_was_made_for(harness: Harness) -> None:
+    users = (ALICE, BOB)
+    await started_game(harness, users)
+    first = on_turn(harness, users)
+    other = BOB if first == ALICE else ALICE
+    game = harness.svc.game(CHANNEL)
+    # The other player opens the Play form under the turn message of move 0 (not their turn yet)...
+    await harness.svc.pass_turn(CHANNEL, first.id, turn=0)
+    before = await game_row_state(harness), len(harness.notifier.posts), len(harness.notifier.dms)
+    play = find_play(game, 1 - game.current)
+    assert play is not None
+    # ... and submits it once the first player has passed: they never saw that pass.
+    for move in (
+        harness.svc.play(CHANNEL, other.id, typed(play), turn=0),
+        harness.svc.exchange(CHANNEL, other.id, game.players[1 - game.current].rack[:2], turn=0),
+        harness.svc.pass_turn(CHANNEL, other.id, turn=0),
+        harness.svc.hint(CHANNEL, other.id, turn=0),
+        harness.svc.accept(CHANNEL, other.id, turn=0),
+        harness.svc.resign(CHANNEL, other.id, turn=0),
+    ):
+        with pytest.raises(
+            StaleTurnError,
+            match=r"^The game has moved on since that turn: nothing was done, look at the newest turn message$",
+        ):
+            await move
+    assert (await game_row_state(harness), len(harness.notifier.posts), len(harness.notifier.dms)) == before
+    await harness.svc.play(CHANNEL, other.id, typed(play), turn=1)  # made for the current turn
+    await harness.svc.pass_turn(CHANNEL, first.id)  # typed now, without a turn: the current one
+    assert [e.kind.value for e in harness.svc.game(CHANNEL).history] == ["pass", "play", "pass"]
 
 
 # Restarts ----------------------------------------------------------------------------------------
