@@ -18,13 +18,14 @@ import contextlib
 import logging
 import random
 import secrets
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, Final
 
 from bot.config import Config
 from bot.messages import Attachment, Message, mention
 from bot.service import announcements, text
-from bot.service.actions import SEED_BITS
+from bot.service.actions import SEED_BITS, turn_seed
 from bot.service.errors import (
     AlreadySeatedError,
     GameExistsError,
@@ -41,11 +42,11 @@ from bot.service.errors import (
 from bot.service.options import NewGame, game_options
 from bot.service.protocols import Advisor, AiPlayer, Clock, Notifier, PngRenderer, Renderer, SystemClock
 from bot.service.runner import GameRunner
-from bot.service.seats import User, seat_name
+from bot.service.seats import User, draw_first, seat_name
 from bot.service.table import Table
 from bot.store import GameRow, GameStatus, LogEntry, SeatRow, Store
 from scrabble_core.errors import ScrabbleError
-from scrabble_core.game import MAX_PLAYERS, ChallengeMode, EventKind, Game
+from scrabble_core.game import MAX_PLAYERS, MIN_PLAYERS, ChallengeMode, EventKind, Game
 from scrabble_core.gcg import export_gcg
 from scrabble_core.notation import parse_player_play
 from scrabble_core.validation import Lexicon, check_play
@@ -73,14 +74,17 @@ class GameService:
         *,
         renderer: Renderer | None = None,
         clock: Clock | None = None,
+        new_seed: Callable[[], int] = lambda: secrets.randbits(SEED_BITS),
     ) -> None:
         """Set up the service over an open ``store``; ``lexicon`` is shared by every game; without an
-        ``advisor`` hints are refused."""
+        ``advisor`` hints are refused. ``new_seed`` gives the seed of a new game asked for without one
+        (its bag, its draw for the first turn and its AI turns): random by default."""
         self._config = config
         self._store = store
         self._lexicon = lexicon
         self._advisor = advisor
         self._clock: Clock = clock or SystemClock()
+        self._new_seed = new_seed
         self._runner = GameRunner(
             config, store, lexicon, notifier, ai, renderer or PngRenderer(), self._clock
         )
@@ -144,7 +148,7 @@ class GameService:
             for _ in range(options.ai_opponents):
                 names = [seat.name for seat in seats]
                 seats.append(SeatRow(len(seats), None, seat_name("AI", names), settings.ai_level))
-            seed = options.seed if options.seed is not None else secrets.randbits(SEED_BITS)
+            seed = options.seed if options.seed is not None else self._new_seed()
             draft = GameRow(
                 0,
                 guild_id,
@@ -254,7 +258,8 @@ class GameService:
         await self._runner.post(channel_id, announcements.lobby_message(new))
 
     async def start_game(self, channel_id: int, user_id: int) -> Message:
-        """Start the channel's lobby (its creator only): deal, announce the first turn, DM the racks.
+        """Start the channel's lobby (its creator only): draw who plays first (seeded by the game's seed;
+        turns then go round in joining order), deal, announce the draw and the first turn, DM the racks.
 
         Raises:
             NoGameError; GameStartedError; NotAllowedError (not the creator); NotEnoughPlayersError.
@@ -265,31 +270,40 @@ class GameService:
                 raise GameStartedError
             if user_id != table.row.creator_id:
                 raise NotAllowedError("Only the game's creator can start it")
-            if len(table.row.seats) < 2:
+            if len(table.row.seats) < MIN_PLAYERS:
                 raise NotEnoughPlayersError
             options = table.row.options
+            variant = get_variant(options.variant)
+            joined = table.row.seats
+            draw = draw_first(
+                [seat.name for seat in joined], variant, random.Random(turn_seed(table.row.seed, -1))
+            )
+            # Turns go round in joining order, from the seat that drew first.
+            order = [*joined[draw.first :], *joined[: draw.first]]
+            seats = tuple(replace(seat, seat=number) for number, seat in enumerate(order))
             game = Game(
-                get_variant(options.variant),
-                [seat.name for seat in table.row.seats],
+                variant,
+                [seat.name for seat in seats],
                 rng=random.Random(table.row.seed),
                 lexicon=self._lexicon,
                 challenge_mode=ChallengeMode(options.challenge_mode),
             )
             now = self._clock.now()
-            first_human = not table.row.seats[game.current].is_ai
+            first_human = not seats[game.current].is_ai
             deadline = now + options.turn_seconds if options.turn_seconds and first_human else None
             row = replace(
                 table.row,
                 status=GameStatus.ACTIVE,
                 state=game.to_dict(),
+                seats=seats,
                 deadline=deadline,
                 reminded=False,
                 updated_at=now,
             )
             new = Table(row, game)
-            await self._runner.save(new, [LogEntry("started", None, {}, now)])
-            logger.info("game %d: started with %d players", row.id, len(row.seats))
-            await self._runner.announce(new, [], ["The game begins!"], row.seats)
+            await self._runner.save(new, [LogEntry("started", None, {"first": seats[0].name}, now)])
+            logger.info("game %d: started with %d players, %s first", row.id, len(row.seats), seats[0].name)
+            await self._runner.announce(new, [], ["The game begins!", draw.line], row.seats)
             await self._runner.schedule(new)
         return _ack("The game has started: your rack comes by DM.")
 

@@ -20,7 +20,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from discord_fake import ACK_TIMES, TEST_TOKEN, BotHarness, FakeDiscord, MakeHarness, Payloads
-from service_fakes import AnyWord, QuickRenderer, SimpleAdvisor, SimpleAi
+from service_fakes import CREATOR_FIRST_SEED, AnyWord, QuickRenderer, SimpleAdvisor, SimpleAi
 
 from bot.config import Config
 from bot.discord.client import ScrabbleBot
@@ -42,12 +42,13 @@ async def fake_discord(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDis
 
 @pytest.fixture
 async def make_harness(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[MakeHarness]:
-    """``await make_harness(config=Config(), sync_commands=False, lexicon=..., ai=..., advisor=...)``: a
-    fresh :class:`ScrabbleBot` logged in against the fake (``login`` runs ``setup_hook``, which starts
-    the service; no gateway), with a :class:`GameService` over ``tmp_path/games.sqlite3``, closed at
-    teardown. By default the lexicon accepts every word and the AI and hints use
-    :func:`service_fakes.find_play`. Each call is a new bot process as far as discord.py is concerned,
-    on the same database: a restart."""
+    """``await make_harness(config=Config(), sync_commands=False, lexicon=..., ai=..., advisor=..., seed=...)``: a
+        fresh :class:`ScrabbleBot` logged in against the fake (``login`` runs ``setup_hook``, which starts
+        the service; no gateway), with a :class:`GameService` over ``tmp_path/games.sqlite3``, closed at
+        teardown. By default the lexicon accepts every word and the AI and hints use
+        :func:`service_fakes.find_play`, and every game has the seed ``seed`` (by default one with which the
+    creator draws first: :data:`service_fakes.CREATOR_FIRST_SEED`). Each call is a new bot process as far as discord.py is concerned,
+        on the same database: a restart."""
     opened: list[tuple[ScrabbleBot, Store]] = []
 
     async def make(
@@ -57,6 +58,7 @@ async def make_harness(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterat
         lexicon: Any = None,
         ai: AiPlayer | None = None,
         advisor: Advisor | None = None,
+        seed: int = CREATOR_FIRST_SEED,
     ) -> BotHarness:
         settings = config or Config(database=tmp_path / "games.sqlite3")
         store = await Store.open(tmp_path / "games.sqlite3")
@@ -70,6 +72,7 @@ async def make_harness(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterat
                 ai or SimpleAi(),
                 advisor or SimpleAdvisor(),
                 renderer=QuickRenderer(),
+                new_seed=lambda: seed,
             )
 
         bot = ScrabbleBot(settings, make_service, sync_commands=sync_commands)

@@ -37,6 +37,11 @@ CAROL = User(13, "Carol")
 DAVE = User(14, "Dave")
 EVE = User(15, "Eve")
 START_TIME = 1_700_000_000.0
+CREATOR_FIRST_SEED = 2
+"""A game seed whose draw for the first turn is won by the creator (the first seat to join), with 2, 3
+or 4 players, on the standard and super boards: seats then play in joining order from the creator.
+Other seeds draw someone else first (seed 7: the second player with 2 or 3 players, the fourth with 4),
+and tests that use them find who is on turn (:func:`on_turn`)."""
 
 
 class FakeClock:
@@ -245,9 +250,15 @@ async def open_harness(
 
 
 async def started_game(
-    harness: Harness, users: Sequence[User] = (ALICE, BOB), *, ai: int = 0, seed: int = 7, **options: object
+    harness: Harness,
+    users: Sequence[User] = (ALICE, BOB),
+    *,
+    ai: int = 0,
+    seed: int = CREATOR_FIRST_SEED,
+    **options: object,
 ) -> None:
-    """Create and start a game in CHANNEL: ``users`` (the first creates it) and ``ai`` AI opponents."""
+    """Create and start a game in CHANNEL: ``users`` (the first creates it) and ``ai`` AI opponents.
+    With the default seed the creator draws first (see :data:`CREATOR_FIRST_SEED`)."""
     service = harness.svc
     await service.new_game(GUILD, CHANNEL, users[0], NewGame(ai_opponents=ai, seed=seed, **options))  # type: ignore[arg-type]
     for user in users[1:]:
@@ -257,8 +268,8 @@ async def started_game(
 
 
 def seat_users(users: Sequence[User], ai: int) -> list[User]:
-    """The users by seat in a game made by :func:`started_game`: the creator, the AI seats (a user of
-    id 0 stands for each), then the others in joining order."""
+    """The users by seat in a game made by :func:`started_game` in which the creator drew first: the
+    creator, the AI seats (a user of id 0 stands for each), then the others in joining order."""
     return [users[0], *[User(0, "AI")] * ai, *users[1:]]
 
 

@@ -361,6 +361,20 @@ async def test_start_posts_the_board_with_the_turn_buttons_and_dms_each_rack(har
     assert (create_alice.json, create_bob.json) == ({"recipient_id": ALICE}, {"recipient_id": BOB})
 
 
+async def test_the_draw_for_the_first_turn_is_announced_and_decides_who_plays(
+    make_harness: MakeHarness,
+) -> None:
+    harness = await make_harness(seed=7)  # Bob draws first
+    await started(harness)
+    turn = next(p for p in posts(harness) if p.content.startswith("The game begins!"))
+    assert turn.content.splitlines()[1] == (
+        "Draw for the first turn: Alice draws T, User700000000000000002 draws S. User700000000000000002 plays first."
+    )
+    assert turn.json["allowed_mentions"] == {"parse": [], "users": [BOB]}
+    assert_private(await click(harness, "pass"), "it is User700000000000000002's turn, not Alice's")
+    assert_private(await click(harness, "pass", user_id=BOB), "You passed.")
+
+
 async def test_cancel_by_the_creator_or_a_moderator_only(harness: BotHarness) -> None:
     await lobby(harness)
     assert_private(

@@ -14,6 +14,7 @@ from service_fakes import (
     BOB,
     CAROL,
     CHANNEL,
+    CREATOR_FIRST_SEED,
     DAVE,
     EVE,
     GUILD,
@@ -90,7 +91,8 @@ async def test_lobby_start_deals_and_dms_each_rack_to_its_owner(harness: Harness
     game = service.game(CHANNEL)
     start = harness.notifier.posts[-1][1]
     assert start.text == (
-        "The game begins!\nScores: Alice 0 · Bob 0\nNext: Alice (<@11>). 86 tiles in the bag."
+        "The game begins!\nDraw for the first turn: Alice draws A, Bob draws Q. Alice plays first.\n"
+        "Scores: Alice 0 · Bob 0\nNext: Alice (<@11>). 86 tiles in the bag."
     )
     assert start.mentions == (ALICE.id,)
     assert [a.filename for a in start.attachments] == ["board.png"]
@@ -101,6 +103,37 @@ async def test_lobby_start_deals_and_dms_each_rack_to_its_owner(harness: Harness
     assert all(
         message.private and message.attachments[0].filename == "rack.png"
         for _, message in harness.notifier.dms
+    )
+
+
+async def test_who_plays_first_is_drawn_from_the_seed_and_announced(harness: Harness) -> None:
+    users = (ALICE, BOB, CAROL, DAVE)
+    await started_game(harness, users, seed=7)
+    start = harness.notifier.posts[-1][1]
+    assert start.text.splitlines()[:2] == [
+        "The game begins!",
+        "Draw for the first turn: Alice draws T, Bob draws S, Carol draws Y, Dave draws R. Dave plays first.",
+    ]
+    assert start.mentions == (DAVE.id,)
+    # Turns go round in joining order from the player who drew first.
+    assert [p.name for p in harness.svc.game(CHANNEL).players] == ["Dave", "Alice", "Bob", "Carol"]
+    assert harness.store is not None
+    (row,) = await harness.store.open_games()
+    assert [(seat.seat, seat.user_id) for seat in row.seats] == [
+        (0, DAVE.id),
+        (1, ALICE.id),
+        (2, BOB.id),
+        (3, CAROL.id),
+    ]
+    assert [(e.kind, e.data) for e in await harness.store.log(row.id)][-1] == ("started", {"first": "Dave"})
+    with pytest.raises(NotYourTurnError, match="it is Dave's turn, not Alice's"):
+        await harness.svc.pass_turn(CHANNEL, ALICE.id)
+    await harness.svc.cancel(CHANNEL, ALICE.id, can_manage=False)
+    # Tied players draw again; the same seed always draws the same way.
+    await started_game(harness, (ALICE, BOB), seed=10)
+    assert harness.notifier.posts[-1][1].text.splitlines()[1] == (
+        "Draw for the first turn: Alice draws T, Bob draws T; again: Alice draws R, Bob draws R; "
+        "again: Alice draws A, Bob draws E. Alice plays first."
     )
 
 
@@ -138,7 +171,7 @@ async def test_lobby_refusals(harness: Harness) -> None:
         NoGameError, match=r"^There is no game in this channel: start one with /scrabble new$"
     ):
         await service.join(CHANNEL, BOB)
-    await service.new_game(GUILD, CHANNEL, ALICE)
+    await service.new_game(GUILD, CHANNEL, ALICE, NewGame(seed=CREATOR_FIRST_SEED))
     with pytest.raises(GameExistsError):
         await service.new_game(GUILD, CHANNEL, BOB)
     with pytest.raises(AlreadySeatedError):
@@ -185,7 +218,9 @@ async def test_new_game_options_are_checked(harness: Harness, options: NewGame, 
 
 
 async def test_same_display_names_get_distinct_seat_names(harness: Harness) -> None:
-    await harness.svc.new_game(GUILD, CHANNEL, User(1, "Sam"), NewGame(ai_opponents=1))
+    await harness.svc.new_game(
+        GUILD, CHANNEL, User(1, "Sam"), NewGame(ai_opponents=1, seed=CREATOR_FIRST_SEED)
+    )
     await harness.svc.join(CHANNEL, User(2, "Sam"))
     await harness.svc.join(CHANNEL, User(3, "  \x00 "))
     await harness.svc.start_game(CHANNEL, 1)
@@ -282,7 +317,7 @@ def assert_private_racks(harness: Harness, replies: list[Message]) -> None:
 async def test_whole_games_never_show_a_rack_publicly(
     harness: Harness, users: tuple[User, ...], ai: int
 ) -> None:
-    await started_game(harness, users, ai=ai, seed=11)
+    await started_game(harness, users, ai=ai, seed=12)
     replies: list[Message] = []
     seats = seat_users(users, ai)
     turn = 0
@@ -330,7 +365,7 @@ async def test_real_renderer_game_keeps_racks_private(tmp_path: Path) -> None:
 async def test_single_challenge_withdraws_a_phony_and_redeals_by_dm(tmp_path: Path) -> None:
     harness = await open_harness(tmp_path, phonies=set())
     try:
-        await started_game(harness, seed=4, challenge_mode="single")
+        await started_game(harness, seed=5, challenge_mode="single")
         game = harness.svc.game(CHANNEL)
         play = find_play(game, 0)
         assert play is not None
@@ -362,7 +397,7 @@ async def test_single_challenge_withdraws_a_phony_and_redeals_by_dm(tmp_path: Pa
 async def test_failed_single_challenge_is_announced(tmp_path: Path) -> None:
     harness = await open_harness(tmp_path)
     try:
-        await started_game(harness, seed=4, challenge_mode="single")
+        await started_game(harness, seed=5, challenge_mode="single")
         await play_turn(harness, (ALICE, BOB))
         assert (await harness.svc.challenge(CHANNEL, BOB.id)).text == "The challenge failed."
         assert harness.notifier.texts()[-1].startswith("The challenge failed: the play stands.\nScores:")
@@ -696,9 +731,11 @@ async def test_actions_in_many_channels_at_once_all_succeed(harness: Harness) ->
     await asyncio.gather(*(service.start_game(channel, ALICE.id) for channel in started))
 
     async def play(channel: int) -> Message:
-        move = find_play(service.game(channel), 0)
+        game = service.game(channel)
+        move = find_play(game, 0)
         assert move is not None
-        return await service.play(channel, ALICE.id, typed(move))
+        first = ALICE if game.players[0].name == ALICE.name else BOB  # whoever drew first
+        return await service.play(channel, first.id, typed(move))
 
     await asyncio.gather(*(play(channel) for channel in started))
     assert harness.store is not None
@@ -797,47 +834,46 @@ async def test_hints_count_and_can_be_disabled(harness: Harness) -> None:
 
 
 async def test_preview_play_scores_the_callers_play_or_says_why_it_is_illegal(harness: Harness) -> None:
-    await started_game(harness, hints=1)
+    await started_game(harness, hints=1, seed=7)  # Bob draws first
     service = harness.svc
+    assert service.game(CHANNEL).players[0].name == "Bob"
     assert service.game(CHANNEL).players[0].rack == "ABEILPT"
     assert service.game(CHANNEL).players[1].rack == "AACEKOR"
     before = await game_row_state(harness)
     posts, dms = len(harness.notifier.posts), len(harness.notifier.dms)
-    assert await service.preview_play(CHANNEL, ALICE.id, "8h  bait ") == "8H BAIT: 12 points"
-    assert await service.preview_play(CHANNEL, ALICE.id, "h4 plait") == "H4 PLAIT: 20 points"
-    assert await service.preview_play(CHANNEL, ALICE.id, "8D ABEILPT") == "8D ABEILPT: 74 points"
-    assert (
-        await service.preview_play(CHANNEL, ALICE.id, "8H QUIZ") == "you don't have Q, U and Z on your rack"
-    )
-    assert await service.preview_play(CHANNEL, ALICE.id, "A1 AB") == (
+    assert await service.preview_play(CHANNEL, BOB.id, "8h  bait ") == "8H BAIT: 12 points"
+    assert await service.preview_play(CHANNEL, BOB.id, "h4 plait") == "H4 PLAIT: 20 points"
+    assert await service.preview_play(CHANNEL, BOB.id, "8D ABEILPT") == "8D ABEILPT: 74 points"
+    assert await service.preview_play(CHANNEL, BOB.id, "8H QUIZ") == "you don't have Q, U and Z on your rack"
+    assert await service.preview_play(CHANNEL, BOB.id, "A1 AB") == (
         "the first word must cover the start square H8"
     )
-    assert (await service.preview_play(CHANNEL, ALICE.id, "8H")).startswith("write a play as a coordinate")
-    assert await service.preview_play(CHANNEL, BOB.id, "8H CAKE") == "8H CAKE: 20 points"  # not his turn
+    assert (await service.preview_play(CHANNEL, BOB.id, "8H")).startswith("write a play as a coordinate")
+    assert await service.preview_play(CHANNEL, ALICE.id, "8H CAKE") == "8H CAKE: 20 points"  # not her turn
     # Nothing to preview: nothing typed, not seated.
-    assert await service.preview_play(CHANNEL, ALICE.id, "  ") == ""
+    assert await service.preview_play(CHANNEL, BOB.id, "  ") == ""
     assert await service.preview_play(CHANNEL, CAROL.id, "8H BAIT") == ""
-    assert await service.preview_play(OTHER_CHANNEL, ALICE.id, "8H BAIT") == ""
+    assert await service.preview_play(OTHER_CHANNEL, BOB.id, "8H BAIT") == ""
     # No hint used, nothing written, nothing sent.
     assert await game_row_state(harness) == before
     assert (len(harness.notifier.posts), len(harness.notifier.dms)) == (posts, dms)
-    assert (await service.hint(CHANNEL, ALICE.id)).text.startswith("Hint 1 of 1,")
-    await service.play(CHANNEL, ALICE.id, "8H BAIT")
-    assert await service.preview_play(CHANNEL, BOB.id, "8H CAKE") == "H8 is already taken by B"
-    assert await service.preview_play(CHANNEL, BOB.id, "H9 OAK") == "H8 .OAK: 10 points"
-    await service.resign(CHANNEL, BOB.id)
-    assert await service.preview_play(CHANNEL, ALICE.id, "8H BAIT") == ""  # the game is over
+    assert (await service.hint(CHANNEL, BOB.id)).text.startswith("Hint 1 of 1,")
+    await service.play(CHANNEL, BOB.id, "8H BAIT")
+    assert await service.preview_play(CHANNEL, ALICE.id, "8H CAKE") == "H8 is already taken by B"
+    assert await service.preview_play(CHANNEL, ALICE.id, "H9 OAK") == "H8 .OAK: 10 points"
+    await service.resign(CHANNEL, ALICE.id)
+    assert await service.preview_play(CHANNEL, BOB.id, "8H BAIT") == ""  # the game is over
 
 
 async def test_preview_play_never_says_whether_a_word_is_in_the_dictionary(tmp_path: Path) -> None:
     harness = await open_harness(tmp_path, phonies={"BLIPAT"})
     try:
-        await started_game(harness, challenge_mode="single")
+        await started_game(harness, challenge_mode="single", seed=7)  # Bob draws first
         service = harness.svc
-        assert await service.preview_play(CHANNEL, ALICE.id, "8D BLIPAT") == "8D BLIPAT: 26 points"
-        assert await service.preview_play(CHANNEL, ALICE.id, "8D PLAIT") == "8D PLAIT: 20 points"
-        await service.play(CHANNEL, ALICE.id, "8D BLIPAT")
-        ack = await service.challenge(CHANNEL, BOB.id)
+        assert await service.preview_play(CHANNEL, BOB.id, "8D BLIPAT") == "8D BLIPAT: 26 points"
+        assert await service.preview_play(CHANNEL, BOB.id, "8D PLAIT") == "8D PLAIT: 20 points"
+        await service.play(CHANNEL, BOB.id, "8D BLIPAT")
+        ack = await service.challenge(CHANNEL, ALICE.id)
         assert ack.text == "Challenge upheld: the play comes off the board."  # it was a phony
     finally:
         await harness.close()

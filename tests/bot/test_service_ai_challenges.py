@@ -9,7 +9,16 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from service_fakes import ALICE, CHANNEL, Harness, find_play, open_harness, started_game, typed
+from service_fakes import (
+    ALICE,
+    CHANNEL,
+    CREATOR_FIRST_SEED,
+    Harness,
+    find_play,
+    open_harness,
+    started_game,
+    typed,
+)
 
 from bot.service.actions import turn_seed
 from bot.service.errors import NoGameError
@@ -21,7 +30,7 @@ from scrabble_core.move import Play
 MODES = ["single", "double", "five-point"]
 
 
-async def ai_game(harness: Harness, mode: str, level: str = "hard", seed: int = 4) -> None:
+async def ai_game(harness: Harness, mode: str, level: str = "hard", seed: int = CREATOR_FIRST_SEED) -> None:
     """Alice (seat 0, on turn) against one AI (seat 1) in ``mode``."""
     await started_game(harness, (ALICE,), ai=1, seed=seed, challenge_mode=mode, ai_level=level)
 
@@ -200,7 +209,7 @@ async def test_a_restart_between_the_challenge_and_the_move_goes_on_identically(
 @pytest.mark.parametrize("level", ["easy", "medium"])
 async def test_weaker_levels_decide_with_the_turn_seed(tmp_path: Path, level: str) -> None:
     outcomes = set()
-    for seed in range(1, 9):
+    for seed in (1, 2, 3, 5, 8, 12, 15, 16):  # seeds with which Alice draws first
         (tmp_path / str(seed)).mkdir()
         harness = await open_harness(tmp_path / str(seed))
         try:
