@@ -17,16 +17,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
+from bot.service.variants import Variants
+from scrabble_core.ai import Level
+from scrabble_core.errors import VariantError
 from scrabble_core.game import ChallengeMode
-from scrabble_core.variant import bundled_variant_names
 
 TOKEN_ENV: Final = "DISCORD_TOKEN"
-AI_LEVELS: Final = ("easy", "medium", "hard", "greedy")
+AI_LEVELS: Final = tuple(Level)
+"""The AI's levels, the engine's (:class:`scrabble_core.ai.Level`)."""
 LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 MAX_TURN_SECONDS: Final = 7 * 24 * 3600
 """The longest turn time limit a game (or the configured default) may have, in seconds."""
 MAX_HINTS: Final = 100
 """The most hints per player a game (or the configured default) may allow."""
+MAX_CHALLENGE_WINDOW: Final = 600
+"""The longest challenge window (seconds an AI waits before playing after a human's play)."""
 
 
 class ConfigError(ValueError):
@@ -60,9 +65,11 @@ class Config:
     database: Path = Path("scrabble.sqlite3")
     lexicon: str = "enable"
     variant: str = "standard"
+    variant_files: tuple[Path, ...] = ()
     challenge_mode: ChallengeMode = ChallengeMode.VOID
     hints_per_player: int = 3
-    ai_level: str = "medium"
+    challenge_window_seconds: int = 15
+    ai_level: Level = Level.MEDIUM
     ai_turn_timeout: float = 10.0
     turn: TurnConfig = field(default_factory=TurnConfig)
     dev_guild_id: int | None = None
@@ -78,7 +85,9 @@ class Config:
 _TOP_KEYS: Final = frozenset(
     {"token", "database", "lexicon", "log_level", "dev_guild_id", "game", "ai", "turn"}
 )
-_GAME_KEYS: Final = frozenset({"variant", "challenge_mode", "hints_per_player"})
+_GAME_KEYS: Final = frozenset(
+    {"variant", "variant_files", "challenge_mode", "hints_per_player", "challenge_window_seconds"}
+)
 _AI_KEYS: Final = frozenset({"level", "turn_timeout"})
 _TURN_KEYS: Final = frozenset({"time_limit", "on_expiry", "reminder_left", "max_timeouts"})
 
@@ -115,11 +124,17 @@ def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> 
     database = Path(reader.string(data, "database", str(defaults.database)))
     if path is not None and not database.is_absolute():
         database = path.parent / database
+    files = tuple(
+        file if path is None or file.is_absolute() else path.parent / file
+        for file in map(Path, reader.strings(game, "game.variant_files"))
+    )
+    try:
+        variants = Variants(files)
+    except VariantError as error:
+        raise reader.error("game.variant_files", str(error)) from None
     variant = reader.string(game, "game.variant", defaults.variant)
-    if variant not in bundled_variant_names():
-        raise reader.error(
-            "game.variant", f"no bundled variant {variant!r} (known: {', '.join(bundled_variant_names())})"
-        )
+    if variant not in variants:
+        raise reader.error("game.variant", f"no variant {variant!r} (known: {', '.join(variants.names())})")
     guild = reader.integer(data, "dev_guild_id", 0, 0, 2**63 - 1)
     env_token = env.get(TOKEN_ENV, "").strip()
     file_token = reader.string(data, "token", "").strip()
@@ -127,6 +142,7 @@ def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> 
         database=database,
         lexicon=reader.string(data, "lexicon", defaults.lexicon),
         variant=variant,
+        variant_files=files,
         challenge_mode=ChallengeMode(
             reader.choice(
                 game, "game.challenge_mode", defaults.challenge_mode.value, [m.value for m in ChallengeMode]
@@ -135,7 +151,16 @@ def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> 
         hints_per_player=reader.integer(
             game, "game.hints_per_player", defaults.hints_per_player, 0, MAX_HINTS
         ),
-        ai_level=reader.choice(ai, "ai.level", defaults.ai_level, AI_LEVELS),
+        challenge_window_seconds=reader.integer(
+            game,
+            "game.challenge_window_seconds",
+            defaults.challenge_window_seconds,
+            0,
+            MAX_CHALLENGE_WINDOW,
+        ),
+        ai_level=Level(
+            reader.choice(ai, "ai.level", defaults.ai_level.value, [level.value for level in Level])
+        ),
         ai_turn_timeout=reader.number(ai, "ai.turn_timeout", defaults.ai_turn_timeout, 0.1, 600.0),
         turn=TurnConfig(
             time_limit=reader.integer(turn, "turn.time_limit", turn_defaults.time_limit, 0, MAX_TURN_SECONDS),
@@ -185,6 +210,14 @@ class _Reader:
         if not isinstance(value, str):
             raise self.error(key, f"must be a string, not {value!r}")
         return value
+
+    def strings(self, data: Mapping[str, object], key: str) -> list[str]:
+        value = self._leaf(data, key)
+        if value is None:
+            return []
+        if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+            raise self.error(key, f"must be a list of strings, not {value!r}")
+        return [str(item) for item in value]
 
     def choice(
         self,

@@ -23,6 +23,9 @@ from typing import Any, Final
 
 import aiosqlite
 
+from scrabble_core.ai import Level
+from scrabble_core.game import ChallengeMode
+
 MIGRATIONS_DIR: Final = Path(__file__).parent / "migrations"
 _MIGRATION_NAME: Final = re.compile(r"^(\d{4})_\w+\.sql$")
 
@@ -47,19 +50,19 @@ class GameOptions:
     hints; ``ai_level`` is the level of the game's AI seats."""
 
     variant: str
-    challenge_mode: str
+    challenge_mode: ChallengeMode
     turn_seconds: int
     hints: int
-    ai_level: str
+    ai_level: Level
 
     def to_dict(self) -> dict[str, Any]:
         """The options as JSON-compatible data."""
         return {
             "variant": self.variant,
-            "challenge_mode": self.challenge_mode,
+            "challenge_mode": str(self.challenge_mode),
             "turn_seconds": self.turn_seconds,
             "hints": self.hints,
-            "ai_level": self.ai_level,
+            "ai_level": str(self.ai_level),
         }
 
     @classmethod
@@ -67,10 +70,10 @@ class GameOptions:
         """The options saved by :meth:`to_dict`."""
         return cls(
             str(data["variant"]),
-            str(data["challenge_mode"]),
+            ChallengeMode(str(data["challenge_mode"])),
             int(data["turn_seconds"]),
             int(data["hints"]),
-            str(data["ai_level"]),
+            Level(str(data["ai_level"])),
         )
 
 
@@ -81,7 +84,7 @@ class SeatRow:
     seat: int
     user_id: int | None
     name: str
-    ai_level: str | None = None
+    ai_level: Level | None = None
     hints_used: int = 0
     timeouts: int = 0
 
@@ -399,7 +402,10 @@ class Store:
                 "SELECT seat, user_id, name, ai_level, hints_used, timeouts FROM seats WHERE game_id = ? ORDER BY seat",
                 (row[0],),
             ) as cursor:
-                seats = tuple(SeatRow(*seat) for seat in await cursor.fetchall())
+                seats = tuple(
+                    SeatRow(number, user, name, None if level is None else Level(level), hints, timeouts)
+                    for number, user, name, level, hints, timeouts in await cursor.fetchall()
+                )
             games.append(
                 GameRow(
                     id=row[0],

@@ -53,8 +53,8 @@ class LobbyFullError(LobbyError):
 class GameStartedError(LobbyError):
     """A lobby action on a game that has started."""
 
-    def __init__(self) -> None:
-        super().__init__("This game has already started")
+    def __init__(self, text: str | None = None) -> None:
+        super().__init__(text or "This game has already started")
 
 
 class GameNotStartedError(ServiceError):
@@ -96,6 +96,10 @@ class StaleTurnError(ServiceError):
 
 class HintError(ServiceError):
     """A hint that cannot be given: hints disabled in the game, or all used."""
+
+
+class RulesTopicError(ServiceError):
+    """``/scrabble rules`` asked for a topic that does not exist."""
 
 
 class WordError(ServiceError):

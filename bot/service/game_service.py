@@ -41,16 +41,17 @@ from bot.service.errors import (
 )
 from bot.service.options import NewGame, game_options
 from bot.service.protocols import Advisor, AiPlayer, Clock, Notifier, PngRenderer, Renderer, SystemClock
+from bot.service.rules import rules_text
 from bot.service.runner import GameRunner
 from bot.service.seats import User, draw_first, seat_name
 from bot.service.table import Table
+from bot.service.variants import Variants
 from bot.store import GameRow, GameStatus, LogEntry, SeatRow, Store
 from scrabble_core.errors import ScrabbleError
 from scrabble_core.game import MAX_PLAYERS, MIN_PLAYERS, ChallengeMode, EventKind, Game
 from scrabble_core.gcg import export_gcg
 from scrabble_core.notation import parse_player_play
 from scrabble_core.validation import Lexicon, check_play
-from scrabble_core.variant import get_variant
 
 __all__ = ["GameService", "NewGame", "User"]
 
@@ -75,16 +76,23 @@ class GameService:
         renderer: Renderer | None = None,
         clock: Clock | None = None,
         new_seed: Callable[[], int] = lambda: secrets.randbits(SEED_BITS),
+        variants: Variants | None = None,
     ) -> None:
         """Set up the service over an open ``store``; ``lexicon`` is shared by every game; without an
         ``advisor`` hints are refused. ``new_seed`` gives the seed of a new game asked for without one
-        (its bag, its draw for the first turn and its AI turns): random by default."""
+        (its bag, its draw for the first turn and its AI turns): random by default. ``variants`` are
+        the variants games may use (default: the bundled ones and the config's variant files).
+
+        Raises:
+            VariantError: without ``variants``, a variant file of the config cannot be loaded.
+        """
         self._config = config
         self._store = store
         self._lexicon = lexicon
         self._advisor = advisor
         self._clock: Clock = clock or SystemClock()
         self._new_seed = new_seed
+        self.variants = variants or Variants(config.variant_files)
         self._runner = GameRunner(
             config, store, lexicon, notifier, ai, renderer or PngRenderer(), self._clock
         )
@@ -111,10 +119,10 @@ class GameService:
         Raises:
             NoGameError: no open game has that id.
         """
-        for channel_id, table in self._runner.tables.items():
-            if table.row.id == game_id:
-                return channel_id
-        raise NoGameError("That game is over")
+        channel_id = self._runner.tables.channel_of(game_id)
+        if channel_id is None:
+            raise NoGameError("That game is over")
+        return channel_id
 
     def game(self, channel_id: int) -> Game:
         """A copy of the engine state of the channel's game (for reading: changing it changes nothing).
@@ -139,7 +147,7 @@ class GameService:
             OptionError: an unknown variant, challenge mode or AI level, a time limit, hint count or
                 number of AI opponents out of range.
         """
-        settings = game_options(options, self._config)
+        settings = game_options(options, self._config, self.variants)
         async with self._runner.lock(channel_id):
             if channel_id in self._runner.tables:
                 raise GameExistsError
@@ -179,9 +187,7 @@ class GameService:
             NoGameError; GameStartedError; AlreadySeatedError; LobbyFullError.
         """
         async with self._runner.lock(channel_id):
-            table = self._runner.table(channel_id, None)
-            if table.game is not None:
-                raise GameStartedError
+            table = self._lobby(channel_id)
             if any(seat.user_id == user.id for seat in table.row.seats):
                 raise AlreadySeatedError
             if len(table.row.seats) >= MAX_PLAYERS:
@@ -206,9 +212,7 @@ class GameService:
             NoGameError; GameStartedError; NotAllowedError (not the creator); LobbyFullError.
         """
         async with self._runner.lock(channel_id):
-            table = self._runner.table(channel_id, None)
-            if table.game is not None:
-                raise GameStartedError
+            table = self._lobby(channel_id)
             if user_id != table.row.creator_id:
                 raise NotAllowedError("Only the game's creator can add AI opponents")
             seats = table.row.seats
@@ -219,7 +223,7 @@ class GameService:
             await self._change_lobby(
                 channel_id, table.row, (*seats, seat), "ai_added", seat.seat, {"ai_level": level}
             )
-        return _ack(f"{seat.name} ({level}) joined the game.")
+        return _ack(f"{text.shown(seat.name)} ({level}) joined the game.")
 
     async def leave(self, channel_id: int, user_id: int) -> Message:
         """Take ``user_id`` out of the channel's lobby and announce it.
@@ -229,10 +233,8 @@ class GameService:
             (who cancels instead).
         """
         async with self._runner.lock(channel_id):
-            table = self._runner.table(channel_id, None)
+            table = self._lobby(channel_id, "This game has already started: use /scrabble resign to leave it")
             seat = table.seat_of(user_id)
-            if table.game is not None:
-                raise LobbyError("This game has already started: use /scrabble resign to leave it")
             if user_id == table.row.creator_id:
                 raise NotAllowedError("You created this game: cancel it with /scrabble cancel instead")
             seats = tuple(
@@ -240,6 +242,17 @@ class GameService:
             )
             await self._change_lobby(channel_id, table.row, seats, "left", seat, {"user_id": user_id})
         return _ack("You left the game.")
+
+    def _lobby(self, channel_id: int, started: str | None = None) -> Table:
+        """The channel's game, which must still be in its lobby.
+
+        Raises:
+            NoGameError; GameStartedError (saying ``started`` if given).
+        """
+        table = self._runner.table(channel_id, None)
+        if table.game is not None:
+            raise GameStartedError(started)
+        return table
 
     async def _change_lobby(
         self,
@@ -265,15 +278,13 @@ class GameService:
             NoGameError; GameStartedError; NotAllowedError (not the creator); NotEnoughPlayersError.
         """
         async with self._runner.lock(channel_id):
-            table = self._runner.table(channel_id, None)
-            if table.game is not None:
-                raise GameStartedError
+            table = self._lobby(channel_id)
             if user_id != table.row.creator_id:
                 raise NotAllowedError("Only the game's creator can start it")
             if len(table.row.seats) < MIN_PLAYERS:
                 raise NotEnoughPlayersError
             options = table.row.options
-            variant = get_variant(options.variant)
+            variant = self.variants.get(options.variant)
             joined = table.row.seats
             draw = draw_first(
                 [seat.name for seat in joined], variant, random.Random(turn_seed(table.row.seed, -1))
@@ -286,7 +297,7 @@ class GameService:
                 [seat.name for seat in seats],
                 rng=random.Random(table.row.seed),
                 lexicon=self._lexicon,
-                challenge_mode=ChallengeMode(options.challenge_mode),
+                challenge_mode=options.challenge_mode,
             )
             now = self._clock.now()
             first_human = not seats[game.current].is_ai
@@ -402,9 +413,7 @@ class GameService:
             As :meth:`play` (StaleTurnError: "That play can no longer be challenged"); the engine's
             ChallengeError when there is nothing to challenge.
         """
-        double = (
-            self._runner.table(channel_id, game_id).row.options.challenge_mode == ChallengeMode.DOUBLE.value
-        )
+        double = self._runner.table(channel_id, game_id).row.options.challenge_mode is ChallengeMode.DOUBLE
         events = await self._runner.player_turn(
             channel_id, user_id, game_id, lambda game, seat: game.challenge(seat), turn=turn, challenge=True
         )
@@ -571,7 +580,7 @@ class GameService:
             NoGameError; WordError: not a word of the game's alphabet (2 to 15 letters).
         """
         table = self._runner.table(channel_id, None)
-        variant = get_variant(table.row.options.variant)
+        variant = self.variants.get(table.row.options.variant)
         cleaned = word.strip().upper()
         longest = max(variant.rows, variant.cols)
         if not 2 <= len(cleaned) <= longest or not all(variant.is_letter(ch) for ch in cleaned):
@@ -579,6 +588,22 @@ class GameService:
         name = getattr(self._lexicon, "name", "the dictionary")
         verdict = "is" if cleaned in self._lexicon else "is not"
         return Message(f"{cleaned} {verdict} in {name}.", private=True)
+
+    async def rules(self, channel_id: int | None, topic: str | None = None) -> Message:
+        """The rules (private), or one ``topic`` of them, for the variant and players of the channel's
+        game, or for the configured variant when there is none.
+
+        Raises:
+            RulesTopicError: no such topic.
+        """
+        table = None if channel_id is None else self._runner.tables.get(channel_id)
+        if table is None:
+            variant, players = self.variants.get(self._config.variant), None
+        else:
+            game = table.game
+            variant = game.variant if game is not None else self.variants.get(table.row.options.variant)
+            players = len(table.row.seats)
+        return Message(rules_text(variant, players, topic), private=True)
 
     async def stats(self, guild_id: int, user_id: int) -> Message:
         """``user_id``'s stats in the guild (games, wins, average score, best move)."""

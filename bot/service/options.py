@@ -1,21 +1,33 @@
 """The options of a new game: :class:`NewGame` as asked for, and :func:`game_options`, which checks it
-against the limits of :mod:`bot.config` and fills in the configured defaults."""
+(types, ranges, known names) against the limits of :mod:`bot.config` and fills in the configured
+defaults."""
 
 from __future__ import annotations
 
+import enum
 from dataclasses import dataclass
+from typing import Final, TypeVar
 
-from bot.config import AI_LEVELS, MAX_HINTS, MAX_TURN_SECONDS, Config
+from bot.config import MAX_HINTS, MAX_TURN_SECONDS, Config
+from bot.service.actions import SEED_BITS
 from bot.service.errors import OptionError
+from bot.service.text import quoted
+from bot.service.variants import Variants
 from bot.store import GameOptions
+from scrabble_core.ai import Level
 from scrabble_core.game import MAX_PLAYERS, ChallengeMode
-from scrabble_core.variant import bundled_variant_names
+
+SEED_LIMIT: Final = 1 << SEED_BITS
+"""A game's seed is a whole number from 0 to ``SEED_LIMIT - 1``."""
+
+_Choice = TypeVar("_Choice", bound=enum.StrEnum)
 
 
 @dataclass(frozen=True, slots=True)
 class NewGame:
     """The options of ``/scrabble new``; ``None`` takes the configured default. ``seed`` fixes the
-    game's randomness (tests); by default it is random."""
+    game's randomness (tests); by default it is random. Values come from users: :func:`game_options`
+    checks their types as well as their values."""
 
     variant: str | None = None
     challenge_mode: str | None = None
@@ -26,29 +38,50 @@ class NewGame:
     seed: int | None = None
 
 
-def game_options(options: NewGame, config: Config) -> GameOptions:
-    """The options of a new game, defaults taken from ``config``.
+def game_options(options: NewGame, config: Config, variants: Variants) -> GameOptions:
+    """The options of a new game, defaults taken from ``config``, the variant one of ``variants``.
 
     Raises:
-        OptionError: a value out of range or unknown.
+        OptionError: a value of the wrong type, out of range or unknown (its echo cut short).
     """
-    variant = options.variant or config.variant
-    if variant not in bundled_variant_names():
-        raise OptionError(f"Unknown variant {variant!r}: choose one of {', '.join(bundled_variant_names())}")
-    mode = options.challenge_mode or config.challenge_mode.value
-    if mode not in {m.value for m in ChallengeMode}:
-        raise OptionError(
-            f"Unknown challenge mode {mode!r}: choose one of {', '.join(m.value for m in ChallengeMode)}"
-        )
-    level = options.ai_level or config.ai_level
-    if level not in AI_LEVELS:
-        raise OptionError(f"Unknown AI level {level!r}: choose one of {', '.join(AI_LEVELS)}")
-    seconds = config.turn.time_limit if options.turn_seconds is None else options.turn_seconds
+    variant = _text(options.variant, "variant") or config.variant
+    if variant not in variants:
+        raise OptionError(f"Unknown variant {quoted(variant)}: choose one of {', '.join(variants.names())}")
+    mode = _choice(options.challenge_mode, "challenge mode", ChallengeMode, config.challenge_mode)
+    level = _choice(options.ai_level, "AI level", Level, config.ai_level)
+    seconds = _whole(options.turn_seconds, "turn time limit", config.turn.time_limit)
     if not 0 <= seconds <= MAX_TURN_SECONDS:
         raise OptionError(f"The turn time limit must be between 0 (none) and {MAX_TURN_SECONDS} seconds")
-    hints = config.hints_per_player if options.hints is None else options.hints
+    hints = _whole(options.hints, "number of hints", config.hints_per_player)
     if not 0 <= hints <= MAX_HINTS:
         raise OptionError(f"The number of hints must be between 0 and {MAX_HINTS}")
-    if not 0 <= options.ai_opponents < MAX_PLAYERS:
+    if not 0 <= _whole(options.ai_opponents, "number of AI opponents", 0) < MAX_PLAYERS:
         raise OptionError(f"A game has at most {MAX_PLAYERS - 1} AI opponents")
+    if options.seed is not None and not 0 <= _whole(options.seed, "seed", 0) < SEED_LIMIT:
+        raise OptionError(f"The seed must be a whole number from 0 to {SEED_LIMIT - 1}")
     return GameOptions(variant, mode, seconds, hints, level)
+
+
+def _text(value: object, what: str) -> str | None:
+    if value is None or isinstance(value, str):
+        return value
+    raise OptionError(f"The {what} must be a name, not {type(value).__name__}")
+
+
+def _whole(value: object, what: str, default: int) -> int:
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise OptionError(f"The {what} must be a whole number, not {type(value).__name__}")
+    return value
+
+
+def _choice(value: object, what: str, choices: type[_Choice], default: _Choice) -> _Choice:
+    name = _text(value, what)
+    if not name:
+        return default
+    try:
+        return choices(name)
+    except ValueError:
+        known = ", ".join(choice.value for choice in choices)
+        raise OptionError(f"Unknown {what} {quoted(name)}: choose one of {known}") from None

@@ -18,6 +18,7 @@ from typing import Protocol
 
 from bot.messages import Message
 from bot.render import BoardHeader, render_board, render_rack, render_score_chart
+from scrabble_core.ai import Level
 from scrabble_core.board import Board
 from scrabble_core.game import Game
 from scrabble_core.move import Move
@@ -40,7 +41,7 @@ class Notifier(Protocol):
 class AiPlayer(Protocol):
     """Chooses moves for AI seats."""
 
-    async def choose(self, game: Game, seat: int, level: str, seed: int) -> Move:
+    async def choose(self, game: Game, seat: int, level: Level, seed: int) -> Move:
         """The move of ``seat`` (whose turn it is) at ``level``, the same for the same ``seed`` and
         position. ``game`` is the player's own copy. The move must be legal: a move the engine refuses
         is logged and replaced by a pass."""

@@ -15,6 +15,7 @@ import asyncio
 import logging
 import random
 from collections.abc import Callable, Sequence
+from contextlib import AbstractAsyncContextManager
 from dataclasses import replace
 
 from bot.config import Config
@@ -22,9 +23,10 @@ from bot.messages import Message, mention
 from bot.service import announcements, text
 from bot.service.actions import Action, move_action, timeout_action, turn_seed
 from bot.service.errors import NoGameError
+from bot.service.locks import ChannelLocks
 from bot.service.protocols import AiPlayer, Clock, Notifier, Renderer
 from bot.service.records import event_entries, log_line, stats_deltas
-from bot.service.table import Table
+from bot.service.table import Table, Tables
 from bot.service.tasks import Tasks
 from bot.store import GameRow, GameStatus, LogEntry, SeatRow, StatsDelta, Store
 from scrabble_core.ai import Level, should_challenge
@@ -58,8 +60,8 @@ class GameRunner:
         self._ai = ai
         self.renderer = renderer
         self._clock = clock
-        self.tables: dict[int, Table] = {}
-        self._locks: dict[int, asyncio.Lock] = {}
+        self.tables = Tables()
+        self.locks = ChannelLocks()
         self._tasks = Tasks()
 
     # Life cycle ---------------------------------------------------------------------------------
@@ -84,9 +86,9 @@ class GameRunner:
 
     # The state-change path ----------------------------------------------------------------------
 
-    def lock(self, channel_id: int) -> asyncio.Lock:
-        """The channel's lock, held by every change of its game."""
-        return self._locks.setdefault(channel_id, asyncio.Lock())
+    def lock(self, channel_id: int) -> AbstractAsyncContextManager[None]:
+        """Hold the channel's lock (``async with``), as every change of its game does."""
+        return self.locks.hold(channel_id)
 
     def table(self, channel_id: int, game_id: int | None) -> Table:
         """The channel's open game, which must be ``game_id`` if given.
@@ -181,7 +183,7 @@ class GameRunner:
             logger.info("game %d: over, winners %s", row.id, game.winners())
         opening = list(lines)
         if timed_out and seat is not None:
-            opening.append(f"{seats[seat].name} ran out of time.")
+            opening.append(f"{text.shown(seats[seat].name)} ran out of time.")
         if not events:
             opening.append(text.failed_challenge_line(game, seat, row.seats))
         racks = [s for s in row.seats if before.players[s.seat].rack != game.players[s.seat].rack]
@@ -259,7 +261,7 @@ class GameRunner:
         seat = table.row.seats[game.current]
         if seat.is_ai:
             if self._tasks.may_start_ai_turn(channel_id):
-                await self.post(channel_id, Message(f"{seat.name} is thinking…"))
+                await self.post(channel_id, Message(f"{text.shown(seat.name)} is thinking…"))
                 self._tasks.start_ai_turn(
                     channel_id, self._ai_turn(channel_id, table.row.id, table.turn_key())
                 )
@@ -317,7 +319,7 @@ class GameRunner:
         finally:
             self._tasks.ai_turn_done(channel_id)
 
-    def _ai_challenge(self, game: Game, seat: int, level: str, seed: int) -> list[str]:
+    def _ai_challenge(self, game: Game, seat: int, level: Level, seed: int) -> list[str]:
         """The phonies for which AI ``seat`` (on turn in ``game``) challenges the last play, or none if
         it lets the play stand (:func:`~scrabble_core.ai.should_challenge`, with the service's lexicon
         and a random source seeded by ``seed``, so a re-run after a restart decides the same)."""
@@ -325,7 +327,7 @@ class GameRunner:
         if game.challenge_mode is ChallengeMode.VOID or challengeable is None or challengeable == seat:
             return []
         words = game.challengeable_words()
-        if not should_challenge(words, Level(level), self._lexicon, random.Random(seed)):
+        if not should_challenge(words, level, self._lexicon, random.Random(seed)):
             return []
         return [word for word in words if word not in self._lexicon]
 

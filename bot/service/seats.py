@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+from bot.service.text import shown
 from scrabble_core.variant import BLANK, Variant
 
 MAX_NAME_LENGTH: Final = 32
@@ -49,7 +50,7 @@ def draw_first(names: Sequence[str], variant: Variant, rng: random.Random) -> Fi
     while True:
         tiles = rng.sample(variant.full_bag(), len(drawing))
         rounds.append(
-            ", ".join(f"{names[i]} draws {_tile_name(t)}" for i, t in zip(drawing, tiles, strict=True))
+            ", ".join(f"{shown(names[i])} draws {_tile_name(t)}" for i, t in zip(drawing, tiles, strict=True))
         )
         best = min(order[tile] for tile in tiles)
         drawing = [i for i, tile in zip(drawing, tiles, strict=True) if order[tile] == best]
@@ -57,7 +58,7 @@ def draw_first(names: Sequence[str], variant: Variant, rng: random.Random) -> Fi
             break
     (first,) = drawing
     return FirstDraw(
-        first, f"Draw for the first turn: {'; again: '.join(rounds)}. {names[first]} plays first."
+        first, f"Draw for the first turn: {'; again: '.join(rounds)}. {shown(names[first])} plays first."
     )
 
 

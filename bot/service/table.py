@@ -3,6 +3,7 @@ its current turn runs out."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator, MutableMapping
 from dataclasses import dataclass
 
 from bot.service.errors import GameNotStartedError, NotSeatedError, StaleTurnError
@@ -68,3 +69,36 @@ class Table:
         if self.row.deadline is not None and before.current == game.current and actor != before.current:
             return self.row.deadline, self.row.reminded
         return now + limit, False
+
+
+class Tables(MutableMapping[int, Table]):
+    """The open games by channel, indexed by game id as well (:meth:`channel_of`)."""
+
+    def __init__(self) -> None:
+        """No game yet."""
+        self._by_channel: dict[int, Table] = {}
+        self._channels: dict[int, int] = {}
+
+    def __getitem__(self, channel_id: int) -> Table:
+        return self._by_channel[channel_id]
+
+    def __setitem__(self, channel_id: int, table: Table) -> None:
+        old = self._by_channel.get(channel_id)
+        if old is not None:
+            del self._channels[old.row.id]
+        self._by_channel[channel_id] = table
+        self._channels[table.row.id] = channel_id
+
+    def __delitem__(self, channel_id: int) -> None:
+        table = self._by_channel.pop(channel_id)
+        del self._channels[table.row.id]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._by_channel)
+
+    def __len__(self) -> int:
+        return len(self._by_channel)
+
+    def channel_of(self, game_id: int) -> int | None:
+        """The channel of the open game ``game_id``, if it is open."""
+        return self._channels.get(game_id)

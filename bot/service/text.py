@@ -7,22 +7,46 @@ their number of tiles; the tiles left on the racks are shown once the game is ov
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from typing import Final
 
 from bot.messages import channel_link, mention
 from bot.service.protocols import Suggestion
 from bot.store import GameOptions, SeatRow, StatsRow
 from scrabble_core.game import MAX_PLAYERS, Event, EventKind, Game
 
+MAX_ECHO: Final = 40
+"""The most characters of a user's text an error message repeats."""
+
+
+def quoted(user_text: str, limit: int = MAX_ECHO) -> str:
+    """``user_text`` as a message repeats it: quoted, control characters escaped (``repr``), and cut
+    to ``limit`` characters with an ellipsis if it is longer."""
+    shown = repr(user_text[: limit + 1])
+    return shown if len(shown) <= limit and len(user_text) <= limit else shown[: limit - 1] + "…"
+
+
+_MARKUP: Final = re.compile(r"([\\*_~|`>\[\]()<@#:-])")
+
+
+def shown(name: str) -> str:
+    """A player's name as the messages show it: as text, whatever it holds. Every character that chat
+    markup gives a meaning (``*`` ``_`` ``~`` ``|`` `` ` `` ``>`` ``[`` ``]`` ``(`` ``)`` ``<`` ``@`` ``#``
+    ``:`` ``-`` and the backslash) is escaped with a backslash, so ``**x**``, ``[x](url)``, ``<@123>`` or
+    ``@everyone`` in a display name render literally (and never ping: the messages allow only the pings
+    they list). Names are stored and exported as they are; only the texts escape them, here."""
+    return _MARKUP.sub(r"\\\1", name)
+
 
 def seat_label(seat: SeatRow) -> str:
     """A seat as public texts name it: a mention for a human, the name for an AI."""
-    return seat.name if seat.user_id is None else f"{seat.name} ({mention(seat.user_id)})"
+    return shown(seat.name) if seat.user_id is None else f"{shown(seat.name)} ({mention(seat.user_id)})"
 
 
 def event_line(event: Event, seats: Sequence[SeatRow]) -> str:
     """One line telling what ``event`` did, safe to show publicly."""
-    name = seats[event.player].name
+    name = shown(seats[event.player].name)
     kind = event.kind
     if kind is EventKind.PLAY:
         return f"{name} played {event.move} for {event.score} ({event.detail})."
@@ -50,7 +74,7 @@ def failed_challenge_line(game: Game, challenger: int | None, seats: Sequence[Se
     """The line for a failed challenge that caused no event: the play stands, and in double-challenge
     mode a challenger who is not on turn owes their next turn (recorded when it comes)."""
     if challenger is not None and challenger in game.owed_lost_turns:
-        return f"The challenge failed: {seats[challenger].name} loses their next turn."
+        return f"The challenge failed: {shown(seats[challenger].name)} loses their next turn."
     return "The challenge failed: the play stands."
 
 
@@ -58,15 +82,15 @@ def ai_challenge_line(name: str, phonies: Sequence[str]) -> str:
     """The line for an AI's challenge of a play with ``phonies``; the outcome follows in the lines of
     the challenge's events (:func:`event_line`: the play comes off the board)."""
     if len(phonies) == 1:
-        return f"{name} challenges {phonies[0]}: it is not in the dictionary."
+        return f"{shown(name)} challenges {phonies[0]}: it is not in the dictionary."
     words = ", ".join(phonies[:-1]) + f" and {phonies[-1]}"
-    return f"{name} challenges {words}: they are not in the dictionary."
+    return f"{shown(name)} challenges {words}: they are not in the dictionary."
 
 
 def scores_line(game: Game) -> str:
     """The scores in turn order, e.g. ``"Scores: Ann 42 · Bob 17"``."""
     return "Scores: " + " · ".join(
-        f"{p.name} {p.score}" + (" (resigned)" if p.resigned else "") for p in game.players
+        f"{shown(p.name)} {p.score}" + (" (resigned)" if p.resigned else "") for p in game.players
     )
 
 
@@ -80,7 +104,7 @@ def next_line(game: Game, seats: Sequence[SeatRow]) -> str:
     """Whose turn it is (mentioned), and what they must do if a play that went out awaits its verdict."""
     seat = seats[game.current]
     if game.awaiting_final_challenge and game.challengeable is not None:
-        out = seats[game.challengeable].name
+        out = shown(seats[game.challengeable].name)
         return f"{out} went out: {seat_label(seat)}, challenge the last play or accept it."
     return f"Next: {seat_label(seat)}."
 
@@ -100,7 +124,7 @@ def lobby_text(seats: Sequence[SeatRow], options: GameOptions, creator_id: int) 
 def final_text(game: Game, seats: Sequence[SeatRow]) -> str:
     """The final standings and the winner(s)."""
     ranking = " · ".join(
-        f"{rank}. {game.players[seat].name} {game.players[seat].score}"
+        f"{rank}. {shown(game.players[seat].name)} {game.players[seat].score}"
         for rank, seat in enumerate(game.standings(), 1)
     )
     winners = [seat_label(seats[seat]) for seat in game.winners()]
@@ -142,7 +166,7 @@ def stats_text(row: StatsRow) -> str:
     """A player's stats in a guild."""
     best = f"{row.best_move} for {row.best_score}" if row.best_move is not None else "none yet"
     return (
-        f"{row.name}: {row.games} game{'s' if row.games != 1 else ''}, {row.wins} win{'s' if row.wins != 1 else ''}, "
+        f"{shown(row.name)}: {row.games} game{'s' if row.games != 1 else ''}, {row.wins} win{'s' if row.wins != 1 else ''}, "
         f"average score {row.average:.1f}, best move {best}."
     )
 
@@ -152,6 +176,6 @@ def leaderboard_text(rows: Sequence[StatsRow]) -> str:
     if not rows:
         return "No finished game in this server yet."
     return "Leaderboard:\n" + "\n".join(
-        f"{rank}. {row.name}: {row.wins} wins in {row.games} games, average {row.average:.1f}"
+        f"{rank}. {shown(row.name)}: {row.wins} wins in {row.games} games, average {row.average:.1f}"
         for rank, row in enumerate(rows, 1)
     )

@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 
 from bot.config import Config, ConfigError, TimeoutAction, TurnConfig, load_config
+from scrabble_core.ai import Level
 from scrabble_core.game import ChallengeMode
+from scrabble_core.variant import assets_dir
 
 EXAMPLE = Path(__file__).parents[2] / "config.example.toml"
 
@@ -39,6 +41,7 @@ dev_guild_id = 1234
 variant = "super"
 challenge_mode = "double"
 hints_per_player = 0
+challenge_window_seconds = 30
 [ai]
 level = "hard"
 turn_timeout = 2.5
@@ -55,7 +58,8 @@ max_timeouts = 0
         variant="super",
         challenge_mode=ChallengeMode.DOUBLE,
         hints_per_player=0,
-        ai_level="hard",
+        challenge_window_seconds=30,
+        ai_level=Level.HARD,
         ai_turn_timeout=2.5,
         turn=TurnConfig(600, TimeoutAction.FORFEIT, 0.5, 0),
         dev_guild_id=1234,
@@ -69,7 +73,19 @@ max_timeouts = 0
         ("colour = 1", r"config\.toml: colour: unknown setting"),
         ("[game]\nvariants = 'standard'", r"game\.variants: unknown setting"),
         ("game = 3", r"game: must be a table"),
-        ("[game]\nvariant = 'chess'", r"game\.variant: no bundled variant 'chess'"),
+        ("[game]\nvariant = 'chess'", r"game\.variant: no variant 'chess' \(known: standard, super\)$"),
+        (
+            "[game]\nvariant_files = 'a.toml'",
+            r"game\.variant_files: must be a list of strings, not 'a.toml'$",
+        ),
+        (
+            "[game]\nvariant_files = ['missing.toml']",
+            r"game\.variant_files: .*missing\.toml: \(file\): no such file$",
+        ),
+        (
+            "[game]\nchallenge_window_seconds = 601",
+            r"game\.challenge_window_seconds: must be between 0 and 600",
+        ),
         ("[game]\nchallenge_mode = 'triple'", r"game\.challenge_mode: must be one of void, single"),
         ("[game]\nhints_per_player = -1", r"game\.hints_per_player: must be between 0 and 100, not -1"),
         ("[game]\nhints_per_player = true", r"game\.hints_per_player: must be an integer, not True"),
@@ -107,3 +123,18 @@ def test_relative_database_is_beside_the_file(tmp_path: Path) -> None:
     path = write(tmp_path, 'database = "db/games.sqlite3"')
     assert load_config(path, {}).database == tmp_path / "db" / "games.sqlite3"
     assert load_config(path, {}).log_level_number == 20
+
+
+def test_variant_files_add_variants_named_in_them(tmp_path: Path) -> None:
+    standard = (assets_dir() / "variants" / "standard.toml").read_text(encoding="utf-8")
+    (tmp_path / "boards").mkdir()
+    (tmp_path / "boards" / "club.toml").write_text(standard.replace('name = "standard"', 'name = "club"'))
+    path = write(tmp_path, '[game]\nvariant = "club"\nvariant_files = ["boards/club.toml"]\n')
+    config = load_config(path, {})
+    assert config.variant_files == (tmp_path / "boards" / "club.toml",)
+    assert config.variant == "club"
+    taken = write(tmp_path, f'[game]\nvariant_files = ["{assets_dir() / "variants" / "super.toml"}"]\n')
+    with pytest.raises(
+        ConfigError, match=r"game\.variant_files: .*super\.toml: name: a variant is already named 'super'$"
+    ):
+        load_config(taken, {})

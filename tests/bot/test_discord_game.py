@@ -38,6 +38,7 @@ from bot.discord.notifier import DiscordNotifier
 from bot.messages import Attachment, Button, Message
 from bot.service.advisor import GeneratorAdvisor
 from bot.service.errors import NoGameError
+from bot.service.game_service import GameService
 from scrabble_core.ai import Level, choose_move, seat_view
 from scrabble_core.game import Game
 from scrabble_core.lexicon import load_enable
@@ -823,13 +824,15 @@ async def test_score_is_public_and_bag_history_check_are_private(harness: BotHar
     )
 
 
-async def test_long_history_is_split_into_messages_under_the_limit(harness: BotHarness) -> None:
+async def test_long_history_is_split_into_messages_under_the_limit(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
     await started(harness)
     for _ in range(5):  # six scoreless turns would end the game
         user, _ = turn_user(harness)
         await slash(harness, "pass", user_id=user)
     long_text = "\n".join(f"{i}. " + "x" * 120 for i in range(40))
-    harness.service.history = _returning(Message(long_text, private=True))  # type: ignore[method-assign]
+    monkeypatch.setattr(GameService, "history", _returning(Message(long_text, private=True)))
     payload = harness.payloads.slash("history")
     callback = await harness.ack(payload)
     followups = await harness.fake.followups_for(payload, count=2)
@@ -977,15 +980,15 @@ async def test_play_autocomplete_never_says_whether_a_word_is_in_the_dictionary(
 
 
 async def test_unexpected_service_error_is_logged_and_apologised_for(
-    harness: BotHarness, caplog: pytest.LogCaptureFixture
+    harness: BotHarness, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     await started(harness)
 
     async def broken(*args: object, **kwargs: object) -> Message:
         raise RuntimeError("database on fire")
 
-    harness.service.score = broken  # type: ignore[method-assign]
-    harness.service.pass_turn = broken  # type: ignore[method-assign]
+    monkeypatch.setattr(GameService, "score", broken)
+    monkeypatch.setattr(GameService, "pass_turn", broken)
     with caplog.at_level(logging.ERROR, logger="bot.discord.errors"):
         reply = await slash(harness, "score")
         button = await click(harness, "pass")

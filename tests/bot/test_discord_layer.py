@@ -29,10 +29,11 @@ from discord_fake import (
 )
 
 from bot.config import Config
-from bot.discord.cog import RULES, rules_text
 from bot.discord.delivery import split_text
 from bot.discord.views import FORM_PATTERN, form_custom_id, input_values
+from bot.service.rules import TOPICS, rules_text
 from scrabble_core.errors import GameOverError
+from scrabble_core.variant import get_variant
 
 APOLOGY = re.compile(r"Sorry, something went wrong \(error id ([0-9a-f]{6})\)\.")
 
@@ -59,10 +60,18 @@ async def test_rules_answers_ephemerally_with_every_section(harness: BotHarness)
     payload = harness.payloads.slash("rules")
     callback = await harness.ack(payload)
     assert callback.path == f"/interactions/{payload['id']}/{payload['token']}/callback"
-    assert_ephemeral_message(callback, rules_text())
+    assert_ephemeral_message(callback, rules_text(get_variant("standard")))
     content = callback.json["data"]["content"]
     assert len(content) <= 2000
-    for fact in ("100 tiles", "2 of them blanks", "50 extra points", "at least 7 tiles", "six consecutive"):
+    for fact in (
+        "100 tiles, 2 of them blanks",
+        "Each player holds 7 tiles",
+        "all 7 of your tiles in one move scores 50 extra points",
+        "at least 7 tiles",
+        "15×15 squares",
+        "3 rounds of consecutive scoreless turns are played (passes, exchanges, withdrawn plays: 6 turns "
+        "with two players, 12 with four)",
+    ):
         assert fact in content
     for mode in ("*void*", "*single*", "*double*", "*five-point*"):
         assert mode in content
@@ -73,14 +82,42 @@ async def test_rules_answers_ephemerally_with_every_section(harness: BotHarness)
 
 async def test_rules_topic_shows_that_section_only(harness: BotHarness) -> None:
     callback = await harness.ack(harness.payloads.slash("rules", [string_option("topic", "Challenges")]))
-    assert_ephemeral_message(callback, RULES["challenges"])
+    assert_ephemeral_message(callback, rules_text(get_variant("standard"), None, "challenges"))
+    assert callback.json["data"]["content"].startswith("**Challenges** (set per game): *void*: ")
+
+
+async def test_rules_come_from_the_channels_game(harness: BotHarness) -> None:
+    await harness.reply(
+        harness.payloads.slash(
+            "new", [string_option("variant", "super"), {"name": "ai_opponents", "type": 4, "value": 3}]
+        )
+    )
+    callback = await harness.ack(harness.payloads.slash("rules"))
+    content = callback.json["data"]["content"]
+    assert content.startswith(
+        "**Scrabble rules as this bot plays them (tournament rules)**\n\n**Tiles**: 200 tiles, 4 of them blanks"
+    )
+    assert "**Tiles**: 200 tiles, 4 of them blanks" in content
+    assert "21×21 squares" in content
+    assert "or 12 consecutive turns score nothing" in content  # four players
+    assert len(content) <= 2000
+
+
+@pytest.mark.parametrize("topic", ["x" * 6000, "\x00" * 500])
+async def test_rules_with_a_hostile_topic_is_a_capped_error(harness: BotHarness, topic: str) -> None:
+    callback = await harness.ack(harness.payloads.slash("rules", [string_option("topic", topic)]))
+    content = callback.json["data"]["content"]
+    assert callback.json["data"]["flags"] == EPHEMERAL
+    assert content.startswith("There is no rules topic called '")
+    assert content.endswith("…. Topics: tiles, board, turns, bingo, exchange, end, challenges, notation.")
+    assert len(content) < 200
 
 
 async def test_rules_unknown_topic_lists_the_topics(harness: BotHarness) -> None:
     callback = await harness.ack(harness.payloads.slash("rules", [string_option("topic", "openings")]))
     assert_ephemeral_message(
         callback,
-        "There is no rules topic called 'openings'. Topics: tiles, turns, bingo, exchange, end, challenges, notation.",
+        "There is no rules topic called 'openings'. Topics: tiles, board, turns, bingo, exchange, end, challenges, notation.",
     )
 
 
@@ -94,7 +131,7 @@ async def test_rules_topic_autocomplete_round_trip(harness: BotHarness) -> None:
 
 async def test_rules_topic_autocomplete_empty_input_offers_every_topic(harness: BotHarness) -> None:
     callback = await harness.ack(harness.payloads.autocomplete("rules", "topic", ""))
-    assert [c["value"] for c in callback.json["data"]["choices"]] == list(RULES)
+    assert [c["value"] for c in callback.json["data"]["choices"]] == list(TOPICS)
 
 
 COMMANDS = [
@@ -190,7 +227,7 @@ async def test_global_sync_sends_the_scrabble_group_with_descriptions(
     ]
     assert_described(group)
     new = {o["name"]: o for o in commands["new"]["options"]}
-    assert [c["value"] for c in new["variant"]["choices"]] == ["standard", "super"]
+    assert new["variant"]["autocomplete"] is True  # the bundled variants and the config's files
     assert [c["value"] for c in new["challenges"]["choices"]] == ["void", "single", "double", "five-point"]
     assert [c["value"] for c in new["ai_level"]["choices"]] == ["easy", "medium", "hard", "greedy"]
     assert (
