@@ -20,7 +20,7 @@ from discord.ext import commands
 
 from bot.config import AI_LEVELS, MAX_HINTS, MAX_TURN_SECONDS
 from bot.discord.delivery import answer, defer
-from bot.discord.errors import GuildOnlyError
+from bot.discord.errors import GuildOnlyError, shorten
 from bot.discord.views import can_manage, user_of, view_for
 from bot.messages import Message
 from bot.service.game_service import GameService, NewGame
@@ -98,11 +98,6 @@ def exchange_suggestions(rack: str, typed: str) -> list[str]:
         suggestions.extend(sorted(counts))
     suggestions.append(rack)
     return list(dict.fromkeys(suggestions))[:MAX_CHOICES]
-
-
-def shorten(text: str, limit: int) -> str:
-    """``text``, cut to ``limit`` characters with an ellipsis if it is longer."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def leave_after(rack: str, tiles: str) -> str:

@@ -1,8 +1,9 @@
 """How a service :class:`~bot.messages.Message` goes out on Discord: as a channel message, a DM, or the
 answer to an interaction.
 
-Everything that turns a ``Message`` into discord.py arguments is here: the text split into pieces of at
-most 2,000 characters (Discord's limit), the attachments as files (on the last piece, with the buttons),
+Every message the bot sends goes through here (:func:`send_to`, :func:`answer`). Everything that turns a
+``Message`` into discord.py arguments is here: the text split into pieces of at most 2,000 characters
+(Discord's limit), at most five of them (a longer text is cut), the attachments as files (on the last piece, with the buttons),
 and the allowed mentions (exactly the users the message mentions, never ``@everyone`` or roles). The
 buttons are built by the caller (:func:`bot.discord.views.view_for`) and passed in.
 """
@@ -18,6 +19,9 @@ from bot.messages import Attachment, Message
 
 MAX_CONTENT: Final = 2000
 """The longest text Discord accepts in one message."""
+MAX_PIECES: Final = 5
+"""The most messages one :class:`~bot.messages.Message` becomes: a longer text is cut."""
+CUT_MARK: Final = "… (cut)"
 
 PUBLIC_DEFERRAL: Final = "scrabble:public-deferral"
 """The key of :attr:`discord.Interaction.extras` set when an interaction was deferred publicly: its
@@ -58,9 +62,19 @@ def mentions_of(user_ids: tuple[int, ...]) -> discord.AllowedMentions:
     return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=users)
 
 
+def capped_pieces(text: str) -> list[str]:
+    """``text`` split into at most :data:`MAX_PIECES` messages (:func:`split_text`), the last cut
+    short with :data:`CUT_MARK` if the text does not fit."""
+    pieces = split_text(text)
+    if len(pieces) <= MAX_PIECES:
+        return pieces
+    last = pieces[MAX_PIECES - 1]
+    return [*pieces[: MAX_PIECES - 1], last[: MAX_CONTENT - len(CUT_MARK)] + CUT_MARK]
+
+
 def _pieces(message: Message, view: discord.ui.View | None) -> list[dict[str, Any]]:
     """The keyword arguments of each message ``message`` becomes, the files and buttons on the last."""
-    texts = split_text(message.text)
+    texts = capped_pieces(message.text)
     pieces: list[dict[str, Any]] = [
         {"content": text, "allowed_mentions": mentions_of(message.mentions)} for text in texts
     ]

@@ -15,7 +15,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
-from bot.discord.delivery import PUBLIC_DEFERRAL
+from bot.discord.delivery import MAX_CONTENT, PUBLIC_DEFERRAL, answer
+from bot.messages import Message
 from scrabble_core.errors import ScrabbleError
 
 log = logging.getLogger(__name__)
@@ -33,6 +34,11 @@ class UnknownFormError(ScrabbleError):
 
     def __init__(self) -> None:
         super().__init__("This form is not one the bot knows: use the game's buttons again.")
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text``, cut to ``limit`` characters with an ellipsis if it is longer."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def new_error_id() -> str:
@@ -65,12 +71,9 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
         )
         text = apology(error_id)
     try:
-        if interaction.response.is_done():
-            if interaction.extras.get(PUBLIC_DEFERRAL):
-                await interaction.delete_original_response()
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        if interaction.response.is_done() and interaction.extras.get(PUBLIC_DEFERRAL):
+            await interaction.delete_original_response()
+        await answer(interaction, Message(shorten(text, MAX_CONTENT), private=True))
     except discord.HTTPException:
         log.warning("Could not tell the user about an error in interaction %s", interaction.id, exc_info=True)
 

@@ -39,6 +39,7 @@ from bot.messages import Attachment, Button, Message
 from bot.service.advisor import GeneratorAdvisor
 from bot.service.errors import NoGameError
 from bot.service.game_service import GameService
+from bot.service.rules import TOPICS
 from scrabble_core.ai import Level, choose_move, seat_view
 from scrabble_core.game import Game
 from scrabble_core.lexicon import load_enable
@@ -1171,3 +1172,41 @@ async def test_notifier_direct_reports_closed_dms(harness: BotHarness) -> None:
     assert await notifier.direct(CAROL, Message("hi", private=True)) is False
     (sent,) = harness.fake.dms_to(BOB)
     assert sent.content == "hi"
+
+
+HOSTILE = {"6000 characters": "x" * 6000, "500 NUL bytes": "\x00" * 500}
+STRING_OPTIONS = [
+    ("new", "variant", "Unknown variant {}: choose one of standard, super"),
+    ("new", "challenges", "Unknown challenge mode {}: choose one of void, single, double, five-point"),
+    ("new", "ai_level", "Unknown AI level {}: choose one of easy, medium, hard, greedy"),
+    ("play", "move", "that is far too long to be a play"),
+    ("exchange", "tiles", None),
+    ("check", "word", "Give a word of 2 to 15 letters to check"),
+    ("rules", "topic", "There is no rules topic called {}. Topics: {}."),
+]
+
+
+@pytest.mark.parametrize("value", HOSTILE.values(), ids=HOSTILE.keys())
+@pytest.mark.parametrize(("command", "option", "expected"), STRING_OPTIONS)
+async def test_every_string_option_refuses_hostile_text_with_a_short_specific_error(
+    harness: BotHarness, command: str, option: str, expected: str | None, value: str
+) -> None:
+    await started(harness)
+    before = (harness.service.game(channel(harness)).to_dict(), len(posts(harness)))
+    reply = await slash(harness, command, string_option(option, value))
+    assert_private(reply)
+    assert APOLOGY.fullmatch(reply.content) is None
+    assert len(reply.content) <= 200
+    if expected is not None:
+        echo = repr(value[:41])[:39] + "…"
+        assert reply.content == expected.format(echo, ", ".join(TOPICS))
+    assert (harness.service.game(channel(harness)).to_dict(), len(posts(harness))) == before
+    assert not [r for r in harness.fake.requests if r.json and len(str(r.body.get("content") or "")) > 2000]
+
+
+async def test_the_one_sender_caps_a_huge_text_at_five_messages(harness: BotHarness) -> None:
+    await DiscordNotifier(harness.bot).post(channel(harness), Message("z" * 100_000))
+    sent = posts(harness)
+    assert len(sent) == 5
+    assert all(len(p.content) == 2000 for p in sent)
+    assert sent[-1].content.endswith("z… (cut)")

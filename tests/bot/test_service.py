@@ -31,6 +31,7 @@ from service_fakes import (
     typed,
 )
 
+from bot.config import AI_LEVELS
 from bot.messages import Button, Message
 from bot.service.errors import (
     AlreadySeatedError,
@@ -51,8 +52,9 @@ from bot.service.errors import (
 from bot.service.game_service import NewGame, User
 from bot.service.protocols import PngRenderer
 from bot.store import GameStatus
+from scrabble_core.ai import Level
 from scrabble_core.errors import ChallengeError, NotYourTurnError
-from scrabble_core.game import Game
+from scrabble_core.game import ChallengeMode, Game
 
 NO_GAME = "There is no game in this channel: start one with /scrabble new"
 
@@ -945,3 +947,89 @@ async def test_generator_advisor_suggests_typed_plays(enable_lexicon: object) ->
     assert 1 <= len(suggestions) <= 3
     best = suggestions[0]
     assert game.play(0, best.move)[0].score == best.score
+
+
+# Options, enums, names, locks -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (NewGame(seed=2**63), "The seed must be a whole number from 0 to 4611686018427387903"),
+        (NewGame(seed=-1), "The seed must be a whole number from 0 to 4611686018427387903"),
+        (NewGame(hints="3"), "The number of hints must be a whole number, not str"),  # type: ignore[arg-type]
+        (NewGame(turn_seconds=True), "The turn time limit must be a whole number, not bool"),  # type: ignore[arg-type]
+        (NewGame(ai_opponents=1.5), "The number of AI opponents must be a whole number, not float"),  # type: ignore[arg-type]
+        (NewGame(variant=5), "The variant must be a name, not int"),  # type: ignore[arg-type]
+        (
+            NewGame(variant="x" * 100_000),
+            "Unknown variant 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…: choose one of standard, super",
+        ),
+        (
+            NewGame(challenge_mode="\x00" * 500),
+            "Unknown challenge mode '\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x00\\x…: choose one of void, single, double, five-point",
+        ),
+        (
+            NewGame(ai_level="z" * 6000),
+            "Unknown AI level 'zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz…: choose one of easy, medium, hard, greedy",
+        ),
+    ],
+)
+async def test_option_values_are_bounded_typed_and_echoed_cut(
+    harness: Harness, options: NewGame, message: str
+) -> None:
+    with pytest.raises(OptionError) as refused:
+        await harness.svc.new_game(GUILD, CHANNEL, ALICE, options)
+    assert str(refused.value) == message
+    assert await game_row_state(harness) == []
+    assert harness.notifier.posts == []
+
+
+async def test_ai_levels_and_challenge_modes_are_the_engines_enums_end_to_end(harness: Harness) -> None:
+    assert tuple(Level) == AI_LEVELS
+    await started_game(harness, (ALICE,), ai=1, ai_level="hard", challenge_mode="double")
+    assert harness.store is not None
+    (row,) = await harness.store.open_games()
+    assert row.options.challenge_mode is ChallengeMode.DOUBLE
+    assert row.options.ai_level is Level.HARD
+    assert row.seats[1].ai_level is Level.HARD
+    assert harness.svc.game(CHANNEL).challenge_mode is ChallengeMode.DOUBLE
+    await play_turn(harness, (ALICE,))
+    assert harness.ai.calls and all(level is Level.HARD for _, level, _ in harness.ai.calls)
+    # Stored as the plain strings of before: old rows load, new rows read the same.
+    with sqlite3.connect(harness.path) as db:
+        (options,) = db.execute("SELECT options FROM games").fetchone()
+        (level,) = db.execute("SELECT ai_level FROM seats WHERE seat = 1").fetchone()
+    assert '"challenge_mode": "double"' in options and '"ai_level": "hard"' in options
+    assert level == "hard"
+    await harness.restart()
+    (row,) = await harness.store.open_games()
+    assert (row.options.challenge_mode, row.seats[1].ai_level) == (ChallengeMode.DOUBLE, Level.HARD)
+
+
+async def test_display_names_are_shown_as_text(harness: Harness) -> None:
+    mallory = User(66, "**x** <@123> [x](u) @everyone")
+    await harness.svc.new_game(GUILD, CHANNEL, mallory, NewGame(seed=CREATOR_FIRST_SEED))
+    shown = r"\*\*x\*\* \<\@123\> \[x\]\(u\) \@everyone"
+    lobby = harness.notifier.posts[-1][1]
+    assert f"Players (1/4): {shown} (<@66>)" in lobby.text
+    assert lobby.mentions == (66,)  # only the player is pinged: never 123 nor everyone
+    await harness.svc.join(CHANNEL, BOB)
+    await harness.svc.start_game(CHANNEL, mallory.id)
+    start = harness.notifier.posts[-1][1]
+    assert f"Scores: {shown} 0 · Bob 0\nNext: {shown} (<@66>)." in start.text
+    assert harness.svc.game(CHANNEL).players[0].name == mallory.name  # stored as it is
+
+
+async def test_channel_locks_and_the_game_index_follow_the_open_games(harness: Harness) -> None:
+    runner = harness.svc._runner
+    channels = [5000 + i for i in range(10)]
+    for channel in channels:
+        await harness.svc.new_game(GUILD, channel, ALICE, NewGame(seed=CREATOR_FIRST_SEED))
+    assert [harness.svc.channel_of(game_id) for game_id in range(1, 11)] == channels
+    assert len(runner.locks) == 0  # no lock is kept for a channel nobody is acting in
+    await asyncio.gather(*(harness.svc.cancel(channel, ALICE.id, can_manage=False) for channel in channels))
+    assert len(runner.locks) == 0
+    for game_id in range(1, 11):
+        with pytest.raises(NoGameError, match=r"^That game is over$"):
+            harness.svc.channel_of(game_id)
