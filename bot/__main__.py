@@ -17,11 +17,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, TextIO
 
 from bot.config import TOKEN_ENV, Config, ConfigError, load_config
 
@@ -78,11 +77,9 @@ async def run(config: Config, token: str) -> None:
     Raises:
         StartupError: the lexicon, the database or the AI workers could not be loaded.
     """
-    from bot.ai_executor import AiExecutor, ExecutorAiPlayer, WorkerConfig
     from bot.discord.client import ScrabbleBot
-    from bot.service.advisor import GeneratorAdvisor
-    from bot.service.game_service import GameService
-    from bot.store import Store
+    from bot.render.png import PngRenderer
+    from bot.service.assembly import AssemblyError, service_parts
     from scrabble_core.lexicon import ENGLISH_ALPHABET, LexiconError, load_lexicon
     from scrabble_core.movegen import load_move_generator
 
@@ -91,28 +88,42 @@ async def run(config: Config, token: str) -> None:
         generator = await asyncio.to_thread(load_move_generator, lexicon)
     except LexiconError as error:
         raise StartupError(f"cannot load the lexicon: {error}") from error
-    log.info("lexicon %s loaded", getattr(lexicon, "name", config.lexicon))
+    log.info("lexicon %s loaded", config.lexicon)
     try:
-        store = await Store.open(config.database)
-    except (sqlite3.Error, OSError, ValueError) as error:
-        raise StartupError(f"cannot open the database {config.database}: {error}") from error
-    executor = AiExecutor(WorkerConfig(lexicon_source=config.lexicon))
-    try:
-        try:
-            await executor.start()
-        except (RuntimeError, LexiconError) as error:
-            raise StartupError(f"cannot start the AI workers: {error}") from error
-        ai = ExecutorAiPlayer(executor, config.ai_turn_timeout)
-        advisor = GeneratorAdvisor(generator)
+        async with service_parts(config, lexicon, generator) as parts:
 
-        def make_service(notifier: Notifier) -> GameService:
-            return GameService(config, store, lexicon, notifier, ai, advisor)
+            def make_service(notifier: Notifier) -> GameService:
+                return parts.service(notifier, PngRenderer())
 
-        async with ScrabbleBot(config, make_service) as bot:
-            await bot.start(token)
-    finally:
-        await executor.close()
-        await store.close()
+            async with ScrabbleBot(config, make_service) as bot:
+                await bot.start(token)
+    except AssemblyError as error:
+        raise StartupError(str(error)) from error
+
+
+PLAIN_LOG_FORMAT: Final = "[{asctime}] [{levelname:<8}] {name}: {message}"
+"""The log lines' format when they do not go to a terminal (discord.py's, without its colours)."""
+
+
+class _NoVoiceWarnings(logging.Filter):
+    """Drops discord.py's warnings that voice is not supported (PyNaCl, davey): the bot has no voice."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "voice will NOT be supported" not in record.getMessage()
+
+
+def setup_logging(level: int, stream: TextIO) -> None:
+    """Log at ``level`` to ``stream``: with discord.py's colours on a terminal, as plain text otherwise
+    (a file, a pipe, a service manager's journal), and without discord.py's voice warnings."""
+    import discord
+
+    handler = logging.StreamHandler(stream)
+    if stream.isatty():
+        discord.utils.setup_logging(handler=handler, level=level)
+    else:
+        plain = logging.Formatter(PLAIN_LOG_FORMAT, "%Y-%m-%d %H:%M:%S", style="{")
+        discord.utils.setup_logging(handler=handler, formatter=plain, level=level)
+    logging.getLogger("discord.client").addFilter(_NoVoiceWarnings())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -143,7 +154,7 @@ def run_bot(argv: Sequence[str]) -> int:
     if config.token is None:
         print(NO_TOKEN_MESSAGE, file=sys.stderr)
         return EXIT_USAGE
-    discord.utils.setup_logging(level=config.log_level_number)
+    setup_logging(config.log_level_number, sys.stderr)
     try:
         asyncio.run(run(config, config.token))
     except discord.LoginFailure:

@@ -9,6 +9,7 @@ listed in :attr:`Message.mentions`, so the sender can allow exactly those pings.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 
@@ -56,6 +57,24 @@ class Message:
     def __post_init__(self) -> None:
         if self.buttons and self.game is None:
             raise ValueError("a message with buttons names the game they act on")
+
+
+@dataclass(frozen=True)
+class PlayerLine:
+    """One player in the header of a board image: name, score, and whether it is their turn."""
+
+    name: str
+    score: int
+    to_move: bool
+
+
+@dataclass(frozen=True)
+class BoardHeader:
+    """The strip above a board image: the players in turn order and the number of tiles left in the
+    bag (data for the :class:`~bot.service.protocols.Renderer`)."""
+
+    players: Sequence[PlayerLine]
+    bag: int
 
 
 def mention(user_id: int) -> str:

@@ -19,15 +19,13 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
-from bot.ai_executor import AiExecutor, ExecutorAiPlayer, WorkerConfig
 from bot.config import AI_LEVELS, Config, ConfigError, load_config
 from bot.console.app import EXIT_FAILED, EXIT_USAGE, RESUME_HINT, ConsoleApp, Setup
 from bot.console.commands import Verb
 from bot.console.screen import ConsoleNotifier, TextRenderer
 from bot.console.terminal import Terminal, line_editing
-from bot.service.advisor import GeneratorAdvisor
-from bot.service.game_service import GameService, NewGame
-from bot.store import Store
+from bot.service.assembly import service_parts
+from bot.service.game_service import NewGame
 from scrabble_core.errors import ScrabbleError
 from scrabble_core.game import MAX_PLAYERS, MIN_PLAYERS, ChallengeMode
 from scrabble_core.lexicon import ENGLISH_ALPHABET, Lexicon, LexiconError, load_lexicon
@@ -132,23 +130,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 async def play(args: argparse.Namespace, config: Config, terminal: Terminal) -> int:
     """Open the lexicon, the store, the AI workers and the service, and run the console on them."""
     lexicon, generator = await _prepare(config, terminal)
-    store = await Store.open(args.db)
-    try:
-        async with AiExecutor(WorkerConfig(lexicon_source=config.lexicon)) as executor:
-            notifier = ConsoleNotifier(terminal, records=args.db.parent)
-            renderer = TextRenderer(terminal.style, args.image)
-            ai = ExecutorAiPlayer(executor, config.ai_turn_timeout)
-            service = GameService(
-                config, store, lexicon, notifier, ai, GeneratorAdvisor(generator), renderer=renderer
-            )
-            await service.start()
-            try:
-                app = ConsoleApp(service, store, notifier, renderer, terminal)
-                return await app.run(_setup(args), resume=args.resume)
-            finally:
-                await service.close()
-    finally:
-        await store.close()
+    async with service_parts(config, lexicon, generator, args.db) as parts:
+        notifier = ConsoleNotifier(terminal, records=args.db.parent)
+        renderer = TextRenderer(terminal.style, args.image)
+        service = parts.service(notifier, renderer)
+        await service.start()
+        try:
+            app = ConsoleApp(service, parts.store, notifier, renderer, terminal)
+            return await app.run(_setup(args), resume=args.resume)
+        finally:
+            await service.close()
 
 
 def _setup(args: argparse.Namespace) -> Setup:

@@ -3,7 +3,8 @@
 Every function is a pure function of its data and returns PNG bytes; nothing here knows about Discord.
 """
 
-from bot.render.board import BoardHeader, PlayerLine, render_board
+from bot.messages import BoardHeader, PlayerLine
+from bot.render.board import render_board
 from bot.render.chart import render_score_chart
 from bot.render.rack import render_rack
 

@@ -7,12 +7,12 @@ render copies it, pastes the tiles and, when asked, adds the header strip above 
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from bot.messages import BoardHeader
 from bot.render import style
 from bot.render.drawing import draw_centred, fit_text, font, png_bytes, shrink
 from bot.render.tiles import tile_image
@@ -25,23 +25,6 @@ _LABEL_SIZE = 18
 _COORDINATE_SIZE = 19
 _HEADER_TEXT_SIZE = 21
 _HEADER_PAD = 10
-
-
-@dataclass(frozen=True)
-class PlayerLine:
-    """One player in the header: name, score, and whether it is their turn."""
-
-    name: str
-    score: int
-    to_move: bool
-
-
-@dataclass(frozen=True)
-class BoardHeader:
-    """The strip above the board: the players in turn order and the number of tiles left in the bag."""
-
-    players: Sequence[PlayerLine]
-    bag: int
 
 
 def board_size(variant: Variant, *, header: bool = False) -> tuple[int, int]:

@@ -10,8 +10,7 @@ import logging
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bot.messages import Attachment, Button, Message, mention
-from bot.render import BoardHeader, PlayerLine
+from bot.messages import Attachment, BoardHeader, Button, Message, PlayerLine, mention
 from bot.service import text
 from bot.service.protocols import Renderer
 from bot.service.table import Table

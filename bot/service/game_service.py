@@ -40,7 +40,7 @@ from bot.service.errors import (
     WordError,
 )
 from bot.service.options import NewGame, game_options
-from bot.service.protocols import Advisor, AiPlayer, Clock, Notifier, PngRenderer, Renderer, SystemClock
+from bot.service.protocols import Advisor, AiPlayer, Clock, Notifier, Renderer, SystemClock
 from bot.service.rules import rules_text
 from bot.service.runner import GameRunner
 from bot.service.seats import User, draw_first, seat_name
@@ -73,7 +73,7 @@ class GameService:
         ai: AiPlayer,
         advisor: Advisor | None = None,
         *,
-        renderer: Renderer | None = None,
+        renderer: Renderer,
         clock: Clock | None = None,
         new_seed: Callable[[], int] = lambda: secrets.randbits(SEED_BITS),
         variants: Variants | None = None,
@@ -93,9 +93,7 @@ class GameService:
         self._clock: Clock = clock or SystemClock()
         self._new_seed = new_seed
         self.variants = variants or Variants(config.variant_files)
-        self._runner = GameRunner(
-            config, store, lexicon, notifier, ai, renderer or PngRenderer(), self._clock
-        )
+        self._runner = GameRunner(config, store, lexicon, notifier, ai, renderer, self._clock)
 
     # Life cycle ---------------------------------------------------------------------------------
 

@@ -1,10 +1,11 @@
-"""What the game service needs from the outside, as protocols, with the production implementations
-that need nothing but the standard library and the renderer.
+"""What the game service needs from the outside, as protocols, with the production clock (the
+production renderer is :class:`bot.render.png.PngRenderer`, given to the service by its builder,
+:mod:`bot.service.assembly`; the service itself never imports Pillow).
 
 - :class:`Notifier`: sends the service's public channel messages and DMs (the discord layer).
 - :class:`AiPlayer`: chooses an AI seat's move (the process-pool executor, or an in-process one).
 - :class:`Advisor`: the top moves of a seat, for hints (the move generator).
-- :class:`Renderer`: the PNG images (:class:`PngRenderer` draws them with :mod:`bot.render`).
+- :class:`Renderer`: the images (:class:`bot.render.png.PngRenderer` draws PNGs with Pillow).
 - :class:`Clock`: wall-clock time and sleeping (:class:`SystemClock`; tests use a fake).
 """
 
@@ -16,8 +17,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from bot.messages import Message
-from bot.render import BoardHeader, render_board, render_rack, render_score_chart
+from bot.messages import BoardHeader, Message
 from scrabble_core.ai import Level
 from scrabble_core.board import Board
 from scrabble_core.game import Game
@@ -79,22 +79,6 @@ class Renderer(Protocol):
     def chart(self, players: Sequence[str], totals: Sequence[Sequence[int]]) -> bytes:
         """The players' scores turn by turn as a PNG chart."""
         ...
-
-
-class PngRenderer:
-    """The :class:`Renderer` of :mod:`bot.render`."""
-
-    def board(self, board: Board, last_move: Collection[Square], header: BoardHeader) -> bytes:
-        """See :func:`bot.render.render_board`."""
-        return render_board(board, last_move=last_move, header=header)
-
-    def rack(self, tiles: str, variant: Variant) -> bytes:
-        """See :func:`bot.render.render_rack`."""
-        return render_rack(tiles, variant)
-
-    def chart(self, players: Sequence[str], totals: Sequence[Sequence[int]]) -> bytes:
-        """See :func:`bot.render.render_score_chart`."""
-        return render_score_chart(players, totals)
 
 
 class Clock(Protocol):

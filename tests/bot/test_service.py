@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -33,6 +35,7 @@ from service_fakes import (
 
 from bot.config import AI_LEVELS
 from bot.messages import Button, Message
+from bot.render.png import PngRenderer
 from bot.service.errors import (
     AlreadySeatedError,
     GameExistsError,
@@ -50,7 +53,6 @@ from bot.service.errors import (
     WordError,
 )
 from bot.service.game_service import NewGame, User
-from bot.service.protocols import PngRenderer
 from bot.store import GameStatus
 from scrabble_core.ai import Level
 from scrabble_core.errors import ChallengeError, NotYourTurnError
@@ -1033,3 +1035,16 @@ async def test_channel_locks_and_the_game_index_follow_the_open_games(harness: H
     for game_id in range(1, 11):
         with pytest.raises(NoGameError, match=r"^That game is over$"):
             harness.svc.channel_of(game_id)
+
+
+def test_the_service_never_imports_pillow() -> None:
+    """The renderer is injected (``bot.render.png.PngRenderer`` by the bot): the service and its
+    builder load no image library."""
+    code = (
+        "import sys, bot.service.game_service, bot.service.assembly; "
+        "sys.exit(sorted(m for m in sys.modules if m == 'PIL' or m.startswith('bot.render')) or 0)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=60
+    )
+    assert (done.returncode, done.stderr) == (0, "")

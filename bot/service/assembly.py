@@ -1,0 +1,71 @@
+"""The one place that builds the game service from its parts: the store, the AI worker pool and the
+hints advisor over an already loaded lexicon, then the service itself. The bot and the console both
+use :func:`service_parts`; each brings its own notifier and renderer."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.ai_executor import AiExecutor, ExecutorAiPlayer, WorkerConfig
+from bot.config import Config
+from bot.service.advisor import GeneratorAdvisor
+from bot.service.game_service import GameService
+from bot.service.protocols import Notifier, Renderer
+from bot.store import Store
+from scrabble_core.lexicon import LexiconError
+from scrabble_core.movegen import MoveGenerator
+from scrabble_core.validation import Lexicon
+
+
+class AssemblyError(RuntimeError):
+    """The database or the AI workers could not be opened; the message says which and why."""
+
+
+@dataclass(frozen=True, slots=True)
+class ServiceParts:
+    """Everything the game service runs on, open and ready: :meth:`service` builds it."""
+
+    config: Config
+    store: Store
+    lexicon: Lexicon
+    ai: ExecutorAiPlayer
+    advisor: GeneratorAdvisor
+
+    def service(self, notifier: Notifier, renderer: Renderer) -> GameService:
+        """The game service over these parts, sending through ``notifier`` and drawing with
+        ``renderer`` (call its ``start`` before use)."""
+        return GameService(
+            self.config, self.store, self.lexicon, notifier, self.ai, self.advisor, renderer=renderer
+        )
+
+
+@asynccontextmanager
+async def service_parts(
+    config: Config, lexicon: Lexicon, generator: MoveGenerator, database: Path | None = None
+) -> AsyncIterator[ServiceParts]:
+    """Open the store (``database``, by default the config's), then the AI workers, for the ``async
+    with`` block; close them (the workers first) when it ends.
+
+    Raises:
+        AssemblyError: the database cannot be opened or the AI workers cannot start.
+    """
+    path = config.database if database is None else database
+    try:
+        store = await Store.open(path)
+    except (sqlite3.Error, OSError, ValueError) as error:
+        raise AssemblyError(f"cannot open the database {path}: {error}") from error
+    executor = AiExecutor(WorkerConfig(lexicon_source=config.lexicon))
+    try:
+        try:
+            await executor.start()
+        except (RuntimeError, LexiconError) as error:
+            raise AssemblyError(f"cannot start the AI workers: {error}") from error
+        ai = ExecutorAiPlayer(executor, config.ai_turn_timeout)
+        yield ServiceParts(config, store, lexicon, ai, GeneratorAdvisor(generator))
+    finally:
+        await executor.close()
+        await store.close()
