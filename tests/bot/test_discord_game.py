@@ -45,6 +45,7 @@ from scrabble_core.game import Game
 from scrabble_core.lexicon import load_enable
 from scrabble_core.move import Move, Play
 from scrabble_core.movegen import MoveGenerator, load_move_generator
+from scrabble_core.variant import assets_dir
 
 APOLOGY = re.compile(r"Sorry, something went wrong \(error id ([0-9a-f]{6})\)\.")
 CHANNEL_MESSAGE = 4
@@ -1210,3 +1211,19 @@ async def test_the_one_sender_caps_a_huge_text_at_five_messages(harness: BotHarn
     assert len(sent) == 5
     assert all(len(p.content) == 2000 for p in sent)
     assert sent[-1].content.endswith("z… (cut)")
+
+
+async def test_variant_files_of_the_config_are_offered_by_new(
+    make_harness: MakeHarness, tmp_path: Path
+) -> None:
+    standard = (assets_dir() / "variants" / "standard.toml").read_text(encoding="utf-8")
+    club = tmp_path / "club.toml"
+    club.write_text(standard.replace('name = "standard"', 'name = "club"'), encoding="utf-8")
+    harness = await make_harness(Config(database=tmp_path / "games.sqlite3", variant_files=(club,)))
+    callback = await harness.ack(harness.payloads.autocomplete("new", "variant", ""))
+    assert [c["value"] for c in callback.json["data"]["choices"]] == ["standard", "super", "club"]
+    await slash(harness, "new", string_option("variant", "club"))
+    assert last_post(harness).content.startswith("New club game by <@700000000000000001>")
+    await slash(harness, "join", user_id=BOB)
+    await slash(harness, "start")
+    assert harness.service.game(channel(harness)).variant.name == "club"
