@@ -29,6 +29,7 @@ class Button(enum.StrEnum):
     SHOW_RACK = "rack"
     CHALLENGE = "challenge"
     ACCEPT = "accept"
+    NO_CHALLENGE = "no-challenge"
 
 
 @dataclass(frozen=True, slots=True)

@@ -61,12 +61,21 @@ _STYLES: Final[dict[Button, tuple[str, discord.ButtonStyle]]] = {
     Button.SHOW_RACK: ("Show my rack", discord.ButtonStyle.primary),
     Button.CHALLENGE: ("Challenge", discord.ButtonStyle.danger),
     Button.ACCEPT: ("Accept", discord.ButtonStyle.success),
+    Button.NO_CHALLENGE: ("No challenge", discord.ButtonStyle.secondary),
 }
 """Each button's label and colour."""
 
 
 TURN_ACTIONS: Final = frozenset(
-    {Button.PLAY, Button.EXCHANGE, Button.PASS, Button.HINT, Button.CHALLENGE, Button.ACCEPT}
+    {
+        Button.PLAY,
+        Button.EXCHANGE,
+        Button.PASS,
+        Button.HINT,
+        Button.CHALLENGE,
+        Button.ACCEPT,
+        Button.NO_CHALLENGE,
+    }
 )
 """The buttons that act on one turn: their custom id carries the move number they were shown under."""
 
@@ -150,6 +159,9 @@ def _actions(game_id: int, turn: int | None) -> dict[Button, Work]:
             channel, i.user.id, game_id=game_id, turn=turn
         ),
         Button.ACCEPT: lambda service, channel, i: service.accept(
+            channel, i.user.id, game_id=game_id, turn=turn
+        ),
+        Button.NO_CHALLENGE: lambda service, channel, i: service.no_challenge(
             channel, i.user.id, game_id=game_id, turn=turn
         ),
     }

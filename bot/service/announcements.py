@@ -74,6 +74,18 @@ async def turn_message(
     )
 
 
+def window_message(table: Table, seconds: int) -> Message:
+    """The challenge window before an AI plays: who plays when, with the Challenge and No challenge
+    buttons of that play (its move number)."""
+    game = table.started()
+    return Message(
+        text.window_text(table.row.seats, game, seconds),
+        buttons=(Button.CHALLENGE, Button.NO_CHALLENGE),
+        game=table.row.id,
+        turn=len(game.history),
+    )
+
+
 async def final_message(table: Table, renderer: Renderer) -> Message:
     """The end of a game: standings, winner (pinged), score chart and the GCG record."""
     game = table.started()

@@ -434,6 +434,23 @@ class GameService:
         )
         return _ack("You accepted the last play.")
 
+    async def no_challenge(
+        self, channel_id: int, user_id: int, *, game_id: int | None = None, turn: int | None = None
+    ) -> Message:
+        """``user_id`` lets the last play stand in the challenge window of the AI on turn; the AI plays
+        once every other human has said so (or the window's time is up).
+
+        Raises:
+            NoGameError; GameNotStartedError; NotSeatedError; StaleTurnError: no window is open for
+            that play.
+        """
+        async with self._runner.lock(channel_id):
+            table = self._runner.table(channel_id, game_id)
+            seat = table.seat_of(user_id)
+            table.check_turn(turn, challenge=True)
+            self._runner.decline_challenge(table, seat)
+        return _ack("You let the play stand.")
+
     # Questions ----------------------------------------------------------------------------------
 
     async def rack(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Message:

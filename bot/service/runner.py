@@ -16,13 +16,13 @@ import logging
 import random
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from bot.config import Config
 from bot.messages import Message, mention
 from bot.service import announcements, text
 from bot.service.actions import Action, move_action, timeout_action, turn_seed
-from bot.service.errors import NoGameError
+from bot.service.errors import NoGameError, StaleTurnError
 from bot.service.locks import ChannelLocks
 from bot.service.protocols import AiPlayer, Clock, Notifier, Renderer
 from bot.service.records import event_entries, log_line, stats_deltas
@@ -34,9 +34,18 @@ from scrabble_core.errors import ScrabbleError
 from scrabble_core.game import ChallengeMode, Event, Game
 from scrabble_core.validation import Lexicon
 
-__all__ = ["GameRunner"]
+__all__ = ["GameRunner", "Window"]
 
 logger = logging.getLogger("bot.service")
+
+
+@dataclass(frozen=True, slots=True)
+class Window:
+    """An AI's open challenge window: the seats that let the play stand, and the event set when all
+    the other humans have."""
+
+    declined: set[int]
+    closed: asyncio.Event
 
 
 class GameRunner:
@@ -63,6 +72,7 @@ class GameRunner:
         self.tables = Tables()
         self.locks = ChannelLocks()
         self._tasks = Tasks()
+        self._windows: dict[int, Window] = {}
 
     # Life cycle ---------------------------------------------------------------------------------
 
@@ -162,7 +172,7 @@ class GameRunner:
         if seat is not None:
             timeouts = seats[seat].timeouts + 1 if timed_out else 0
             seats[seat] = replace(seats[seat], timeouts=timeouts)
-        deadline, reminded = table.deadline_after(game, seat, now)
+        deadline, reminded = table.deadline_after(game, seat, now, self._config.challenge_window_seconds)
         row = replace(
             table.row,
             status=GameStatus.FINISHED if game.is_over else GameStatus.ACTIVE,
@@ -255,13 +265,21 @@ class GameRunner:
         hold the lock."""
         channel_id = table.row.channel_id
         self._tasks.cancel_timer(channel_id)
+        if (window := self._windows.pop(channel_id, None)) is not None:
+            window.closed.set()  # the game changed (a challenge): the waiting AI looks again now
         game = table.game
         if game is None or game.is_over or table.row.status is not GameStatus.ACTIVE:
             return
         seat = table.row.seats[game.current]
         if seat.is_ai:
             if self._tasks.may_start_ai_turn(channel_id):
-                await self.post(channel_id, Message(f"{text.shown(seat.name)} is thinking…"))
+                deadline = table.row.deadline
+                if deadline is None:
+                    await self.post(channel_id, Message(f"{text.shown(seat.name)} is thinking…"))
+                else:
+                    self._windows[channel_id] = Window(set(), asyncio.Event())
+                    left = max(0, round(deadline - self._clock.now()))
+                    await self.post(channel_id, announcements.window_message(table, left))
                 self._tasks.start_ai_turn(
                     channel_id, self._ai_turn(channel_id, table.row.id, table.turn_key())
                 )
@@ -275,12 +293,50 @@ class GameRunner:
             return None
         return table
 
-    async def _ai_turn(self, channel_id: int, game_id: int, key: tuple[int, int]) -> None:
-        """Play the AI's turn: first, if the last play is challengeable by it, challenge it or not
-        (:meth:`_ai_challenge`); a challenge is an action of its own, after which :meth:`turn`
-        schedules the AI's next turn if it is still on turn. Otherwise accept a play that went out, or
-        choose the AI's move outside the lock. The action is applied if the turn has not moved on."""
+    def decline_challenge(self, table: Table, seat: int) -> None:
+        """``seat`` lets the play stand in the open challenge window of the table's game; the window
+        closes once every human but the one who played has said so.
+
+        Raises:
+            StaleTurnError: no challenge window is open (the AI has played, or there was none).
+        """
+        game = table.started()
+        played = table.challenge_window(game)
+        window = self._windows.get(table.row.channel_id)
+        if played is None or window is None or table.row.deadline is None:
+            raise StaleTurnError(challenge=True)
+        window.declined.add(seat)
+        others = {s.seat for s in table.row.seats if not s.is_ai and s.seat != played}
+        if others <= window.declined:
+            window.closed.set()
+
+    async def _wait_for_challenges(self, channel_id: int, game_id: int, key: tuple[int, int]) -> None:
+        """Wait out the challenge window of the AI on turn, if one is open: until its deadline (stored
+        with the game, so a restart keeps it) or until every other human has pressed No challenge."""
+        table = self._current(channel_id, game_id, key)
+        window = self._windows.get(channel_id)
+        if table is None or window is None or table.row.deadline is None:
+            return
+        waits = [
+            asyncio.ensure_future(self._clock.sleep(table.row.deadline - self._clock.now())),
+            asyncio.ensure_future(window.closed.wait()),
+        ]
         try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for wait in waits:
+                wait.cancel()
+            if self._windows.get(channel_id) is window:
+                del self._windows[channel_id]
+
+    async def _ai_turn(self, channel_id: int, game_id: int, key: tuple[int, int]) -> None:
+        """Play the AI's turn: first wait out its challenge window (:meth:`_wait_for_challenges`);
+        then, if the last play is challengeable by it, challenge it or not (:meth:`_ai_challenge`); a
+        challenge is an action of its own, after which :meth:`turn` schedules the AI's next turn if it
+        is still on turn. Otherwise accept a play that went out, or choose the AI's move outside the
+        lock. The action is applied if the turn has not moved on."""
+        try:
+            await self._wait_for_challenges(channel_id, game_id, key)
             table = self._current(channel_id, game_id, key)
             if table is None:
                 async with self.lock(channel_id):

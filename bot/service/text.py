@@ -109,6 +109,15 @@ def next_line(game: Game, seats: Sequence[SeatRow]) -> str:
     return f"Next: {seat_label(seat)}."
 
 
+def window_text(seats: Sequence[SeatRow], game: Game, seconds: int) -> str:
+    """The challenge window an AI waits before it plays after a human's play."""
+    ai = shown(seats[game.current].name)
+    return (
+        f"{ai} plays in {seconds} seconds: challenge the last play now if you doubt it, or press No "
+        "challenge (once everyone else has, it plays at once)."
+    )
+
+
 def lobby_text(seats: Sequence[SeatRow], options: GameOptions, creator_id: int) -> str:
     """The lobby: its options and who has joined."""
     limit = f"{options.turn_seconds} s per turn" if options.turn_seconds else "no time limit"

@@ -1047,7 +1047,8 @@ async def test_whole_game_against_the_ai_keeps_racks_private_and_exports(
     generator = load_move_generator(lexicon)
     advisor = GeneratorAdvisor(generator)
     harness = await make_harness(
-        Config(database=tmp_path / "games.sqlite3", hints_per_player=100),
+        # No challenge window: the humans here never challenge, and the AI plays at once.
+        Config(database=tmp_path / "games.sqlite3", hints_per_player=100, challenge_window_seconds=0),
         lexicon=lexicon,
         ai=GreedyAi(generator),
         advisor=advisor,
@@ -1227,3 +1228,22 @@ async def test_variant_files_of_the_config_are_offered_by_new(
     await slash(harness, "join", user_id=BOB)
     await slash(harness, "start")
     assert harness.service.game(channel(harness)).variant.name == "club"
+
+
+async def test_the_no_challenge_button_lets_the_ai_play_at_once(harness: BotHarness) -> None:
+    await slash(harness, "new", integer_option("ai_opponents", 1), string_option("challenges", "single"))
+    await slash(harness, "join", user_id=BOB)
+    await slash(harness, "start")
+    gid = game_id(harness)
+    game = harness.service.game(channel(harness))
+    play = find_play(game, 0)
+    assert play is not None
+    await slash(harness, "play", string_option("move", typed(play)))
+    window = last_post(harness)
+    assert window.content.startswith("AI plays in 15 seconds: challenge the last play now if you doubt it")
+    stored = harness.fake.last_with_button(channel(harness), f"scrabble:no-challenge:{gid}:1")
+    assert custom_ids(stored) == [f"scrabble:challenge:{gid}:1", f"scrabble:no-challenge:{gid}:1"]
+    assert len(harness.service.game(channel(harness)).history) == 1
+    assert_private(await click(harness, "no-challenge", user_id=BOB), "You let the play stand.")
+    await asyncio.wait_for(harness.service.idle(), 5)  # not 15 seconds: Bob was the only other human
+    assert [e.player for e in harness.service.game(channel(harness)).history] == [0, 1]

@@ -1048,3 +1048,85 @@ def test_the_service_never_imports_pillow() -> None:
         [sys.executable, "-c", code], check=False, capture_output=True, text=True, timeout=60
     )
     assert (done.returncode, done.stderr) == (0, "")
+
+
+# Challenge windows -------------------------------------------------------------------------------
+
+WINDOW_TEXT = (
+    "AI plays in {} seconds: challenge the last play now if you doubt it, or press No challenge "
+    "(once everyone else has, it plays at once)."
+)
+
+
+async def settle() -> None:
+    for _ in range(20):
+        await asyncio.sleep(0)
+
+
+async def window_game(harness: Harness, mode: str = "single") -> tuple[int, ...]:
+    """Alice, the AI and Bob (seats 0, 1, 2); Alice plays, so the AI's window opens. Returns the
+    history's kinds before the AI plays."""
+    await started_game(harness, (ALICE, BOB), ai=1, challenge_mode=mode)
+    play = find_play(harness.svc.game(CHANNEL), 0)
+    assert play is not None
+    await harness.svc.play(CHANNEL, ALICE.id, typed(play))
+    await settle()
+    return tuple(e.player for e in harness.svc.game(CHANNEL).history)
+
+
+async def test_an_ai_waits_a_challenge_window_after_a_humans_play(harness: Harness) -> None:
+    assert await window_game(harness) == (0,)
+    window = harness.notifier.posts[-1][1]
+    assert window.text == WINDOW_TEXT.format(15)
+    assert (window.buttons, window.turn) == ((Button.CHALLENGE, Button.NO_CHALLENGE), 1)
+    assert harness.ai.calls == []
+    await harness.clock.advance(14)
+    assert len(harness.svc.game(CHANNEL).history) == 1  # still waiting
+    await harness.clock.advance(1)
+    await harness.svc.idle()
+    assert [e.player for e in harness.svc.game(CHANNEL).history] == [0, 1]
+
+
+async def test_the_window_ends_when_every_other_human_lets_the_play_stand(harness: Harness) -> None:
+    await window_game(harness)
+    with pytest.raises(StaleTurnError, match=r"^That play can no longer be challenged$"):
+        await harness.svc.no_challenge(CHANNEL, BOB.id, turn=0)
+    assert (await harness.svc.no_challenge(CHANNEL, BOB.id, turn=1)).text == "You let the play stand."
+    await harness.svc.idle()  # no time passed: Bob was the only other human
+    assert [e.player for e in harness.svc.game(CHANNEL).history] == [0, 1]
+    with pytest.raises(StaleTurnError, match=r"^That play can no longer be challenged$"):
+        await harness.svc.no_challenge(CHANNEL, BOB.id)  # no window open any more
+
+
+async def test_a_challenge_in_the_window_is_judged_before_the_ai_plays(harness: Harness) -> None:
+    await window_game(harness)
+    harness.lexicon.phonies.update(harness.svc.game(CHANNEL).challengeable_words())
+    ack = await harness.svc.challenge(CHANNEL, BOB.id, turn=1)
+    assert ack.text == "Challenge upheld: the play comes off the board."
+    await harness.svc.idle()  # the AI plays at once after the verdict
+    kinds = [(e.kind.value, e.player) for e in harness.svc.game(CHANNEL).history]
+    assert kinds == [("play", 0), ("withdrawn", 0), ("play", 1)]
+
+
+async def test_the_window_survives_a_restart(harness: Harness) -> None:
+    await window_game(harness)
+    await harness.clock.advance(10)
+    await harness.restart()
+    await settle()
+    assert harness.notifier.posts[-1][1].text == WINDOW_TEXT.format(5)  # its stored deadline
+    await harness.clock.advance(5)
+    await harness.svc.idle()
+    assert [e.player for e in harness.svc.game(CHANNEL).history] == [0, 1]
+
+
+async def test_no_window_in_void_games_or_with_one_human(tmp_path: Path) -> None:
+    for mode, users in (("void", (ALICE, BOB)), ("single", (ALICE,))):
+        (tmp_path / mode).mkdir()
+        harness = await open_harness(tmp_path / mode)
+        try:
+            await started_game(harness, users, ai=1, challenge_mode=mode)
+            await play_turn(harness, users)  # idle() returns: the AI played at once
+            assert [e.player for e in harness.svc.game(CHANNEL).history] == [0, 1]
+            assert "AI is thinking…" in harness.notifier.texts()
+        finally:
+            await harness.close()
