@@ -88,3 +88,34 @@ class HintError(ServiceError):
 
 class WordError(ServiceError):
     """A word to check that is not a word of this game's alphabet."""
+
+
+class StorageError(ServiceError):
+    """A change that could not be saved: nothing changed, in the database or in the game."""
+
+
+class StorageBusyError(StorageError):
+    """The database is locked by another connection for longer than the busy timeout."""
+
+    def __init__(self) -> None:
+        super().__init__("The database is busy, try again in a moment (nothing was changed)")
+
+
+class StorageFullError(StorageError):
+    """The database cannot grow: the disk (or its size limit) is full."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The database is full, so nothing was changed: the bot's host must free some disk space"
+        )
+
+
+class StorageFailedError(StorageError):
+    """Any other failure of a write (an I/O error, a file made read-only...)."""
+
+    def __init__(self) -> None:
+        super().__init__("The game could not be saved, so nothing was changed: try again later")
+
+
+class StorageRangeError(StorageError):
+    """A number too large for the database (its message names it)."""

@@ -43,6 +43,7 @@ from bot.service.errors import (
     NotEnoughPlayersError,
     NotSeatedError,
     OptionError,
+    StorageFailedError,
     WordError,
 )
 from bot.service.game_service import NewGame, User
@@ -604,9 +605,9 @@ async def test_a_failed_write_changes_nothing(harness: Harness, monkeypatch: pyt
     monkeypatch.setattr(harness.store, "_commit", failing_commit)
     play = find_play(harness.svc.game(CHANNEL), 0)
     assert play is not None
-    with pytest.raises(sqlite3.OperationalError):
+    with pytest.raises(StorageFailedError, match=r"^The game could not be saved, so nothing was changed"):
         await harness.svc.play(CHANNEL, ALICE.id, typed(play))
-    with pytest.raises(sqlite3.OperationalError):
+    with pytest.raises(StorageFailedError):
         await harness.svc.cancel(CHANNEL, ALICE.id, can_manage=False)
     assert harness.svc.game(CHANNEL).to_dict() == before_game
     assert (len(harness.notifier.posts), len(harness.notifier.dms)) == (posts, dms)
