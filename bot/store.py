@@ -247,11 +247,11 @@ class Store:
         path: Path,
         migrations_dir: Path = MIGRATIONS_DIR,
         *,
-        busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
+        busy_timeout: float | None = None,
     ) -> Store:
         """Open (or create) the database at ``path`` for this process alone, in WAL mode, check that it
         can be used, and apply the migrations it lacks. A statement waits up to ``busy_timeout`` seconds
-        for another connection's write lock.
+        (default :data:`DEFAULT_BUSY_TIMEOUT`) for another connection's write lock.
 
         Raises:
             DatabaseInUseError: another process has it open.
@@ -266,7 +266,8 @@ class Store:
         lock_fd = _take_lock(path)
         try:
             try:
-                db = await aiosqlite.connect(path, isolation_level=None, timeout=busy_timeout)
+                timeout = DEFAULT_BUSY_TIMEOUT if busy_timeout is None else busy_timeout
+                db = await aiosqlite.connect(path, isolation_level=None, timeout=timeout)
             except sqlite3.Error as error:
                 raise _open_error(path, error) from error
             try:
@@ -506,7 +507,8 @@ class Store:
             async with self._db.execute("PRAGMA quick_check") as cursor:
                 verdict = [str(row[0]) for row in await cursor.fetchall()]
             if verdict != ["ok"]:
-                raise CorruptDatabaseError(path, "it is damaged (" + "; ".join(verdict)[:200] + ")")
+                logger.error("%s fails SQLite's check: %s", path, "; ".join(verdict)[:1000])
+                raise CorruptDatabaseError(path, "database disk image is malformed")
             version = await self.schema_version()
             if version > newest:
                 raise SchemaTooNewError(path, version, newest)
