@@ -82,7 +82,7 @@ async def run(config: Config, token: str) -> None:
     from bot.discord.client import ScrabbleBot
     from bot.service.advisor import GeneratorAdvisor
     from bot.service.game_service import GameService
-    from bot.store import Store
+    from bot.store import Store, StoreOpenError
     from scrabble_core.lexicon import ENGLISH_ALPHABET, LexiconError, load_lexicon
     from scrabble_core.movegen import load_move_generator
 
@@ -94,6 +94,8 @@ async def run(config: Config, token: str) -> None:
     log.info("lexicon %s loaded", getattr(lexicon, "name", config.lexicon))
     try:
         store = await Store.open(config.database)
+    except StoreOpenError as error:  # in use, read-only, damaged, too new: it says which file and what to do
+        raise StartupError(str(error)) from error
     except (sqlite3.Error, OSError, ValueError) as error:
         raise StartupError(f"cannot open the database {config.database}: {error}") from error
     executor = AiExecutor(WorkerConfig(lexicon_source=config.lexicon))

@@ -484,3 +484,27 @@ async def test_a_second_process_on_the_same_database_is_refused_until_the_first_
         await Store.open(path)  # one store per process too
     await store.close()
     await (await Store.open(path)).close()
+
+
+def test_a_second_console_on_the_same_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "console.sqlite3"
+    holder = subprocess.Popen([sys.executable, str(CHILD), "--hold", str(path)], stdout=subprocess.PIPE)
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline() == b"open\n"
+        second = subprocess.run(
+            [sys.executable, "-m", "bot", "play", "--db", str(path), "--players", "Ann"],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        holder.kill()
+        holder.wait()
+    assert second.returncode == 1
+    assert second.stderr.splitlines()[-1] == (
+        f"scrabble-bot play: the database {path} is in use by another scrabble-bot or console (it holds "
+        f"{path}.lock): stop that one first, or use another database file"
+    )
