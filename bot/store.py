@@ -699,7 +699,10 @@ def _take_lock(path: Path) -> int:
     except PermissionError as error:
         raise ReadOnlyDatabaseError(path) from error
     except OSError as error:
-        raise StoreOpenError(f"cannot open the database {path}: {lock}: {error.strerror}") from error
+        raise StoreOpenError(
+            f"cannot open the database {path}: {error.strerror} ({lock}). Check that its directory exists "
+            "and is writable"
+        ) from error
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except OSError as error:

@@ -26,11 +26,11 @@ from bot.config import Config
 from bot.messages import Message, mention
 from bot.service import announcements, text
 from bot.service.actions import Action, move_action, timeout_action, turn_seed
-from bot.service.errors import NoGameError, StorageBusyError, StorageError, StorageFullError
+from bot.service.errors import NoGameError, StorageError, StorageRangeError
 from bot.service.outbox import Announcement
 from bot.service.protocols import AiPlayer, Clock, Notifier, Renderer
 from bot.service.records import event_entries, log_line, stats_deltas
-from bot.service.storage import retry_delay, typed_storage_errors
+from bot.service.storage import retry_delay, retry_notice, typed_storage_errors
 from bot.service.table import Table
 from bot.service.tasks import Tasks
 from bot.store import GameRow, GameStatus, LogEntry, SeatRow, StatsDelta, Store
@@ -250,7 +250,7 @@ class GameRunner:
                     pending = await self._store.save(table.row, log, stats, data)
                 break
             except StorageError as error:
-                if not retry or not isinstance(error, StorageBusyError | StorageFullError):
+                if not retry or isinstance(error, StorageRangeError):  # that one never succeeds
                     raise
                 attempt += 1
                 delay = retry_delay(attempt)
@@ -258,11 +258,7 @@ class GameRunner:
                     "game %d: could not save (%s): retry %d in %.1f s", table.row.id, error, attempt, delay
                 )
                 if attempt == 1:
-                    state = "busy" if isinstance(error, StorageBusyError) else "full"
-                    await self.post(
-                        channel_id,
-                        Message(f"Storage is {state}, retrying: the game goes on once it is saved."),
-                    )
+                    await self.post(channel_id, Message(retry_notice(error)))
                 await self._clock.sleep(delay)
         if table.row.status.is_open:
             self.tables[channel_id] = table

@@ -53,3 +53,14 @@ def typed_storage_errors() -> Iterator[None]:
 def retry_delay(attempt: int) -> float:
     """Seconds to wait before retry ``attempt`` (1, 2, ...): 0.5, 1, 2, 4... up to RETRY_CAP."""
     return float(min(RETRY_CAP, RETRY_FIRST * 2 ** min(attempt - 1, 16)))
+
+
+def retry_notice(error: StorageError) -> str:
+    """What a channel is told (once) while the service retries a save of its game that failed."""
+    if isinstance(error, StorageBusyError):
+        state = "busy"
+    elif isinstance(error, StorageFullError):
+        state = "full"
+    else:
+        state = "failing"
+    return f"Storage is {state}, retrying: the game goes on once it is saved."
