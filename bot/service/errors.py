@@ -88,3 +88,14 @@ class HintError(ServiceError):
 
 class WordError(ServiceError):
     """A word to check that is not a word of this game's alphabet."""
+
+
+class StaleTurnError(ServiceError):
+    """A turn command made for a turn that is over: the game moved on since the player saw it."""
+
+    def __init__(self, *, challenge: bool = False) -> None:
+        super().__init__(
+            "That play can no longer be challenged"
+            if challenge
+            else "The game has moved on since that turn: nothing was done, look at the board again"
+        )
