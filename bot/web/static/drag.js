@@ -11,10 +11,11 @@ const THRESHOLD_PX = 5;
  */
 export function enableDrag(root, selector, { drop, over }) {
   let drag = null;
-  // The click that may follow a drag's release must not count as a click on a tile or a square.
-  let suppressClicksUntil = 0;
+  // The click that the browser sends right after a drag's release (in the same task) is not a click
+  // on a tile or a square.
+  let swallowClick = false;
   root.addEventListener("click", (event) => {
-    if (performance.now() < suppressClicksUntil) event.stopPropagation();
+    if (swallowClick) event.stopPropagation();
   }, { capture: true });
 
   root.addEventListener("pointerdown", (event) => {
@@ -43,7 +44,10 @@ export function enableDrag(root, selector, { drop, over }) {
     ghost.remove();
     source.classList.remove("dragging");
     over(null);
-    suppressClicksUntil = performance.now() + 400;
+    swallowClick = true;
+    setTimeout(() => {
+      swallowClick = false;
+    }, 0);
     if (!cancelled) drop(source, targetAt(event));
   };
   root.addEventListener("pointerup", (event) => finish(event, false));

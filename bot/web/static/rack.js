@@ -23,6 +23,7 @@ export function renderRack(root, variant, tentative, { selected, exchange }) {
         type: "button",
         class: `rack-tile${pressed ? " picked" : ""}`,
         "data-index": index,
+        "data-letter": letter,
         "aria-label": tileLabel(variant, letter),
         "aria-pressed": pressed ? "true" : "false",
       },
