@@ -155,7 +155,9 @@ class WebServer:
             try:
                 frame = await ws.receive(timeout=self.limits.hello_seconds)
             except TimeoutError as error:
-                raise ProtocolError("bad_message", "send hello first, within 10 seconds") from error
+                raise ProtocolError(
+                    "bad_message", f"send hello first, within {self.limits.hello_seconds:g} seconds"
+                ) from error
             message = self._parse(frame)
             message_id = message.get("id")
             if message.get("type") != "hello":
@@ -203,7 +205,10 @@ class WebServer:
                 if not bucket.take():
                     strikes += 1
                     connection.send(
-                        _reply(None, error=ProtocolError("rate_limited", "too many messages: slow down"))
+                        _reply(
+                            self._id_of(frame),
+                            error=ProtocolError("rate_limited", "too many messages: slow down"),
+                        )
                     )
                     if strikes >= self.limits.strikes:
                         connection.close(CLOSE_RATE, "too many messages")
