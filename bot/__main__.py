@@ -122,6 +122,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list[:1] == ["play"]:
         return play_in_terminal(args_list[1:])
+    if args_list[:1] in (["web"], ["arena"]):
+        from bot.web import cli  # the web board without Discord
+
+        return (cli.main if args_list[0] == "web" else cli.arena_main)(args_list[1:])
     return run_bot(args_list)
 
 

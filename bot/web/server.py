@@ -29,7 +29,7 @@ from bot.web.hub import Connection, Hub
 from bot.web.links import Grant, LinkSigner
 from scrabble_core.errors import ScrabbleError
 
-__all__ = ["PROTOCOL_VERSION", "Limits", "WebServer"]
+__all__ = ["DEFAULT_LIMITS", "PROTOCOL_VERSION", "Limits", "WebServer"]
 
 logger = logging.getLogger("bot.web")
 
@@ -58,6 +58,9 @@ class Limits:
     per_game: int = 1000
     per_address: int = 50
     hello_seconds: float = 10.0
+
+
+DEFAULT_LIMITS: Final = Limits()
 
 
 class _Bucket:
@@ -89,7 +92,7 @@ class WebServer:
         *,
         host: str = "127.0.0.1",
         port: int = 8765,
-        limits: Limits = Limits(),
+        limits: Limits = DEFAULT_LIMITS,
         now: Callable[[], float] = time.time,
     ) -> None:
         self.service = service
