@@ -477,7 +477,11 @@ function announceEvents(message) {
 function onEvent(message) {
   receiveState(message.state);
   announceEvents(message);
-  if (message.type === "game_over") page.final = message.final;
+  if (message.type === "game_over") {
+    page.final = message.final;
+    page.tentative.recall();
+    setStatus("Game over", "ok");
+  }
   render();
   if (message.type !== "state") schedulePreviewIfPlaced();
 }
