@@ -83,6 +83,7 @@ async def run(config: Config, token: str) -> None:
     from bot.service.advisor import GeneratorAdvisor
     from bot.service.game_service import GameService
     from bot.store import Store
+    from bot.web.server import board_server
     from scrabble_core.lexicon import ENGLISH_ALPHABET, LexiconError, load_lexicon
     from scrabble_core.movegen import load_move_generator
 
@@ -108,7 +109,7 @@ async def run(config: Config, token: str) -> None:
         def make_service(notifier: Notifier) -> GameService:
             return GameService(config, store, lexicon, notifier, ai, advisor)
 
-        async with ScrabbleBot(config, make_service) as bot:
+        async with ScrabbleBot(config, make_service) as bot, board_server(config, bot.service):
             await bot.start(token)
     finally:
         await executor.close()

@@ -52,8 +52,9 @@ class Grant:
 
 class LinkSigner:
     """Issues and verifies tokens with one secret; keeps each seat's link generation. With a ``path``,
-    the secret (unless given) and the generations live in that JSON file (created, readable by the
-    owner only), so links survive a restart and a renewal stays final."""
+    the generations and (unless ``secret`` is given, e.g. from the config) a generated secret live in that
+    JSON file (created readable by its owner only), so links survive a restart and a renewal stays
+    final."""
 
     def __init__(self, secret: bytes | None = None, path: Path | None = None) -> None:
         self._path = path
@@ -61,10 +62,11 @@ class LinkSigner:
         stored: bytes | None = None
         if path is not None and path.is_file():
             data = json.loads(path.read_text(encoding="utf-8"))
-            stored = bytes.fromhex(data["secret"])
+            stored = bytes.fromhex(data["secret"]) if "secret" in data else None
             self._generations = {str(key): int(value) for key, value in data["generations"].items()}
+        self._keep_secret = secret is None  # a configured secret is never written anywhere
         self._secret = secret or stored or secrets.token_bytes(32)
-        if path is not None and stored is None:
+        if path is not None and self._keep_secret and stored is None:
             self._save()
 
     def token(self, game_id: int, role: Role, seat: int | None = None) -> str:
@@ -110,7 +112,9 @@ class LinkSigner:
     def _save(self) -> None:
         if self._path is None:
             return
-        data = {"secret": self._secret.hex(), "generations": self._generations}
+        data: dict[str, object] = {"generations": self._generations}
+        if self._keep_secret:
+            data["secret"] = self._secret.hex()
         temporary = self._path.with_suffix(self._path.suffix + ".tmp")
         descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(descriptor, "w", encoding="utf-8") as file:

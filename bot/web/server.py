@@ -11,17 +11,19 @@ never a token.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 from aiohttp import WSMsgType, web
 
+from bot.config import Config
 from bot.service.game_service import GameService
 from bot.web.commands import COMMANDS, run_command
 from bot.web.errors import ProtocolError, error_body
@@ -29,7 +31,7 @@ from bot.web.hub import Connection, Hub
 from bot.web.links import Grant, LinkSigner
 from scrabble_core.errors import ScrabbleError
 
-__all__ = ["DEFAULT_LIMITS", "PROTOCOL_VERSION", "Limits", "WebServer"]
+__all__ = ["DEFAULT_LIMITS", "PROTOCOL_VERSION", "Limits", "WebServer", "board_server"]
 
 logger = logging.getLogger("bot.web")
 
@@ -281,6 +283,26 @@ class WebServer:
         ):
             raise ProtocolError("bad_message", "id must be a string of at most 64 characters or an integer")
         return message
+
+
+@contextlib.asynccontextmanager
+async def board_server(config: Config, service: GameService) -> AsyncIterator[WebServer | None]:
+    """Serve the board for the bot's ``service`` while inside, if the config's ``[web]`` enables it
+    (links signed with its secret, or with one kept beside the database); None when disabled."""
+    web = config.web
+    if not web.enabled:
+        yield None
+        return
+    signer = LinkSigner(
+        web.secret.encode() if web.secret else None,
+        config.database.with_name(config.database.name + ".links.json"),
+    )
+    server = WebServer(service, signer, host=web.host, port=web.port)
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.close()
 
 
 def _reply(message_id: Any, *, result: dict[str, Any] | None = None, error: Exception | None = None) -> str:
