@@ -77,7 +77,8 @@ class LiveGame:
 
     async def _start(self, tmp_path: Path, users: Sequence[User], options: dict[str, Any]) -> None:
         self.harness = await open_harness(tmp_path)
-        self.server = WebServer(self.harness.svc, LinkSigner(b"k" * 32), host="127.0.0.1", port=0)
+        signer = LinkSigner(b"k" * 32)
+        self.server = WebServer(self.harness.svc, signer, host="127.0.0.1", port=0, now=self.harness.clock.now)
         await self.server.start()
         await started_game(self.harness, users, **options)
 

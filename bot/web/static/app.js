@@ -121,10 +121,18 @@ function renderFinal() {
   const panel = byId("final");
   panel.hidden = !state.over;
   if (!state.over) return;
-  const ranking = [...state.players].sort((a, b) => b.score - a.score);
+  // The winners first (a resignation can win with fewer points), then by score.
+  const won = (player) => (state.winners.includes(player.seat) ? 1 : 0);
+  const ranking = [...state.players].sort((a, b) => won(b) - won(a) || b.score - a.score);
   fill(
     byId("final-scores"),
-    ...ranking.map((player) => el("li", {}, el("span", { class: "name" }, player.name), el("span", { class: "score" }, String(player.score)))),
+    ...ranking.map((player) =>
+      el(
+        "li",
+        { class: won(player) ? "winner" : null },
+        el("span", { class: "name" }, player.name),
+        el("span", { class: "score" }, String(player.score)),
+      )),
   );
   const gcg = page.final?.gcg;
   const link = byId("gcg");
