@@ -436,7 +436,7 @@ function wireInput() {
   byId("exchange").addEventListener("click", () => {
     page.tentative.recall();
     page.exchange = new Set();
-    setFeedback("Pick the tiles to exchange.");
+    setFeedback("");
     render();
   });
   byId("exchange-cancel").addEventListener("click", () => {
