@@ -136,7 +136,9 @@ class WebServer:
     # The websocket ------------------------------------------------------------------------------
 
     async def _websocket(self, request: web.Request) -> web.StreamResponse:
-        ws = web.WebSocketResponse(heartbeat=HEARTBEAT_SECONDS, max_msg_size=self.limits.message_bytes * 8)
+        ws = web.WebSocketResponse(
+            heartbeat=HEARTBEAT_SECONDS, max_msg_size=self.limits.message_bytes * 8, compress=False
+        )
         await ws.prepare(request)
         address = request.remote or "?"
         self._addresses[address] += 1
