@@ -28,7 +28,7 @@ from bot.service.game_service import GameService
 from bot.web.commands import COMMANDS, run_command
 from bot.web.errors import ProtocolError, error_body
 from bot.web.hub import Connection, Hub
-from bot.web.links import Grant, LinkSigner
+from bot.web.links import Grant, LinkSigner, Role, board_url
 from scrabble_core.errors import ScrabbleError
 
 __all__ = ["DEFAULT_LIMITS", "PROTOCOL_VERSION", "Limits", "WebServer", "board_server"]
@@ -96,8 +96,10 @@ class WebServer:
         port: int = 8765,
         limits: Limits = DEFAULT_LIMITS,
         now: Callable[[], float] = time.time,
+        public_url: str = "",
     ) -> None:
         self.service = service
+        self.public_url = public_url
         self.signer = signer
         self.host, self.port = host, port
         self.limits = limits
@@ -106,6 +108,20 @@ class WebServer:
         self._addresses: Counter[str] = Counter()
         self._runner: web.AppRunner | None = None
         service.subscribe(self.hub)
+
+    def link(
+        self, game_id: int, seat: int | None = None, *, role: Role = Role.PLAYER, renew: bool = False
+    ) -> str:
+        """The board's link for ``seat`` of game ``game_id`` (a spectator's without a seat), under the
+        public URL (``http://host:port`` if none is set); ``renew`` makes a new one, and the seat's older
+        links stop working. For the Discord layer's "Open board" button and the players' private links."""
+        if seat is None:
+            token = self.signer.token(game_id, Role.SPECTATOR)
+        elif renew:
+            token = self.signer.renew(game_id, role, seat)
+        else:
+            token = self.signer.token(game_id, role, seat)
+        return board_url(self.public_url or f"http://{self.host}:{self.port}", token)
 
     def app(self) -> web.Application:
         """The aiohttp application (tests serve it with aiohttp's test server)."""
@@ -299,7 +315,7 @@ async def board_server(config: Config, service: GameService) -> AsyncIterator[We
         web.secret.encode() if web.secret else None,
         config.database.with_name(config.database.name + ".links.json"),
     )
-    server = WebServer(service, signer, host=web.host, port=web.port)
+    server = WebServer(service, signer, host=web.host, port=web.port, public_url=web.public_url)
     await server.start()
     try:
         yield server

@@ -55,6 +55,17 @@ async def test_the_board_server_runs_only_when_enabled(tmp_path: Path) -> None:
             async with aiohttp.ClientSession() as session, session.get(url) as response:
                 assert await response.text() == "ok"
         assert (tmp_path / "db.sqlite3.links.json").is_file()
+        config = Config(
+            database=tmp_path / "db.sqlite3", web=WebConfig(True, port=0, public_url="https://x.org")
+        )
+        async with board_server(config, harness.svc) as server:
+            assert server is not None
+            spectator = server.link(7)
+            assert spectator == f"https://x.org/game#t={server.signer.token(7, Role.SPECTATOR)}"
+            first = server.link(7, 1)
+            renewed = server.link(7, 1, renew=True)
+            assert renewed != first and renewed == server.link(7, 1)
+            assert server.signer.verify(renewed.split("#t=")[1]) == Grant(7, Role.PLAYER, 1)
     finally:
         await harness.close()
 
