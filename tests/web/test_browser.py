@@ -78,7 +78,9 @@ class LiveGame:
     async def _start(self, tmp_path: Path, users: Sequence[User], options: dict[str, Any]) -> None:
         self.harness = await open_harness(tmp_path)
         signer = LinkSigner(b"k" * 32)
-        self.server = WebServer(self.harness.svc, signer, host="127.0.0.1", port=0, now=self.harness.clock.now)
+        self.server = WebServer(
+            self.harness.svc, signer, host="127.0.0.1", port=0, now=self.harness.clock.now
+        )
         await self.server.start()
         await started_game(self.harness, users, **options)
 
@@ -583,8 +585,9 @@ def test_resigning_ends_the_game_on_every_page_with_the_final_scores(live, open_
     expect(resign).to_have_text("Really resign?")
     expect(bob.page.locator("#history li")).to_have_count(0)
     resign.click()
+    expect(alice.page.locator("#turn")).to_have_text("Game over: Bob wins")
+    expect(bob.page.locator("#turn")).to_have_text("Game over: you win")
     for viewer in (alice, bob):
-        expect(viewer.page.locator("#turn")).to_have_text("Game over: Bob wins")
         expect(viewer.page.locator("#final-scores .name")).to_have_text(["Bob", "Alice"])
         expect(viewer.page.locator("#gcg")).to_have_attribute(
             "download", re.compile(r"^scrabble-game-\d+\.gcg$")

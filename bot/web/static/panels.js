@@ -46,9 +46,10 @@ export function turnText(state, you) {
   if (state.status === "lobby") return "Waiting for the game to start";
   if (state.status === "cancelled") return "The game was cancelled";
   if (state.over) {
-    const names = state.winners.map((seat) => state.players[seat].name);
+    const names = state.winners.map((seat) => (seat === you.seat ? "you" : state.players[seat].name));
     if (names.length === 0) return "Game over";
-    return names.length === 1 ? `Game over: ${names[0]} wins` : `Game over: a tie between ${names.join(" and ")}`;
+    if (names.length > 1) return `Game over: a tie between ${names.join(" and ")}`;
+    return state.winners[0] === you.seat ? "Game over: you win" : `Game over: ${names[0]} wins`;
   }
   if (state.current === null) return "";
   if (state.current === you.seat) return "Your turn";
@@ -82,7 +83,7 @@ export function renderBag(root, state) {
 
 /** The unseen tiles grouped by letter ("A×4 B C×2 … ?"), for a seat; hidden for a spectator. */
 export function renderUnseen(section, list, state) {
-  section.hidden = state.unseen === undefined;
+  section.hidden = state.unseen === undefined || state.over;
   if (state.unseen === undefined) return;
   const counts = new Map();
   for (const letter of state.unseen) counts.set(letter, (counts.get(letter) ?? 0) + 1);
@@ -102,6 +103,7 @@ export function renderHistory(list, state) {
     const name = state.players[entry.player]?.name ?? `seat ${entry.player}`;
     let move = entry.move;
     if (entry.kind === "exchange") move = `exchanged ${entry.move.slice(1)}`;
+    else if (entry.kind === "end-rack") move = `${KIND_TEXT[entry.kind]} ${entry.move}`;
     else if (entry.kind !== "play") move = KIND_TEXT[entry.kind] ?? entry.kind;
     const score = entry.score > 0 ? `+${entry.score}` : String(entry.score);
     return el(
