@@ -41,6 +41,7 @@ MAX_ID_LENGTH: Final = 64
 CLOSE_HELLO: Final = 4000
 CLOSE_RATE: Final = 4008
 CLOSE_TOO_LARGE: Final = 1009
+CLOSE_GOING_AWAY: Final = 1001
 HEARTBEAT_SECONDS: Final = 20.0
 CSP: Final = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -106,6 +107,7 @@ class WebServer:
         self._now = now
         self.hub = Hub(now)
         self._addresses: Counter[str] = Counter()
+        self._sockets: set[web.WebSocketResponse] = set()
         self._runner: web.AppRunner | None = None
         service.subscribe(self.hub)
 
@@ -144,10 +146,19 @@ class WebServer:
         logger.info("board served on http://%s:%d", self.host, self.port)
 
     async def close(self) -> None:
-        """Stop serving and close every websocket."""
+        """Stop serving and close every websocket (code 1001: clients reconnect later)."""
+        await self.drop_connections()
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+
+    async def drop_connections(self) -> None:
+        """Close every open websocket with code 1001 (going away), as at shutdown."""
+        sockets = list(self._sockets)
+        await asyncio.gather(
+            *(ws.close(code=CLOSE_GOING_AWAY, message=b"server going away") for ws in sockets),
+            return_exceptions=True,
+        )
 
     # The websocket ------------------------------------------------------------------------------
 
@@ -158,11 +169,13 @@ class WebServer:
         await ws.prepare(request)
         address = request.remote or "?"
         self._addresses[address] += 1
+        self._sockets.add(ws)
         try:
             connection = await self._hello(ws, address)
             if connection is not None:
                 await self._serve(ws, connection)
         finally:
+            self._sockets.discard(ws)
             self._addresses[address] -= 1
             if self._addresses[address] <= 0:
                 del self._addresses[address]

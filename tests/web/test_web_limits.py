@@ -102,3 +102,12 @@ async def test_http_responses_carry_a_strict_csp(make_web: MakeWeb) -> None:
         assert response.headers["Content-Security-Policy"] == CSP
         assert "<script" in await response.text()
     assert "'unsafe-inline'" not in CSP and "script-src 'self';" in CSP
+
+
+async def test_closing_the_server_closes_every_websocket(make_web: MakeWeb) -> None:
+    web = await make_web((ALICE, BOB))
+    alice, watcher = await web.seat(0), await web.spectator()
+    closing = asyncio.create_task(web.server.close())
+    assert await alice.closed() == 1001
+    assert await watcher.closed() == 1001
+    await asyncio.wait_for(closing, 5)
