@@ -598,3 +598,69 @@ def test_resigning_ends_the_game_on_every_page_with_the_final_scores(live, open_
     with bob.page.expect_download() as download:
         bob.page.locator("#gcg").click()
     assert Path(download.value.path()).read_text().startswith("#character-encoding UTF-8")
+
+
+def board_rows(page: Page, rows: int, cols: int) -> list[str]:
+    """The board the page shows (played tiles only), as the engine's text rows."""
+    return page.evaluate(
+        """([rows, cols]) => {
+            const lines = [];
+            for (let row = 0; row < rows; row += 1) {
+                let line = "";
+                for (let col = 0; col < cols; col += 1) {
+                    const tile = document.querySelector(
+                        `.square[data-row="${row}"][data-col="${col}"] .tile:not(.tentative)`);
+                    const letter = tile ? tile.querySelector(".letter").textContent : ".";
+                    line += tile && tile.classList.contains("blank") ? letter.toLowerCase() : letter;
+                }
+                lines.push(line);
+            }
+            return lines;
+        }""",
+        [rows, cols],
+    )
+
+
+@pytest.mark.slow
+def test_a_whole_game_against_the_ai_by_dragging(live, open_page, enable_lexicon, tmp_path: Path) -> None:
+    from scrabble_core.board import Board
+    from scrabble_core.movegen import load_move_generator
+
+    generator = load_move_generator(enable_lexicon, tmp_path / "movegen")
+    game_server = live(users=(ALICE,), ai=1)
+    variant = game_server.game().variant
+    alice = open_page(game_server.link(0))
+    page, turn = alice.page, alice.page.locator("#turn")
+    plays = 0
+    for _ in range(100):
+        expect(turn).to_have_text(re.compile(r"^(Your turn|Game over.*)$"), timeout=15_000)
+        if turn.text_content() != "Your turn":
+            break
+        moves = page.locator("#history li").count()
+        rack = "".join(
+            page.locator("#rack .rack-tile").evaluate_all("tiles => tiles.map(t => t.dataset.letter)")
+        )
+        best = generator.best(Board.from_rows(variant, board_rows(page, variant.rows, variant.cols)), rack)
+        if best is None:
+            page.get_by_role("button", name="Pass", exact=True).click()
+        else:
+            for (row, col), letter in best.play.placements():
+                drag(page, alice.rack_tile("?" if letter.islower() else letter), alice.square(row, col))
+                if letter.islower():
+                    page.keyboard.press(letter)
+            expect(page.locator("#feedback")).to_have_text(f"{best.play.gcg()} · {best.score} points")
+            page.get_by_role("button", name="Play", exact=True).click()
+            plays += 1
+        expect(page.locator("#history li")).not_to_have_count(moves)
+    row = game_server.run(game_server.harness.store.last_finished_game(CHANNEL))  # type: ignore[union-attr]
+    assert row is not None
+    final = Game.from_dict(row.state)  # type: ignore[arg-type]
+    assert final.is_over and plays >= 5, plays
+    winners = final.winners()
+    ranking = sorted(
+        range(len(final.players)), key=lambda seat: (seat not in winners, -final.players[seat].score)
+    )
+    expect(page.locator("#final-scores .score")).to_have_text(
+        [str(final.players[seat].score) for seat in ranking]
+    )
+    assert alice.errors == []
