@@ -664,3 +664,22 @@ def test_a_whole_game_against_the_ai_by_dragging(live, open_page, enable_lexicon
         [str(final.players[seat].score) for seat in ranking]
     )
     assert alice.errors == []
+
+
+def test_a_link_without_a_token_or_with_a_bad_one_says_so(live, browser) -> None:
+    game_server = live()
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        base = game_server.link(None).split("#")[0]
+        page.goto(base)
+        expect(page.locator("#fatal")).to_have_text(
+            "This page needs the link the bot gave you: it ends with #t= and a token."
+        )
+        page.goto(f"{base}#t=1.p0.0.{'A' * 22}")
+        page.reload()
+        expect(page.locator("#fatal")).to_have_text("this link is not valid")
+        expect(page.locator("#connection")).to_have_text("Disconnected")
+        expect(page.locator("#play-panel")).to_be_hidden()
+    finally:
+        context.close()

@@ -30,7 +30,6 @@ const page = {
   previewTimer: null,
   previewGeneration: 0,
   resignArmed: null,
-  feedbackLocked: false,
 };
 
 function isSeat() {
@@ -54,8 +53,7 @@ function render() {
     tentative.setRack(state.rack ?? "");
     tentative.dropCovered(state.board);
   }
-  const boardFocused = byId("board").contains(document.activeElement);
-  page.board.render(state.board, state.last_move, tentative, { showCursor: isSeat() && myTurnOrPlanning() && (boardFocused || tentative.placed.size > 0 || tentative.cursor !== null) });
+  page.board.render(state.board, state.last_move, tentative, { showCursor: isSeat() && gameActive() });
   renderPlayers(byId("players"), state, you);
   byId("turn").textContent = turnText(state, you);
   byId("status-panel").classList.toggle("mine", myTurn());
@@ -69,7 +67,8 @@ function render() {
   if (isSeat()) renderControls();
 }
 
-function myTurnOrPlanning() {
+/** Whether the game is being played (a seat may place tiles, on its turn or to plan ahead). */
+function gameActive() {
   return !page.state.over && page.state.status === "active";
 }
 
@@ -282,7 +281,7 @@ function squareOf(target) {
 
 async function clickSquare(event) {
   const hit = squareOf(event.target);
-  if (!hit || !isSeat() || !myTurnOrPlanning() || page.exchange) return;
+  if (!hit || !isSeat() || !gameActive() || page.exchange) return;
   const { tentative, state } = page;
   const { row, col } = hit;
   page.board.moveFocus(row, col);
@@ -391,7 +390,7 @@ function globalKey(event) {
   const inBoard = byId("board").contains(event.target);
   const inField = event.target.closest?.("input, textarea, select");
   if (inField) return;
-  if (/^[a-zA-Z]$/.test(event.key) && myTurnOrPlanning()) {
+  if (/^[a-zA-Z]$/.test(event.key) && gameActive()) {
     if (!tentative.cursor) {
       if (!inBoard) return;
       const hit = squareOf(event.target);
@@ -420,7 +419,6 @@ function wireInput() {
   const board = byId("board");
   board.addEventListener("click", clickSquare);
   board.addEventListener("keydown", boardKey);
-  board.addEventListener("focusin", () => render());
   document.addEventListener("keydown", globalKey);
   byId("rack").addEventListener("click", clickRack);
   enableDrag(document.body, ".rack-tile, .square.has-tentative", { drop: dropTile, over: highlightDropTarget });
