@@ -271,6 +271,15 @@ def test_an_illegal_play_shows_the_engine_message(live, open_page) -> None:
     alice.page.get_by_role("button", name="Play", exact=True).click()
     expect(feedback).to_have_text(str(NotInLineError()))
     assert game_server.game().history == []
+    # A tentative tile dragged back to the rack leaves the board; one dragged along moves.
+    drag(alice.page, alice.square(row + 1, col + 1), alice.page.locator("#rack"))
+    expect(feedback).to_have_text(str(FirstMoveTooShortError()))
+    expect(alice.page.locator("#rack .rack-tile")).to_have_count(len(game.players[0].rack) - 1)
+    drag(alice.page, alice.square(row, col), alice.square(row, col + 1))
+    expect(alice.square(row, col + 1)).to_have_attribute(
+        "aria-label", f"I8, your tile {word[0]}, not played yet"
+    )
+    expect(alice.page.locator(".square.has-tentative")).to_have_count(1)
     assert alice.errors == []
 
 
