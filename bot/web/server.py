@@ -255,10 +255,10 @@ class WebServer:
             self.hub.leave(connection)
             if not sender.done():
                 connection.close(1000, "bye")
-                try:
-                    await asyncio.wait_for(sender, 1.0)
-                except (TimeoutError, ConnectionError, RuntimeError):
-                    sender.cancel()
+            try:
+                await asyncio.wait_for(sender, 1.0)
+            except (TimeoutError, ConnectionError, RuntimeError):  # a client gone while it was sent to
+                sender.cancel()
 
     async def _answer(self, frame: Any, connection: Connection) -> None:
         message_id: Any = None

@@ -9,6 +9,7 @@ import pytest
 from conftest import ALICE, BOB, MakeWeb, Web, WsClient
 from service_fakes import CHANNEL, play_turn
 
+from bot.service.errors import StaleTurnError
 from bot.web.links import Role
 
 # Seed 7 deals Alice (seat 0) ABEILPT.
@@ -76,7 +77,7 @@ async def test_turn_errors_after_the_first_move(make_web: MakeWeb) -> None:
     assert (await bob.call("pass", turn=0))["error"]["code"] == "not_your_turn"
     assert (await alice.call("pass", turn=3))["error"] == {
         "code": "stale_turn",
-        "message": "The game has moved on since that turn: nothing was done, look at the board again",
+        "message": str(StaleTurnError()),
     }
     assert (await alice.call("challenge", turn=0))["error"]["code"] == "challenge"
     assert (await alice.call("play", turn=0, move="8H BE"))["ok"]
