@@ -36,13 +36,13 @@ ended the game goes out first)."""
 class Connection:
     """One websocket's outgoing side: messages wait in a bounded queue drained by :meth:`run_sender`.
 
-    ``send(text)`` and ``close(code, reason)`` are the websocket's coroutines; ``abort(code)`` closes it at
+    ``send(data)`` (a UTF-8 text frame) and ``close(code, reason)`` are the websocket's coroutines; ``abort(code)`` closes it at
     once, dropping what waits (for a client that reads too slowly)."""
 
     def __init__(
         self,
         grant: Grant,
-        send: Callable[[str], Awaitable[None]],
+        send: Callable[[bytes], Awaitable[None]],
         close: Callable[[int, str], Awaitable[Any]],
         abort: Callable[[int], None],
     ) -> None:
@@ -50,7 +50,7 @@ class Connection:
         self._send = send
         self._close = close
         self._abort = abort
-        self._pending: deque[str] = deque()
+        self._pending: deque[bytes] = deque()
         self._wakeup = asyncio.Event()
         self._close_with: tuple[int, str] | None = None
 
@@ -59,8 +59,9 @@ class Connection:
         """The seat whose private state this connection sees (None: a spectator)."""
         return self.grant.seat
 
-    def send(self, text: str) -> None:
-        """Queue ``text``; a client with ``SEND_QUEUE`` messages waiting already is aborted."""
+    def send(self, text: str | bytes) -> None:
+        """Queue ``text`` (a JSON text, or one encoded in UTF-8 to share between connections); a client
+        with ``SEND_QUEUE`` messages waiting already is aborted."""
         if self._close_with is not None:
             return
         if len(self._pending) >= SEND_QUEUE:
@@ -69,7 +70,7 @@ class Connection:
             self._close_with = (CLOSE_TOO_SLOW, "too slow")
             self._abort(CLOSE_TOO_SLOW)
             return
-        self._pending.append(text)
+        self._pending.append(text.encode() if isinstance(text, str) else text)
         self._wakeup.set()
 
     def close(self, code: int, reason: str) -> None:
@@ -167,11 +168,11 @@ class Hub:
             event["final"] = final_info(table)
         channel.buffer.append(event)
         now = self._now()
-        texts: dict[int | None, str] = {}
+        texts: dict[int | None, bytes] = {}
         for connection in channel.connections:
             seat = connection.seat
             if seat not in texts:
-                texts[seat] = json.dumps(event | {"state": game_state(table, seat, now)})
+                texts[seat] = json.dumps(event | {"state": game_state(table, seat, now)}).encode()
             connection.send(texts[seat])
         if over:
             del self._channels[table.row.id]

@@ -227,7 +227,10 @@ class WebServer:
         async def close(code: int, reason: str) -> None:
             await ws.close(code=code, message=reason.encode())
 
-        return Connection(grant, ws.send_str, close, abort)
+        async def send(data: bytes) -> None:
+            await ws.send_frame(data, WSMsgType.TEXT)
+
+        return Connection(grant, send, close, abort)
 
     async def _serve(self, ws: web.WebSocketResponse, connection: Connection) -> None:
         """Answer the connection's commands, one at a time, until it closes."""

@@ -73,7 +73,7 @@ async def test_a_client_that_reads_too_slowly_is_aborted_without_blocking() -> N
     never = asyncio.Event()
     aborted: list[int] = []
 
-    async def send(text: str) -> None:
+    async def send(data: bytes) -> None:
         await never.wait()  # the client's socket is full
 
     async def close(code: int, reason: str) -> None:
