@@ -236,6 +236,10 @@ def test_two_players_play_by_typing_and_dragging_while_a_spectator_watches(live,
             f"{'' if value == 1 else 's'}, last move",
         )
     expect(bob.page.locator("#turn")).to_have_text("Your turn")
+    expect(bob.page).to_have_title(re.compile(r"^▶ Your turn · Scrabble · game \d+$"))
+    expect(bob.page.locator("#announcer")).to_have_text(
+        f"Alice played {entry.move} for {entry.score}. Your turn."
+    )
 
     # Bob drags two tiles under Alice's first letter: a word down through it.
     bob_letters = plain_letters(first.players[1].rack, 2)

@@ -46,7 +46,7 @@ function myTurn() {
 function render() {
   const { state, you, tentative } = page;
   if (!state) return;
-  document.title = `Scrabble · game ${state.game_id}`;
+  document.title = `${myTurn() ? "▶ Your turn · " : ""}Scrabble · game ${state.game_id}`;
   byId("game-label").textContent = isSeat() ? `Game ${state.game_id} · playing as ${you.name}` : `Game ${state.game_id} · spectating`;
   page.board.build(state.variant);
   if (isSeat()) {
@@ -477,6 +477,7 @@ function schedulePreviewIfPlaced() {
 function announceEvents(message) {
   const state = page.state;
   const lines = (message.events ?? []).map((entry) => describeEntry(state, entry));
+  if (lines.length && myTurn()) lines.push("Your turn.");
   if (lines.length) announce(lines.join(" "));
 }
 
