@@ -3,6 +3,7 @@ message, the extra fields, and that nothing changed."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
@@ -195,3 +196,45 @@ async def test_a_server_bug_is_an_internal_error_reply(
     reply = await alice.call("pass", turn=0)
     assert reply["error"] == {"code": "internal", "message": "the server failed to handle that message"}
     assert (await alice.call("ping"))["ok"]
+
+
+def garbage(rng: random.Random, depth: int = 0) -> Any:
+    """A random JSON value: the field values a careless or hostile client might send."""
+    kinds = ["int", "str", "none", "bool", "float"] + (["list", "dict"] if depth < 2 else [])
+    kind = rng.choice(kinds)
+    if kind == "int":
+        return rng.choice([0, -1, 7, 2**63, -(2**70)])
+    if kind == "str":
+        return "".join(rng.choice("8HQUIZ?. \\u0000é<>\"'") for _ in range(rng.randrange(0, 12)))
+    if kind == "float":
+        return rng.choice([0.5, -1e300, 1e308])
+    if kind == "list":
+        return [garbage(rng, depth + 1) for _ in range(rng.randrange(0, 4))]
+    if kind == "dict":
+        keys = ["row", "col", "letter", "blank", "x"]
+        return {rng.choice(keys): garbage(rng, depth + 1) for _ in range(rng.randrange(0, 4))}
+    return None if kind == "none" else rng.choice([True, False])
+
+
+async def test_random_messages_get_replies_and_change_nothing(make_web: MakeWeb) -> None:
+    web = await make_web((ALICE, BOB))
+    alice, watcher = await web.seat(0), await web.spectator()
+    before = await state_of(web)
+    rng = random.Random(10)
+    kinds = ["play", "preview", "exchange", "challenge", "accept", "hint", "ping", "hello", "nope", 5, None]
+    codes = set()
+    for number in range(300):
+        message: dict[str, Any] = {"id": number, "type": rng.choice(kinds)}
+        for field in rng.sample(["move", "tiles", "turn", "token", "last_seq"], rng.randrange(0, 4)):
+            message[field] = garbage(rng)
+        if message["type"] in ("play", "preview", "exchange") and rng.random() < 0.5:
+            message["turn"] = 0
+        client = rng.choice([alice, watcher])
+        await client.send(message)
+        reply = await client.until("reply")
+        assert reply["id"] == number
+        if not reply["ok"]:
+            codes.add(reply["error"]["code"])
+            assert 0 < len(reply["error"]["message"]) <= 300
+    assert await state_of(web) == before
+    assert {"bad_message", "unknown_type", "not_seated", "invalid_move"} <= codes, codes
