@@ -119,3 +119,14 @@ class StorageFailedError(StorageError):
 
 class StorageRangeError(StorageError):
     """A number too large for the database (its message names it)."""
+
+
+class StaleTurnError(ServiceError):
+    """A turn command made for a turn that is over: the game moved on since the player saw it."""
+
+    def __init__(self, *, challenge: bool = False) -> None:
+        super().__init__(
+            "That play can no longer be challenged"
+            if challenge
+            else "The game has moved on since that turn: nothing was done, look at the board again"
+        )

@@ -38,6 +38,7 @@ from bot.service.errors import (
     NotSeatedError,
     WordError,
 )
+from bot.service.listeners import GameListener
 from bot.service.options import NewGame, game_options
 from bot.service.protocols import Advisor, AiPlayer, Clock, Notifier, PngRenderer, Renderer, SystemClock
 from bot.service.runner import GameRunner
@@ -111,6 +112,18 @@ class GameService:
             if table.row.id == game_id:
                 return channel_id
         raise NoGameError("That game is over")
+
+    def subscribe(self, listener: GameListener) -> None:
+        """Tell ``listener`` of every committed change of every game (see :mod:`bot.service.listeners`)."""
+        self._runner.listeners.add(listener)
+
+    def open_table(self, game_id: int) -> Table:
+        """The open game ``game_id`` as it stands (for reading).
+
+        Raises:
+            NoGameError: no open game has that id.
+        """
+        return self._runner.table(self.channel_of(game_id), game_id)
 
     def game(self, channel_id: int) -> Game:
         """A copy of the engine state of the channel's game (for reading: changing it changes nothing).
@@ -316,7 +329,9 @@ class GameService:
 
     # Turns --------------------------------------------------------------------------------------
 
-    async def play(self, channel_id: int, user_id: int, move: str, *, game_id: int | None = None) -> Message:
+    async def play(
+        self, channel_id: int, user_id: int, move: str, *, game_id: int | None = None, turn: int | None = None
+    ) -> Message:
         """``user_id`` plays ``move`` in engine notation (``8H QUIZ``).
 
         Raises:
@@ -324,13 +339,19 @@ class GameService:
             unreadable move, illegal play, unknown word...).
         """
         events = await self._runner.player_turn(
-            channel_id, user_id, game_id, lambda game, seat: game.play(seat, move)
+            channel_id, user_id, game_id, lambda game, seat: game.play(seat, move), turn
         )
         play = events[0]
         return _ack(f"You played {play.move} for {play.score}.")
 
     async def exchange(
-        self, channel_id: int, user_id: int, tiles: str, *, game_id: int | None = None
+        self,
+        channel_id: int,
+        user_id: int,
+        tiles: str,
+        *,
+        game_id: int | None = None,
+        turn: int | None = None,
     ) -> Message:
         """``user_id`` exchanges ``tiles`` (``?`` a blank); the new rack comes by DM.
 
@@ -338,29 +359,39 @@ class GameService:
             As :meth:`play` (the engine refuses an exchange with too few tiles in the bag).
         """
         await self._runner.player_turn(
-            channel_id, user_id, game_id, lambda game, seat: game.exchange(seat, tiles)
+            channel_id, user_id, game_id, lambda game, seat: game.exchange(seat, tiles), turn
         )
         return _ack("Exchanged: your new rack comes by DM.")
 
-    async def pass_turn(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Message:
+    async def pass_turn(
+        self, channel_id: int, user_id: int, *, game_id: int | None = None, turn: int | None = None
+    ) -> Message:
         """``user_id`` passes.
 
         Raises:
             As :meth:`play`.
         """
-        await self._runner.player_turn(channel_id, user_id, game_id, lambda game, seat: game.pass_turn(seat))
+        await self._runner.player_turn(
+            channel_id, user_id, game_id, lambda game, seat: game.pass_turn(seat), turn
+        )
         return _ack("You passed.")
 
-    async def resign(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Message:
+    async def resign(
+        self, channel_id: int, user_id: int, *, game_id: int | None = None, turn: int | None = None
+    ) -> Message:
         """``user_id`` resigns (at any time); with one player left the game ends.
 
         Raises:
             As :meth:`play`.
         """
-        await self._runner.player_turn(channel_id, user_id, game_id, lambda game, seat: game.resign(seat))
+        await self._runner.player_turn(
+            channel_id, user_id, game_id, lambda game, seat: game.resign(seat), turn
+        )
         return _ack("You resigned.")
 
-    async def challenge(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Message:
+    async def challenge(
+        self, channel_id: int, user_id: int, *, game_id: int | None = None, turn: int | None = None
+    ) -> Message:
         """``user_id`` challenges the last play (at any time while it can be challenged).
 
         Raises:
@@ -370,7 +401,7 @@ class GameService:
             self._runner.table(channel_id, game_id).row.options.challenge_mode == ChallengeMode.DOUBLE.value
         )
         events = await self._runner.player_turn(
-            channel_id, user_id, game_id, lambda game, seat: game.challenge(seat)
+            channel_id, user_id, game_id, lambda game, seat: game.challenge(seat), turn, challenge=True
         )
         if any(event.kind is EventKind.PHONY_WITHDRAWN for event in events):
             return _ack("Challenge upheld: the play comes off the board.")
@@ -378,13 +409,17 @@ class GameService:
             return _ack("The challenge failed: you lose your next turn.")
         return _ack("The challenge failed.")
 
-    async def accept(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Message:
+    async def accept(
+        self, channel_id: int, user_id: int, *, game_id: int | None = None, turn: int | None = None
+    ) -> Message:
         """``user_id`` accepts the play that went out, ending the game.
 
         Raises:
             As :meth:`play`; the engine's ChallengeError when no play that went out is waiting.
         """
-        await self._runner.player_turn(channel_id, user_id, game_id, lambda game, seat: game.accept(seat))
+        await self._runner.player_turn(
+            channel_id, user_id, game_id, lambda game, seat: game.accept(seat), turn
+        )
         return _ack("You accepted the last play.")
 
     # Questions ----------------------------------------------------------------------------------

@@ -26,7 +26,8 @@ from bot.config import Config
 from bot.messages import Message, mention
 from bot.service import announcements, text
 from bot.service.actions import Action, move_action, timeout_action, turn_seed
-from bot.service.errors import NoGameError, StorageError, StorageRangeError
+from bot.service.errors import NoGameError, StaleTurnError, StorageError, StorageRangeError
+from bot.service.listeners import Listeners
 from bot.service.outbox import Announcement
 from bot.service.protocols import AiPlayer, Clock, Notifier, Renderer
 from bot.service.records import event_entries, log_line, stats_deltas
@@ -68,6 +69,7 @@ class GameRunner:
         self.tables: dict[int, Table] = {}
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks = Tasks()
+        self.listeners = Listeners()
 
     # Life cycle ---------------------------------------------------------------------------------
 
@@ -143,16 +145,26 @@ class GameRunner:
         return row
 
     async def player_turn(
-        self, channel_id: int, user_id: int, game_id: int | None, action: Callable[[Game, int], list[Event]]
+        self,
+        channel_id: int,
+        user_id: int,
+        game_id: int | None,
+        action: Callable[[Game, int], list[Event]],
+        turn: int | None = None,
+        *,
+        challenge: bool = False,
     ) -> list[Event]:
         """Apply ``action(game, seat)`` for ``user_id``'s seat under the game's lock (a player's command).
 
         Raises:
-            NoGameError; GameNotStartedError; NotSeatedError; the engine's refusal.
+            NoGameError; GameNotStartedError; NotSeatedError; StaleTurnError (``turn`` is not the current
+            move number); the engine's refusal.
         """
         async with self.lock(channel_id):
             table = self.table(channel_id, game_id)
-            table.started()
+            game = table.started()
+            if turn is not None and turn != len(game.history):
+                raise StaleTurnError(challenge=challenge)
             seat = table.seat_of(user_id)
             return await self.turn(table, seat, lambda game: action(game, seat))
 
@@ -265,6 +277,7 @@ class GameRunner:
         else:
             self.tables.pop(channel_id, None)
             self._tasks.stop(channel_id)
+        self.listeners.changed(table)
         return pending
 
     # Announcements ------------------------------------------------------------------------------
