@@ -80,6 +80,7 @@ async def run(config: Config, token: str) -> None:
     from bot.discord.client import ScrabbleBot
     from bot.render.png import PngRenderer
     from bot.service.assembly import AssemblyError, service_parts
+    from bot.web.server import board_server
     from scrabble_core.lexicon import ENGLISH_ALPHABET, LexiconError, load_lexicon
     from scrabble_core.movegen import load_move_generator
 
@@ -95,7 +96,7 @@ async def run(config: Config, token: str) -> None:
             def make_service(notifier: Notifier) -> GameService:
                 return parts.service(notifier, PngRenderer())
 
-            async with ScrabbleBot(config, make_service) as bot:
+            async with ScrabbleBot(config, make_service) as bot, board_server(config, bot.service):
                 await bot.start(token)
     except AssemblyError as error:
         raise StartupError(str(error)) from error
@@ -133,6 +134,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list[:1] == ["play"]:
         return play_in_terminal(args_list[1:])
+    if args_list[:1] in (["web"], ["arena"]):
+        from bot.web import cli  # the web board without Discord
+
+        return (cli.main if args_list[0] == "web" else cli.arena_main)(args_list[1:])
     return run_bot(args_list)
 
 

@@ -42,6 +42,8 @@ from scrabble_core.movegen import load_move_generator
 logger = logging.getLogger(__name__)
 
 DEFAULT_GRACE: Final = 1.0
+DEFAULT_RESPAWN_DELAY: Final = 1.0
+RESPAWN_DELAY_CAP: Final = 300.0
 _READY: Final = "ready"
 
 
@@ -100,14 +102,23 @@ class AiExecutor:
     :meth:`start` and :meth:`close`.
 
     ``workers`` turns run at once (more wait for a free worker, within their timeout); ``grace`` is how
-    long past the turn's timeout a worker may answer before it is replaced.
+    long past the turn's timeout a worker may answer before it is replaced. A replacement that fails to
+    start is tried again after ``respawn_delay`` seconds, then twice as long each time (up to five
+    minutes), until one starts: the pool heals instead of running short of workers.
     """
 
-    def __init__(self, config: WorkerConfig, workers: int = 1, grace: float = DEFAULT_GRACE) -> None:
+    def __init__(
+        self,
+        config: WorkerConfig,
+        workers: int = 1,
+        grace: float = DEFAULT_GRACE,
+        respawn_delay: float = DEFAULT_RESPAWN_DELAY,
+    ) -> None:
         if workers < 1:
             raise ValueError(f"workers must be at least 1, not {workers}")
         self.config = config
         self.grace = grace
+        self.respawn_delay = respawn_delay
         self._size = workers
         self._context = multiprocessing.get_context("spawn")
         self._idle: asyncio.Queue[_Worker] = asyncio.Queue()
@@ -228,11 +239,18 @@ class AiExecutor:
         task.add_done_callback(self._tasks.discard)
 
     async def _respawn(self, worker: _Worker) -> None:
+        """Stop ``worker`` and start its replacement, retrying with backoff until one starts."""
         await self._stop(worker)
-        try:
-            self._idle.put_nowait(await self._spawn())
-        except RuntimeError:
-            logger.exception("cannot replace an AI worker")
+        delay = self.respawn_delay
+        while True:
+            try:
+                self._idle.put_nowait(await self._spawn())
+            except (RuntimeError, OSError):
+                logger.exception("cannot replace an AI worker: trying again in %.1f s", delay)
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, RESPAWN_DELAY_CAP)
+            else:
+                return
 
     async def _stop(self, worker: _Worker) -> None:
         """Kill the worker's process if it still runs, reap it and close its pipe."""

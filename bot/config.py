@@ -58,6 +58,44 @@ class TurnConfig:
     max_timeouts: int = 3
 
 
+# The web board (bot.web) ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class WebConfig:
+    """The web board's server: off unless ``enabled``; ``public_url`` is the base of its links (default
+    ``http://host:port``); ``secret`` signs them (default: one generated once, kept beside the database)."""
+
+    enabled: bool = False
+    host: str = "127.0.0.1"
+    port: int = 8765
+    public_url: str = ""
+    secret: str | None = field(default=None, repr=False)
+
+
+_WEB_KEYS: Final = frozenset({"enabled", "host", "port", "public_url", "secret"})
+
+
+def _web_config(reader: _Reader, data: Mapping[str, object]) -> WebConfig:
+    enabled = data.get("enabled", False)
+    if not isinstance(enabled, bool):
+        raise reader.error("web.enabled", f"must be true or false, not {enabled!r}")
+    secret = reader.string(data, "web.secret", "")
+    if secret and len(secret) < 16:
+        raise reader.error("web.secret", "must be at least 16 characters long")
+    defaults = WebConfig()
+    return WebConfig(
+        enabled=enabled,
+        host=reader.string(data, "web.host", defaults.host),
+        port=reader.integer(data, "web.port", defaults.port, 0, 65535),
+        public_url=reader.string(data, "web.public_url", "").rstrip("/"),
+        secret=secret or None,
+    )
+
+
+# ------------------------------------------------------------------------------------------------------
+
+
 @dataclass(frozen=True, slots=True)
 class Config:
     """Every setting of the bot, with its default."""
@@ -75,6 +113,7 @@ class Config:
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     token: str | None = field(default=None, repr=False)
+    web: WebConfig = field(default_factory=WebConfig)
 
     @property
     def log_level_number(self) -> int:
@@ -83,7 +122,7 @@ class Config:
 
 
 _TOP_KEYS: Final = frozenset(
-    {"token", "database", "lexicon", "log_level", "dev_guild_id", "game", "ai", "turn"}
+    {"token", "database", "lexicon", "log_level", "dev_guild_id", "game", "ai", "turn", "web"}
 )
 _GAME_KEYS: Final = frozenset(
     {"variant", "variant_files", "challenge_mode", "hints_per_player", "challenge_window_seconds"}
@@ -175,6 +214,7 @@ def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> 
         dev_guild_id=guild or None,
         log_level=reader.choice(data, "log_level", defaults.log_level, LOG_LEVELS, fold=True),
         token=env_token or file_token or None,
+        web=_web_config(reader, reader.table(data, "web", _WEB_KEYS)),
     )
 
 

@@ -4,6 +4,11 @@ The schema is built by the numbered SQL files of ``bot/migrations`` (``0001_init
 in order at :meth:`Store.open`; ``PRAGMA user_version`` records the last one applied. The database runs
 in WAL mode. Every write method is one transaction: it is committed whole or not at all.
 
+One process writes a database: :meth:`Store.open` takes an exclusive lock (``flock``) on
+``<database>.lock``, which the OS releases when the process ends, however it ends. It also refuses, with
+a message that names the file and says what to do, a database that is damaged, read-only or of a newer
+schema than this program's, before anything is written.
+
 A store has one connection, shared by every caller: an :class:`asyncio.Lock` serialises its use, so a
 transaction never starts inside another one, and a read never sees the uncommitted writes of a
 transaction in progress.
@@ -13,8 +18,12 @@ from __future__ import annotations
 
 import asyncio
 import enum
+import fcntl
 import json
+import logging
+import os
 import re
+import sqlite3
 from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -28,6 +37,65 @@ from scrabble_core.game import ChallengeMode
 
 MIGRATIONS_DIR: Final = Path(__file__).parent / "migrations"
 _MIGRATION_NAME: Final = re.compile(r"^(\d{4})_\w+\.sql$")
+
+DEFAULT_BUSY_TIMEOUT: Final = 5.0
+"""Seconds a statement waits for another connection's write lock before failing as busy."""
+
+INT64_MIN: Final = -(1 << 63)
+INT64_MAX: Final = (1 << 63) - 1
+
+logger = logging.getLogger("bot.store")
+
+
+class StoreOpenError(sqlite3.DatabaseError):
+    """The database cannot be used; the message names the file, says why and what to do."""
+
+
+class DatabaseInUseError(StoreOpenError):
+    """Another process (a bot or a console) has the database open."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(
+            f"the database {path} is in use by another scrabble-bot or console (it holds {lock_path(path)}): "
+            "stop that one first, or use another database file"
+        )
+
+
+class ReadOnlyDatabaseError(StoreOpenError):
+    """The database (or its directory) cannot be written."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(
+            f"the database {path} is read-only: make the file and its directory writable by this user, "
+            "or use another database file"
+        )
+
+
+class CorruptDatabaseError(StoreOpenError):
+    """The file is damaged or not a database."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        super().__init__(
+            f"cannot open the database {path}: {reason}. Restore it from a backup, or move it aside to "
+            "start with an empty database"
+        )
+
+
+class SchemaTooNewError(StoreOpenError):
+    """The database was written by a newer version of the program."""
+
+    def __init__(self, path: Path, version: int, newest: int) -> None:
+        super().__init__(
+            f"the database {path} has schema version {version}, newer than this program's ({newest}): "
+            "it was written by a newer version. Upgrade this program, or use another database file"
+        )
+
+
+class IntegerRangeError(ValueError):
+    """A number too large (or small) for an SQLite INTEGER (64 bits); nothing was written."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"The {what} must be between {INT64_MIN} and {INT64_MAX}")
 
 
 class GameStatus(enum.StrEnum):
@@ -115,6 +183,16 @@ class GameRow:
 
 
 @dataclass(frozen=True, slots=True)
+class OutboxEntry:
+    """An announcement committed with its change and not yet marked sent: ``data`` is what the service
+    wrote to rebuild it."""
+
+    id: int
+    game_id: int
+    data: Mapping[str, Any]
+
+
+@dataclass(frozen=True, slots=True)
 class LogEntry:
     """One row of the event log: an engine event (``play``, ``pass``...) or a service one
     (``created``, ``joined``, ``timeout``...) with its data."""
@@ -159,35 +237,61 @@ class StatsRow:
 class Store:
     """An open database. Create with :meth:`open`; :meth:`close` when done."""
 
-    def __init__(self, db: aiosqlite.Connection) -> None:
-        """Wrap an open connection in autocommit mode (use :meth:`open`)."""
+    def __init__(self, db: aiosqlite.Connection, lock_fd: int | None = None) -> None:
+        """Wrap an open connection in autocommit mode, holding the one-writer lock ``lock_fd`` (use
+        :meth:`open`)."""
         self._db = db
         self._lock = asyncio.Lock()
+        self._lock_fd = lock_fd
 
     @classmethod
-    async def open(cls, path: Path, migrations_dir: Path = MIGRATIONS_DIR) -> Store:
-        """Open (or create) the database at ``path`` in WAL mode and apply the migrations it lacks.
+    async def open(
+        cls,
+        path: Path,
+        migrations_dir: Path = MIGRATIONS_DIR,
+        *,
+        busy_timeout: float | None = None,
+    ) -> Store:
+        """Open (or create) the database at ``path`` for this process alone, in WAL mode, check that it
+        can be used, and apply the migrations it lacks. A statement waits up to ``busy_timeout`` seconds
+        (default :data:`DEFAULT_BUSY_TIMEOUT`) for another connection's write lock.
 
         Raises:
-            sqlite3.Error: the file is not a database, or a migration fails (it is rolled back).
+            DatabaseInUseError: another process has it open.
+            ReadOnlyDatabaseError: it cannot be written.
+            CorruptDatabaseError: it is damaged or not a database.
+            SchemaTooNewError: its schema is newer than the newest migration.
+            StoreOpenError: it cannot be opened at all (the message says why).
+            sqlite3.Error: a migration fails (it is rolled back).
             ValueError: a migration file is misnamed or numbers are not 1, 2, 3...
         """
-        db = await aiosqlite.connect(path, isolation_level=None)
+        migrations = _migrations(migrations_dir)
+        lock_fd = _take_lock(path)
         try:
-            await db.execute("PRAGMA journal_mode = WAL")
-            await db.execute("PRAGMA foreign_keys = ON")
-            await db.execute("PRAGMA synchronous = NORMAL")
-            store = cls(db)
-            await store._migrate(migrations_dir)
+            try:
+                timeout = DEFAULT_BUSY_TIMEOUT if busy_timeout is None else busy_timeout
+                db = await aiosqlite.connect(path, isolation_level=None, timeout=timeout)
+            except sqlite3.Error as error:
+                raise _open_error(path, error) from error
+            try:
+                store = cls(db, lock_fd)
+                await store._check(path, migrations[-1][0] if migrations else 0)
+                await store._migrate(migrations)
+            except BaseException:
+                await db.close()
+                raise
         except BaseException:
-            await db.close()
+            os.close(lock_fd)
             raise
         return store
 
     async def close(self) -> None:
-        """Close the connection (once any transaction in progress is over)."""
+        """Close the connection (once any transaction in progress is over) and release the lock."""
         async with self._lock:
             await self._db.close()
+            if self._lock_fd is not None:
+                os.close(self._lock_fd)
+                self._lock_fd = None
 
     async def schema_version(self) -> int:
         """The number of the last migration applied."""
@@ -203,7 +307,9 @@ class Store:
 
         Raises:
             sqlite3.IntegrityError: the channel already has an open game.
+            IntegerRangeError: a number does not fit SQLite (nothing is written).
         """
+        _check_integers(row, log, ())
         async with self._transaction():
             cursor = await self._db.execute(
                 "INSERT INTO games (guild_id, channel_id, creator_id, status, options, seed, state, "
@@ -242,14 +348,24 @@ class Store:
             row.updated_at,
         )
 
-    async def save(self, row: GameRow, log: Sequence[LogEntry], stats: Iterable[StatsDelta] = ()) -> None:
-        """Write ``row`` over the stored game of its id (status, state, timer, seats), append ``log``
-        and add ``stats``, in one transaction.
+    async def save(
+        self,
+        row: GameRow,
+        log: Sequence[LogEntry],
+        stats: Iterable[StatsDelta] = (),
+        outbox: Mapping[str, Any] | None = None,
+    ) -> int | None:
+        """Write ``row`` over the stored game of its id (status, state, timer, seats), append ``log``,
+        add ``stats`` and queue the announcement ``outbox`` (see :meth:`pending_outbox`), in one
+        transaction. Returns the queued announcement's id.
 
         Raises:
             KeyError: no game has that id (nothing is written).
+            IntegerRangeError: a number does not fit SQLite (nothing is written).
             sqlite3.Error: the write failed (nothing is written).
         """
+        stats = list(stats)
+        _check_integers(row, log, stats)
         async with self._transaction():
             cursor = await self._db.execute(
                 "UPDATE games SET status = ?, state = ?, deadline = ?, reminded = ?, updated_at = ? "
@@ -270,12 +386,58 @@ class Store:
             await self._append(row.id, log)
             for delta in stats:
                 await self._add_stats(delta)
+            if outbox is None:
+                return None
+            cursor = await self._db.execute(
+                "INSERT INTO outbox (game_id, data, created_at) VALUES (?, ?, ?)",
+                (row.id, json.dumps(outbox), row.updated_at),
+            )
+            return cursor.lastrowid
+
+    async def mark_sent(self, entry_id: int, at: float) -> None:
+        """Mark the queued announcement ``entry_id`` delivered at ``at``.
+
+        Raises:
+            sqlite3.Error: the write failed.
+        """
+        async with self._transaction():
+            await self._db.execute("UPDATE outbox SET sent_at = ? WHERE id = ?", (at, entry_id))
+
+    async def quarantine(self, game_id: int, reason: str) -> None:
+        """Set game ``game_id`` aside: it is never loaded again and no longer holds its channel; its
+        row is otherwise left as it is. ``reason`` (capped) is stored with it.
+
+        Raises:
+            sqlite3.Error: the write failed.
+        """
+        async with self._transaction():
+            await self._quarantine(game_id, reason)
 
     # Reading ------------------------------------------------------------------------------------
 
     async def open_games(self) -> list[GameRow]:
-        """Every game in the lobby or being played, by id."""
-        return await self._games("WHERE status IN ('lobby', 'active') ORDER BY id", ())
+        """Every game in the lobby or being played, by id, except quarantined ones. A game whose row
+        cannot be read (broken JSON, a missing option, missing seats) is quarantined (see
+        :meth:`quarantine`) and logged, and the others are returned."""
+        async with self._lock:
+            games, broken = await self._read_games(
+                "WHERE status IN ('lobby', 'active') AND quarantined IS NULL ORDER BY id", ()
+            )
+        for game_id, reason in broken:
+            logger.error("game %d cannot be read (%s): quarantined", game_id, reason)
+            await self.quarantine(game_id, reason)
+        return games
+
+    async def pending_outbox(self) -> list[OutboxEntry]:
+        """The announcements not marked sent, oldest first."""
+        async with (
+            self._lock,
+            self._db.execute(
+                "SELECT id, game_id, data FROM outbox WHERE sent_at IS NULL ORDER BY id"
+            ) as cursor,
+        ):
+            rows = await cursor.fetchall()
+        return [OutboxEntry(entry_id, game_id, _json_object(data)) for entry_id, game_id, data in rows]
 
     async def game(self, game_id: int) -> GameRow | None:
         """The game of that id, if any."""
@@ -334,9 +496,39 @@ class Store:
     async def _commit(self) -> None:
         await self._db.commit()
 
-    async def _migrate(self, migrations_dir: Path) -> None:
+    async def _check(self, path: Path, newest: int) -> None:
+        """Set the connection up and check the database before anything is written: intact, of a
+        schema this program knows, and writable.
+
+        Raises:
+            StoreOpenError: as :meth:`open` says.
+        """
+        try:
+            await self._db.execute("PRAGMA journal_mode = WAL")
+            await self._db.execute("PRAGMA foreign_keys = ON")
+            await self._db.execute("PRAGMA synchronous = NORMAL")
+            async with self._db.execute("PRAGMA quick_check") as cursor:
+                verdict = [str(row[0]) for row in await cursor.fetchall()]
+            if verdict != ["ok"]:
+                logger.error("%s fails SQLite's check: %s", path, "; ".join(verdict)[:1000])
+                raise CorruptDatabaseError(path, "database disk image is malformed")
+            version = await self.schema_version()
+            if version > newest:
+                raise SchemaTooNewError(path, version, newest)
+            # A write that is rolled back: a read-only file fails here, not at the first move.
+            await self._db.execute("BEGIN IMMEDIATE")
+            try:
+                await self._db.execute(f"PRAGMA user_version = {version}")
+            finally:
+                await self._db.rollback()
+        except StoreOpenError:
+            raise
+        except sqlite3.Error as error:
+            raise _open_error(path, error) from error
+
+    async def _migrate(self, migrations: Sequence[tuple[int, Path]]) -> None:
         current = await self.schema_version()
-        for number, path in _migrations(migrations_dir):
+        for number, path in migrations:
             if number <= current:
                 continue
             script = path.read_text(encoding="utf-8")
@@ -384,12 +576,27 @@ class Store:
             ),
         )
 
-    async def _games(self, where: str, params: tuple[object, ...]) -> list[GameRow]:
-        async with self._lock:
-            return await self._games_locked(where, params)
+    async def _quarantine(self, game_id: int, reason: str) -> None:
+        await self._db.execute("UPDATE games SET quarantined = ? WHERE id = ?", (reason[:500], game_id))
 
-    async def _games_locked(self, where: str, params: tuple[object, ...]) -> list[GameRow]:
-        """The games ``where`` selects, with their seats (several queries: hold the lock)."""
+    async def _games(self, where: str, params: tuple[object, ...]) -> list[GameRow]:
+        """The games ``where`` selects.
+
+        Raises:
+            ValueError, KeyError, TypeError: a selected row cannot be read.
+        """
+        async with self._lock:
+            games, broken = await self._read_games(where, params)
+        if broken:
+            game_id, reason = broken[0]
+            raise ValueError(f"game {game_id} cannot be read: {reason}")
+        return games
+
+    async def _read_games(
+        self, where: str, params: tuple[object, ...]
+    ) -> tuple[list[GameRow], list[tuple[int, str]]]:
+        """The games ``where`` selects, with their seats, and the ids of those that cannot be read
+        with the reason (several queries: hold the lock)."""
         async with self._db.execute(
             "SELECT id, guild_id, channel_id, creator_id, status, options, seed, state, deadline, reminded, "
             f"created_at, updated_at FROM games {where}",
@@ -397,33 +604,22 @@ class Store:
         ) as cursor:
             rows = list(await cursor.fetchall())
         games = []
+        broken = []
         for row in rows:
             async with self._db.execute(
                 "SELECT seat, user_id, name, ai_level, hints_used, timeouts FROM seats WHERE game_id = ? ORDER BY seat",
                 (row[0],),
             ) as cursor:
+                seat_rows = await cursor.fetchall()
+            try:
                 seats = tuple(
                     SeatRow(number, user, name, None if level is None else Level(level), hints, timeouts)
-                    for number, user, name, level, hints, timeouts in await cursor.fetchall()
+                    for number, user, name, level, hints, timeouts in seat_rows
                 )
-            games.append(
-                GameRow(
-                    id=row[0],
-                    guild_id=row[1],
-                    channel_id=row[2],
-                    creator_id=row[3],
-                    status=GameStatus(row[4]),
-                    options=GameOptions.from_dict(json.loads(row[5])),
-                    seed=row[6],
-                    state=None if row[7] is None else json.loads(row[7]),
-                    seats=seats,
-                    deadline=row[8],
-                    reminded=bool(row[9]),
-                    created_at=row[10],
-                    updated_at=row[11],
-                )
-            )
-        return games
+                games.append(_game_row(row, seats))
+            except (ValueError, KeyError, TypeError) as error:
+                broken.append((int(row[0]), f"{type(error).__name__}: {error}"[:200]))
+        return games, broken
 
     async def _stats(self, where: str, params: tuple[object, ...]) -> list[StatsRow]:
         async with (
@@ -452,3 +648,111 @@ def _migrations(directory: Path) -> list[tuple[int, Path]]:
 
 def _json_or_none(value: Mapping[str, Any] | None) -> str | None:
     return None if value is None else json.dumps(value)
+
+
+def _json_object(text: str) -> Mapping[str, Any]:
+    """The JSON object ``text`` holds; empty if it holds something else or is not JSON."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _game_row(row: Sequence[Any], seats: tuple[SeatRow, ...]) -> GameRow:
+    """A game from its columns and seats.
+
+    Raises:
+        ValueError, KeyError, TypeError: broken JSON, a missing option, missing or misnumbered seats.
+    """
+    if [seat.seat for seat in seats] != list(range(len(seats))) or not seats:
+        raise ValueError(f"seats {[seat.seat for seat in seats]} are not numbered 0, 1, 2...")
+    state = None if row[7] is None else json.loads(row[7])
+    if state is not None and not isinstance(state, dict):
+        raise TypeError("the state is not a JSON object")
+    return GameRow(
+        id=row[0],
+        guild_id=row[1],
+        channel_id=row[2],
+        creator_id=row[3],
+        status=GameStatus(row[4]),
+        options=GameOptions.from_dict(json.loads(row[5])),
+        seed=row[6],
+        state=state,
+        seats=seats,
+        deadline=row[8],
+        reminded=bool(row[9]),
+        created_at=row[10],
+        updated_at=row[11],
+    )
+
+
+def lock_path(path: Path) -> Path:
+    """The file whose lock says that a process has the database ``path`` open."""
+    return path.with_name(path.name + ".lock")
+
+
+def _take_lock(path: Path) -> int:
+    """Lock ``<path>.lock`` for this process (the OS releases it when the process ends); its fd.
+
+    Raises:
+        DatabaseInUseError: another process holds it.
+        ReadOnlyDatabaseError: the lock file cannot be created or opened for writing.
+        StoreOpenError: another reason (a missing directory...).
+    """
+    lock = lock_path(path)
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except PermissionError as error:
+        raise ReadOnlyDatabaseError(path) from error
+    except OSError as error:
+        raise StoreOpenError(
+            f"cannot open the database {path}: {error.strerror} ({lock}). Check that its directory exists "
+            "and is writable"
+        ) from error
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as error:
+        os.close(fd)
+        raise DatabaseInUseError(path) from error
+    return fd
+
+
+def _open_error(path: Path, error: sqlite3.Error) -> StoreOpenError:
+    """What opening ``path`` failed of, from SQLite's ``error``, with what to do."""
+    name = getattr(error, "sqlite_errorname", "")
+    if name.startswith("SQLITE_READONLY") or (
+        name.startswith("SQLITE_CANTOPEN") and path.exists() and not os.access(path, os.W_OK)
+    ):
+        return ReadOnlyDatabaseError(path)
+    if name.startswith(("SQLITE_CANTOPEN", "SQLITE_BUSY", "SQLITE_LOCKED", "SQLITE_IOERR")):
+        return StoreOpenError(
+            f"cannot open the database {path}: {error}. Check that its directory exists and is writable, "
+            "and that no other program is writing it"
+        )
+    return CorruptDatabaseError(path, str(error))
+
+
+def _check_integers(row: GameRow, log: Sequence[LogEntry], stats: Sequence[StatsDelta]) -> None:
+    """Refuse a number that SQLite cannot store (64 bits), before anything is written.
+
+    Raises:
+        IntegerRangeError: naming the first one.
+    """
+    numbers: list[tuple[str, int | None]] = [
+        ("game id", row.id),
+        ("server id", row.guild_id),
+        ("channel id", row.channel_id),
+        ("creator id", row.creator_id),
+        ("seed", row.seed),
+    ]
+    for seat in row.seats:
+        numbers += [("seat", seat.seat), ("user id", seat.user_id), ("hint count", seat.hints_used)]
+        numbers.append(("timeout count", seat.timeouts))
+    numbers += [("seat", entry.seat) for entry in log]
+    for delta in stats:
+        numbers += [("server id", delta.guild_id), ("user id", delta.user_id), ("score", delta.score)]
+        numbers.append(("score", delta.best_score))
+    for what, value in numbers:
+        if value is not None and not INT64_MIN <= value <= INT64_MAX:
+            raise IntegerRangeError(what)

@@ -15,7 +15,7 @@ from bot.config import Config
 from bot.service.advisor import GeneratorAdvisor
 from bot.service.game_service import GameService
 from bot.service.protocols import Notifier, Renderer
-from bot.store import Store
+from bot.store import Store, StoreOpenError
 from scrabble_core.lexicon import LexiconError
 from scrabble_core.movegen import MoveGenerator
 from scrabble_core.validation import Lexicon
@@ -56,6 +56,8 @@ async def service_parts(
     path = config.database if database is None else database
     try:
         store = await Store.open(path)
+    except StoreOpenError as error:  # in use, read-only, damaged, too new: it says which file and what to do
+        raise AssemblyError(str(error)) from error
     except (sqlite3.Error, OSError, ValueError) as error:
         raise AssemblyError(f"cannot open the database {path}: {error}") from error
     executor = AiExecutor(WorkerConfig(lexicon_source=config.lexicon))

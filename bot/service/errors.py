@@ -82,18 +82,6 @@ class NotSeatedError(ServiceError):
         super().__init__("You are not playing in this game")
 
 
-class StaleTurnError(ServiceError):
-    """A turn command made for a turn that is over: the game moved on since the player saw it (a form
-    or a button of an older turn message). Nothing changed."""
-
-    def __init__(self, *, challenge: bool = False) -> None:
-        super().__init__(
-            "That play can no longer be challenged"
-            if challenge
-            else "The game has moved on since that turn: nothing was done, look at the newest turn message"
-        )
-
-
 class HintError(ServiceError):
     """A hint that cannot be given: hints disabled in the game, or all used."""
 
@@ -104,3 +92,45 @@ class RulesTopicError(ServiceError):
 
 class WordError(ServiceError):
     """A word to check that is not a word of this game's alphabet."""
+
+
+class StorageError(ServiceError):
+    """A change that could not be saved: nothing changed, in the database or in the game."""
+
+
+class StorageBusyError(StorageError):
+    """The database is locked by another connection for longer than the busy timeout."""
+
+    def __init__(self) -> None:
+        super().__init__("The database is busy, try again in a moment (nothing was changed)")
+
+
+class StorageFullError(StorageError):
+    """The database cannot grow: the disk (or its size limit) is full."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "The database is full, so nothing was changed: the bot's host must free some disk space"
+        )
+
+
+class StorageFailedError(StorageError):
+    """Any other failure of a write (an I/O error, a file made read-only...)."""
+
+    def __init__(self) -> None:
+        super().__init__("The game could not be saved, so nothing was changed: try again later")
+
+
+class StorageRangeError(StorageError):
+    """A number too large for the database (its message names it)."""
+
+
+class StaleTurnError(ServiceError):
+    """A turn command made for a turn that is over: the game moved on since the player saw it."""
+
+    def __init__(self, *, challenge: bool = False) -> None:
+        super().__init__(
+            "That play can no longer be challenged"
+            if challenge
+            else "The game has moved on since that turn: nothing was done, look at the board again"
+        )

@@ -39,6 +39,7 @@ from bot.service.errors import (
     NotSeatedError,
     WordError,
 )
+from bot.service.listeners import GameListener
 from bot.service.options import NewGame, game_options
 from bot.service.protocols import Advisor, AiPlayer, Clock, Notifier, Renderer, SystemClock
 from bot.service.rules import rules_text
@@ -121,6 +122,18 @@ class GameService:
         if channel_id is None:
             raise NoGameError("That game is over")
         return channel_id
+
+    def subscribe(self, listener: GameListener) -> None:
+        """Tell ``listener`` of every committed change of every game (see :mod:`bot.service.listeners`)."""
+        self._runner.listeners.add(listener)
+
+    def open_table(self, game_id: int) -> Table:
+        """The open game ``game_id`` as it stands (for reading).
+
+        Raises:
+            NoGameError: no open game has that id.
+        """
+        return self._runner.table(self.channel_of(game_id), game_id)
 
     def game(self, channel_id: int) -> Game:
         """A copy of the engine state of the channel's game (for reading: changing it changes nothing).

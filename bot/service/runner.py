@@ -6,7 +6,12 @@ runner never calls the commands. Every state change follows one path, under the 
 action is applied to a copy of the engine state (the engine raises, changing nothing, on bad input),
 the new state, seats, log entries and stats are written in one SQLite transaction, and only once it is
 committed does the in-memory game change and the announcements go out. If the write fails, nothing
-changed.
+changed, and the command is refused with a :class:`~bot.service.errors.StorageError`; the service's own
+work (an AI turn, a timeout, a reminder) retries the write instead, with backoff, telling the channel
+once.
+
+The announcement of a turn is written to the store's outbox in the turn's own transaction and marked
+sent once it went out; one that a crash left unsent is delivered at the next :meth:`GameRunner.start`.
 """
 
 from __future__ import annotations
@@ -22,10 +27,13 @@ from bot.config import Config
 from bot.messages import Message, mention
 from bot.service import announcements, text
 from bot.service.actions import Action, move_action, timeout_action, turn_seed
-from bot.service.errors import NoGameError, StaleTurnError
+from bot.service.errors import NoGameError, StaleTurnError, StorageError, StorageRangeError
+from bot.service.listeners import Listeners
 from bot.service.locks import ChannelLocks
+from bot.service.outbox import Announcement
 from bot.service.protocols import AiPlayer, Clock, Notifier, Renderer
 from bot.service.records import event_entries, log_line, stats_deltas
+from bot.service.storage import retry_delay, retry_notice, typed_storage_errors
 from bot.service.table import Table, Tables
 from bot.service.tasks import Tasks
 from bot.store import GameRow, GameStatus, LogEntry, SeatRow, StatsDelta, Store
@@ -73,18 +81,41 @@ class GameRunner:
         self.locks = ChannelLocks()
         self._tasks = Tasks()
         self._windows: dict[int, Window] = {}
+        self.listeners = Listeners()
 
     # Life cycle ---------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        """Load every open game from the store and :meth:`schedule` each."""
+        """Load every open game from the store, deliver the announcements a crash left unsent, and
+        :meth:`schedule` each game. A game that cannot be loaded is quarantined (logged with its id,
+        marked in the store) and the others start."""
         for row in await self._store.open_games():
-            game = None if row.state is None else Game.from_dict(row.state, lexicon=self._lexicon)
-            self.tables[row.channel_id] = Table(row, game)
+            try:
+                self.tables[row.channel_id] = self._loaded(row)
+            except Exception as error:  # any broken state: that game alone is set aside
+                logger.error("game %d cannot be loaded (%s): quarantined", row.id, error)
+                await self._store.quarantine(row.id, f"{type(error).__name__}: {error}")
+        await self._deliver_pending()
         for channel_id, table in list(self.tables.items()):
             async with self.lock(channel_id):
                 await self.schedule(table)
         logger.info("service started with %d open games", len(self.tables))
+
+    def _loaded(self, row: GameRow) -> Table:
+        """The table of a stored open game.
+
+        Raises:
+            ScrabbleError, ValueError, KeyError, TypeError: its state cannot be restored, or its seats
+                are not its players.
+        """
+        if row.state is None:
+            if row.status is not GameStatus.LOBBY:
+                raise ValueError(f"a game {row.status} without a state")
+            return Table(row, None)
+        game = Game.from_dict(row.state, lexicon=self._lexicon)
+        if len(game.players) != len(row.seats):
+            raise ValueError(f"{len(row.seats)} seats for {len(game.players)} players")
+        return Table(row, game)
 
     async def close(self) -> None:
         """Stop every timer and AI turn."""
@@ -120,7 +151,8 @@ class GameRunner:
 
     async def create(self, draft: GameRow, log: Sequence[LogEntry]) -> GameRow:
         """Write a new lobby (``draft`` gets its id from the store) and make it its channel's game."""
-        row = await self._store.create_game(draft, log)
+        with typed_storage_errors():
+            row = await self._store.create_game(draft, log)
         self.tables[row.channel_id] = Table(row, None)
         return row
 
@@ -130,8 +162,8 @@ class GameRunner:
         user_id: int,
         game_id: int | None,
         action: Callable[[Game, int], list[Event]],
-        *,
         turn: int | None = None,
+        *,
         challenge: bool = False,
     ) -> list[Event]:
         """Apply ``action(game, seat)`` for ``user_id``'s seat under the game's lock (a player's command),
@@ -142,9 +174,8 @@ class GameRunner:
         """
         async with self.lock(channel_id):
             table = self.table(channel_id, game_id)
-            table.started()
-            seat = table.seat_of(user_id)
             table.check_turn(turn, challenge=challenge)
+            seat = table.seat_of(user_id)
             return await self.turn(table, seat, lambda game: action(game, seat))
 
     async def turn(
@@ -155,14 +186,16 @@ class GameRunner:
         *,
         timed_out: bool = False,
         lines: Sequence[str] = (),
+        retry: bool = False,
     ) -> list[Event]:
         """Apply an engine action to a copy of the game, save, then announce and schedule what comes next.
 
         ``seat`` acted (its timeout count is reset, or counted when ``timed_out``); ``lines`` open the
-        public message (before the lines of the events). Must hold the lock.
+        public message (before the lines of the events); ``retry`` as :meth:`save`. Must hold the lock.
 
         Raises:
-            ScrabbleError: the engine refused the action (nothing changed).
+            ScrabbleError: the engine refused the action, or (without ``retry``) a StorageError: the
+                write failed (nothing changed).
         """
         before = table.started()
         game = self.copy(table)
@@ -186,39 +219,92 @@ class GameRunner:
         if timed_out and seat is not None:
             log.insert(0, LogEntry("timeout", seat, {"count": seats[seat].timeouts}, now))
         new = Table(row, game)
-        await self.save(new, log, stats_deltas(row, game) if game.is_over else ())
-        for event in events:
-            logger.info("game %d: %s", row.id, log_line(event, row.seats))
-        if game.is_over:
-            logger.info("game %d: over, winners %s", row.id, game.winners())
         opening = list(lines)
         if timed_out and seat is not None:
             opening.append(f"{text.shown(seats[seat].name)} ran out of time.")
         if not events:
             opening.append(text.failed_challenge_line(game, seat, row.seats))
-        racks = [s for s in row.seats if before.players[s.seat].rack != game.players[s.seat].rack]
-        await self.announce(new, events, opening, () if game.is_over else racks)
+        racks = (
+            []
+            if game.is_over
+            else [s for s in row.seats if before.players[s.seat].rack != game.players[s.seat].rack]
+        )
+        announcement = Announcement(
+            len(game.history), tuple(events), tuple(opening), tuple(s.seat for s in racks)
+        )
+        stats = stats_deltas(row, game) if game.is_over else ()
+        pending = await self.save(new, log, stats, announcement, retry=retry)
+        for event in events:
+            logger.info("game %d: %s", row.id, log_line(event, row.seats))
+        if game.is_over:
+            logger.info("game %d: over, winners %s", row.id, game.winners())
+        await self.announce(new, events, opening, racks, pending=pending)
         await self.schedule(new)
         return events
 
-    async def save(self, table: Table, log: Sequence[LogEntry], stats: Sequence[StatsDelta] = ()) -> None:
-        """Write the table in one transaction, then make it the channel's (or drop a closed game)."""
-        await self._store.save(table.row, log, stats)
+    async def save(
+        self,
+        table: Table,
+        log: Sequence[LogEntry],
+        stats: Sequence[StatsDelta] = (),
+        announcement: Announcement | None = None,
+        *,
+        retry: bool = False,
+    ) -> int | None:
+        """Write the table, its log, stats and ``announcement`` (to the outbox) in one transaction, then
+        make it the channel's (or drop a closed game). Returns the outbox entry of the announcement,
+        for :meth:`announce` to mark sent.
+
+        With ``retry`` (the service's own work, which nobody waits for), a failed write is retried
+        after 0.5 s, 1 s, 2 s... (up to a minute between tries) until it succeeds, the channel being
+        told once; the caller must hold the lock, so the game cannot change meanwhile.
+
+        Raises:
+            StorageError: the write failed (without ``retry``, or a number out of range): nothing
+                changed.
+        """
         channel_id = table.row.channel_id
+        data = None if announcement is None else announcement.to_dict()
+        attempt = 0
+        while True:
+            try:
+                with typed_storage_errors():
+                    pending = await self._store.save(table.row, log, stats, data)
+                break
+            except StorageError as error:
+                if not retry or isinstance(error, StorageRangeError):  # that one never succeeds
+                    raise
+                attempt += 1
+                delay = retry_delay(attempt)
+                logger.warning(
+                    "game %d: could not save (%s): retry %d in %.1f s", table.row.id, error, attempt, delay
+                )
+                if attempt == 1:
+                    await self.post(channel_id, Message(retry_notice(error)))
+                await self._clock.sleep(delay)
         if table.row.status.is_open:
             self.tables[channel_id] = table
         else:
             self.tables.pop(channel_id, None)
             self._tasks.stop(channel_id)
+        self.listeners.changed(table)
+        return pending
 
     # Announcements ------------------------------------------------------------------------------
 
     async def announce(
-        self, table: Table, events: Sequence[Event], lines: Sequence[str], racks: Sequence[SeatRow]
+        self,
+        table: Table,
+        events: Sequence[Event],
+        lines: Sequence[str],
+        racks: Sequence[SeatRow],
+        *,
+        pending: int | None = None,
     ) -> None:
-        """After a saved turn: post the turn message (and the end of a game that is over) and DM
-        ``racks`` to their owners. Never raises: the change is saved already, so a failure is logged
-        and what comes next (the reply, the timer, the AI's turn) still happens."""
+        """After a saved turn: post the turn message (and the end of a game that is over), DM ``racks``
+        to their owners, then mark the outbox entry ``pending`` sent. Never raises: the change is
+        saved already, so a failure is logged and what comes next (the reply, the timer, the AI's
+        turn) still happens."""
         channel_id, game_id = table.row.channel_id, table.row.id
         try:
             await self.post(channel_id, await self.turn_message(table, events, lines))
@@ -234,6 +320,57 @@ class GameRunner:
                 await self._send_rack(table, seat)
             except Exception:
                 logger.exception("game %d: could not send seat %d its rack", game_id, seat.seat)
+        if pending is not None:
+            await self._mark_sent(pending)
+
+    async def _mark_sent(self, entry_id: int) -> None:
+        """Mark outbox entry ``entry_id`` sent; if that fails, it goes out again at the next start."""
+        try:
+            await self._store.mark_sent(entry_id, self._clock.now())
+        except Exception:
+            logger.exception(
+                "could not mark announcement %d sent: it is sent again at the next start", entry_id
+            )
+
+    async def _deliver_pending(self) -> None:
+        """Deliver the announcements left unsent by a crash, rebuilt from the stored games. One whose
+        game has moved on since (or cannot be read) is marked sent without being delivered: its board
+        and racks are no longer the game's."""
+        for entry in await self._store.pending_outbox():
+            try:
+                announcement = Announcement.from_dict(entry.data)
+                table = await self._stored_table(entry.game_id)
+            except Exception:  # a broken entry or game must not stop the start
+                logger.exception("game %d: announcement %d cannot be read: dropped", entry.game_id, entry.id)
+                await self._mark_sent(entry.id)
+                continue
+            if table is None or table.game is None or len(table.game.history) != announcement.move:
+                logger.warning("game %d: announcement %d is out of date: dropped", entry.game_id, entry.id)
+                await self._mark_sent(entry.id)
+                continue
+            logger.info(
+                "game %d: delivering the announcement of move %d after a restart",
+                entry.game_id,
+                announcement.move,
+            )
+            seats = table.row.seats
+            racks = [seats[seat] for seat in announcement.racks if 0 <= seat < len(seats)]
+            await self.announce(table, announcement.events, announcement.lines, racks, pending=entry.id)
+
+    async def _stored_table(self, game_id: int) -> Table | None:
+        """Game ``game_id``: its open table, or the stored game if it has closed; ``None`` if it is a
+        quarantined or unknown game.
+
+        Raises:
+            ScrabbleError, ValueError, KeyError, TypeError: its state cannot be restored.
+        """
+        for table in self.tables.values():
+            if table.row.id == game_id:
+                return table
+        row = await self._store.game(game_id)
+        if row is None or row.status.is_open or row.state is None:
+            return None
+        return Table(row, Game.from_dict(row.state, lexicon=self._lexicon))
 
     async def post(self, channel_id: int, message: Message) -> None:
         try:
@@ -364,10 +501,10 @@ class GameRunner:
                     await self._resume_ai(channel_id, game_id)
                     return
                 try:
-                    await self.turn(table, seat, action, lines=lines)
+                    await self.turn(table, seat, action, lines=lines, retry=True)
                 except ScrabbleError:
                     logger.exception("game %d: the AI's move was refused; it passes", game_id)
-                    await self.turn(table, seat, lambda g: g.pass_turn(seat))
+                    await self.turn(table, seat, lambda g: g.pass_turn(seat), retry=True)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -424,7 +561,7 @@ class GameRunner:
             row = replace(table.row, reminded=True, updated_at=self._clock.now())
             new = Table(row, game)
             try:
-                await self.save(new, [LogEntry("reminder", seat.seat, {}, row.updated_at)])
+                await self.save(new, [LogEntry("reminder", seat.seat, {}, row.updated_at)], retry=True)
             except Exception:
                 logger.exception("game %d: could not save the reminder", game_id)
                 return
@@ -450,6 +587,6 @@ class GameRunner:
             action = timeout_action(game, seat, self._config.turn, count)
             logger.info("game %d: seat %d timed out (%d in a row)", game_id, seat, count)
             try:
-                await self.turn(table, seat, action, timed_out=True)
+                await self.turn(table, seat, action, timed_out=True, retry=True)
             except Exception:
                 logger.exception("game %d: could not apply the timeout", game_id)

@@ -61,6 +61,8 @@ async def make_harness(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterat
         seed: int = CREATOR_FIRST_SEED,
     ) -> BotHarness:
         settings = config or Config(database=tmp_path / "games.sqlite3")
+        for _, previous in opened:  # a restart: the previous process has ended, and its lock with it
+            await previous.close()
         store = await Store.open(tmp_path / "games.sqlite3")
 
         def make_service(notifier: Notifier) -> GameService:

@@ -89,3 +89,32 @@ async def test_a_failing_turn_falls_back(config: WorkerConfig, view: SeatView) -
 async def test_no_workers_is_refused(config: WorkerConfig) -> None:
     with pytest.raises(ValueError, match="at least 1"):
         AiExecutor(config, workers=0)
+
+
+async def test_a_failed_respawn_is_tried_again_until_a_worker_starts(
+    config: WorkerConfig, view: SeatView, enable_lexicon: Lexicon, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with AiExecutor(config, grace=0.3, respawn_delay=0.05) as executor:
+        spawn = executor._spawn
+        attempts: list[float] = []
+
+        async def failing_twice() -> object:
+            attempts.append(time.monotonic())
+            if len(attempts) <= 2:
+                raise RuntimeError("AI worker exited with code 1 while loading")
+            return await spawn()
+
+        monkeypatch.setattr(executor, "_spawn", failing_twice)
+        await executor.choose(view, Level.HARD, seed=1, timeout=0.2, debug_delay=30.0)  # stuck: replaced
+        assert executor.replaced == 1
+        for _ in range(600):
+            if executor._idle.qsize() == 1:
+                break
+            await asyncio.sleep(0.05)
+        assert executor._idle.qsize() == 1  # the pool healed: one worker again
+        assert len(attempts) == 3
+        assert attempts[1] - attempts[0] >= 0.05
+        assert attempts[2] - attempts[1] >= 0.1  # the wait doubles
+        move = await executor.choose(view, Level.MEDIUM, seed=2, timeout=20.0)
+        assert isinstance(move, Play)
+        check_play(view.board, move, rack=view.rack, lexicon=enable_lexicon)

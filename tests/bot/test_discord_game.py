@@ -659,7 +659,7 @@ async def test_a_form_opened_before_a_restart_still_checks_the_turn(make_harness
     assert harness.service.game(channel(harness)).current == 0
 
 
-STALE_TURN = "The game has moved on since that turn: nothing was done, look at the newest turn message"
+STALE_TURN = "The game has moved on since that turn: nothing was done, look at the board again"
 
 
 async def test_a_form_opened_under_an_older_turn_is_refused(harness: BotHarness) -> None:

@@ -50,6 +50,7 @@ from bot.service.errors import (
     NotSeatedError,
     OptionError,
     StaleTurnError,
+    StorageFailedError,
     WordError,
 )
 from bot.service.game_service import NewGame, User
@@ -483,7 +484,7 @@ async def test_a_move_is_accepted_only_for_the_turn_it_was_made_for(harness: Har
     ):
         with pytest.raises(
             StaleTurnError,
-            match=r"^The game has moved on since that turn: nothing was done, look at the newest turn message$",
+            match=r"^The game has moved on since that turn: nothing was done, look at the board again$",
         ):
             await move
     assert (await game_row_state(harness), len(harness.notifier.posts), len(harness.notifier.dms)) == before
@@ -712,9 +713,9 @@ async def test_a_failed_write_changes_nothing(harness: Harness, monkeypatch: pyt
     monkeypatch.setattr(harness.store, "_commit", failing_commit)
     play = find_play(harness.svc.game(CHANNEL), 0)
     assert play is not None
-    with pytest.raises(sqlite3.OperationalError):
+    with pytest.raises(StorageFailedError, match=r"^The game could not be saved, so nothing was changed"):
         await harness.svc.play(CHANNEL, ALICE.id, typed(play))
-    with pytest.raises(sqlite3.OperationalError):
+    with pytest.raises(StorageFailedError):
         await harness.svc.cancel(CHANNEL, ALICE.id, can_manage=False)
     assert harness.svc.game(CHANNEL).to_dict() == before_game
     assert (len(harness.notifier.posts), len(harness.notifier.dms)) == (posts, dms)

@@ -23,10 +23,10 @@ def draft(channel: int = 5, status: GameStatus = GameStatus.LOBBY) -> GameRow:
 
 async def test_migrations_wal_and_reopen(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "db.sqlite3")
-    assert await store.schema_version() == 1
+    assert await store.schema_version() == 2
     await store.close()
     store = await Store.open(tmp_path / "db.sqlite3")  # nothing re-applied
-    assert await store.schema_version() == 1
+    assert await store.schema_version() == 2
     await store.close()
     async with aiosqlite.connect(tmp_path / "db.sqlite3") as db, db.execute("PRAGMA journal_mode") as cursor:
         assert await cursor.fetchone() == ("wal",)
@@ -110,12 +110,16 @@ async def test_a_failed_commit_writes_nothing(tmp_path: Path, monkeypatch: pytes
     changed = GameRow(**_fields(row, status=GameStatus.ACTIVE, state={"a": 1}, seats=()))  # type: ignore[arg-type]
     with pytest.raises(sqlite3.OperationalError):
         await store.save(
-            changed, [LogEntry("started", None, {}, 1.0)], [StatsDelta(1, 7, "Ann", True, 5, 5, "8H AB")]
+            changed,
+            [LogEntry("started", None, {}, 1.0)],
+            [StatsDelta(1, 7, "Ann", True, 5, 5, "8H AB")],
+            {"move": 0},
         )
     monkeypatch.undo()
     assert await store.game(row.id) == row
     assert await store.log(row.id) == []
     assert await store.stats(1, 7) is None
+    assert await store.pending_outbox() == []
     await store.close()
 
 
@@ -195,3 +199,17 @@ async def test_a_cancelled_begin_leaves_the_connection_usable(store: Store) -> N
     assert await store.game(row.id) == row  # nothing written
     await store.save(changed, [])  # and no transaction was left open
     assert await store.game(row.id) == changed
+
+
+async def test_the_outbox_is_written_with_its_change_and_marked_sent(store: Store) -> None:
+    row = await store.create_game(draft(), [])
+    first = await store.save(row, [], (), {"move": 1, "lines": ["a"]})
+    second = await store.save(row, [], (), {"move": 2})
+    assert await store.save(row, []) is None
+    assert first is not None and second is not None
+    assert [(entry.id, entry.game_id, entry.data) for entry in await store.pending_outbox()] == [
+        (first, row.id, {"move": 1, "lines": ["a"]}),
+        (second, row.id, {"move": 2}),
+    ]
+    await store.mark_sent(first, 5.0)
+    assert [entry.id for entry in await store.pending_outbox()] == [second]

@@ -1,0 +1,239 @@
+"""``scrabble-bot web``: play in the browser without Discord; ``scrabble-bot arena``: bots against bots
+and the built-in AI, with win rates.
+
+``web`` starts a local game (you against the AI, or friends with ``--players``; ``--host 0.0.0.0`` for
+the LAN), prints a link per player and a spectator link, and serves the board until the game ends.
+``--bot-seat`` adds a seat for a program and prints its token (see ``docs/protocol.md`` and
+``examples/bot_client.py``).
+
+``arena`` plays ``--games`` games, each between the ``--bot`` commands (each started per game with
+``--url URL --token TOKEN`` appended) and ``--ai`` AI opponents, and prints each entrant's win rate with
+a 95% (Wilson) interval. A shared first place is shared; the AI seats count as one entrant.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import math
+import shlex
+import sys
+from collections.abc import Awaitable, Callable, Sequence
+from pathlib import Path
+from typing import Final
+
+from bot.config import AI_LEVELS, Config, ConfigError, load_config
+from bot.console.cli import default_database
+from bot.service.game_service import NewGame
+from bot.web.links import Role
+from bot.web.local import LocalHost, local_host
+from scrabble_core.errors import ScrabbleError
+from scrabble_core.game import MAX_PLAYERS, MIN_PLAYERS, ChallengeMode
+from scrabble_core.variant import bundled_variant_names
+
+__all__ = ["arena_main", "main", "wilson_interval"]
+
+EXIT_USAGE: Final = 2
+EXIT_FAILED: Final = 1
+Z_95: Final = 1.959964
+
+
+def wilson_interval(wins: float, games: int, z: float = Z_95) -> tuple[float, float]:
+    """The Wilson score interval of a win rate of ``wins`` out of ``games`` (95% by default)."""
+    if games == 0:
+        return 0.0, 1.0
+    p = wins / games
+    denominator = 1 + z * z / games
+    centre = (p + z * z / (2 * games)) / denominator
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="the address to serve on (0.0.0.0: the LAN)")
+    parser.add_argument("--port", type=int, default=8765, help="the port (0: any free port)")
+    parser.add_argument("--public-url", help="the base URL of the links (behind a proxy or a tunnel)")
+    parser.add_argument("--level", choices=AI_LEVELS, help="the AI's level (default: medium)")
+    parser.add_argument("--variant", choices=bundled_variant_names(), help="the board (default: standard)")
+    parser.add_argument("--challenge", choices=[m.value for m in ChallengeMode], help="challenge mode")
+    parser.add_argument("--time-limit", type=int, default=0, metavar="SECONDS", help="per turn (0: none)")
+    parser.add_argument("--seed", type=int, help="fix the shuffle of the bag")
+    parser.add_argument("--config", type=Path, help="a settings file (see config.example.toml)")
+    parser.add_argument(
+        "--db",
+        type=Path,
+        default=default_database().with_name("web.sqlite3"),
+        help="the SQLite file of local games (default: %(default)s)",
+    )
+
+
+def parse_web_args(argv: Sequence[str]) -> argparse.Namespace:
+    """The options of ``scrabble-bot web``; exits with a usage message on bad ones."""
+    parser = argparse.ArgumentParser(
+        prog="scrabble-bot web",
+        description="Play Scrabble in the browser, against the AI or with friends; no Discord needed.",
+    )
+    parser.add_argument(
+        "--players", default="You", metavar="NAMES", help="comma-separated names of the people"
+    )
+    parser.add_argument(
+        "--ai", type=int, metavar="N", help="AI opponents (default: 1 for one player, else 0)"
+    )
+    parser.add_argument("--bot-seat", action="store_true", help="add a seat for a program; print its token")
+    parser.add_argument("--hints", type=int, metavar="N", help="hints per player (default: 3)")
+    _common(parser)
+    args = parser.parse_args(argv)
+    names = [name.strip() for name in args.players.split(",")]
+    if any(not name for name in names) or len(set(names)) != len(names):
+        parser.error("--players: every player needs a name of their own")
+    seats = len(names) + (1 if args.bot_seat else 0)
+    args.ai = (1 if seats == 1 else 0) if args.ai is None else args.ai
+    if not MIN_PLAYERS <= seats + args.ai <= MAX_PLAYERS:
+        parser.error(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players: check --players, --ai, --bot-seat")
+    args.names = names
+    return args
+
+
+def _options(args: argparse.Namespace, seed: int | None = None) -> NewGame:
+    return NewGame(
+        variant=args.variant,
+        challenge_mode=args.challenge,
+        turn_seconds=args.time_limit,
+        ai_opponents=args.ai,
+        ai_level=args.level,
+        hints=getattr(args, "hints", None),
+        seed=args.seed if seed is None else seed,
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``scrabble-bot web`` with ``argv`` (the arguments after ``web``); return the exit code."""
+    args = parse_web_args(sys.argv[1:] if argv is None else argv)
+    return _run(args, _web)
+
+
+def _run(args: argparse.Namespace, command: Callable[[argparse.Namespace, Config], Awaitable[int]]) -> int:
+    try:
+        config = load_config(args.config)
+    except ConfigError as error:
+        print(f"scrabble-bot: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        return asyncio.run(_call(command, args, config))
+    except KeyboardInterrupt:
+        print("\nStopped. The game is saved in the database.")
+        return 0
+    except ScrabbleError as error:
+        print(f"scrabble-bot: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as error:
+        print(f"scrabble-bot: {error}", file=sys.stderr)
+        return EXIT_FAILED
+
+
+async def _call(
+    command: Callable[[argparse.Namespace, Config], Awaitable[int]], args: argparse.Namespace, config: Config
+) -> int:
+    return await command(args, config)
+
+
+async def _web(args: argparse.Namespace, config: Config) -> int:
+    async with _host(args, config) as host:
+        seats = [(name, Role.PLAYER) for name in args.names]
+        if args.bot_seat:
+            seats.append(("Bot", Role.BOT))
+        game = await host.new_game(seats, _options(args))
+        print(f"Game {game.game_id} is on. Open your link in a browser:")
+        table = host.service.open_table(game.game_id)
+        for seat, (link, token) in enumerate(zip(game.links, game.tokens, strict=True)):
+            name = table.row.seats[seat].name
+            if token is not None and table.row.seats[seat].name == "Bot" and args.bot_seat:
+                print(f"  bot seat {seat} ({name}): token {token}")
+                print(f"    websocket {host.base_url.replace('http', 'ws', 1)}/ws (see docs/protocol.md)")
+            elif link is not None:
+                print(f"  {name}: {link}")
+        print(f"  spectators: {game.spectator}")
+        print("Press Ctrl-C to stop (the game is saved).", flush=True)
+        final = await host.ends.wait(game.game_id)
+        if final.game is not None:
+            scores = ", ".join(f"{p.name} {p.score}" for p in final.game.players)
+            print(f"Game over: {scores}.")
+        await asyncio.sleep(1.0)
+    return 0
+
+
+def _host(args: argparse.Namespace, config: Config) -> contextlib.AbstractAsyncContextManager[LocalHost]:
+    return local_host(config, args.db, host=args.host, port=args.port, public_url=args.public_url)
+
+
+# The arena ---------------------------------------------------------------------------------------------
+
+
+def parse_arena_args(argv: Sequence[str]) -> argparse.Namespace:
+    """The options of ``scrabble-bot arena``; exits with a usage message on bad ones."""
+    parser = argparse.ArgumentParser(
+        prog="scrabble-bot arena",
+        description="Play games between bot programs (over the protocol) and the built-in AI; print "
+        "each one's win rate with a 95%% interval.",
+    )
+    parser.add_argument("--games", type=int, default=10, help="how many games (default: 10)")
+    parser.add_argument(
+        "--bot",
+        action="append",
+        default=[],
+        metavar="COMMAND",
+        help="a bot program, started per game with --url URL --token TOKEN appended (repeatable)",
+    )
+    parser.add_argument("--ai", type=int, default=1, metavar="N", help="AI opponents per game (default: 1)")
+    _common(parser)
+    args = parser.parse_args(argv)
+    if not args.bot:
+        parser.error("give at least one --bot COMMAND (the AI needs someone to play against)")
+    if not MIN_PLAYERS <= len(args.bot) + args.ai <= MAX_PLAYERS:
+        parser.error(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players: check --bot and --ai")
+    if args.games < 1:
+        parser.error("--games must be at least 1")
+    args.port = args.port if "--port" in argv else 0
+    return args
+
+
+def arena_main(argv: Sequence[str] | None = None) -> int:
+    """Run ``scrabble-bot arena`` with ``argv`` (the arguments after ``arena``); return the exit code."""
+    return _run(parse_arena_args(sys.argv[1:] if argv is None else argv), _arena)
+
+
+async def _arena(args: argparse.Namespace, config: Config) -> int:
+    names = [f"bot{i + 1}" for i in range(len(args.bot))]
+    level = args.level or config.ai_level
+    entrants = [*names, *[f"AI ({level})"] * min(args.ai, 1)]
+    wins = dict.fromkeys(entrants, 0.0)
+    async with _host(args, config) as host:
+        for number in range(args.games):
+            seed = None if args.seed is None else args.seed + number
+            game = await host.new_game([(name, Role.BOT) for name in names], _options(args, seed))
+            url = f"{host.base_url.replace('http', 'ws', 1)}/ws"
+            processes = [
+                await asyncio.create_subprocess_exec(
+                    *shlex.split(command), "--url", url, "--token", token, stdout=asyncio.subprocess.DEVNULL
+                )
+                for command, token in zip(args.bot, [t for t in game.tokens if t is not None], strict=False)
+            ]
+            final = await host.ends.wait(game.game_id)
+            for process in processes:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(process.wait(), 10)
+                if process.returncode is None:
+                    process.kill()
+            assert final.game is not None
+            winners = final.game.winners()
+            seats = final.row.seats
+            for seat in winners:
+                wins[f"AI ({level})" if seats[seat].is_ai else seats[seat].name] += 1 / len(winners)
+            scores = " ".join(f"{seats[i].name}={p.score}" for i, p in enumerate(final.game.players))
+            print(f"game {number + 1}: {scores}", flush=True)
+    print(f"{args.games} games")
+    for name in entrants:
+        low, high = wilson_interval(wins[name], args.games)
+        print(f"{name}: win rate {wins[name] / args.games:.2f} (95% interval {low:.2f}-{high:.2f})")
+    return 0

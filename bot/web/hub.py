@@ -1,0 +1,185 @@
+"""The live side of the board: the open connections of each game, and the events they are sent.
+
+:class:`Hub` is a :class:`~bot.service.listeners.GameListener`: after every committed change of a game
+that has connections it numbers one event (``move`` when the history grew, ``game_over`` when the game
+closed, ``state`` otherwise), keeps it in a bounded buffer for reconnects, and queues it to each
+connection with the state that connection may see (computed once per seat, once for every spectator).
+Queuing never waits: a connection whose queue is full is closed (:class:`Connection`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any, Final
+
+from bot.service.table import Table
+from bot.web.links import Grant
+from bot.web.state import final_info, game_state, history_entries
+
+__all__ = ["Connection", "Hub"]
+
+logger = logging.getLogger("bot.web")
+
+BUFFERED_EVENTS: Final = 200
+SEND_QUEUE: Final = 256
+CLOSE_TOO_SLOW: Final = 4009
+CLOSE_GAME_OVER: Final = 1000
+GAME_OVER_GRACE: Final = 5.0
+"""Seconds between ``game_over`` and closing the game's connections (the reply to the command that
+ended the game goes out first)."""
+
+
+class Connection:
+    """One websocket's outgoing side: messages wait in a bounded queue drained by :meth:`run_sender`.
+
+    ``send(data)`` (a UTF-8 text frame) and ``close(code, reason)`` are the websocket's coroutines; ``abort(code)`` closes it at
+    once, dropping what waits (for a client that reads too slowly)."""
+
+    def __init__(
+        self,
+        grant: Grant,
+        send: Callable[[bytes], Awaitable[None]],
+        close: Callable[[int, str], Awaitable[Any]],
+        abort: Callable[[int], None],
+    ) -> None:
+        self.grant = grant
+        self._send = send
+        self._close = close
+        self._abort = abort
+        self._pending: deque[bytes] = deque()
+        self._wakeup = asyncio.Event()
+        self._close_with: tuple[int, str] | None = None
+
+    @property
+    def seat(self) -> int | None:
+        """The seat whose private state this connection sees (None: a spectator)."""
+        return self.grant.seat
+
+    def send(self, text: str | bytes) -> None:
+        """Queue ``text`` (a JSON text, or one encoded in UTF-8 to share between connections); a client
+        with ``SEND_QUEUE`` messages waiting already is aborted."""
+        if self._close_with is not None:
+            return
+        if len(self._pending) >= SEND_QUEUE:
+            logger.info("game %d: closing a connection that reads too slowly", self.grant.game_id)
+            self._pending.clear()
+            self._close_with = (CLOSE_TOO_SLOW, "too slow")
+            self._abort(CLOSE_TOO_SLOW)
+            return
+        self._pending.append(text.encode() if isinstance(text, str) else text)
+        self._wakeup.set()
+
+    def close(self, code: int, reason: str) -> None:
+        """Close once everything queued so far is sent."""
+        if self._close_with is None:
+            self._close_with = (code, reason)
+            self._wakeup.set()
+
+    async def run_sender(self) -> None:
+        """Send the queued messages in order, until the connection is closed."""
+        while True:
+            while self._pending:
+                await self._send(self._pending.popleft())
+            if self._close_with is not None:
+                await self._close(*self._close_with)
+                return
+            self._wakeup.clear()
+            await self._wakeup.wait()
+
+
+class _Channel:
+    """The connections of one game, its event counter and its recent events."""
+
+    def __init__(self, history_length: int) -> None:
+        self.seq = 0
+        self.history_length = history_length
+        self.buffer: deque[dict[str, Any]] = deque(maxlen=BUFFERED_EVENTS)
+        self.connections: set[Connection] = set()
+
+
+class Hub:
+    """The connections of every game, fed by the game service's changes."""
+
+    def __init__(self, now: Callable[[], float]) -> None:
+        self._now = now
+        self._channels: dict[int, _Channel] = {}
+
+    def connections(self, game_id: int) -> int:
+        """How many connections game ``game_id`` has."""
+        channel = self._channels.get(game_id)
+        return len(channel.connections) if channel else 0
+
+    def join(self, connection: Connection, table: Table, last_seq: int | None) -> dict[str, Any]:
+        """Add ``connection`` to its game (as ``table`` stands now) and return its ``welcome``."""
+        game_id = table.row.id
+        channel = self._channels.get(game_id)
+        if channel is None:
+            history = len(table.game.history) if table.game is not None else 0
+            channel = self._channels[game_id] = _Channel(history)
+        channel.connections.add(connection)
+        missed = None
+        if last_seq is not None and 0 <= last_seq <= channel.seq:
+            events = [event for event in channel.buffer if event["seq"] > last_seq]
+            if len(events) == channel.seq - last_seq:
+                missed = events
+        seat_row = table.row.seats[connection.seat] if connection.seat is not None else None
+        return {
+            "type": "welcome",
+            "protocol": 1,
+            "game_id": game_id,
+            "you": {
+                "role": connection.grant.role.value,
+                "seat": connection.seat,
+                "name": seat_row.name if seat_row else None,
+            },
+            "seq": channel.seq,
+            "state": game_state(table, connection.seat, self._now()),
+            "missed": missed,
+        }
+
+    def leave(self, connection: Connection) -> None:
+        """Forget ``connection`` (its game's events and counter stay, for a reconnect)."""
+        channel = self._channels.get(connection.grant.game_id)
+        if channel is not None:
+            channel.connections.discard(connection)
+
+    def game_changed(self, table: Table) -> None:
+        """Send every connection of the game the event of this change (see the module's text)."""
+        channel = self._channels.get(table.row.id)
+        if channel is None:
+            return
+        game = table.game
+        history = game.history if game is not None else ()
+        new = history[channel.history_length :]
+        channel.history_length = len(history)
+        over = not table.row.status.is_open
+        channel.seq += 1
+        event: dict[str, Any] = {
+            "type": "game_over" if over else "move" if new else "state",
+            "seq": channel.seq,
+        }
+        if event["type"] != "state":
+            event["events"] = history_entries(new)
+        if over:
+            event["final"] = final_info(table)
+        channel.buffer.append(event)
+        now = self._now()
+        texts: dict[int | None, bytes] = {}
+        for connection in channel.connections:
+            seat = connection.seat
+            if seat not in texts:
+                texts[seat] = json.dumps(event | {"state": game_state(table, seat, now)}).encode()
+            connection.send(texts[seat])
+        if over:
+            del self._channels[table.row.id]
+            connections = list(channel.connections)
+            asyncio.get_running_loop().call_later(GAME_OVER_GRACE, _close_all, connections)
+
+
+def _close_all(connections: list[Connection]) -> None:
+    for connection in connections:
+        connection.close(CLOSE_GAME_OVER, "game over")

@@ -1,0 +1,146 @@
+"""A game host without Discord, for ``scrabble-bot web`` and ``scrabble-bot arena``: the bot's game service
+(its lexicon, SQLite store, AI workers and hints) and the board's web server, in one event loop.
+
+Players are local pseudo-users (ids from 1) and each game gets a channel of its own; nothing is posted
+anywhere (:class:`QuietNotifier`): the board shows everything.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import logging
+import socket
+import time
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from bot.config import Config
+from bot.messages import Message
+from bot.render.png import PngRenderer
+from bot.service.assembly import service_parts
+from bot.service.game_service import GameService, NewGame
+from bot.service.seats import User
+from bot.service.table import Table
+from bot.web.links import LinkSigner, Role, board_url
+from bot.web.server import DEFAULT_LIMITS, Limits, WebServer
+from scrabble_core.lexicon import ENGLISH_ALPHABET, load_lexicon
+from scrabble_core.movegen import load_move_generator
+
+__all__ = ["GameEnds", "LocalGame", "QuietNotifier", "local_host"]
+
+logger = logging.getLogger("bot.web")
+
+LOCAL_GUILD = 0
+
+
+class QuietNotifier:
+    """Posts go nowhere (logged at debug level); every DM counts as delivered (racks are on the board)."""
+
+    async def post(self, channel_id: int, message: Message) -> None:
+        logger.debug("channel %d: %s", channel_id, message.text)
+
+    async def direct(self, user_id: int, message: Message) -> bool:
+        return True
+
+
+@dataclass
+class GameEnds:
+    """A :class:`~bot.service.listeners.GameListener` that remembers the game of each channel and how
+    each game ended."""
+
+    finished: dict[int, Table] = field(default_factory=dict)
+    games: dict[int, int] = field(default_factory=dict)
+    _changed: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def game_changed(self, table: Table) -> None:
+        self.games[table.row.channel_id] = table.row.id
+        if not table.row.status.is_open:
+            self.finished[table.row.id] = table
+            self._changed.set()
+
+    async def wait(self, game_id: int) -> Table:
+        """The table of game ``game_id`` once it has ended."""
+        while game_id not in self.finished:
+            self._changed.clear()
+            await self._changed.wait()
+        return self.finished[game_id]
+
+
+@dataclass(frozen=True)
+class LocalGame:
+    """A started local game: its id and, by seat, each seat's link (None for the AI's seats)."""
+
+    game_id: int
+    links: tuple[str | None, ...]
+    spectator: str
+    tokens: tuple[str | None, ...]
+
+
+@dataclass
+class LocalHost:
+    """The service and web server of a local host; :meth:`new_game` starts games on it."""
+
+    service: GameService
+    server: WebServer
+    base_url: str
+    ends: GameEnds
+    _channels: itertools.count[int] = field(default_factory=lambda: itertools.count(int(time.time() * 1000)))
+    _users: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+
+    async def new_game(self, seats: Sequence[tuple[str, Role]], options: NewGame) -> LocalGame:
+        """Create and start a game: the ``seats`` (a name and ``Role.PLAYER`` or ``Role.BOT`` each; the
+        first creates the game) and then ``options.ai_opponents`` AI seats; return its links."""
+        channel = next(self._channels)
+        users = [User(next(self._users), name) for name, _ in seats]
+        await self.service.new_game(LOCAL_GUILD, channel, users[0], options)
+        for user in users[1:]:
+            await self.service.join(channel, user)
+        await self.service.start_game(channel, users[0].id)
+        table = self.service.open_table(self.ends.games[channel])
+        roles = {user.id: role for user, (_, role) in zip(users, seats, strict=True)}
+        signer = self.server.signer
+        tokens = tuple(
+            None if seat.user_id is None else signer.token(table.row.id, roles[seat.user_id], seat.seat)
+            for seat in table.row.seats
+        )
+        return LocalGame(
+            table.row.id,
+            tuple(None if token is None else board_url(self.base_url, token) for token in tokens),
+            board_url(self.base_url, signer.token(table.row.id, Role.SPECTATOR)),
+            tokens,
+        )
+
+
+@contextlib.asynccontextmanager
+async def local_host(
+    config: Config,
+    database: Path,
+    *,
+    host: str = "127.0.0.1",
+    port: int = 8765,
+    public_url: str | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> AsyncIterator[LocalHost]:
+    """Load the lexicon and move generator, open the store and the AI workers, start the service and
+    serve the board on ``host:port``; everything is closed on exit."""
+    lexicon = await asyncio.to_thread(load_lexicon, config.lexicon, ENGLISH_ALPHABET)
+    generator = await asyncio.to_thread(load_move_generator, lexicon)
+    database.parent.mkdir(parents=True, exist_ok=True)
+    async with service_parts(config, lexicon, generator, database) as parts:
+        service = parts.service(QuietNotifier(), PngRenderer())
+        ends = GameEnds()
+        service.subscribe(ends)
+        signer = LinkSigner(path=database.with_name(database.name + ".links.json"))
+        server = WebServer(service, signer, host=host, port=port, limits=limits)
+        await service.start()
+        await server.start()
+        try:
+            shown = socket.gethostbyname(socket.gethostname()) if host in ("0.0.0.0", "") else host
+            base = public_url or f"http://{shown}:{server.port}"
+            yield LocalHost(service, server, base, ends)
+        finally:
+            await server.close()
+            await service.close()

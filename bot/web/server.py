@@ -1,0 +1,368 @@
+"""The web server of the board, in the bot's process and event loop (aiohttp): the page, its files, and
+the websocket of the protocol (``docs/protocol.md``).
+
+:class:`WebServer` serves ``/game`` (the page), ``/static/...`` (its files, shipped in the package),
+``/healthz`` and ``/ws``. Every response carries a strict Content-Security-Policy. The websocket handler
+enforces the limits (message size, messages per second, connections per game and per address, the
+hello timeout) and answers every bad message with an error reply, never a crash. Logs name the game,
+never a token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Final
+
+from aiohttp import WSMsgType, web
+
+from bot.config import Config
+from bot.service.game_service import GameService
+from bot.web.commands import COMMANDS, run_command
+from bot.web.errors import ProtocolError, error_body
+from bot.web.hub import Connection, Hub
+from bot.web.links import Grant, LinkSigner, Role, board_url
+from scrabble_core.errors import ScrabbleError
+
+__all__ = ["DEFAULT_LIMITS", "PROTOCOL_VERSION", "Limits", "WebServer", "board_server"]
+
+logger = logging.getLogger("bot.web")
+
+PROTOCOL_VERSION: Final = 1
+STATIC_DIR: Final = Path(__file__).parent / "static"
+MAX_ID_LENGTH: Final = 64
+CLOSE_HELLO: Final = 4000
+CLOSE_RATE: Final = 4008
+CLOSE_TOO_LARGE: Final = 1009
+CLOSE_GOING_AWAY: Final = 1001
+HEARTBEAT_SECONDS: Final = 20.0
+CSP: Final = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
+    "form-action 'none'"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Limits:
+    """What one client may do (see the protocol's errors)."""
+
+    message_bytes: int = 8 * 1024
+    rate: float = 10.0
+    burst: int = 20
+    strikes: int = 10
+    per_game: int = 1000
+    per_address: int = 50
+    hello_seconds: float = 10.0
+
+
+DEFAULT_LIMITS: Final = Limits()
+
+
+class _Bucket:
+    """A token bucket: ``rate`` messages a second, ``burst`` at once."""
+
+    def __init__(self, rate: float, burst: int) -> None:
+        self._rate, self._burst = rate, burst
+        self._tokens = float(burst)
+        self._last = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self._tokens = min(self._burst, self._tokens + (now - self._last) * self._rate)
+        self._last = now
+        if self._tokens < 1:
+            return False
+        self._tokens -= 1
+        return True
+
+
+class WebServer:
+    """The board's web server over a started :class:`GameService`. :meth:`start` binds it (by default
+    to 127.0.0.1 only), :meth:`close` stops it."""
+
+    def __init__(
+        self,
+        service: GameService,
+        signer: LinkSigner,
+        *,
+        host: str = "127.0.0.1",
+        port: int = 8765,
+        limits: Limits = DEFAULT_LIMITS,
+        now: Callable[[], float] = time.time,
+        public_url: str = "",
+    ) -> None:
+        self.service = service
+        self.public_url = public_url
+        self.signer = signer
+        self.host, self.port = host, port
+        self.limits = limits
+        self._now = now
+        self.hub = Hub(now)
+        self._addresses: Counter[str] = Counter()
+        self._sockets: set[web.WebSocketResponse] = set()
+        self._runner: web.AppRunner | None = None
+        service.subscribe(self.hub)
+
+    def link(
+        self, game_id: int, seat: int | None = None, *, role: Role = Role.PLAYER, renew: bool = False
+    ) -> str:
+        """The board's link for ``seat`` of game ``game_id`` (a spectator's without a seat), under the
+        public URL (``http://host:port`` if none is set); ``renew`` makes a new one, and the seat's older
+        links stop working. For the Discord layer's "Open board" button and the players' private links."""
+        if seat is None:
+            token = self.signer.token(game_id, Role.SPECTATOR)
+        elif renew:
+            token = self.signer.renew(game_id, role, seat)
+        else:
+            token = self.signer.token(game_id, role, seat)
+        return board_url(self.public_url or f"http://{self.host}:{self.port}", token)
+
+    def app(self) -> web.Application:
+        """The aiohttp application (tests serve it with aiohttp's test server)."""
+        app = web.Application(middlewares=[_security_headers])
+        app.router.add_get("/ws", self._websocket)
+        app.router.add_get("/game", _page)
+        app.router.add_get("/healthz", _health)
+        if STATIC_DIR.is_dir():
+            app.router.add_static("/static", STATIC_DIR, follow_symlinks=False)
+        return app
+
+    async def start(self) -> None:
+        """Serve on ``host:port`` (port 0: any free port, then read :attr:`port`)."""
+        self._runner = web.AppRunner(self.app(), access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, self.host, self.port)
+        await site.start()
+        if self.port == 0:
+            self.port = self._runner.addresses[0][1]
+        logger.info("board served on http://%s:%d", self.host, self.port)
+
+    async def close(self) -> None:
+        """Stop serving and close every websocket (code 1001: clients reconnect later)."""
+        await self.drop_connections()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+
+    async def drop_connections(self) -> None:
+        """Close every open websocket with code 1001 (going away), as at shutdown."""
+        sockets = list(self._sockets)
+        await asyncio.gather(
+            *(ws.close(code=CLOSE_GOING_AWAY, message=b"server going away") for ws in sockets),
+            return_exceptions=True,
+        )
+
+    # The websocket ------------------------------------------------------------------------------
+
+    async def _websocket(self, request: web.Request) -> web.StreamResponse:
+        ws = web.WebSocketResponse(
+            heartbeat=HEARTBEAT_SECONDS, max_msg_size=self.limits.message_bytes * 8, compress=False
+        )
+        await ws.prepare(request)
+        address = request.remote or "?"
+        self._addresses[address] += 1
+        self._sockets.add(ws)
+        try:
+            connection = await self._hello(ws, address)
+            if connection is not None:
+                await self._serve(ws, connection)
+        finally:
+            self._sockets.discard(ws)
+            self._addresses[address] -= 1
+            if self._addresses[address] <= 0:
+                del self._addresses[address]
+        return ws
+
+    async def _hello(self, ws: web.WebSocketResponse, address: str) -> Connection | None:
+        """Read and check ``hello``; send ``welcome`` and return the joined connection, or send the
+        error reply, close and return None."""
+        message_id: Any = None
+        try:
+            if self._addresses[address] > self.limits.per_address:
+                raise ProtocolError("too_many_connections", "too many connections from your address")
+            try:
+                frame = await ws.receive(timeout=self.limits.hello_seconds)
+            except TimeoutError as error:
+                raise ProtocolError(
+                    "bad_message", f"send hello first, within {self.limits.hello_seconds:g} seconds"
+                ) from error
+            message = self._parse(frame)
+            message_id = message.get("id")
+            if message.get("type") != "hello":
+                raise ProtocolError("bad_message", "send hello first")
+            if message.get("protocol") != PROTOCOL_VERSION:
+                raise ProtocolError("unsupported_protocol", f"this server speaks protocol {PROTOCOL_VERSION}")
+            token, last_seq = message.get("token"), message.get("last_seq")
+            if not isinstance(token, str):
+                raise ProtocolError("unauthorized", "hello needs the token of a link")
+            if last_seq is not None and (not isinstance(last_seq, int) or isinstance(last_seq, bool)):
+                raise ProtocolError("bad_message", "last_seq must be an integer or null")
+            grant = self.signer.verify(token)
+            table = self.service.open_table(grant.game_id)
+            if self.hub.connections(grant.game_id) >= self.limits.per_game:
+                raise ProtocolError("too_many_connections", "this game has too many viewers")
+        except (ProtocolError, ScrabbleError) as error:
+            if not ws.closed:
+                await ws.send_str(_reply(message_id, error=error))
+                await ws.close(code=CLOSE_HELLO, message=b"hello refused")
+            return None
+        connection = self._connection(ws, grant)
+        welcome = self.hub.join(connection, table, last_seq)
+        connection.send(json.dumps(welcome))
+        logger.info("game %d: a %s connected", grant.game_id, grant.role.value)
+        return connection
+
+    def _connection(self, ws: web.WebSocketResponse, grant: Grant) -> Connection:
+        def abort(code: int) -> None:
+            asyncio.get_running_loop().create_task(ws.close(code=code, message=b"too slow"))
+
+        async def close(code: int, reason: str) -> None:
+            await ws.close(code=code, message=reason.encode())
+
+        async def send(data: bytes) -> None:
+            await ws.send_frame(data, WSMsgType.TEXT)
+
+        return Connection(grant, send, close, abort)
+
+    async def _serve(self, ws: web.WebSocketResponse, connection: Connection) -> None:
+        """Answer the connection's commands, one at a time, until it closes."""
+        sender = asyncio.get_running_loop().create_task(connection.run_sender())
+        bucket = _Bucket(self.limits.rate, self.limits.burst)
+        strikes = 0
+        try:
+            async for frame in ws:
+                if frame.type in (WSMsgType.CLOSE, WSMsgType.CLOSING, WSMsgType.ERROR):
+                    break
+                if not bucket.take():
+                    strikes += 1
+                    connection.send(
+                        _reply(
+                            self._id_of(frame),
+                            error=ProtocolError("rate_limited", "too many messages: slow down"),
+                        )
+                    )
+                    if strikes >= self.limits.strikes:
+                        connection.close(CLOSE_RATE, "too many messages")
+                    continue
+                strikes = 0
+                await self._answer(frame, connection)
+        finally:
+            self.hub.leave(connection)
+            if not sender.done():
+                connection.close(1000, "bye")
+            try:
+                await asyncio.wait_for(sender, 1.0)
+            except (TimeoutError, ConnectionError, RuntimeError):  # a client gone while it was sent to
+                sender.cancel()
+
+    async def _answer(self, frame: Any, connection: Connection) -> None:
+        message_id: Any = None
+        try:
+            message = self._parse(frame)
+            message_id = message.get("id")
+            kind = message.get("type")
+            if kind == "hello":
+                raise ProtocolError("bad_message", "hello was already sent")
+            if kind not in COMMANDS:
+                raise ProtocolError("unknown_type", f"unknown message type {str(kind)[:40]!r}")
+            result = await run_command(self.service, connection.grant, message, self._now())
+        except (ProtocolError, ScrabbleError) as error:
+            connection.send(_reply(message_id, error=error))
+            if isinstance(error, ProtocolError) and error.code == "too_large":
+                connection.close(CLOSE_TOO_LARGE, "message too large")
+        except Exception as error:
+            logger.exception("game %d: a command failed", connection.grant.game_id)
+            connection.send(_reply(message_id, error=error))
+        else:
+            connection.send(_reply(message_id, result=result))
+
+    def _id_of(self, frame: Any) -> Any:
+        """The id of the message in ``frame``, or None if it has none or is not valid."""
+        try:
+            return self._parse(frame).get("id")
+        except ProtocolError:
+            return None
+
+    def _parse(self, frame: Any) -> dict[str, Any]:
+        """The JSON object of a text frame.
+
+        Raises:
+            ProtocolError: ``too_large``, or ``bad_message`` (binary, not JSON, not an object, a bad id).
+        """
+        if frame.type is not WSMsgType.TEXT:
+            if frame.type in (WSMsgType.CLOSE, WSMsgType.CLOSED, WSMsgType.CLOSING, WSMsgType.ERROR):
+                raise ProtocolError("bad_message", "the connection closed")
+            raise ProtocolError("bad_message", "send JSON text messages")
+        if len(frame.data.encode()) > self.limits.message_bytes:
+            raise ProtocolError("too_large", f"messages are limited to {self.limits.message_bytes} bytes")
+        try:
+            message = json.loads(frame.data)
+        except ValueError as error:
+            raise ProtocolError("bad_message", "that is not JSON") from error
+        if not isinstance(message, dict):
+            raise ProtocolError("bad_message", "a message is a JSON object with a type")
+        message_id = message.get("id")
+        if not (
+            message_id is None
+            or (isinstance(message_id, str) and len(message_id) <= MAX_ID_LENGTH)
+            or (isinstance(message_id, int) and not isinstance(message_id, bool) and abs(message_id) < 2**53)
+        ):
+            raise ProtocolError("bad_message", "id must be a string of at most 64 characters or an integer")
+        return message
+
+
+@contextlib.asynccontextmanager
+async def board_server(config: Config, service: GameService) -> AsyncIterator[WebServer | None]:
+    """Serve the board for the bot's ``service`` while inside, if the config's ``[web]`` enables it
+    (links signed with its secret, or with one kept beside the database); None when disabled."""
+    web = config.web
+    if not web.enabled:
+        yield None
+        return
+    signer = LinkSigner(
+        web.secret.encode() if web.secret else None,
+        config.database.with_name(config.database.name + ".links.json"),
+    )
+    server = WebServer(service, signer, host=web.host, port=web.port, public_url=web.public_url)
+    await server.start()
+    try:
+        yield server
+    finally:
+        await server.close()
+
+
+def _reply(message_id: Any, *, result: dict[str, Any] | None = None, error: Exception | None = None) -> str:
+    if error is not None:
+        return json.dumps({"type": "reply", "id": message_id, "ok": False, "error": error_body(error)})
+    return json.dumps({"type": "reply", "id": message_id, "ok": True, "result": result})
+
+
+@web.middleware
+async def _security_headers(
+    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
+) -> web.StreamResponse:
+    response = await handler(request)
+    response.headers["Content-Security-Policy"] = CSP
+    response.headers["X-Content-Type-Options"] = "nosniff"
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["X-Frame-Options"] = "DENY"
+    return response
+
+
+async def _page(request: web.Request) -> web.StreamResponse:
+    page = STATIC_DIR / "index.html"
+    if not page.is_file():
+        raise web.HTTPNotFound(text="the board page is not installed")
+    return web.FileResponse(page, headers={"Cache-Control": "no-store"})
+
+
+async def _health(request: web.Request) -> web.StreamResponse:
+    return web.Response(text="ok")

@@ -1,0 +1,152 @@
+"""What a connection may see of a game, as protocol data (``docs/protocol.md``, "State").
+
+Pure functions over a :class:`~bot.service.table.Table`: the public state, plus the seat's own rack,
+unseen tiles and hints for a seat connection. Racks never appear anywhere else: history entries drop the
+engine's ``rack`` and an exchange shows only how many tiles were exchanged.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.service.announcements import _last_play_squares
+from bot.service.table import Table
+from bot.store import GameStatus
+from scrabble_core.game import ChallengeMode, Event, EventKind
+from scrabble_core.gcg import export_gcg
+from scrabble_core.variant import BLANK, Variant, get_variant
+
+__all__ = ["final_info", "game_state", "history_entry"]
+
+HOLE = "##"
+
+
+def history_entry(event: Event) -> dict[str, Any]:
+    """One history entry, without the rack; an exchange as ``-`` and the number of tiles."""
+    move = f"-{len(event.move) - 1}" if event.kind is EventKind.EXCHANGE else event.move
+    return {
+        "kind": event.kind.value,
+        "player": event.player,
+        "move": move,
+        "score": event.score,
+        "total": event.total,
+        "detail": event.detail,
+    }
+
+
+def history_entries(events: Sequence[Event]) -> list[dict[str, Any]]:
+    """:func:`history_entry` of each event."""
+    return [history_entry(event) for event in events]
+
+
+def variant_info(variant: Variant) -> dict[str, Any]:
+    """The board's layout and the tile values."""
+    values = {kind.letter: kind.value for kind in variant.tiles}
+    values[BLANK] = 0
+    return {
+        "name": variant.name,
+        "rows": variant.rows,
+        "cols": variant.cols,
+        "start": list(variant.start),
+        "rack_size": variant.rack_size,
+        "premiums": [
+            "".join(HOLE if premium is None else premium.value for premium in line) for line in variant.layout
+        ],
+        "values": values,
+    }
+
+
+def game_state(table: Table, seat: int | None, now: float) -> dict[str, Any]:
+    """The state a connection sees: the public state, plus ``seat``'s rack, unseen tiles and hints left
+    when ``seat`` is not None. ``now`` is the server's clock."""
+    row, game = table.row, table.game
+    variant = game.variant if game is not None else get_variant(row.options.variant)
+    options = row.options
+    players = []
+    for seat_row in row.seats:
+        player = game.players[seat_row.seat] if game is not None else None
+        players.append(
+            {
+                "seat": seat_row.seat,
+                "name": seat_row.name,
+                "kind": "ai" if seat_row.is_ai else "human",
+                "score": player.score if player else 0,
+                "resigned": player.resigned if player else False,
+                "rack_count": len(player.rack) if player else 0,
+                "hints_used": seat_row.hints_used,
+            }
+        )
+    state: dict[str, Any] = {
+        "game_id": row.id,
+        "status": row.status.value,
+        "variant": variant_info(variant),
+        "options": {
+            "challenge_mode": options.challenge_mode,
+            "turn_seconds": options.turn_seconds,
+            "hints": options.hints,
+            "ai_level": options.ai_level,
+        },
+        "players": players,
+        "deadline": row.deadline,
+        "now": now,
+    }
+    if game is None:
+        empty = ["".join("." if p is not None else "#" for p in line) for line in variant.layout]
+        state |= {
+            "board": empty,
+            "last_move": [],
+            "current": None,
+            "turn": 0,
+            "bag": variant.tile_count,
+            "scoreless_turns": 0,
+            "challenge": None,
+            "history": [],
+            "over": not row.status.is_open,
+            "winners": [],
+        }
+    else:
+        challenge = None
+        if (
+            game.challenge_mode is not ChallengeMode.VOID
+            and game.challengeable is not None
+            and not game.is_over
+        ):
+            challenge = {
+                "seat": game.challengeable,
+                "words": game.challengeable_words(),
+                "final": game.awaiting_final_challenge,
+            }
+        over = game.is_over or not row.status.is_open
+        state |= {
+            "board": game.board.rows_text(),
+            "last_move": [list(square) for square in _last_play_squares(game)],
+            "current": None if over else game.current,
+            "turn": len(game.history),
+            "bag": len(game.bag),
+            "scoreless_turns": game.scoreless_turns,
+            "challenge": challenge,
+            "history": history_entries(game.history),
+            "over": over,
+            "winners": game.winners(),
+        }
+    if seat is not None:
+        rack = game.players[seat].rack if game is not None else ""
+        state["rack"] = rack
+        state["unseen"] = game.unseen_tiles(seat) if game is not None else "".join(variant.full_bag())
+        state["hints_left"] = max(0, options.hints - row.seats[seat].hints_used)
+    return state
+
+
+def final_info(table: Table) -> dict[str, Any]:
+    """The ``final`` of a ``game_over`` event: scores, winners, whether it was cancelled, the GCG."""
+    game = table.game
+    cancelled = table.row.status is GameStatus.CANCELLED
+    if game is None:
+        return {"scores": [0] * len(table.row.seats), "winners": [], "cancelled": cancelled, "gcg": ""}
+    return {
+        "scores": [player.score for player in game.players],
+        "winners": game.winners(),
+        "cancelled": cancelled,
+        "gcg": "" if cancelled else export_gcg(game),
+    }

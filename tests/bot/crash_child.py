@@ -1,0 +1,48 @@
+"""A game service in a process of its own, for the crash tests of ``test_faults.py``: it opens the
+database given as its argument, plays Alice's move in the started game of ``service_fakes.CHANNEL``,
+and hangs in the announcement (its notifier says ``announcing`` and never returns), so the parent can
+kill it after the commit and before anything was announced.
+
+``python crash_child.py DATABASE``; ``python crash_child.py --hold DATABASE`` only opens the store, says
+``open`` and waits to be killed (for the one-writer lock tests).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+from service_fakes import ALICE, CHANNEL, AnyWord, Harness, RecordingNotifier, find_play, make_config, typed
+
+from bot.messages import Message
+from bot.store import Store
+
+
+class HangingNotifier(RecordingNotifier):
+    """A notifier whose first post never returns: a process stuck (or killed) while announcing."""
+
+    async def post(self, channel_id: int, message: Message) -> None:
+        print("announcing", flush=True)
+        await asyncio.Event().wait()
+
+
+async def play_and_hang(path: Path) -> None:
+    harness = Harness(path, make_config(), AnyWord(), notifier=HangingNotifier())
+    await harness.open()
+    play = find_play(harness.svc.game(CHANNEL), 0)
+    assert play is not None
+    await harness.svc.play(CHANNEL, ALICE.id, typed(play))
+
+
+async def hold(path: Path) -> None:
+    await Store.open(path)
+    print("open", flush=True)
+    await asyncio.Event().wait()
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "--hold":
+        asyncio.run(hold(Path(sys.argv[2])))
+    else:
+        asyncio.run(play_and_hang(Path(sys.argv[1])))

@@ -1,0 +1,510 @@
+"""The service and the store under faults, on real SQLite files: a crash between the commit and the
+announcement, a database locked by another connection or full, unreadable games, a second process on
+the same file, damaged, read-only and newer databases, numbers too large for SQLite."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import random
+import re
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from service_fakes import (
+    ALICE,
+    BOB,
+    CHANNEL,
+    GUILD,
+    find_play,
+    make_config,
+    open_harness,
+    started_game,
+    typed,
+)
+
+import bot.store
+from bot.service.errors import NoGameError, StorageBusyError, StorageFullError, StorageRangeError
+from bot.service.game_service import NewGame, User
+from bot.store import (
+    CorruptDatabaseError,
+    DatabaseInUseError,
+    GameOptions,
+    GameRow,
+    GameStatus,
+    IntegerRangeError,
+    ReadOnlyDatabaseError,
+    SchemaTooNewError,
+    SeatRow,
+    Store,
+)
+
+CHILD = Path(__file__).parent / "crash_child.py"
+BUSY_MESSAGE = "Storage is busy, retrying: the game goes on once it is saved."
+
+
+async def eventually(condition: Callable[[], bool], seconds: float = 20.0) -> None:
+    """Wait (in real time: the store works in a thread) until ``condition()`` holds."""
+    for _ in range(int(seconds / 0.01)):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the condition never held")
+
+
+@pytest.fixture
+def quick_busy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Stores opened in the test give up on another connection's write lock after 50 ms."""
+    monkeypatch.setattr(bot.store, "DEFAULT_BUSY_TIMEOUT", 0.05)
+
+
+def write_lock(path: Path) -> sqlite3.Connection:
+    """A second connection on ``path`` holding its write lock (``BEGIN IMMEDIATE``) until rolled back."""
+    blocker = sqlite3.connect(path, isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    return blocker
+
+
+# Announcements survive a crash ------------------------------------------------------------------
+
+
+async def test_a_play_committed_but_not_announced_is_announced_once_after_a_restart(tmp_path: Path) -> None:
+    # What a service that does not crash announces for Alice's move.
+    (tmp_path / "reference").mkdir()
+    reference = await open_harness(tmp_path / "reference")
+    await started_game(reference)
+    posts, dms = len(reference.notifier.posts), len(reference.notifier.dms)
+    play = find_play(reference.svc.game(CHANNEL), 0)
+    assert play is not None
+    await reference.svc.play(CHANNEL, ALICE.id, typed(play))
+    expected_posts, expected_dms = reference.notifier.posts[posts:], reference.notifier.dms[dms:]
+    expected_state = reference.svc.game(CHANNEL).to_dict()
+    await reference.close()
+    assert [len(message.attachments) for _, message in expected_posts] == [1]
+    assert expected_posts[0][1].mentions == (BOB.id,)
+    assert [user for user, _ in expected_dms] == [ALICE.id]
+
+    # The same move in a process killed 5 to 30 ms into its announcement, after the commit.
+    (tmp_path / "crash").mkdir()
+    harness = await open_harness(tmp_path / "crash")
+    await started_game(harness)
+    await harness.close()
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, str(CHILD), str(harness.path), stdout=subprocess.PIPE
+    )
+    assert child.stdout is not None
+    assert await asyncio.wait_for(child.stdout.readline(), 60) == b"announcing\n"
+    await asyncio.sleep(random.Random(9).uniform(0.005, 0.030))
+    child.send_signal(signal.SIGKILL)
+    assert await child.wait() == -signal.SIGKILL
+
+    posts, dms = len(harness.notifier.posts), len(harness.notifier.dms)
+    await harness.open()
+    assert harness.notifier.posts[posts:] == expected_posts
+    assert harness.notifier.dms[dms:] == expected_dms
+    assert harness.svc.game(CHANNEL).to_dict() == expected_state
+    await harness.restart()  # delivered once: not again
+    assert harness.notifier.posts[posts:] == expected_posts
+    assert harness.notifier.dms[dms:] == expected_dms
+    await harness.close()
+
+
+async def test_an_unsent_announcement_of_a_game_that_moved_on_is_dropped(tmp_path: Path) -> None:
+    harness = await open_harness(tmp_path)
+    await started_game(harness)
+    assert harness.store is not None
+    game = harness.svc.game(CHANNEL)
+    play = find_play(game, 0)
+    assert play is not None
+    await harness.svc.play(CHANNEL, ALICE.id, typed(play))
+    await harness.close()
+    with sqlite3.connect(harness.path) as db:  # the announcement of the start, as a crash would leave it
+        db.execute(
+            "INSERT INTO outbox (game_id, data, created_at) VALUES "
+            '(1, \'{"move": 0, "events": [], "lines": ["The game begins!"], "racks": [0, 1]}\', 0)'
+        )
+    posts, dms = len(harness.notifier.posts), len(harness.notifier.dms)
+    await harness.open()
+    assert (len(harness.notifier.posts), len(harness.notifier.dms)) == (posts, dms)
+    assert harness.store is not None
+    assert await harness.store.pending_outbox() == []
+    await harness.close()
+
+
+# A failed write never freezes a game ------------------------------------------------------------
+
+
+async def test_a_locked_database_during_an_ai_turn_is_retried_until_it_is_free(
+    tmp_path: Path, quick_busy: None, caplog: pytest.LogCaptureFixture
+) -> None:
+    harness = await open_harness(tmp_path)
+    await started_game(harness, (ALICE,), ai=1)
+    gate = harness.ai.gate = asyncio.Event()
+    play = find_play(harness.svc.game(CHANNEL), 0)
+    assert play is not None
+    await harness.svc.play(CHANNEL, ALICE.id, typed(play))
+    assert harness.notifier.texts()[-1] == "AI is thinking…"
+    blocker = write_lock(harness.path)
+    gate.set()
+    await eventually(lambda: harness.notifier.texts()[-1] == BUSY_MESSAGE)
+    await harness.clock.advance(0.5)
+    await eventually(lambda: "retry 2 in 1.0 s" in caplog.text)
+    await harness.clock.advance(1.0)
+    await eventually(lambda: "retry 3 in 2.0 s" in caplog.text)
+    assert harness.svc.game(CHANNEL).current == 1  # nothing changed meanwhile
+    blocker.rollback()
+    await harness.clock.advance(2.0)
+    await harness.svc.idle()
+    assert harness.svc.game(CHANNEL).current == 0  # the AI's move is saved: the game goes on
+    texts = harness.notifier.texts()
+    assert texts.count(BUSY_MESSAGE) == 1
+    assert texts[-1].startswith("AI ")
+    assert texts[-1].endswith(
+        f"Next: Alice (<@{ALICE.id}>). {len(harness.svc.game(CHANNEL).bag)} tiles in the bag."
+    )
+    blocker.close()
+    await harness.close()
+
+
+@pytest.mark.parametrize(
+    ("reminder_left", "wait", "outcome"),
+    [
+        (0.0, 60.0, "Alice ran out of time."),
+        (0.5, 30.0, f"<@{ALICE.id}>, it is your turn: 30 seconds left."),
+    ],
+)
+async def test_a_locked_database_at_a_timeout_or_reminder_is_retried(
+    tmp_path: Path, quick_busy: None, reminder_left: float, wait: float, outcome: str
+) -> None:
+    harness = await open_harness(tmp_path, make_config(reminder_left=reminder_left))
+    await started_game(harness, turn_seconds=60)
+    blocker = write_lock(harness.path)
+    await harness.clock.advance(wait)
+    await eventually(lambda: harness.notifier.texts()[-1] == BUSY_MESSAGE)
+    blocker.rollback()
+    blocker.close()
+    await harness.clock.advance(0.5)
+    await eventually(lambda: harness.notifier.texts()[-1].startswith(outcome))
+    assert harness.notifier.texts().count(BUSY_MESSAGE) == 1
+    await harness.close()
+
+
+# Storage errors reach users typed ---------------------------------------------------------------
+
+
+async def test_a_busy_database_refuses_commands_and_changes_nothing(tmp_path: Path, quick_busy: None) -> None:
+    harness = await open_harness(tmp_path)
+    await started_game(harness, hints=2)
+    before = harness.svc.game(CHANNEL).to_dict()
+    posts = len(harness.notifier.posts)
+    play = find_play(harness.svc.game(CHANNEL), 0)
+    assert play is not None
+    blocker = write_lock(harness.path)
+    message = r"^The database is busy, try again in a moment \(nothing was changed\)$"
+    with pytest.raises(StorageBusyError, match=message):
+        await harness.svc.play(CHANNEL, ALICE.id, typed(play))
+    with pytest.raises(StorageBusyError, match=message):
+        await harness.svc.hint(CHANNEL, ALICE.id)
+    with pytest.raises(StorageBusyError, match=message):
+        await harness.svc.new_game(GUILD, CHANNEL + 5, BOB)
+    blocker.rollback()
+    blocker.close()
+    assert harness.svc.game(CHANNEL).to_dict() == before
+    assert len(harness.notifier.posts) == posts
+    hint = await harness.svc.hint(CHANNEL, ALICE.id)
+    assert hint.text.startswith("Hint 1 of 2, for your rack")
+    await harness.svc.play(CHANNEL, ALICE.id, typed(play))  # and it works once the lock is gone
+    assert harness.svc.game(CHANNEL).current == 1
+    await harness.close()
+
+
+async def test_a_full_database_refuses_a_play_and_changes_nothing(tmp_path: Path) -> None:
+    harness = await open_harness(tmp_path)
+    await started_game(harness)
+    assert harness.store is not None
+    db = harness.store._db  # the size limit is a setting of the store's own connection
+    async with db.execute("PRAGMA page_count") as cursor:
+        row = await cursor.fetchone()
+    assert row is not None
+    await db.execute(f"PRAGMA max_page_count = {row[0]}")
+    users = (ALICE, BOB)
+    message = r"^The database is full, so nothing was changed: the bot's host must free some disk space$"
+    for _ in range(40):  # plays fill the free space of the pages the file has, then one needs a page
+        game = harness.svc.game(CHANNEL)
+        play = find_play(game, game.current)
+        assert play is not None
+        before = (game.to_dict(), await harness.store.open_games(), len(harness.notifier.posts))
+        try:
+            await harness.svc.play(CHANNEL, users[game.current].id, typed(play))
+        except StorageFullError as error:
+            assert re.match(message, str(error))
+            break
+    else:
+        raise AssertionError("the database never filled up")
+    after = (
+        harness.svc.game(CHANNEL).to_dict(),
+        await harness.store.open_games(),
+        len(harness.notifier.posts),
+    )
+    assert after == before
+    await db.execute(f"PRAGMA max_page_count = {1 << 30}")
+    await harness.svc.play(CHANNEL, users[game.current].id, typed(play))
+    assert harness.svc.game(CHANNEL).current != game.current
+    await harness.close()
+
+
+# Numbers too large for SQLite ---------------------------------------------------------------------
+
+
+async def test_numbers_too_large_for_sqlite_are_refused_before_any_write(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "db.sqlite3")
+    draft = GameRow(
+        0,
+        1,
+        5,
+        7,
+        GameStatus.LOBBY,
+        GameOptions("standard", "void", 0, 3, "medium"),
+        2**63,
+        None,
+        (SeatRow(0, 7, "Ann"),),
+    )
+    with pytest.raises(
+        IntegerRangeError, match=r"^The seed must be between -9223372036854775808 and 9223372036854775807$"
+    ):
+        await store.create_game(draft, [])
+    assert await store.open_games() == []
+    await store.close()
+    harness = await open_harness(tmp_path)
+    with pytest.raises(
+        StorageRangeError,
+        match=r"^The creator id must be between -9223372036854775808 and 9223372036854775807: nothing was changed$",
+    ):
+        await harness.svc.new_game(GUILD, CHANNEL, User(2**63, "Big"))
+    with pytest.raises(NoGameError):
+        harness.svc.game(CHANNEL)
+    await harness.svc.new_game(GUILD, CHANNEL, ALICE)  # the channel is free
+    await harness.close()
+
+
+# One unreadable game never stops the bot -----------------------------------------------------------
+
+
+BREAKAGES = {
+    "truncated JSON": "UPDATE games SET state = substr(state, 1, 100) WHERE id = ?",
+    "unknown schema": "UPDATE games SET state = json_set(state, '$.schema', 999) WHERE id = ?",
+    "missing option": "UPDATE games SET options = json_remove(options, '$.variant') WHERE id = ?",
+    "missing first seat": "DELETE FROM seats WHERE game_id = ? AND seat = 0",
+    "missing last seat": "DELETE FROM seats WHERE game_id = ? AND seat = 1",
+}
+
+
+async def test_unreadable_games_are_quarantined_and_the_others_start(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    harness = await open_harness(tmp_path)
+    channels = [CHANNEL + index for index in range(len(BREAKAGES) + 1)]
+    for channel in channels:
+        await harness.svc.new_game(GUILD, channel, ALICE, NewGame(seed=channel))
+        await harness.svc.join(channel, BOB)
+        await harness.svc.start_game(channel, ALICE.id)
+    await harness.close()
+    with sqlite3.connect(harness.path) as db:
+        for game_id, statement in enumerate(BREAKAGES.values(), start=1):
+            db.execute(statement, (game_id,))
+        broken = db.execute("SELECT * FROM games ORDER BY id").fetchall()
+        seats = db.execute("SELECT * FROM seats ORDER BY game_id, seat").fetchall()
+    caplog.set_level(logging.ERROR)
+    await harness.open()
+    sound = channels[-1]
+    assert harness.svc.game(sound).current == 0  # the sound game started
+    for channel in channels[:-1]:
+        with pytest.raises(NoGameError):
+            harness.svc.game(channel)
+    with sqlite3.connect(harness.path) as db:
+        marks = db.execute("SELECT id, quarantined FROM games ORDER BY id").fetchall()
+        assert db.execute("SELECT * FROM games ORDER BY id").fetchall() == [
+            (*row[:-1], mark) for row, (_, mark) in zip(broken, marks, strict=True)
+        ]  # left untouched but for the mark
+        assert db.execute("SELECT * FROM seats ORDER BY game_id, seat").fetchall() == seats
+    assert [game_id for game_id, mark in marks if mark is not None] == [1, 2, 3, 4, 5]
+    assert marks[1][1] == "ScrabbleError: saved game of schema 999, expected 1"
+    assert marks[2][1] == "KeyError: 'variant'"
+    assert marks[3][1] == "ValueError: seats [1] are not numbered 0, 1, 2..."
+    assert marks[4][1] == "ValueError: 1 seats for 2 players"
+    for game_id in range(1, 6):
+        assert f"game {game_id} cannot be " in caplog.text
+    await harness.svc.new_game(GUILD, channels[0], BOB)  # the channel of a quarantined game is free
+    await harness.restart()  # quarantined games are not read again
+    assert sorted(table.row.id for table in harness.svc._runner.tables.values()) == [6, 7]
+    await harness.close()
+
+
+# Start-up checks ------------------------------------------------------------------------------------
+
+
+def damaged_copy(path: Path, page: int) -> Path:
+    """A copy of the database ``path`` with the start of page ``page`` overwritten."""
+    copy = path.with_name(f"damaged-{page}.sqlite3")
+    data = bytearray(path.read_bytes())
+    data[4096 * (page - 1) : 4096 * (page - 1) + 40] = b"\xab" * 40
+    copy.write_bytes(data)
+    return copy
+
+
+async def test_a_damaged_database_gets_the_start_up_message_of_an_unopenable_one(tmp_path: Path) -> None:
+    harness = await open_harness(tmp_path)
+    await started_game(harness)
+    await harness.close()
+    advice = "Restore it from a backup, or move it aside to start with an empty database"
+    for page in (2, 5):  # found by SQLite's check; failing the check itself
+        damaged = damaged_copy(harness.path, page)
+        with pytest.raises(CorruptDatabaseError) as refused:
+            await Store.open(damaged)
+        assert str(refused.value) == (
+            f"cannot open the database {damaged}: database disk image is malformed. {advice}"
+        )
+    junk = tmp_path / "junk.sqlite3"
+    junk.write_bytes(b"not a database" * 500)
+    with pytest.raises(CorruptDatabaseError) as unopenable:
+        await Store.open(junk)
+    assert str(unopenable.value) == f"cannot open the database {junk}: file is not a database. {advice}"
+    with pytest.raises(CorruptDatabaseError):  # a refused open leaves no lock behind
+        await Store.open(junk)
+    await (await Store.open(harness.path)).close()  # the intact file still opens
+
+
+async def test_a_schema_from_the_future_is_refused_at_start(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    await (await Store.open(path)).close()
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA user_version = 99")
+    with pytest.raises(SchemaTooNewError) as refused:
+        await Store.open(path)
+    assert str(refused.value) == (
+        f"the database {path} has schema version 99, newer than this program's (2): it was written by a "
+        "newer version. Upgrade this program, or use another database file"
+    )
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone() == (99,)
+
+
+@pytest.fixture
+def shared_dir() -> Iterator[Path]:
+    """A directory anyone may write in (for a test that drops root's privileges)."""
+    directory = Path(tempfile.mkdtemp(prefix="scrabble-ro-"))
+    directory.chmod(0o777)
+    yield directory
+    shutil.rmtree(directory)
+
+
+def test_a_read_only_database_is_refused_at_start(shared_dir: Path) -> None:
+    path = shared_dir / "db.sqlite3"
+    asyncio.run(_open_and_close(path))
+    path.chmod(0o444)
+    expected = (
+        f"the database {path} is read-only: make the file and its directory writable by this user, "
+        "or use another database file"
+    )
+    assert _open_as_unprivileged_user(path) == f"ReadOnlyDatabaseError: {expected}"
+    assert ReadOnlyDatabaseError.__mro__[1] is bot.store.StoreOpenError
+
+
+async def _open_and_close(path: Path) -> None:
+    await (await Store.open(path)).close()
+
+
+def _open_as_unprivileged_user(path: Path) -> str:
+    """Open ``path`` with :meth:`Store.open` as a user who is not root (root writes any file): in a
+    forked child that drops to ``nobody`` when this runs as root. What it raised, as ``Type: text``."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: never returns to pytest
+        os.close(read)
+        try:
+            if os.geteuid() == 0:
+                os.setgid(65534)
+                os.setuid(65534)
+            try:
+                asyncio.run(_open_and_close(path))
+                outcome = "opened"
+            except Exception as error:
+                outcome = f"{type(error).__name__}: {error}"
+            os.write(write, outcome.encode())
+        finally:
+            os._exit(0)
+    os.close(write)
+    with os.fdopen(read, "rb") as pipe:
+        outcome = pipe.read().decode()
+    os.waitpid(pid, 0)
+    return outcome
+
+
+# One writer per database -----------------------------------------------------------------------------
+
+
+async def _holder(path: Path) -> asyncio.subprocess.Process:
+    holder = await asyncio.create_subprocess_exec(
+        sys.executable, str(CHILD), "--hold", str(path), stdout=subprocess.PIPE
+    )
+    assert holder.stdout is not None
+    assert await asyncio.wait_for(holder.stdout.readline(), 60) == b"open\n"
+    return holder
+
+
+async def test_a_second_process_on_the_same_database_is_refused_until_the_first_dies(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite3"
+    holder = await _holder(path)
+    message = (
+        f"the database {path} is in use by another scrabble-bot or console (it holds {path}.lock): "
+        "stop that one first, or use another database file"
+    )
+    with pytest.raises(DatabaseInUseError) as refused:
+        await Store.open(path)
+    assert str(refused.value) == message
+    second = await asyncio.create_subprocess_exec(
+        sys.executable, str(CHILD), "--hold", str(path), stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    out, err = await asyncio.wait_for(second.communicate(), 60)
+    assert second.returncode == 1
+    assert out == b""
+    assert err.decode().strip().endswith(f"bot.store.DatabaseInUseError: {message}")
+    holder.send_signal(signal.SIGKILL)  # the OS releases the lock of a killed process
+    assert await holder.wait() == -signal.SIGKILL
+    store = await Store.open(path)
+    with pytest.raises(DatabaseInUseError):
+        await Store.open(path)  # one store per process too
+    await store.close()
+    await (await Store.open(path)).close()
+
+
+def test_a_second_console_on_the_same_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "console.sqlite3"
+    holder = subprocess.Popen([sys.executable, str(CHILD), "--hold", str(path)], stdout=subprocess.PIPE)
+    try:
+        assert holder.stdout is not None
+        assert holder.stdout.readline() == b"open\n"
+        second = subprocess.run(
+            [sys.executable, "-m", "bot", "play", "--db", str(path), "--players", "Ann"],
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    finally:
+        holder.kill()
+        holder.wait()
+    assert second.returncode == 1
+    assert second.stderr.splitlines()[-1] == (
+        f"scrabble-bot play: the database {path} is in use by another scrabble-bot or console (it holds "
+        f"{path}.lock): stop that one first, or use another database file"
+    )

@@ -1,0 +1,43 @@
+"""Storage failures reach Discord users as private refusals: the service's StorageError through the
+bot's one error translator, over the fake Discord API and a real SQLite file."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from discord_fake import MakeHarness, string_option
+
+import bot.store
+
+BOB = 700_000_000_000_000_002
+
+
+async def test_a_busy_database_is_told_privately_and_nothing_changes(
+    make_harness: MakeHarness, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bot.store, "DEFAULT_BUSY_TIMEOUT", 0.05)
+    h = await make_harness()
+    await h.reply(h.payloads.slash("new", ()))
+    await h.reply(h.payloads.slash("join", (), user_id=BOB))
+    await h.reply(h.payloads.slash("start", ()))
+    await h.service.idle()
+    channel = h.payloads.channel_id
+    before = h.service.game(channel).to_dict()
+    posted = len(h.fake.find("POST", f"/channels/{channel}/messages"))
+    blocker = sqlite3.connect(tmp_path / "games.sqlite3", isolation_level=None)
+    blocker.execute("BEGIN IMMEDIATE")
+    try:
+        reply = await h.reply(h.payloads.slash("pass", ()))
+        assert reply.ephemeral
+        assert reply.content == "The database is busy, try again in a moment (nothing was changed)"
+        reply = await h.reply(h.payloads.slash("check", (string_option("word", "QI"),)))
+        assert reply.ephemeral  # reading still works
+    finally:
+        blocker.rollback()
+        blocker.close()
+    assert h.service.game(channel).to_dict() == before
+    assert len(h.fake.find("POST", f"/channels/{channel}/messages")) == posted
+    reply = await h.reply(h.payloads.slash("pass", ()))
+    assert reply.content == "You passed."

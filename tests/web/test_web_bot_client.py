@@ -1,0 +1,36 @@
+"""The example bot (examples/bot_client.py, a separate process speaking the protocol only) plays a whole
+game in a bot seat against the built-in AI."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+from conftest import MakeWeb
+from service_fakes import CHANNEL
+
+from bot.service.seats import User
+from bot.store import GameStatus
+from bot.web.links import Role
+from scrabble_core.game import EventKind, Game
+
+EXAMPLE = Path(__file__).parents[2] / "examples" / "bot_client.py"
+
+
+async def test_the_example_bot_plays_a_whole_game_against_the_ai(make_web: MakeWeb) -> None:
+    web = await make_web((User(21, "Robot"),), ai=1)
+    token = web.signer.token(web.game_id(), Role.BOT, 0)
+    url = str(web.test_server.make_url("/ws"))
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, str(EXAMPLE), "--url", url, "--token", token, stdout=asyncio.subprocess.PIPE
+    )
+    output, _ = await asyncio.wait_for(process.communicate(), 240)
+    assert process.returncode == 0
+    row = await web.harness.store.last_finished_game(CHANNEL)  # type: ignore[union-attr]
+    assert row is not None and row.status is GameStatus.FINISHED
+    game = Game.from_dict(row.state)  # type: ignore[arg-type]
+    plays = [e for e in game.history if e.player == 0 and e.kind is EventKind.PLAY]
+    assert len(plays) >= 5
+    assert any(len(e.move.split()[1]) >= 4 for e in plays)
+    assert output.decode().strip() == f"game over, scores: {[p.score for p in game.players]}"
