@@ -17,6 +17,7 @@ peek at a program).
 from __future__ import annotations
 
 import itertools
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
@@ -25,6 +26,7 @@ from bot.console.commands import HELP, Command, CommandError, Verb, parse_comman
 from bot.console.screen import ConsoleNotifier, TextRenderer
 from bot.console.terminal import Terminal
 from bot.console.terminal_board import legend
+from bot.messages import Message
 from bot.service.errors import GameNotStartedError, NoGameError
 from bot.service.game_service import GameService, NewGame, User
 from bot.store import GameRow, GameStatus, SeatRow, Store
@@ -248,47 +250,52 @@ class ConsoleApp:
             ScrabbleError: the service or the engine refused it (nothing changed), or a file could
                 not be written.
         """
-        service, verb, argument = self._service, command.verb, command.argument
-        if verb in _ACTIONS:
-            if verb is Verb.PLAY:
-                await service.play(self._channel, user_id, argument)
-            elif verb is Verb.EXCHANGE:
-                await service.exchange(self._channel, user_id, argument)
-            elif verb is Verb.PASS:
-                await service.pass_turn(self._channel, user_id)
-            elif verb is Verb.CHALLENGE:
-                await service.challenge(self._channel, user_id)
-            elif verb is Verb.ACCEPT:
-                await service.accept(self._channel, user_id)
-            else:
-                answer = self._read("Resign this game? [y/N] ")
-                if answer is None or answer.strip().lower() not in {"y", "yes"}:
-                    return False
-                await service.resign(self._channel, user_id)
-            return True
-        if verb is Verb.HINT:
-            self._notifier.show(await service.hint(self._channel, user_id))
-        elif verb is Verb.RACK:
-            self._notifier.show(await service.rack(self._channel, user_id))
-        elif verb is Verb.BOARD:
-            self._notifier.show(await service.board(self._channel))
-        elif verb is Verb.SCORE:
-            self._notifier.show(await service.score(self._channel))
-        elif verb is Verb.BAG:
-            self._notifier.show(await service.bag(self._channel, user_id))
-        elif verb is Verb.HISTORY:
-            self._notifier.show(await service.history(self._channel))
-        elif verb is Verb.CHECK:
-            self._notifier.show(await service.check(self._channel, argument))
-        elif verb is Verb.EXPORT:
-            self._export(Path(argument).expanduser())
-        elif verb is Verb.IMAGE:
-            self._image(Path(argument).expanduser())
+        if command.verb in _ACTIONS:
+            return await self._act(command, user_id)
+        if command.verb is Verb.EXPORT:
+            self._export(Path(command.argument).expanduser())
+        elif command.verb is Verb.IMAGE:
+            self._image(Path(command.argument).expanduser())
+        elif command.verb is Verb.HELP:
+            variant = self._service.game(self._channel).variant
+            self._terminal.say(f"{HELP}\n{legend(variant, self._terminal.style)}")
         else:
-            self._terminal.say(
-                f"{HELP}\n{legend(self._service.game(self._channel).variant, self._terminal.style)}"
-            )
+            self._notifier.show(await self._ask(command, user_id))
         return False
+
+    async def _act(self, command: Command, user_id: int) -> bool:
+        """Make the move ``command`` says; whether it was made (a resignation asks first)."""
+        service, channel, verb = self._service, self._channel, command.verb
+        if verb is Verb.PLAY:
+            await service.play(channel, user_id, command.argument)
+        elif verb is Verb.EXCHANGE:
+            await service.exchange(channel, user_id, command.argument)
+        elif verb is Verb.PASS:
+            await service.pass_turn(channel, user_id)
+        elif verb is Verb.CHALLENGE:
+            await service.challenge(channel, user_id)
+        elif verb is Verb.ACCEPT:
+            await service.accept(channel, user_id)
+        else:
+            answer = self._read("Resign this game? [y/N] ")
+            if answer is None or answer.strip().lower() not in {"y", "yes"}:
+                return False
+            await service.resign(channel, user_id)
+        return True
+
+    async def _ask(self, command: Command, user_id: int) -> Message:
+        """The service's answer to a question: a hint, the rack, board, scores, bag, history or a word."""
+        service, channel, argument = self._service, self._channel, command.argument
+        questions: dict[Verb, Callable[[], Awaitable[Message]]] = {
+            Verb.HINT: lambda: service.hint(channel, user_id),
+            Verb.RACK: lambda: service.rack(channel, user_id),
+            Verb.BAG: lambda: service.bag(channel, user_id),
+            Verb.CHECK: lambda: service.check(channel, argument),
+            Verb.SCORE: lambda: service.score(channel),
+            Verb.HISTORY: lambda: service.history(channel),
+            Verb.BOARD: lambda: service.board(channel),
+        }
+        return await questions[command.verb]()
 
     def _export(self, path: Path) -> None:
         if self._hot_seat:
