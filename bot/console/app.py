@@ -156,6 +156,7 @@ class ConsoleApp:
         used = {row.channel_id for row in saved}
         channel = next(number for number in itertools.count() if number not in used)
         users = [User(FIRST_USER + index, name) for index, name in enumerate(setup.players)]
+        self._notifier.follow(channel)
         await self._service.new_game(GUILD, channel, users[0], setup.options)
         for user in users[1:]:
             await self._service.join(channel, user)

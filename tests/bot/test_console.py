@@ -223,6 +223,8 @@ async def test_options_with_a_game_saved_start_the_new_game(tmp_path: Path) -> N
     )
     assert "Game 2: Ann vs Bob. Super board" in output
     assert script.prompts[0] == "Pass the keyboard to Ann and press Enter... "
+    first_turn = output.split("]> ")[0]
+    assert "Ann 0   Bob 0   | bag: 186" in first_turn  # the first turn's board, before the first prompt
     assert await open_games(db) == 2
 
 
