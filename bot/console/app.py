@@ -16,6 +16,7 @@ peek at a program).
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -30,9 +31,10 @@ from bot.messages import Message
 from bot.service.errors import GameNotStartedError, NoGameError
 from bot.service.game_service import GameService, NewGame, User
 from bot.store import GameRow, GameStatus, SeatRow, Store
-from scrabble_core.errors import ScrabbleError
+from scrabble_core.errors import ScrabbleError, VariantError
 from scrabble_core.game import Game
 from scrabble_core.gcg import export_gcg
+from scrabble_core.variant import add_variant_file, variant_names
 
 GUILD: Final = 0
 FIRST_USER: Final = 1
@@ -104,6 +106,7 @@ class ConsoleApp:
                 self._terminal.say(f"Starting a new game. Still saved (scrabble-bot play --resume ID):{kept}")
             row = await self._create(setup, saved)
         self._channel, self._game_id = row.channel_id, row.id
+        _know_variant(row.options.variant)
         self._seats = row.seats
         self._notifier.follow(self._channel)
         self._notifier.seat({seat.user_id: seat.name for seat in row.seats if seat.user_id is not None})
@@ -334,3 +337,11 @@ class ConsoleApp:
     def _quit(self) -> int:
         self._terminal.say(f"The game is saved: {RESUME_HINT} {self._game_id}")
         return EXIT_OK
+
+
+def _know_variant(name: str) -> None:
+    """Make a saved game's variant file known again (the service looks its variant up by name); a file
+    gone or changed is left unknown (the game itself keeps its variant)."""
+    if name not in variant_names():
+        with contextlib.suppress(VariantError):
+            add_variant_file(Path(name))

@@ -288,6 +288,11 @@ async def test_a_variant_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     code, script = await run(tmp_path / "c.sqlite3", lines(), "--list")
     assert "\nGame 1: Ann vs AI (greedy), homemade board, move 3" in f"\n{script.output}"
 
+    monkeypatch.setattr(variant_module, "_ADDED", {})  # as in a new process
+    code, script = await run(tmp_path / "c.sqlite3", lines("check cat", "quit"), "--resume")
+    assert "Game 1: Ann vs AI (greedy). Homemade board" in script.output
+    assert "CAT is in ENABLE." in script.output
+
 
 @pytest.mark.parametrize(
     ("variant", "error"),
