@@ -9,7 +9,7 @@ from bot.config import AI_LEVELS, MAX_HINTS, MAX_TURN_SECONDS, Config
 from bot.service.errors import OptionError
 from bot.store import GameOptions
 from scrabble_core.game import MAX_PLAYERS, ChallengeMode
-from scrabble_core.variant import bundled_variant_names
+from scrabble_core.variant import variant_names
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,8 +33,8 @@ def game_options(options: NewGame, config: Config) -> GameOptions:
         OptionError: a value out of range or unknown.
     """
     variant = options.variant or config.variant
-    if variant not in bundled_variant_names():
-        raise OptionError(f"Unknown variant {variant!r}: choose one of {', '.join(bundled_variant_names())}")
+    if variant not in variant_names():
+        raise OptionError(f"Unknown variant {variant!r}: choose one of {', '.join(variant_names())}")
     mode = options.challenge_mode or config.challenge_mode.value
     if mode not in {m.value for m in ChallengeMode}:
         raise OptionError(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import random
 import sqlite3
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -56,9 +57,9 @@ NO_GAME = "There is no game in this channel: start one with /scrabble new"
 
 
 @pytest.fixture
-async def harness(tmp_path: Path) -> Harness:
+async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
     opened = await open_harness(tmp_path)
-    yield opened  # type: ignore[misc]
+    yield opened
     await opened.close()
 
 

@@ -85,7 +85,7 @@ async def test_games_round_trip_and_one_open_game_per_channel(tmp_path: Path) ->
     assert (await store.last_finished_game(5)) == _finished(started)
     await store.create_game(draft(), [])  # the channel is free again
     with pytest.raises(KeyError):
-        await store.save(GameRow(**_fields(started, id=99)), [])
+        await store.save(GameRow(**_fields(started, id=99)), [])  # type: ignore[arg-type]
     await store.close()
 
 
