@@ -250,15 +250,35 @@ def bundled_variant_names() -> list[str]:
 
 
 _BUNDLED_CACHE: dict[str, Variant] = {}
+_ADDED: dict[str, Variant] = {}
+"""The variant files added by :func:`add_variant_file`, by name."""
+
+
+def add_variant_file(path: Path) -> str:
+    """Load the variant file at ``path`` (checked as :func:`load_variant` checks it) and make it known
+    to :func:`get_variant` and :func:`variant_names` under its absolute path, which is returned.
+
+    Raises:
+        VariantError: the file is missing, is not TOML, or does not describe a valid variant.
+    """
+    name = str(path.expanduser().resolve())
+    _ADDED[name] = load_variant(Path(name))
+    return name
+
+
+def variant_names() -> list[str]:
+    """The names :func:`get_variant` knows: the bundled variants, then the files added."""
+    return [*bundled_variant_names(), *sorted(_ADDED)]
 
 
 def get_variant(name: str) -> Variant:
-    """Return a bundled variant by name (``"standard"``, ``"super"``), loaded once.
+    """Return a bundled variant by name (``"standard"``, ``"super"``), loaded once, or a variant file
+    added by :func:`add_variant_file` by its name.
 
     Raises:
         VariantError: no bundled variant has that name.
     """
-    cached = _BUNDLED_CACHE.get(name)
+    cached = _BUNDLED_CACHE.get(name) or _ADDED.get(name)
     if cached is not None:
         return cached
     path = assets_dir() / "variants" / f"{name}.toml"

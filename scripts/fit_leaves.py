@@ -215,7 +215,7 @@ def _residual_sd(samples: list[Sample], weights: dict[str, dict[str, float]]) ->
     model = LeaveModel(VOWELS, weights, {})
     residuals = [target - model.evaluate(leave) for leave, target in samples]
     mean = sum(residuals) / len(residuals)
-    return (sum((r - mean) ** 2 for r in residuals) / len(residuals)) ** 0.5
+    return float((sum((r - mean) ** 2 for r in residuals) / len(residuals)) ** 0.5)
 
 
 if __name__ == "__main__":

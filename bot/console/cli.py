@@ -20,23 +20,26 @@ from pathlib import Path
 from typing import Final
 
 from bot.config import AI_LEVELS, Config, ConfigError, load_config
-from bot.console.app import EXIT_FAILED, EXIT_USAGE, RESUME_HINT, ConsoleApp, Setup
-from bot.console.commands import Verb
+from bot.console.app import EXIT_FAILED, EXIT_USAGE, LAST_PLAYED, RESUME_HINT, ConsoleApp, Setup
+from bot.console.commands import Verb, cut
 from bot.console.screen import ConsoleNotifier, TextRenderer
 from bot.console.terminal import Terminal, line_editing
 from bot.service.assembly import service_parts
 from bot.service.game_service import NewGame
-from scrabble_core.errors import ScrabbleError
+from scrabble_core.errors import ScrabbleError, VariantError
 from scrabble_core.game import MAX_PLAYERS, MIN_PLAYERS, ChallengeMode
 from scrabble_core.lexicon import ENGLISH_ALPHABET, Lexicon, LexiconError, load_lexicon
 from scrabble_core.movegen import MoveGenerator, load_move_generator
-from scrabble_core.variant import bundled_variant_names
+from scrabble_core.variant import add_variant_file, bundled_variant_names
 
 PROG: Final = "scrabble-bot play"
 EXIT_INTERRUPTED: Final = 130
 NOTICE_AFTER: Final = 0.3
 """Seconds of loading after which the console says it is preparing the dictionary."""
 HISTORY_FILE: Final = "console-history"
+_GAME_OPTIONS: Final = ("players", "ai", "level", "variant", "challenge", "hints", "seed")
+"""The options that describe a new game (``args`` attributes)."""
+_ERROR_LENGTH: Final = 300
 
 
 def default_database() -> Path:
@@ -63,13 +66,27 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         "--ai", type=int, metavar="N", help="AI opponents (default: 1 for one player, 0 for several)"
     )
     parser.add_argument("--level", choices=AI_LEVELS, help="the AI's level (default: medium)")
-    parser.add_argument("--variant", choices=bundled_variant_names(), help="the board (default: standard)")
+    parser.add_argument(
+        "--variant",
+        metavar="NAME|FILE.toml",
+        help=f"the board: {' or '.join(bundled_variant_names())} (default: standard), or a variant file "
+        "(see assets/variants/)",
+    )
     parser.add_argument(
         "--challenge", choices=[mode.value for mode in ChallengeMode], help="challenge mode (default: void)"
     )
     parser.add_argument("--hints", type=int, metavar="N", help="hints per player (default: 3)")
     parser.add_argument("--seed", type=int, help="fix the shuffle of the bag (and the AI's choices)")
-    parser.add_argument("--resume", action="store_true", help="continue the last unfinished game")
+    saved = parser.add_mutually_exclusive_group()
+    saved.add_argument(
+        "--resume",
+        type=int,
+        nargs="?",
+        const=LAST_PLAYED,
+        metavar="ID",
+        help="continue the saved game ID (default: the one played last)",
+    )
+    saved.add_argument("--list", action="store_true", help="list the saved games and their ids")
     parser.add_argument(
         "--db",
         type=Path,
@@ -85,6 +102,12 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         help="keep FILE.png updated with the board as the bot posts it",
     )
     args = parser.parse_args(argv)
+    given = [f"--{name}" for name in _GAME_OPTIONS if getattr(args, name) is not None]
+    if given and args.resume is not None:
+        parser.error(f"--resume continues a saved game with its own options: drop {', '.join(given)}")
+    args.new_options = bool(given)
+    if args.variant is not None and args.variant not in bundled_variant_names():
+        args.variant = _variant_file(parser, args.variant)
     players = [name.strip() for name in (args.players or _login_name()).split(",")]
     if any(not name for name in players) or len(set(players)) != len(players):
         parser.error("--players: every player needs a name of their own")
@@ -93,6 +116,20 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         parser.error(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players: check --players and --ai")
     args.players = tuple(players)
     return args
+
+
+def _variant_file(parser: argparse.ArgumentParser, value: str) -> str:
+    """The name of the variant file ``value`` once added (:func:`add_variant_file`); a usage error
+    when it is not a bundled name nor a valid ``.toml`` file."""
+    if not value.endswith(".toml"):
+        parser.error(
+            f"--variant: no variant {cut(value)!r}: choose {' or '.join(bundled_variant_names())}, or give "
+            "a variant file (FILE.toml)"
+        )
+    try:
+        return add_variant_file(Path(value))
+    except VariantError as error:
+        parser.error(f"--variant: {cut(str(error), _ERROR_LENGTH)}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -137,7 +174,9 @@ async def play(args: argparse.Namespace, config: Config, terminal: Terminal) -> 
         await service.start()
         try:
             app = ConsoleApp(service, parts.store, notifier, renderer, terminal)
-            return await app.run(_setup(args), resume=args.resume)
+            if args.list:
+                return await app.list_games()
+            return await app.run(_setup(args), resume=args.resume, new_options=args.new_options)
         finally:
             await service.close()
 

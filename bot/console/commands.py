@@ -49,6 +49,8 @@ _ARGUMENTS: Final = {
     Verb.EXPORT: "a file name, e.g. export game.gcg",
     Verb.IMAGE: "a file name, e.g. image board.png",
 }
+ECHO_LENGTH: Final = 40
+"""The most characters of what the player typed that an error repeats."""
 _ALIASES: Final = {"exit": Verb.QUIT, "?": Verb.HELP, "scores": Verb.SCORE}
 
 HELP: Final = """\
@@ -100,12 +102,17 @@ def parse_command(line: str) -> Command | None:
     return Command(verb, rest)
 
 
+def cut(text: str, limit: int = ECHO_LENGTH) -> str:
+    """``text``, cut to ``limit`` characters with an ellipsis if it is longer (for echoing input)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _verb(word: str) -> Verb:
     try:
         return Verb(word.lower())
     except ValueError:
         raise CommandError(
-            f"Unknown command {word!r}: type a move such as 8H QUIZ, or help for the commands"
+            f"Unknown command {cut(word)!r}: type a move such as 8H QUIZ, or help for the commands"
         ) from None
 
 

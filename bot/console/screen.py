@@ -33,6 +33,8 @@ BOARD_FILE: Final = "board.png"
 RACK_FILE: Final = "rack.png"
 RECORD_SUFFIX: Final = ".gcg"
 _CHANNEL_LINK: Final = re.compile(r"<#\d+>")
+_ATTACHED: Final = re.compile(r" ?[^.!?\n]*\bis attached\.")
+"""A sentence about a file attached (a Discord message's): the console says where it wrote the file."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,14 +95,21 @@ class ConsoleNotifier:
         self._posts: list[Message] = []
         self._inbox: dict[int, list[Message]] = {}
         self._board: str | None = None
+        self._channel: int | None = None
+
+    def follow(self, channel_id: int) -> None:
+        """Show the public messages of ``channel_id`` only (the game being played; the others are
+        saved games, whose messages their history keeps)."""
+        self._channel = channel_id
 
     def seat(self, names: Mapping[int, str]) -> None:
         """The players' names by user id, which replace the mentions in the texts."""
         self._names = dict(names)
 
     async def post(self, channel_id: int, message: Message) -> None:
-        """Queue a public message until :meth:`flush`."""
-        self._posts.append(message)
+        """Queue a public message of the game followed until :meth:`flush`."""
+        if channel_id == self._channel:
+            self._posts.append(message)
 
     async def direct(self, user_id: int, message: Message) -> bool:
         """Put a private message in ``user_id``'s inbox until :meth:`open_inbox` (a rack replaces the
@@ -151,11 +160,11 @@ class ConsoleNotifier:
                 self._terminal.say(attachment.data.decode())
 
     def _plain(self, text: str) -> str:
-        """``text`` with names for mentions (``Ann (<@1>)`` becomes ``Ann``) and "this game" for the
-        channel."""
+        """``text`` with names for mentions (``Ann (<@1>)`` becomes ``Ann``), "this game" for the
+        channel and no sentence about attached files."""
         for user_id, name in self._names.items():
             text = text.replace(f"{name} ({mention(user_id)})", name).replace(mention(user_id), name)
-        return _CHANNEL_LINK.sub("this game", text)
+        return _ATTACHED.sub("", _CHANNEL_LINK.sub("this game", text))
 
 
 def _is_rack(message: Message) -> bool:

@@ -3,12 +3,15 @@
 Drawn from the engine's :class:`~scrabble_core.board.Board` (not from the PNG), in one of two styles:
 
 - :attr:`Style.RICH`: ANSI 256-colour backgrounds in the palette of the PNG board (:mod:`bot.render.style`)
-  and tile values as Unicode subscripts (``Q₁₀``); the last move on a yellow face.
+  and tile values as Unicode subscripts (``Q₁₀``); the last move on a bright yellow face, far from the
+  tiles' beige in the xterm palette.
 - :attr:`Style.PLAIN`: ASCII only, for terminals without colour, ``NO_COLOR`` or ``--ascii``; each cell
   is ``Q10``, and a ``>`` before a tile marks the last move.
 
-In both, premium squares are labelled ``TW DW TL DL`` (``QW QL`` on Super boards), the start square
-``*``, holes ``#``, and a blank is its letter in lowercase, worth nothing.
+In both, a cell is four characters: a space (or the mark) and three for the tile and its value, so a
+two-digit value is always followed by a space or a mark, never by the next tile. Premium squares are
+labelled ``TW DW TL DL`` (``QW QL`` on Super boards), the start square ``*``, holes ``#``, and a blank is
+its letter in lowercase, worth nothing; :func:`legend` explains the labels a board has.
 """
 
 from __future__ import annotations
@@ -30,17 +33,40 @@ class Style(enum.Enum):
     PLAIN = "plain"
 
 
-LEGEND: Final = {
-    Style.RICH: "TW/DW triple/double word, TL/DL triple/double letter, * start; a lowercase tile is a "
-    "blank (0 points); the last move is on yellow.",
-    Style.PLAIN: "TW/DW triple/double word, TL/DL triple/double letter, * start, # no square; a lowercase "
-    "tile is a blank (0 points); > marks the tiles of the last move.",
+_PREMIUM_NAMES: Final = {
+    Premium.QUADRUPLE_WORD: "quadruple word",
+    Premium.TRIPLE_WORD: "triple word",
+    Premium.DOUBLE_WORD: "double word",
+    Premium.QUADRUPLE_LETTER: "quadruple letter",
+    Premium.TRIPLE_LETTER: "triple letter",
+    Premium.DOUBLE_LETTER: "double letter",
 }
-
+_LAST_MOVE_LEGEND: Final = {
+    Style.RICH: "the last move is on bright yellow",
+    Style.PLAIN: "> marks the tiles of the last move",
+}
 _SUBSCRIPTS: Final = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
 _LIGHT_PREMIUMS: Final = frozenset({Premium.PLAIN, Premium.DOUBLE_LETTER, Premium.DOUBLE_WORD})
 _RESET: Final = "\x1b[0m"
 _LAST_MARK: Final = ">"
+_LAST_MOVE_FACE: Final = 226
+"""The xterm colour of the last move's tiles: pure yellow (the PNG's pale yellow rounds to the tiles'
+beige, 222 against 223)."""
+
+
+def legend(variant: Variant, drawing: Style) -> str:
+    """What the labels of ``variant``'s board mean: each premium it has, the start, holes if it has
+    any, blanks and the last move."""
+    premiums = {premium for row in variant.layout for premium in row}
+    labels = [
+        f"{style.PREMIUM_LABELS[premium]} {name}"
+        for premium, name in _PREMIUM_NAMES.items()
+        if premium in premiums
+    ]
+    labels.append("* start")
+    if None in premiums:
+        labels.append("# no square" if drawing is Style.PLAIN else "a blank dark cell is no square")
+    return f"{', '.join(labels)}; a lowercase tile is a blank (0 points); {_LAST_MOVE_LEGEND[drawing]}."
 
 
 def draw_board(board: Board, last_move: Collection[Square], drawing: Style) -> str:
@@ -48,8 +74,7 @@ def draw_board(board: Board, last_move: Collection[Square], drawing: Style) -> s
     highlighted."""
     variant = board.variant
     width = len(str(variant.rows))
-    rich = drawing is Style.RICH
-    letters = "".join(f" {letter} " if rich else f" {letter}  " for letter in COLUMN_LETTERS[: variant.cols])
+    letters = "".join(f" {letter}  " for letter in COLUMN_LETTERS[: variant.cols])
     columns = " " * (width + 1) + letters.rstrip()
     lines = [columns]
     for row in range(variant.rows):
@@ -68,9 +93,13 @@ def draw_rack(rack: str, variant: Variant, drawing: Style) -> str:
     if drawing is Style.PLAIN:
         return " ".join(tile if tile == BLANK else f"{tile}{variant.value(tile)}" for tile in rack)
     return " ".join(
-        _paint(" ? ", style.BLANK_TEXT, style.BLANK_FACE)
+        _paint(" ? ", _xterm(style.BLANK_TEXT), _xterm(style.BLANK_FACE))
         if tile == BLANK
-        else _paint(f"{tile}{_subscript(variant.value(tile))}".center(3), style.TILE_TEXT, style.TILE_FACE)
+        else _paint(
+            f"{tile}{_subscript(variant.value(tile))}".center(3),
+            _xterm(style.TILE_TEXT),
+            _xterm(style.TILE_FACE),
+        )
         for tile in rack
     )
 
@@ -94,7 +123,7 @@ def draw_scores(players: Sequence[str], totals: Sequence[Sequence[int]]) -> str:
 
 
 def _cell(board: Board, square: Square, last: bool, drawing: Style) -> str:
-    """One square: 3 characters in colour (RICH), or a mark and 3 characters (PLAIN)."""
+    """One square: a space (or the last move's mark) and 3 characters, in colour (RICH) or not."""
     variant = board.variant
     tile = board[square]
     premium = variant.layout[square[0]][square[1]]
@@ -104,14 +133,16 @@ def _cell(board: Board, square: Square, last: bool, drawing: Style) -> str:
             return f"{_LAST_MARK if last else ' '}{tile + value:<3}"
         return f" {_label(variant, square, premium) or '.':<3}"
     if tile is not None:
-        if tile.islower():
-            return _paint(f"{tile:^3}", style.BLANK_TEXT, style.LAST_MOVE_FACE if last else style.BLANK_FACE)
-        text = f"{tile}{_subscript(variant.value(tile))}"
-        return _paint(f"{text:^3}", style.TILE_TEXT, style.LAST_MOVE_FACE if last else style.TILE_FACE)
+        blank = tile.islower()
+        text = tile if blank else f"{tile}{_subscript(variant.value(tile))}"
+        ink = style.BLANK_TEXT if blank else style.TILE_TEXT
+        face = _xterm(style.BLANK_FACE if blank else style.TILE_FACE)
+        return _paint(f" {text:<3}", _xterm(ink), _LAST_MOVE_FACE if last else face)
     if premium is None:
-        return _paint("   ", style.FRAME, style.FRAME)
+        return _paint("    ", _xterm(style.FRAME), _xterm(style.FRAME))
     ink = style.DARK_LABEL if premium in _LIGHT_PREMIUMS else style.LIGHT_LABEL
-    return _paint(f"{_label(variant, square, premium):^3}", ink, style.PREMIUM_COLOURS[premium])
+    label = _label(variant, square, premium)
+    return _paint(f" {label:<3}", _xterm(ink), _xterm(style.PREMIUM_COLOURS[premium]))
 
 
 def _label(variant: Variant, square: Square, premium: Premium | None) -> str:
@@ -127,9 +158,9 @@ def _subscript(value: int) -> str:
     return str(value).translate(_SUBSCRIPTS)
 
 
-def _paint(text: str, ink: style.RGB, face: style.RGB) -> str:
-    """``text`` in the xterm-256 colours nearest to ``ink`` on ``face``, bold."""
-    return f"\x1b[1;38;5;{_xterm(ink)};48;5;{_xterm(face)}m{text}{_RESET}"
+def _paint(text: str, ink: int, face: int) -> str:
+    """``text`` in the xterm-256 colour ``ink`` on ``face``, bold."""
+    return f"\x1b[1;38;5;{ink};48;5;{face}m{text}{_RESET}"
 
 
 def _xterm(colour: style.RGB) -> int:

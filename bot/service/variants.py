@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from scrabble_core.errors import VariantError
-from scrabble_core.variant import Variant, bundled_variant_names, get_variant, load_variant
+from scrabble_core.variant import Variant, bundled_variant_names, get_variant, load_variant, variant_names
 
 
 class Variants:
@@ -28,8 +28,9 @@ class Variants:
             self._files[variant.name] = variant
 
     def names(self) -> list[str]:
-        """Every variant's name: the bundled ones (sorted), then the files' in their order."""
-        return [*bundled_variant_names(), *self._files]
+        """Every variant's name: the engine's (bundled, then any file added to it, as the console's
+        ``--variant path`` does), then the files' in their order."""
+        return [*variant_names(), *self._files]
 
     def __contains__(self, name: object) -> bool:
         return isinstance(name, str) and name in self.names()

@@ -110,7 +110,7 @@ def _json(data: Any, *, status: int = 200) -> web.Response:
 def _too_long(body: Any) -> web.Response | None:
     """Discord's refusal of a message whose text is over 2,000 characters, if ``body``'s is."""
     if isinstance(body, dict):
-        data = body.get("data") if isinstance(body.get("data"), dict) else body
+        data = body["data"] if isinstance(body.get("data"), dict) else body
         if len(str(data.get("content") or "")) > MAX_CONTENT:
             error = {"message": "Invalid Form Body", "code": 50035}
             return _json(error, status=400)

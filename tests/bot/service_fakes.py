@@ -213,7 +213,7 @@ class Harness:
         self.service = GameService(
             self.config,
             self.store,
-            self.lexicon,  # type: ignore[arg-type]
+            self.lexicon,
             self.notifier,
             self.ai,
             SimpleAdvisor(),

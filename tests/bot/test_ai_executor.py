@@ -39,7 +39,7 @@ async def test_a_turn_returns_a_legal_move(
         check_play(view.board, move, rack=view.rack, lexicon=enable_lexicon)
         game = Game(get_variant("standard"), ["a", "b"], rng=random.Random(7), lexicon=enable_lexicon)
         player: AiPlayer = ExecutorAiPlayer(executor, timeout=5.0)
-        assert await player.choose(game, 0, "hard", 1) == move
+        assert await player.choose(game, 0, Level.HARD, 1) == move
 
 
 async def test_a_stuck_worker_gives_the_fallback_move_and_is_replaced(

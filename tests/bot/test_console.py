@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from bot.config import Config
-from bot.console.app import CHANNEL
+from bot.console.app import GUILD
 from bot.console.cli import parse_args, play
 from bot.console.terminal import Terminal
 from bot.store import Store
+from scrabble_core import variant as variant_module
 from scrabble_core.gcg import parse_gcg, replay
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.variant import get_variant
@@ -96,7 +97,11 @@ def cache(enable_lexicon: Lexicon, monkeypatch: pytest.MonkeyPatch) -> None:
 
 async def run(db: Path, player: Player, *options: str) -> tuple[int, Script]:
     script = Script(player)
-    args = parse_args(["--db", str(db), "--seed", "1", "--level", "greedy", *options])
+    """Run the console on ``db``; a new game is seeded and its AI greedy unless the options are
+    ``--resume``, ``--list`` or none."""
+    new_game = bool(options) and "--resume" not in options and "--list" not in options
+    game = ["--seed", "1", "--level", "greedy"] if new_game else []
+    args = parse_args(["--db", str(db), *game, *options])
     code = await play(args, Config(), script.terminal())
     return code, script
 
@@ -104,7 +109,7 @@ async def run(db: Path, player: Player, *options: str) -> tuple[int, Script]:
 async def open_games(db: Path) -> int:
     store = await Store.open(db)
     try:
-        return sum(row.channel_id == CHANNEL for row in await store.open_games())
+        return sum(row.guild_id == GUILD for row in await store.open_games())
     finally:
         await store.close()
 
@@ -118,6 +123,7 @@ async def test_a_full_game_against_the_ai(tmp_path: Path, enable_lexicon: Lexico
     assert "Game over! Final scores:" in output
     assert "The final board:" in output
     assert "<@" not in output and "<#" not in output
+    assert "attached" not in output  # Discord's wording: the console says where the file is
     records = list(tmp_path.glob("game-*.gcg"))
     assert len(records) == 1
     assert f"The record is saved in {records[0]}" in output
@@ -139,6 +145,7 @@ async def test_bad_input_shows_the_error_and_changes_nothing(tmp_path: Path) -> 
             "play",
             "pass now",
             "frobnicate",
+            "x" * 5000,
             "H8 ZZ",
             "play 8H GRAZED 12",
             "export",
@@ -156,12 +163,14 @@ async def test_bad_input_shows_the_error_and_changes_nothing(tmp_path: Path) -> 
         "play needs the move, e.g. play 8H QUIZ",
         "pass takes nothing after it",
         "Unknown command 'frobnicate'",
+        f"Unknown command '{'x' * 39}…': type a move",
         "you don't have Z on your rack",
         "write a play as a coordinate and a word",
         "export needs a file name",
     ):
         assert error in output
     assert "No move yet." in output
+    assert max(len(line) for line in output.splitlines() if not line.startswith("Ann [")) < 200
     assert set(script.prompts) == {"Ann [ADEGORZ]> "}
 
 
@@ -170,7 +179,7 @@ async def test_quit_and_resume(tmp_path: Path) -> None:
     db = tmp_path / "c.sqlite3"
     code, script = await run(db, hint_player(then=["quit"]), "--players", "Ann")
     assert code == 0
-    assert "The game is saved: continue it with scrabble-bot play --resume" in script.output
+    assert "The game is saved: continue it with scrabble-bot play --resume 1" in script.output
     first = re.search(r"^Ann played (\S+ \S+) for (\d+)", script.output, re.MULTILINE)
     assert first is not None
     assert await open_games(db) == 1
@@ -187,9 +196,135 @@ async def test_quit_and_resume(tmp_path: Path) -> None:
 
     code, script = await run(db, lines("n", "quit"))
     assert code == 0
-    assert "An unfinished game is saved (" in script.output
+    assert (
+        "An unfinished game is saved: game 1 (Ann vs AI (greedy), standard board, move 3: Ann "
+        in script.output
+    )
+    assert (
+        "Starting a new game. Still saved (scrabble-bot play --resume ID):\n  Game 1: Ann vs AI"
+        in script.output
+    )
     assert "Game 2:" in script.output
-    assert await open_games(db) == 1
+    assert await open_games(db) == 2
+
+
+@pytest.mark.usefixtures("cache")
+async def test_options_with_a_game_saved_start_the_new_game(tmp_path: Path) -> None:
+    db = tmp_path / "c.sqlite3"
+    code, script = await run(db, hint_player(then=["quit"]), "--players", "Ann")
+    assert code == 0
+
+    code, script = await run(db, lines("", "quit"), "--variant", "super", "--players", "Ann,Bob")
+    assert code == 0
+    output = script.output
+    assert "Continue it?" not in output
+    assert re.search(
+        r"^  Game 1: Ann vs AI \(greedy\), standard board, move 3: Ann \d+, AI \d+$", output, re.MULTILINE
+    )
+    assert "Game 2: Ann vs Bob. Super board" in output
+    assert script.prompts[0] == "Pass the keyboard to Ann and press Enter... "
+    first_turn = output.split("]> ")[0]
+    assert "Ann 0   Bob 0   | bag: 186" in first_turn  # the first turn's board, before the first prompt
+    assert await open_games(db) == 2
+
+
+@pytest.mark.usefixtures("cache")
+async def test_list_and_resume_any_saved_game(tmp_path: Path) -> None:
+    db = tmp_path / "c.sqlite3"
+    await run(db, lines("quit"), "--players", "Ann")
+    await run(db, lines("", "quit"), "--players", "Cy,Di", "--variant", "super")
+
+    code, script = await run(db, lines(), "--list")
+    assert code == 0
+    assert [line for line in script.output.splitlines() if not line.startswith("Preparing")] == [
+        "Game 1: Ann vs AI (greedy), standard board, move 1: Ann 0, AI 0",
+        "Game 2: Cy vs Di, super board, move 1: Cy 0, Di 0",
+    ]
+
+    code, script = await run(db, lines("pass", "quit"), "--resume", "1")
+    assert code == 0
+    assert "Game 1: Ann vs AI (greedy). Standard board" in script.output
+    assert script.prompts[0] == "Ann [ADEGORZ]> "
+
+    code, script = await run(db, lines(), "--list")
+    assert script.output.splitlines()[-1].startswith("Game 1: ")  # played last
+
+    code, script = await run(db, lines(), "--resume", "7")
+    assert code == 2
+    assert script.output.endswith("No unfinished game has the id 7 (saved: 2, 1); scrabble-bot play --list\n")
+
+
+@pytest.mark.parametrize(
+    "options", [["--resume", "--players", "Ann"], ["--resume", "2", "--variant", "super", "--seed", "4"]]
+)
+def test_resume_takes_no_game_options(options: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        parse_args(options)
+    assert exited.value.code == 2
+    error = capsys.readouterr().err.splitlines()[-1]
+    assert error.startswith(
+        "scrabble-bot play: error: --resume continues a saved game with its own options: drop --"
+    )
+
+
+@pytest.mark.usefixtures("cache")
+async def test_a_variant_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(variant_module, "_ADDED", {})
+    standard = (variant_module.assets_dir() / "variants" / "standard.toml").read_text()
+    board = tmp_path / "my board.toml"
+    board.write_text(standard.replace('name = "standard"', 'name = "homemade"'))
+    code, script = await run(
+        tmp_path / "c.sqlite3",
+        hint_player(then=["board", "quit"]),
+        "--players",
+        "Ann",
+        "--variant",
+        str(board),
+    )
+    assert code == 0
+    assert "Game 1: Ann vs AI (greedy). Homemade board" in script.output
+    assert re.search(r"^Ann played \S+ \S+ for \d+", script.output, re.MULTILINE)
+
+    code, script = await run(tmp_path / "c.sqlite3", lines(), "--list")
+    assert "\nGame 1: Ann vs AI (greedy), homemade board, move 3" in f"\n{script.output}"
+
+    monkeypatch.setattr(variant_module, "_ADDED", {})  # as in a new process
+    code, script = await run(tmp_path / "c.sqlite3", lines("check cat", "quit"), "--resume")
+    assert "Game 1: Ann vs AI (greedy). Homemade board" in script.output
+    assert "CAT is in ENABLE." in script.output
+
+
+@pytest.mark.parametrize(
+    ("variant", "error"),
+    [
+        ("nowhere.toml", "nowhere.toml: (file): no such file"),
+        (
+            "bogus" * 100,
+            "--variant: no variant 'bogusbogusbogusbogusbogusbogusbogusbogu…': choose standard or super",
+        ),
+    ],
+)
+def test_a_variant_that_is_neither_bundled_nor_a_file(
+    variant: str,
+    error: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SystemExit):
+        parse_args(["--variant", variant])
+    assert error in capsys.readouterr().err
+
+
+def test_a_broken_variant_file_is_refused_with_its_reason(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    broken = tmp_path / "broken.toml"
+    broken.write_text('name = "broken"\n[board]\n')
+    with pytest.raises(SystemExit):
+        parse_args(["--variant", str(broken)])
+    assert f"--variant: {broken}: " in capsys.readouterr().err
 
 
 @pytest.mark.usefixtures("cache")

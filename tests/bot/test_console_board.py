@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from bot.console.terminal_board import Style, draw_board, draw_header, draw_rack, draw_scores
+from bot.console.terminal_board import Style, draw_board, draw_header, draw_rack, draw_scores, legend
 from bot.render import BoardHeader, PlayerLine
 from scrabble_core.board import Board
-from scrabble_core.variant import get_variant
+from scrabble_core.variant import get_variant, variant_from_dict
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -45,7 +45,7 @@ def test_rich_board_is_coloured_and_aligned(variant: str, size: int) -> None:
     text = draw_board(board, {board.variant.start}, Style.RICH)
     lines = _ANSI.sub("", text).splitlines()
     assert len(lines) == size + 2
-    assert {line.rindex(" ") for line in lines[1:-1]} == {len(str(size)) + 1 + 3 * size}
+    assert {line.rindex(" ") for line in lines[1:-1]} == {len(str(size)) + 1 + 4 * size}
     assert "Q₁₀" in text and " i " in text
     assert text.count("\x1b[") >= size * size
 
@@ -58,3 +58,60 @@ def test_rack_header_and_scores() -> None:
     header = BoardHeader([PlayerLine("Ann", 34, False), PlayerLine("AI", 20, True)], 79)
     assert draw_header(header, Style.PLAIN) == "Ann 34   > AI 20   | bag: 79"
     assert draw_scores(["Ann", "AI"], [[34, 60], [20]]) == "Ann: 34 60\nAI:  20"
+
+
+_CELL_COLOURS = re.compile(r"\x1b\[1;38;5;(\d+);48;5;(\d+)m([^\x1b]*)")
+
+
+def cube(colour: int) -> tuple[int, int, int]:
+    """The red, green and blue steps (0 to 5) of an xterm colour of the 6x6x6 cube."""
+    red, rest = divmod(colour - 16, 36)
+    green, blue = divmod(rest, 6)
+    return red, green, blue
+
+
+def test_rich_last_move_stands_out_from_the_tiles() -> None:
+    board = quiz_board("standard")  # Q U i Z from H8
+    text = draw_board(board, {(7, 7), (7, 8)}, Style.RICH)
+    faces = {cell.strip(): int(face) for _, face, cell in _CELL_COLOURS.findall(text) if cell.strip()}
+    last, tile, blank = cube(faces["Q₁₀"]), cube(faces["Z₁₀"]), cube(faces["i"])
+    for other in (tile, blank):
+        assert sum((a - b) ** 2 for a, b in zip(last, other, strict=True)) >= 4, (last, other)
+    assert "the last move is on bright yellow" in legend(board.variant, Style.RICH)
+
+
+@pytest.mark.parametrize("drawing", list(Style))
+def test_two_digit_values_never_run_into_the_next_tile(drawing: Style) -> None:
+    variant = get_variant("standard")
+    board = Board(variant)
+    board.place([((7, 5 + i), tile) for i, tile in enumerate("QZQaZ")])
+    for last_move in [(), {(7, 6), (7, 7)}]:
+        row = _ANSI.sub("", draw_board(board, last_move, drawing)).splitlines()[8]
+        assert not re.search(r"[0-9₀-₉][A-Za-z]", row), row
+        assert len(re.findall(r"[QZ][0-9₀-₉]{2}", row)) == 4
+
+
+def test_the_legend_explains_every_premium_of_the_board() -> None:
+    standard, super_board = get_variant("standard"), get_variant("super")
+    assert legend(standard, Style.PLAIN) == (
+        "TW triple word, DW double word, TL triple letter, DL double letter, * start; a lowercase tile is "
+        "a blank (0 points); > marks the tiles of the last move."
+    )
+    assert legend(super_board, Style.RICH).startswith(
+        "QW quadruple word, TW triple word, DW double word, QL quadruple letter, TL triple letter, "
+        "DL double letter, * start; "
+    )
+    shown = set(_ANSI.sub("", draw_board(Board(super_board), (), Style.RICH)).split())
+    assert {"QW", "QL", "TW", "DW", "TL", "DL", "*"} <= shown
+    holes = variant_from_dict(
+        {
+            "name": "holes",
+            "board": {"start": "B2", "layout": "## -- --\n-- 2W --\n-- -- 3L"},
+            "tiles": {"blanks": 0, "A": [20, 1]},
+        },
+        "test",
+    )
+    assert legend(holes, Style.PLAIN) == (
+        "DW double word, TL triple letter, * start, # no square; a lowercase tile is a blank (0 points); "
+        "> marks the tiles of the last move."
+    )

@@ -64,9 +64,9 @@ def test_play_quit_and_resume_in_a_terminal(tmp_path: Path, enable_lexicon: Lexi
         "HOME": str(tmp_path),
     }
     env.pop("NO_COLOR", None)
-    command = [sys.executable, "-m", "bot", "play", "--db", str(tmp_path / "c.sqlite3"), "--players", "Ann"]
+    command = [sys.executable, "-m", "bot", "play", "--db", str(tmp_path / "c.sqlite3")]
 
-    game = Pty([*command, "--ascii", "--seed", "1", "--level", "greedy"], env)
+    game = Pty([*command, "--players", "Ann", "--ascii", "--seed", "1", "--level", "greedy"], env)
     game.expect("Ann [ADEGORZ]> ")
     game.type("8H GRAZED")
     played = game.expect("Ann [")

@@ -46,6 +46,8 @@ from bot.store import (
     SeatRow,
     Store,
 )
+from scrabble_core.ai import Level
+from scrabble_core.game import ChallengeMode
 
 CHILD = Path(__file__).parent / "crash_child.py"
 BUSY_MESSAGE = "Storage is busy, retrying: the game goes on once it is saved."
@@ -272,7 +274,7 @@ async def test_numbers_too_large_for_sqlite_are_refused_before_any_write(tmp_pat
         5,
         7,
         GameStatus.LOBBY,
-        GameOptions("standard", "void", 0, 3, "medium"),
+        GameOptions("standard", ChallengeMode.VOID, 0, 3, Level.MEDIUM),
         2**63,
         None,
         (SeatRow(0, 7, "Ann"),),

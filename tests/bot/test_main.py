@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import importlib
-import importlib.util
 import os
 import socket
 import subprocess
@@ -147,7 +146,6 @@ def test_play_is_handed_to_the_console_with_the_rest_of_the_arguments(
     assert calls == [["--ai", "hard"]]
 
 
-@pytest.mark.skipif(importlib.util.find_spec("bot.console") is None, reason="bot.console is not there yet")
 def test_scrabble_bot_play_reaches_the_real_console() -> None:
     console = importlib.import_module("bot.console")
     assert callable(console.main)

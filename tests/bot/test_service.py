@@ -8,6 +8,7 @@ import random
 import sqlite3
 import subprocess
 import sys
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -63,9 +64,9 @@ NO_GAME = "There is no game in this channel: start one with /scrabble new"
 
 
 @pytest.fixture
-async def harness(tmp_path: Path) -> Harness:
+async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
     opened = await open_harness(tmp_path)
-    yield opened  # type: ignore[misc]
+    yield opened
     await opened.close()
 
 
@@ -961,7 +962,7 @@ async def test_generator_advisor_suggests_typed_plays(enable_lexicon: object) ->
         (NewGame(seed=2**63), "The seed must be a whole number from 0 to 4611686018427387903"),
         (NewGame(seed=-1), "The seed must be a whole number from 0 to 4611686018427387903"),
         (NewGame(hints="3"), "The number of hints must be a whole number, not str"),  # type: ignore[arg-type]
-        (NewGame(turn_seconds=True), "The turn time limit must be a whole number, not bool"),  # type: ignore[arg-type]
+        (NewGame(turn_seconds=True), "The turn time limit must be a whole number, not bool"),
         (NewGame(ai_opponents=1.5), "The number of AI opponents must be a whole number, not float"),  # type: ignore[arg-type]
         (NewGame(variant=5), "The variant must be a name, not int"),  # type: ignore[arg-type]
         (

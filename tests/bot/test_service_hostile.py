@@ -113,7 +113,9 @@ async def test_hostile_inputs_are_refused_and_change_nothing(tmp_path: Path) -> 
                 return (lambda: service.exchange(channel, BOB.id, text)), where or (NotYourTurnError,)
             if op == 5:
                 user = rng.choice([BOB, CAROL])
-                errors = (NotYourTurnError,) if user is BOB else (NotSeatedError,)
+                errors: tuple[type[ScrabbleError], ...] = (
+                    (NotYourTurnError,) if user is BOB else (NotSeatedError,)
+                )
                 return (lambda: service.pass_turn(channel, user.id)), where or errors
             if op == 6:
                 return (lambda: service.challenge(channel, rng.choice([ALICE, BOB]).id)), where or (
@@ -171,12 +173,13 @@ async def test_hostile_inputs_are_refused_and_change_nothing(tmp_path: Path) -> 
             else:
                 raise AssertionError(f"case {number} was accepted")
         # The lobby next door refuses its own way.
-        for call, error_type in [
+        refusals: list[tuple[Callable[[], Awaitable[object]], type[Exception]]] = [
             (lambda: service.join(OTHER_CHANNEL, CAROL), AlreadySeatedError),
             (lambda: service.play(OTHER_CHANNEL, CAROL.id, "8H AB"), GameNotStartedError),
             (lambda: service.resign(OTHER_CHANNEL, ALICE.id), GameNotStartedError),
             (lambda: service.start_game(OTHER_CHANNEL, CAROL.id), NotEnoughPlayersError),
-        ]:
+        ]
+        for call, error_type in refusals:
             with pytest.raises(error_type):
                 await call()
         assert await snapshot(harness) == before

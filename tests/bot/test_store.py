@@ -11,13 +11,23 @@ import aiosqlite
 import pytest
 
 from bot.store import GameOptions, GameRow, GameStatus, LogEntry, SeatRow, StatsDelta, Store
+from scrabble_core.ai import Level
+from scrabble_core.game import ChallengeMode
 
-OPTIONS = GameOptions("standard", "void", 0, 3, "medium")
+OPTIONS = GameOptions("standard", ChallengeMode.VOID, 0, 3, Level.MEDIUM)
 
 
 def draft(channel: int = 5, status: GameStatus = GameStatus.LOBBY) -> GameRow:
     return GameRow(
-        0, 1, channel, 7, status, OPTIONS, 42, None, (SeatRow(0, 7, "Ann"), SeatRow(1, None, "AI", "hard"))
+        0,
+        1,
+        channel,
+        7,
+        status,
+        OPTIONS,
+        42,
+        None,
+        (SeatRow(0, 7, "Ann"), SeatRow(1, None, "AI", Level.HARD)),
     )
 
 
@@ -85,7 +95,7 @@ async def test_games_round_trip_and_one_open_game_per_channel(tmp_path: Path) ->
     assert (await store.last_finished_game(5)) == _finished(started)
     await store.create_game(draft(), [])  # the channel is free again
     with pytest.raises(KeyError):
-        await store.save(GameRow(**_fields(started, id=99)), [])
+        await store.save(GameRow(**_fields(started, id=99)), [])  # type: ignore[arg-type]
     await store.close()
 
 

@@ -242,7 +242,12 @@ def test_going_out_waits_for_accept(make_game: MakeGame, mode: ChallengeMode) ->
     assert not game.is_over
     assert game.awaiting_final_challenge
     assert game.current == 1
-    for action in (lambda: game.pass_turn(1), lambda: game.play(1, "9h ax"), lambda: game.exchange(1, "a")):
+    actions: tuple[Callable[[], object], ...] = (
+        lambda: game.pass_turn(1),
+        lambda: game.play(1, "9h ax"),
+        lambda: game.exchange(1, "a"),
+    )
+    for action in actions:
         with pytest.raises(IllegalMoveError) as info:
             action()
         assert str(info.value) == "Ann went out: challenge the last play or accept it"

@@ -204,11 +204,12 @@ def test_pass(make_game: MakeGame) -> None:
 
 def test_not_your_turn() -> None:
     game = standard_game()
-    for action in (
+    actions: tuple[Callable[[], object], ...] = (
         lambda: game.play(1, "8h cote"),
         lambda: game.exchange(1, "c"),
         lambda: game.pass_turn(1),
-    ):
+    )
+    for action in actions:
         with pytest.raises(NotYourTurnError) as info:
             action()
         assert str(info.value) == "it is Ann's turn, not Bob's"
@@ -237,14 +238,15 @@ def test_game_over() -> None:
     assert events == [Event(EventKind.RESIGN, 1, "CELNOOT", "(resigned)", 0, 0)]
     assert game.is_over
     assert game.winners() == [0]
-    for action in (
+    actions: tuple[Callable[[], object], ...] = (
         lambda: game.play(0, "8h adz"),
         lambda: game.exchange(0, "z"),
         lambda: game.pass_turn(0),
         lambda: game.challenge(1),
         lambda: game.accept(0),
         lambda: game.resign(0),
-    ):
+    )
+    for action in actions:
         with pytest.raises(GameOverError) as info:
             action()
         assert str(info.value) == "the game is over"

@@ -38,7 +38,8 @@ def fit_script() -> ModuleType:
 
 
 def _model(**weights: dict[str, float]) -> LeaveModel:
-    tables = {"tiles": {}, "duplicates": {}, "balance": {}, "synergies": {}} | weights
+    tables: dict[str, dict[str, float]] = {"tiles": {}, "duplicates": {}, "balance": {}, "synergies": {}}
+    tables |= weights
     return LeaveModel("AEIOU", tables, {})
 
 

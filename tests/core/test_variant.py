@@ -100,7 +100,7 @@ def test_super_variant() -> None:
 
 
 def _reference_layout(path: Path) -> list[list[str]]:
-    rows = []
+    rows: list[list[str]] = []
     for line in path.read_text(encoding="utf-8").splitlines():
         if not line.strip() or line.lstrip().startswith("#"):
             continue
