@@ -31,7 +31,7 @@ from bot.web.hub import Connection, Hub
 from bot.web.links import Grant, LinkSigner, Role, board_url
 from scrabble_core.errors import ScrabbleError
 
-__all__ = ["DEFAULT_LIMITS", "PROTOCOL_VERSION", "Limits", "WebServer", "board_server"]
+__all__ = ["DEFAULT_LIMITS", "PROTOCOL_VERSION", "Limits", "ServerLinks", "WebServer", "board_server"]
 
 logger = logging.getLogger("bot.web")
 
@@ -319,10 +319,34 @@ class WebServer:
         return message
 
 
+class ServerLinks:
+    """The game service's :class:`~bot.service.protocols.BoardLinks` over a :class:`WebServer`: the
+    Open board button, the players' private links, and programs' seat tokens."""
+
+    def __init__(self, server: WebServer) -> None:
+        self._server = server
+
+    def spectator(self, game_id: int) -> str:
+        """See :meth:`WebServer.link` (no seat)."""
+        return self._server.link(game_id)
+
+    def seat(self, game_id: int, seat: int, *, renew: bool = False) -> str:
+        """See :meth:`WebServer.link` (a person's seat)."""
+        return self._server.link(game_id, seat, renew=renew)
+
+    def program(self, game_id: int, seat: int) -> tuple[str, str]:
+        """The websocket URL of the protocol under the public URL, and ``seat``'s token for a program."""
+        server = self._server
+        base = server.public_url or f"http://{server.host}:{server.port}"
+        socket = "ws" + base.rstrip("/").removeprefix("http") + "/ws"
+        return socket, server.signer.token(game_id, Role.BOT, seat)
+
+
 @contextlib.asynccontextmanager
 async def board_server(config: Config, service: GameService) -> AsyncIterator[WebServer | None]:
     """Serve the board for the bot's ``service`` while inside, if the config's ``[web]`` enables it
-    (links signed with its secret, or with one kept beside the database); None when disabled."""
+    (links signed with its secret, or with one kept beside the database), and put its links in the
+    service's messages; None when disabled."""
     web = config.web
     if not web.enabled:
         yield None
@@ -333,9 +357,11 @@ async def board_server(config: Config, service: GameService) -> AsyncIterator[We
     )
     server = WebServer(service, signer, host=web.host, port=web.port, public_url=web.public_url)
     await server.start()
+    service.use_links(ServerLinks(server))
     try:
         yield server
     finally:
+        service.use_links(None)
         await server.close()
 
 
