@@ -115,12 +115,14 @@ class WebServer:
         self, game_id: int, seat: int | None = None, *, role: Role = Role.PLAYER, renew: bool = False
     ) -> str:
         """The board's link for ``seat`` of game ``game_id`` (a spectator's without a seat), under the
-        public URL (``http://host:port`` if none is set); ``renew`` makes a new one, and the seat's older
-        links stop working. For the Discord layer's "Open board" button and the players' private links."""
+        public URL (``http://host:port`` if none is set); ``renew`` makes a new one: the seat's older
+        links stop working and the connections opened with them are closed (code 4001). For the Discord
+        layer's "Open board" button and the players' private links."""
         if seat is None:
             token = self.signer.token(game_id, Role.SPECTATOR)
         elif renew:
             token = self.signer.renew(game_id, role, seat)
+            self.hub.close_seat(game_id, seat)
         else:
             token = self.signer.token(game_id, role, seat)
         return board_url(self.public_url or f"http://{self.host}:{self.port}", token)
