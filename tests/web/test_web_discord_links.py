@@ -22,7 +22,7 @@ from bot.discord.client import ScrabbleBot
 from bot.service.game_service import GameService
 from bot.service.protocols import Notifier
 from bot.store import Store
-from bot.web.links import LinkSigner
+from bot.web.links import LinkSigner, Role
 from bot.web.server import ServerLinks, WebServer
 
 ALICE_ID, BOB_ID = 700_000_000_000_000_001, 700_000_000_000_000_002
@@ -302,3 +302,24 @@ async def test_no_links_without_the_web_board(make_linked: MakeLinked) -> None:
     refused = await linked.slash("link")
     assert refused.content.endswith("This bot does not serve the web board (its [web] settings disable it)")
     assert not any(TOKEN.search(r.content) or link_buttons(r.body) for r in linked.fake.requests)
+
+
+async def test_a_bot_token_never_plays_a_persons_seat_after_the_lobby_moves(make_linked: MakeLinked) -> None:
+    linked = await make_linked()
+    await linked.slash("new")
+    await linked.slash("join", user_id=BOB_ID)
+    game_id = next(iter(linked.harness.service._runner.tables.values())).row.id
+    answer = await linked.click(f"scrabble:add-bot:{game_id}")
+    token = TOKEN.search(answer.content)[0]  # type: ignore[index]
+    assert token.startswith(f"{game_id}.b2.0.")
+    await linked.slash("leave", user_id=BOB_ID)  # the program's seat moves up to seat 2 (index 1)
+    await linked.slash("join", user_id=BOB_ID + 1)  # a person now sits where the program was (index 2)
+    await linked.slash("start")
+    _, refused = await linked.connect(token)
+    assert (refused["ok"], refused["error"]["code"]) == (False, "unauthorized")
+    # A person's link does not play the program's seat either.
+    assert linked.server is not None
+    _, refused = await linked.connect(linked.server.signer.token(game_id, Role.PLAYER, 1))
+    assert (refused["ok"], refused["error"]["code"]) == (False, "unauthorized")
+    _, welcome = await linked.connect(linked.server.signer.token(game_id, Role.BOT, 1))
+    assert (welcome["type"], welcome["you"]["name"]) == ("welcome", "Bot")
