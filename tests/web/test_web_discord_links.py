@@ -4,7 +4,9 @@ programs, and no link at all when the bot serves no board."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -25,6 +27,7 @@ from bot.store import Store
 from bot.web.links import LinkSigner, Role
 from bot.web.server import ServerLinks, WebServer
 
+EXAMPLE = Path(__file__).parents[2] / "examples" / "bot_client.py"
 ALICE_ID, BOB_ID = 700_000_000_000_000_001, 700_000_000_000_000_002
 LINK_STYLE = 5
 TOKEN = re.compile(r"\d+\.[spb]\d?\.\d+\.[A-Za-z0-9_-]{22}")
@@ -323,3 +326,25 @@ async def test_a_bot_token_never_plays_a_persons_seat_after_the_lobby_moves(make
     assert (refused["ok"], refused["error"]["code"]) == (False, "unauthorized")
     _, welcome = await linked.connect(linked.server.signer.token(game_id, Role.BOT, 1))
     assert (welcome["type"], welcome["you"]["name"]) == ("welcome", "Bot")
+
+
+async def test_the_example_bot_runs_with_the_command_the_creator_was_given(make_linked: MakeLinked) -> None:
+    linked = await make_linked()
+    answer = await linked.slash("new", integer_option("bot_seats", 1))
+    command = re.search(r"`python examples/bot_client\.py (--url \S+ --token \S+)`", answer.content)
+    assert command is not None
+    await linked.slash("start")
+    await linked.slash("pass")
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, str(EXAMPLE), *command[1].split(), stdout=asyncio.subprocess.PIPE
+    )
+    announced = await linked.fake.wait_for(lambda r: "board.png" in r.filenames, count=3, timeout=60)
+    assert announced[-1].content.startswith("Bot played ")
+    await linked.slash("resign")
+    output, _ = await asyncio.wait_for(process.communicate(), 60)
+    assert process.returncode == 0
+    row = await linked.harness.store.last_finished_game(linked.payloads.channel_id)
+    assert row is not None and row.state is not None
+    scores = [player["score"] for player in row.state["players"]]
+    assert scores[0] == 0 and scores[1] > 0
+    assert output.decode().strip() == f"game over, scores: {scores}"
