@@ -199,17 +199,9 @@ class ScrabbleCog(
     ) -> None:
         """Open a lobby (posted with its Join, Add AI, Start and Cancel buttons), then give
         ``bot_seats`` seats to programs (their tokens come in the private answer)."""
-        options = NewGame(variant, challenges, time_limit, ai_opponents, ai_level, hints)
+        options = NewGame(variant, challenges, time_limit, ai_opponents, ai_level, hints, programs=bot_seats)
         user = user_of(interaction)
-
-        async def work(service: GameService, guild: int, channel: int) -> Message:
-            if bot_seats:
-                service.require_board()
-            replies = [await service.new_game(guild, channel, user, options)]
-            replies += [await service.add_program(channel, user.id) for _ in range(bot_seats)]
-            return Message("\n\n".join(reply.text for reply in replies), private=True)
-
-        await run(interaction, work, slow=True)
+        await run(interaction, lambda s, guild, channel: s.new_game(guild, channel, user, options), slow=True)
 
     @app_commands.command(name="join", description="Join the game waiting for players in this channel")
     async def join(self, interaction: discord.Interaction[ScrabbleBot]) -> None:

@@ -18,6 +18,7 @@ import contextlib
 import logging
 import random
 import secrets
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Final
 
@@ -52,7 +53,7 @@ from bot.service.protocols import (
     SystemClock,
 )
 from bot.service.runner import GameRunner
-from bot.service.seats import User, program_user_id, seat_name
+from bot.service.seats import User, is_program, program_user_id, seat_name
 from bot.service.table import Table
 from bot.store import GameRow, GameStatus, LogEntry, SeatRow, Store
 from scrabble_core.errors import ScrabbleError
@@ -166,15 +167,19 @@ class GameService:
     async def new_game(
         self, guild_id: int, channel_id: int, user: User, options: NewGame = NewGame()
     ) -> Message:
-        """Open a lobby in ``channel_id`` with ``user`` in the first seat and the AI opponents asked
-        for, and announce it. Returns the asker's acknowledgement.
+        """Open a lobby in ``channel_id`` with ``user`` in the first seat, the AI opponents and the
+        programs' seats asked for, and announce it. Returns the asker's acknowledgement (with each
+        program seat's token: see :meth:`add_program`).
 
         Raises:
             GameExistsError: the channel has an open game.
             OptionError: an unknown variant, challenge mode or AI level, a time limit, hint count or
-                number of AI opponents out of range.
+                number of AI opponents or programs out of range.
+            NoBoardError: programs asked for, but the bot serves no web board.
         """
         settings = game_options(options, self._config)
+        if options.programs:
+            self.require_board()
         async with self._runner.lock(channel_id):
             if channel_id in self._runner.tables:
                 raise GameExistsError
@@ -183,6 +188,8 @@ class GameService:
             for _ in range(options.ai_opponents):
                 names = [seat.name for seat in seats]
                 seats.append(SeatRow(len(seats), None, seat_name("AI", names), settings.ai_level))
+            for _ in range(options.programs):
+                seats.append(_program_seat(seats))
             seed = options.seed if options.seed is not None else secrets.randbits(SEED_BITS)
             draft = GameRow(
                 0,
@@ -203,9 +210,11 @@ class GameService:
             row = await self._runner.create(draft, log)
             logger.info("game %d: created in channel %d by user %d", row.id, channel_id, user.id)
             await self._runner.post(channel_id, self._lobby_message(row))
-        return _ack(
+        created = (
             f"Game {row.id} created: others join with /scrabble join, then start it with /scrabble start."
         )
+        programs = [self._program_text(row.id, seat) for seat in row.seats if is_program(seat.user_id)]
+        return _ack("\n\n".join([created, *programs]))
 
     async def join(self, channel_id: int, user: User) -> Message:
         """Seat ``user`` in the channel's lobby and announce it.
@@ -275,14 +284,17 @@ class GameService:
             seats = table.row.seats
             if len(seats) >= MAX_PLAYERS:
                 raise LobbyFullError(MAX_PLAYERS)
-            program = program_user_id([s.user_id for s in seats])
-            seat = SeatRow(len(seats), program, seat_name("Bot", [s.name for s in seats]))
+            seat = _program_seat(seats)
             await self._change_lobby(
-                channel_id, table.row, (*seats, seat), "joined", seat.seat, {"user_id": program}
+                channel_id, table.row, (*seats, seat), "joined", seat.seat, {"user_id": seat.user_id}
             )
-        assert self._runner.links is not None
-        access = self._runner.links.program(table.row.id, seat.seat)
-        return _ack(announcements.program_seat_text(seat.name, seat.seat, access))
+        return _ack(self._program_text(table.row.id, seat))
+
+    def _program_text(self, game_id: int, seat: SeatRow) -> str:
+        """How to run a program in ``seat`` (its token: private)."""
+        assert self._runner.links is not None  # checked by require_board
+        access = self._runner.links.program(game_id, seat.seat)
+        return announcements.program_seat_text(seat.name, seat.seat, access)
 
     async def leave(self, channel_id: int, user_id: int) -> Message:
         """Take ``user_id`` out of the channel's lobby and announce it.
@@ -652,6 +664,12 @@ class GameService:
         """The guild's best players: most wins, then best average score."""
         rows = await self._store.leaderboard(guild_id, LEADERBOARD_SIZE)
         return Message(text.leaderboard_text(rows), private=True)
+
+
+def _program_seat(seats: Sequence[SeatRow]) -> SeatRow:
+    """A new seat after ``seats`` for a program (a pseudo user: see :func:`bot.service.seats.is_program`)."""
+    program = program_user_id([s.user_id for s in seats])
+    return SeatRow(len(seats), program, seat_name("Bot", [s.name for s in seats]))
 
 
 def _ack(content: str) -> Message:

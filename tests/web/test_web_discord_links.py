@@ -296,6 +296,7 @@ async def test_no_links_without_the_web_board(make_linked: MakeLinked) -> None:
     assert refused.ephemeral
     assert refused.content.endswith("This bot does not serve the web board (its [web] settings disable it)")
     assert linked.harness.service._runner.tables == {}
+    assert linked.fake.public_requests() == []
     await started_game(linked)
     lobby = linked.fake.channel_messages(linked.payloads.channel_id)[0]
     assert "scrabble:add-bot" not in str(lobby["components"])
@@ -348,3 +349,23 @@ async def test_the_example_bot_runs_with_the_command_the_creator_was_given(make_
     scores = [player["score"] for player in row.state["players"]]
     assert scores[0] == 0 and scores[1] > 0
     assert output.decode().strip() == f"game over, scores: {scores}"
+
+
+async def test_too_many_seats_for_programs_are_refused_and_nothing_is_created(make_linked: MakeLinked) -> None:
+    linked = await make_linked()
+    refused = await linked.slash("new", integer_option("ai_opponents", 2), integer_option("bot_seats", 2))
+    assert refused.ephemeral
+    assert refused.content.endswith("A game has at most 4 players, AI and programs included")
+    assert linked.harness.service._runner.tables == {}
+    assert linked.fake.public_requests() == []
+    answer = await linked.slash("new", integer_option("ai_opponents", 1), integer_option("bot_seats", 2))
+    assert answer.content.startswith("Game ")
+    seats = next(iter(linked.harness.service._runner.tables.values())).row.seats
+    assert [(seat.name, seat.user_id) for seat in seats] == [
+        ("User700000000000000001", ALICE_ID),
+        ("AI", None),
+        ("Bot", -1),
+        ("Bot 2", -2),
+    ]
+    tokens = TOKEN.findall(answer.content)
+    assert [token.split(".")[1] for token in tokens[::2]] == ["b2", "b3"]  # each token twice: alone, in the command
