@@ -351,7 +351,9 @@ async def test_the_example_bot_runs_with_the_command_the_creator_was_given(make_
     assert output.decode().strip() == f"game over, scores: {scores}"
 
 
-async def test_too_many_seats_for_programs_are_refused_and_nothing_is_created(make_linked: MakeLinked) -> None:
+async def test_too_many_seats_for_programs_are_refused_and_nothing_is_created(
+    make_linked: MakeLinked,
+) -> None:
     linked = await make_linked()
     refused = await linked.slash("new", integer_option("ai_opponents", 2), integer_option("bot_seats", 2))
     assert refused.ephemeral
@@ -368,4 +370,7 @@ async def test_too_many_seats_for_programs_are_refused_and_nothing_is_created(ma
         ("Bot 2", -2),
     ]
     tokens = TOKEN.findall(answer.content)
-    assert [token.split(".")[1] for token in tokens[::2]] == ["b2", "b3"]  # each token twice: alone, in the command
+    assert [token.split(".")[1] for token in tokens[::2]] == [
+        "b2",
+        "b3",
+    ]  # each token twice: alone, in the command
