@@ -17,15 +17,16 @@ import pytest
 from aiohttp.test_utils import TestServer
 from conftest import WsClient
 from discord_fake import TEST_TOKEN, BotHarness, FakeDiscord, Payloads, RecordedRequest, integer_option
-from service_fakes import AnyWord, QuickRenderer, SimpleAdvisor, SimpleAi, find_play, typed
+from service_fakes import AnyWord, QuickRenderer, SimpleAdvisor, SimpleAi, find_play, open_harness, typed
 
-from bot.config import Config
+from bot.config import Config, WebConfig
 from bot.discord.client import ScrabbleBot
+from bot.messages import Link, Message
 from bot.service.game_service import GameService
 from bot.service.protocols import Notifier
 from bot.store import Store
 from bot.web.links import LinkSigner, Role
-from bot.web.server import ServerLinks, WebServer
+from bot.web.server import ServerLinks, WebServer, board_server
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "bot_client.py"
 ALICE_ID, BOB_ID = 700_000_000_000_000_001, 700_000_000_000_000_002
@@ -374,3 +375,30 @@ async def test_too_many_seats_for_programs_are_refused_and_nothing_is_created(
         "b2",
         "b3",
     ]  # each token twice: alone, in the command
+
+
+async def test_the_board_server_gives_the_service_its_links_while_it_runs(tmp_path: Path) -> None:
+    harness = await open_harness(tmp_path)
+    try:
+        web = WebConfig(True, port=0, public_url="https://x.org")
+        async with board_server(Config(database=tmp_path / "db.sqlite3", web=web), harness.svc) as server:
+            assert server is not None
+            links = harness.svc._runner.links
+            assert links is not None
+            assert links.spectator(7) == server.link(7)
+            assert links.seat(7, 1) == server.link(7, 1)
+            assert links.program(7, 2) == ("wss://x.org/ws", server.signer.token(7, Role.BOT, 2))
+            renewed = links.seat(7, 1, renew=True)
+            assert renewed.split("#t=")[1].startswith("7.p1.1.")
+        assert harness.svc._runner.links is None
+        async with board_server(Config(database=tmp_path / "db.sqlite3"), harness.svc):
+            assert harness.svc._runner.links is None
+    finally:
+        await harness.close()
+
+
+def test_a_private_link_is_refused_in_a_public_message() -> None:
+    seat = Link("Play on the board", "https://x.org/game#t=1.p0.0." + "a" * 22, private=True)
+    with pytest.raises(ValueError, match="a private link never goes in a public message"):
+        Message("Your turn", links=(seat,))
+    assert Message("Your rack", private=True, links=(seat,)).links == (seat,)
