@@ -27,7 +27,9 @@ logger = logging.getLogger("bot.service")
 
 def lobby_message(row: GameRow, *, programs: bool = False) -> Message:
     """The lobby, pinging who has joined, with its buttons (Add bot too if ``programs`` may play)."""
-    mentions = tuple(seat.user_id for seat in row.seats if seat.user_id is not None)
+    mentions = tuple(
+        seat.user_id for seat in row.seats if seat.user_id is not None and not is_program(seat.user_id)
+    )
     add_bot = (Button.ADD_BOT,) if programs else ()
     return Message(
         text.lobby_text(row.seats, row.options, row.creator_id),
@@ -134,8 +136,8 @@ def program_seat_text(name: str, seat: int, access: tuple[str, str]) -> str:
         f"{name} takes seat {seat + 1}, for a program. Its seat token (keep it secret: it plays that seat):\n"
         f"`{token}`\n"
         f"Run it with `python examples/bot_client.py --url {url} --token {token}`, or write your own client of "
-        "the protocol (docs/protocol.md). It must move within the turn time limit, like a person "
-        "(a pass when it runs out, then forfeit)."
+        "the protocol (docs/protocol.md). It must move within the turn time limit: when it runs out, "
+        "it passes or forfeits as a person would."
     )
 
 

@@ -387,10 +387,11 @@ class GameRunner:
             logger.info("game %d: reminded seat %d", game_id, seat.seat)
             user = seat.user_id
             assert user is not None
-            await self.post(
-                channel_id,
-                Message(f"{mention(user)}, it is your turn: {left} seconds left.", mentions=(user,)),
-            )
+            if not is_program(user):  # a program reads the timer on the board
+                await self.post(
+                    channel_id,
+                    Message(f"{mention(user)}, it is your turn: {left} seconds left.", mentions=(user,)),
+                )
             await self.schedule(new)
 
     async def _expire(self, channel_id: int, game_id: int, key: tuple[int, int]) -> None:

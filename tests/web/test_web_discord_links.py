@@ -17,12 +17,24 @@ import pytest
 from aiohttp.test_utils import TestServer
 from conftest import WsClient
 from discord_fake import TEST_TOKEN, BotHarness, FakeDiscord, Payloads, RecordedRequest, integer_option
-from service_fakes import AnyWord, QuickRenderer, SimpleAdvisor, SimpleAi, find_play, open_harness, typed
+from service_fakes import (
+    ALICE,
+    CHANNEL,
+    GUILD,
+    AnyWord,
+    QuickRenderer,
+    SimpleAdvisor,
+    SimpleAi,
+    find_play,
+    make_config,
+    open_harness,
+    typed,
+)
 
 from bot.config import Config, WebConfig
 from bot.discord.client import ScrabbleBot
 from bot.messages import Link, Message
-from bot.service.game_service import GameService
+from bot.service.game_service import GameService, NewGame
 from bot.service.protocols import Notifier
 from bot.store import Store
 from bot.web.links import LinkSigner, Role
@@ -402,3 +414,31 @@ def test_a_private_link_is_refused_in_a_public_message() -> None:
     with pytest.raises(ValueError, match="a private link never goes in a public message"):
         Message("Your turn", links=(seat,))
     assert Message("Your rack", private=True, links=(seat,)).links == (seat,)
+
+
+async def test_a_programs_seat_times_out_like_a_persons(tmp_path: Path) -> None:
+    harness = await open_harness(tmp_path, make_config(time_limit=60, max_timeouts=2))
+    try:
+        service = harness.svc
+        service.use_links(ServerLinks(WebServer(service, LinkSigner(b"k" * 32))))
+        await service.new_game(GUILD, CHANNEL, ALICE, NewGame(seed=2, programs=1))
+        await service.start_game(CHANNEL, ALICE.id)
+        await service.pass_turn(CHANNEL, ALICE.id)
+        await harness.clock.advance(60)  # the program does not move: a pass (1)
+        await service.idle()
+        assert harness.notifier.texts()[-1] == (
+            "Bot ran out of time.\nBot passed.\nScores: Alice 0 · Bot 0\nNext: Alice (<@11>). 86 tiles in the bag."
+        )
+        await service.pass_turn(CHANNEL, ALICE.id)
+        await harness.clock.advance(60)  # (2): forfeit
+        await service.idle()
+        assert harness.notifier.texts()[-2].startswith("Bot ran out of time.\nBot resigned.")
+        assert harness.notifier.texts()[-1].startswith("Game over! Final scores: 1. Alice 0 · 2. Bot 0")
+        # No message pinged it (nor reminded it); it was never sent a DM; its results go in no stats.
+        assert not any("<@-" in text or "seconds left" in text for text in harness.notifier.texts())
+        assert all(user_id == ALICE.id for user_id, _ in harness.notifier.dms)
+        assert all(message.mentions in ((), (ALICE.id,)) for _, message in harness.notifier.posts)
+        assert harness.store is not None
+        assert await harness.store.stats(GUILD, -1) is None
+    finally:
+        await harness.close()
