@@ -53,7 +53,7 @@ from bot.service.protocols import (
     SystemClock,
 )
 from bot.service.runner import GameRunner
-from bot.service.seats import User, is_program, program_user_id, seat_name
+from bot.service.seats import User, program_user_id, seat_name
 from bot.service.table import Table
 from bot.store import GameRow, GameStatus, LogEntry, SeatRow, Store
 from scrabble_core.errors import ScrabbleError
@@ -213,7 +213,8 @@ class GameService:
         created = (
             f"Game {row.id} created: others join with /scrabble join, then start it with /scrabble start."
         )
-        programs = [self._program_text(row.id, seat) for seat in row.seats if is_program(seat.user_id)]
+        added = row.seats[len(row.seats) - options.programs :]  # the seats given to programs here
+        programs = [self._program_text(row.id, seat) for seat in added]
         return _ack("\n\n".join([created, *programs]))
 
     async def join(self, channel_id: int, user: User) -> Message:
