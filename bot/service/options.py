@@ -15,7 +15,8 @@ from scrabble_core.variant import variant_names
 @dataclass(frozen=True, slots=True)
 class NewGame:
     """The options of ``/scrabble new``; ``None`` takes the configured default. ``seed`` fixes the
-    game's randomness (tests); by default it is random."""
+    game's randomness (tests); by default it is random. ``programs`` seats are given to programs (bot
+    clients of the web board's protocol)."""
 
     variant: str | None = None
     challenge_mode: str | None = None
@@ -24,6 +25,7 @@ class NewGame:
     ai_level: str | None = None
     hints: int | None = None
     seed: int | None = None
+    programs: int = 0
 
 
 def game_options(options: NewGame, config: Config) -> GameOptions:
@@ -51,4 +53,6 @@ def game_options(options: NewGame, config: Config) -> GameOptions:
         raise OptionError(f"The number of hints must be between 0 and {MAX_HINTS}")
     if not 0 <= options.ai_opponents < MAX_PLAYERS:
         raise OptionError(f"A game has at most {MAX_PLAYERS - 1} AI opponents")
+    if options.programs < 0 or options.ai_opponents + options.programs >= MAX_PLAYERS:
+        raise OptionError(f"A game has at most {MAX_PLAYERS} players, AI and programs included")
     return GameOptions(variant, mode, seconds, hints, level)

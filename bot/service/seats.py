@@ -17,6 +17,17 @@ class User:
     name: str
 
 
+def program_user_id(seats: Sequence[int | None]) -> int:
+    """A pseudo user id for a new seat played by a program over the board protocol, among the seats'
+    ``user ids``: negative (a Discord id never is), unique in the game."""
+    return -1 - sum(1 for user_id in seats if is_program(user_id))
+
+
+def is_program(user_id: int | None) -> bool:
+    """Whether ``user_id`` is the pseudo user of a seat played by a program (never DMed or pinged)."""
+    return user_id is not None and user_id < 0
+
+
 def seat_name(name: str, taken: Sequence[str]) -> str:
     """A seat name from a display name: printable, at most 32 characters, different from ``taken``."""
     base = "".join(ch for ch in name if ch.isprintable()).strip()[:MAX_NAME_LENGTH] or "Player"

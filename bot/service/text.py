@@ -11,13 +11,16 @@ from collections.abc import Sequence
 
 from bot.messages import channel_link, mention
 from bot.service.protocols import Suggestion
+from bot.service.seats import is_program
 from bot.store import GameOptions, SeatRow, StatsRow
 from scrabble_core.game import MAX_PLAYERS, Event, EventKind, Game
 
 
 def seat_label(seat: SeatRow) -> str:
     """A seat as public texts name it: a mention for a human, the name for an AI."""
-    return seat.name if seat.user_id is None else f"{seat.name} ({mention(seat.user_id)})"
+    if seat.user_id is None or is_program(seat.user_id):
+        return seat.name
+    return f"{seat.name} ({mention(seat.user_id)})"
 
 
 def event_line(event: Event, seats: Sequence[SeatRow]) -> str:
