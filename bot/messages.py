@@ -20,6 +20,7 @@ class Button(enum.StrEnum):
 
     JOIN = "join"
     ADD_AI = "add-ai"
+    ADD_BOT = "add-bot"
     START = "start"
     CANCEL = "cancel"
     PLAY = "play"
@@ -41,11 +42,22 @@ class Attachment:
 
 
 @dataclass(frozen=True, slots=True)
+class Link:
+    """A link shown under a message (a link button on Discord): its label and URL. A ``private`` link
+    opens a seat (it plays for that player): it only ever goes in a private message."""
+
+    label: str
+    url: str
+    private: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class Message:
     """One message: its text, files, buttons, the users it mentions, and whether only its recipient
     may see it (``private``: a DM, or an ephemeral reply). ``game`` is the id of the game its buttons
     act on (required with buttons); ``turn`` the game's move number (the length of its history) when
-    the message was made, so that its turn buttons act on that turn only (``None``: whatever the turn)."""
+    the message was made, so that its turn buttons act on that turn only (``None``: whatever the turn).
+    ``links`` open pages (the web board); a private link is refused in a public message."""
 
     text: str
     attachments: tuple[Attachment, ...] = ()
@@ -54,10 +66,13 @@ class Message:
     buttons: tuple[Button, ...] = ()
     game: int | None = None
     turn: int | None = None
+    links: tuple[Link, ...] = ()
 
     def __post_init__(self) -> None:
         if self.buttons and self.game is None:
             raise ValueError("a message with buttons names the game they act on")
+        if not self.private and any(link.private for link in self.links):
+            raise ValueError("a private link never goes in a public message")
 
 
 @dataclass(frozen=True)

@@ -135,6 +135,7 @@ class ScrabbleCog(
         ai_opponents="How many AI opponents to seat now (the Add AI button adds more)",
         ai_level="How well the AI opponents play",
         hints="Hints each player may use; 0 disables hints",
+        bot_seats="Seats for programs (bot clients of the web board's protocol): you get their tokens",
     )
     @app_commands.choices(challenges=CHALLENGE_MODES, ai_level=LEVELS)
     async def new(
@@ -146,9 +147,11 @@ class ScrabbleCog(
         ai_opponents: app_commands.Range[int, 0, MAX_PLAYERS - 1] = 0,
         ai_level: str | None = None,
         hints: app_commands.Range[int, 0, MAX_HINTS] | None = None,
+        bot_seats: app_commands.Range[int, 0, MAX_PLAYERS - 1] = 0,
     ) -> None:
-        """Open a lobby (posted with its Join, Add AI, Start and Cancel buttons)."""
-        options = NewGame(variant, challenges, time_limit, ai_opponents, ai_level, hints)
+        """Open a lobby (posted with its Join, Add AI, Start and Cancel buttons), then give
+        ``bot_seats`` seats to programs (their tokens come in the private answer)."""
+        options = NewGame(variant, challenges, time_limit, ai_opponents, ai_level, hints, programs=bot_seats)
         user = user_of(interaction)
         _, channel_id = where(interaction)
         await run(interaction, GameService.new_game, channel_id, user, options, slow=True, in_guild=True)
@@ -272,6 +275,15 @@ class ScrabbleCog(
         """Your rack as letters and an image, ephemerally."""
         user_id = interaction.user.id
         await run(interaction, GameService.rack, user_id, slow=True)
+
+    @app_commands.command(
+        name="link",
+        description="Get a new private link to play on the web board (your old one stops working)",
+    )
+    async def link(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
+        """A renewed link that plays the caller's seat on the web board, ephemerally."""
+        user_id = interaction.user.id
+        await run(interaction, GameService.renew_link, user_id, slow=False)
 
     @app_commands.command(
         name="hint", description="Show your best moves (only you see them; uses one of your hints)"

@@ -57,8 +57,11 @@ def files_of(attachments: tuple[Attachment, ...]) -> list[discord.File]:
 
 
 def mentions_of(user_ids: tuple[int, ...]) -> discord.AllowedMentions:
-    """Allow pinging exactly ``user_ids``: no other user, role, ``@everyone`` or replied user."""
-    users: list[discord.Object] | bool = [discord.Object(id=user_id) for user_id in user_ids] or False
+    """Allow pinging exactly ``user_ids``: no other user, role, ``@everyone`` or replied user (nor a
+    program's seat, whose pseudo user id is not a Discord id)."""
+    users: list[discord.Object] | bool = [
+        discord.Object(id=user_id) for user_id in user_ids if user_id > 0
+    ] or False
     return discord.AllowedMentions(everyone=False, roles=False, replied_user=False, users=users)
 
 

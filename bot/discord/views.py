@@ -52,6 +52,7 @@ Work = Callable[[GameService, int, discord.Interaction[Any]], Awaitable[Message]
 _STYLES: Final[dict[Button, tuple[str, discord.ButtonStyle]]] = {
     Button.JOIN: ("Join", discord.ButtonStyle.success),
     Button.ADD_AI: ("Add AI", discord.ButtonStyle.secondary),
+    Button.ADD_BOT: ("Add bot", discord.ButtonStyle.secondary),
     Button.START: ("Start", discord.ButtonStyle.primary),
     Button.CANCEL: ("Cancel", discord.ButtonStyle.danger),
     Button.PLAY: ("Play", discord.ButtonStyle.success),
@@ -146,6 +147,7 @@ def _actions(game_id: int, turn: int | None) -> dict[Button, Work]:
     return {
         Button.JOIN: lambda service, channel, i: service.join(channel, user_of(i)),
         Button.ADD_AI: lambda service, channel, i: service.add_ai(channel, i.user.id),
+        Button.ADD_BOT: lambda service, channel, i: service.add_program(channel, i.user.id),
         Button.START: lambda service, channel, i: service.start_game(channel, i.user.id),
         Button.CANCEL: lambda service, channel, i: service.cancel(
             channel, i.user.id, can_manage=can_manage(i)
@@ -310,11 +312,14 @@ DYNAMIC_ITEMS: Final = (GameButton,)
 
 
 def view_for(message: Message) -> discord.ui.View | None:
-    """The buttons of ``message`` (a view without timeout), or ``None`` if it has none."""
-    if not message.buttons:
+    """The buttons of ``message`` (a view without timeout), then its links as link buttons, or
+    ``None`` if it has neither."""
+    if not message.buttons and not message.links:
         return None
-    assert message.game is not None  # Message requires it with buttons
     view = discord.ui.View(timeout=None)
     for button in message.buttons:
+        assert message.game is not None  # Message requires it with buttons
         view.add_item(GameButton(button, message.game, message.turn))
+    for link in message.links:
+        view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=link.label, url=link.url))
     return view

@@ -8,11 +8,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
-from bot.messages import Attachment, BoardHeader, Button, Message, PlayerLine, mention
+from bot.messages import Attachment, BoardHeader, Button, Link, Message, PlayerLine, mention
 from bot.service import text
-from bot.service.protocols import Renderer
+from bot.service.protocols import BoardLinks, Renderer
+from bot.service.seats import is_program
 from bot.service.table import Table
 from bot.store import GameRow, SeatRow
 from scrabble_core.game import Event, EventKind, Game
@@ -22,13 +24,16 @@ from scrabble_core.move import Play
 logger = logging.getLogger("bot.service")
 
 
-def lobby_message(row: GameRow) -> Message:
-    """The lobby, pinging who has joined, with its buttons."""
-    mentions = tuple(seat.user_id for seat in row.seats if seat.user_id is not None)
+def lobby_message(row: GameRow, *, programs: bool = False) -> Message:
+    """The lobby, pinging who has joined, with its buttons (Add bot too if ``programs`` may play)."""
+    mentions = tuple(
+        seat.user_id for seat in row.seats if seat.user_id is not None and not is_program(seat.user_id)
+    )
+    add_bot = (Button.ADD_BOT,) if programs else ()
     return Message(
         text.lobby_text(row.seats, row.options, row.creator_id),
         mentions=mentions,
-        buttons=(Button.JOIN, Button.ADD_AI, Button.START, Button.CANCEL),
+        buttons=(Button.JOIN, Button.ADD_AI, *add_bot, Button.START, Button.CANCEL),
         game=row.id,
     )
 
@@ -46,7 +51,7 @@ async def turn_message(
     if not game.is_over:
         body.append(f"{text.next_line(game, seats)} {text.bag_line(game)}")
         current = seats[game.current]
-        mentions = () if current.user_id is None else (current.user_id,)
+        mentions = () if current.user_id is None or is_program(current.user_id) else (current.user_id,)
         if not game.awaiting_final_challenge:
             buttons += [Button.PLAY, Button.EXCHANGE, Button.PASS]
             if table.row.options.hints:
@@ -118,6 +123,40 @@ def rack_not_sent_message(table: Table, user_id: int) -> Message:
         "use the Show my rack button or /scrabble rack."
     )
     return Message(notice, mentions=(user_id,), buttons=(Button.SHOW_RACK,), game=table.row.id)
+
+
+BOARD_LABEL = "Open board"
+SEAT_LABEL = "Play on the board"
+
+
+def with_board_link(message: Message, links: BoardLinks | None, game_id: int) -> Message:
+    """``message`` with the Open board link (a spectator's view: no rack), if the board is served."""
+    if links is None:
+        return message
+    return replace(message, links=(*message.links, Link(BOARD_LABEL, links.spectator(game_id))))
+
+
+def with_seat_link(
+    message: Message, links: BoardLinks | None, game_id: int, seat: int, *, renew: bool = False
+) -> Message:
+    """The private ``message`` with the private link that plays ``seat`` (a new one with ``renew``),
+    if the board is served."""
+    if links is None:
+        return message
+    link = Link(SEAT_LABEL, links.seat(game_id, seat, renew=renew), private=True)
+    return replace(message, links=(*message.links, link))
+
+
+def program_seat_text(name: str, seat: int, access: tuple[str, str]) -> str:
+    """What the creator who gave a seat to a program needs to run it (private: the token plays it)."""
+    url, token = access
+    return (
+        f"{name} takes seat {seat + 1}, for a program. Its seat token (keep it secret: it plays that seat):\n"
+        f"`{token}`\n"
+        f"Run it with `python examples/bot_client.py --url {url} --token {token}`, or write your own client of "
+        "the protocol (docs/protocol.md). It must move within the turn time limit: when it runs out, "
+        "it passes or forfeits as a person would."
+    )
 
 
 async def _rendered(filename: str, render: Callable[..., bytes], *args: Any) -> tuple[Attachment, ...]:

@@ -134,3 +134,10 @@ class StaleTurnError(ServiceError):
             if challenge
             else "The game has moved on since that turn: nothing was done, look at the board again"
         )
+
+
+class NoBoardError(ServiceError):
+    """The bot serves no web board, so it has no links to give."""
+
+    def __init__(self) -> None:
+        super().__init__("This bot does not serve the web board (its [web] settings disable it)")

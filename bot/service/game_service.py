@@ -18,7 +18,7 @@ import contextlib
 import logging
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
@@ -33,6 +33,7 @@ from bot.service.errors import (
     HintError,
     LobbyError,
     LobbyFullError,
+    NoBoardError,
     NoGameError,
     NotAllowedError,
     NotEnoughPlayersError,
@@ -41,10 +42,10 @@ from bot.service.errors import (
 )
 from bot.service.listeners import GameListener
 from bot.service.options import NewGame, game_options
-from bot.service.protocols import Advisor, AiPlayer, Clock, Notifier, Renderer, SystemClock
+from bot.service.protocols import Advisor, AiPlayer, BoardLinks, Clock, Notifier, Renderer, SystemClock
 from bot.service.rules import rules_text
 from bot.service.runner import GameRunner
-from bot.service.seats import User, draw_first, seat_name
+from bot.service.seats import User, draw_first, program_user_id, seat_name, shown
 from bot.service.table import Table
 from bot.service.variants import Variants
 from bot.store import GameRow, GameStatus, LogEntry, SeatRow, Store
@@ -123,6 +124,22 @@ class GameService:
             raise NoGameError("That game is over")
         return channel_id
 
+    def use_links(self, links: BoardLinks | None) -> None:
+        """Put the web board's ``links`` in the messages from now on (None: no board, no links)."""
+        self._runner.links = links
+
+    def require_board(self) -> None:
+        """Check that the bot serves the web board (before asking for anything that needs its links).
+
+        Raises:
+            NoBoardError: it does not.
+        """
+        if self._runner.links is None:
+            raise NoBoardError
+
+    def _lobby_message(self, row: GameRow) -> Message:
+        return announcements.lobby_message(row, programs=self._runner.links is not None)
+
     def subscribe(self, listener: GameListener) -> None:
         """Tell ``listener`` of every committed change of every game (see :mod:`bot.service.listeners`)."""
         self._runner.listeners.add(listener)
@@ -150,15 +167,19 @@ class GameService:
     async def new_game(
         self, guild_id: int, channel_id: int, user: User, options: NewGame = NewGame()
     ) -> Message:
-        """Open a lobby in ``channel_id`` with ``user`` in the first seat and the AI opponents asked
-        for, and announce it. Returns the asker's acknowledgement.
+        """Open a lobby in ``channel_id`` with ``user`` in the first seat, the AI opponents and the
+        programs' seats asked for, and announce it. Returns the asker's acknowledgement (with each
+        program seat's token: see :meth:`add_program`).
 
         Raises:
             GameExistsError: the channel has an open game.
             OptionError: an unknown variant, challenge mode or AI level, a time limit, hint count or
-                number of AI opponents out of range.
+                number of AI opponents or programs out of range.
+            NoBoardError: programs asked for, but the bot serves no web board.
         """
         settings = game_options(options, self._config, self.variants)
+        if options.programs:
+            self.require_board()
         async with self._runner.lock(channel_id):
             if channel_id in self._runner.tables:
                 raise GameExistsError
@@ -167,6 +188,8 @@ class GameService:
             for _ in range(options.ai_opponents):
                 names = [seat.name for seat in seats]
                 seats.append(SeatRow(len(seats), None, seat_name("AI", names), settings.ai_level))
+            for _ in range(options.programs):
+                seats.append(_program_seat(seats))
             seed = options.seed if options.seed is not None else self._new_seed()
             draft = GameRow(
                 0,
@@ -186,10 +209,13 @@ class GameService:
             log = [LogEntry("created", 0, {"user_id": user.id, "options": settings.to_dict()}, now)]
             row = await self._runner.create(draft, log)
             logger.info("game %d: created in channel %d by user %d", row.id, channel_id, user.id)
-            await self._runner.post(channel_id, announcements.lobby_message(row))
-        return _ack(
+            await self._runner.post(channel_id, self._lobby_message(row))
+        created = (
             f"Game {row.id} created: others join with /scrabble join, then start it with /scrabble start."
         )
+        added = row.seats[len(row.seats) - options.programs :]  # the seats given to programs here
+        programs = [self._program_text(row.id, seat) for seat in added]
+        return _ack("\n\n".join([created, *programs]))
 
     async def join(self, channel_id: int, user: User) -> Message:
         """Seat ``user`` in the channel's lobby and announce it.
@@ -234,7 +260,36 @@ class GameService:
             await self._change_lobby(
                 channel_id, table.row, (*seats, seat), "ai_added", seat.seat, {"ai_level": level}
             )
-        return _ack(f"{text.shown(seat.name)} ({level}) joined the game.")
+        return _ack(f"{shown(seat.name)} ({level}) joined the game.")
+
+    async def add_program(self, channel_id: int, user_id: int) -> Message:
+        """Seat a program (a bot client of the board protocol) in the channel's lobby, for its creator,
+        and announce it. Returns, privately, the seat's token and how to run a program with it. The
+        program plays like a person: the turn time limit and its expiry apply.
+
+        Raises:
+            NoBoardError: the bot serves no web board; NoGameError; GameStartedError; NotAllowedError
+            (not the creator); LobbyFullError.
+        """
+        self.require_board()
+        async with self._runner.lock(channel_id):
+            table = self._lobby(channel_id)
+            if user_id != table.row.creator_id:
+                raise NotAllowedError("Only the game's creator can give a seat to a program")
+            seats = table.row.seats
+            if len(seats) >= MAX_PLAYERS:
+                raise LobbyFullError(MAX_PLAYERS)
+            seat = _program_seat(seats)
+            await self._change_lobby(
+                channel_id, table.row, (*seats, seat), "joined", seat.seat, {"user_id": seat.user_id}
+            )
+        return _ack(self._program_text(table.row.id, seat))
+
+    def _program_text(self, game_id: int, seat: SeatRow) -> str:
+        """How to run a program in ``seat`` (its token: private)."""
+        assert self._runner.links is not None  # checked by require_board
+        access = self._runner.links.program(game_id, seat.seat)
+        return announcements.program_seat_text(seat.name, seat.seat, access)
 
     async def leave(self, channel_id: int, user_id: int) -> Message:
         """Take ``user_id`` out of the channel's lobby and announce it.
@@ -279,7 +334,7 @@ class GameService:
         new = replace(row, seats=seats, updated_at=self._clock.now())
         await self._runner.save(Table(new, None), [LogEntry(kind, seat, data, new.updated_at)])
         logger.info("game %d: %s, seat %d %s", new.id, kind, seat, data)
-        await self._runner.post(channel_id, announcements.lobby_message(new))
+        await self._runner.post(channel_id, self._lobby_message(new))
 
     async def start_game(self, channel_id: int, user_id: int) -> Message:
         """Start the channel's lobby (its creator only): draw who plays first (seeded by the game's seed;
@@ -474,9 +529,24 @@ class GameService:
         """
         table = self._runner.table(channel_id, game_id)
         game = table.started()
-        rack = game.players[table.seat_of(user_id)].rack
+        seat = table.seat_of(user_id)
+        rack = game.players[seat].rack
         image = await asyncio.to_thread(self._runner.renderer.rack, rack, game.variant)
-        return Message(text.rack_text(rack, channel_id), (Attachment("rack.png", image),), private=True)
+        message = Message(text.rack_text(rack, channel_id), (Attachment("rack.png", image),), private=True)
+        return announcements.with_seat_link(message, self._runner.links, table.row.id, seat)
+
+    async def renew_link(self, channel_id: int, user_id: int) -> Message:
+        """A new private link that plays ``user_id``'s seat on the web board; their older links stop
+        working (private).
+
+        Raises:
+            NoBoardError: the bot serves no web board; NoGameError; NotSeatedError.
+        """
+        self.require_board()
+        table = self._runner.table(channel_id, None)
+        seat = table.seat_of(user_id)
+        message = _ack("Your new link to play on the board (your older links no longer work):")
+        return announcements.with_seat_link(message, self._runner.links, table.row.id, seat, renew=True)
 
     async def rack_letters(self, channel_id: int, user_id: int) -> str:
         """``user_id``'s rack letters for autocompletion; empty when they have no rack here."""
@@ -644,6 +714,12 @@ class GameService:
         """The guild's best players: most wins, then best average score."""
         rows = await self._store.leaderboard(guild_id, LEADERBOARD_SIZE)
         return Message(text.leaderboard_text(rows), private=True)
+
+
+def _program_seat(seats: Sequence[SeatRow]) -> SeatRow:
+    """A new seat after ``seats`` for a program (a pseudo user: see :func:`bot.service.seats.is_program`)."""
+    program = program_user_id([s.user_id for s in seats])
+    return SeatRow(len(seats), program, seat_name("Bot", [s.name for s in seats]))
 
 
 def _ack(content: str) -> Message:

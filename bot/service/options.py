@@ -26,8 +26,9 @@ _Choice = TypeVar("_Choice", bound=enum.StrEnum)
 @dataclass(frozen=True, slots=True)
 class NewGame:
     """The options of ``/scrabble new``; ``None`` takes the configured default. ``seed`` fixes the
-    game's randomness (tests); by default it is random. Values come from users: :func:`game_options`
-    checks their types as well as their values."""
+    game's randomness (tests); by default it is random. ``programs`` seats are given to programs (bot
+    clients of the web board's protocol). Values come from users: :func:`game_options` checks their
+    types as well as their values."""
 
     variant: str | None = None
     challenge_mode: str | None = None
@@ -36,6 +37,7 @@ class NewGame:
     ai_level: str | None = None
     hints: int | None = None
     seed: int | None = None
+    programs: int = 0
 
 
 def game_options(options: NewGame, config: Config, variants: Variants) -> GameOptions:
@@ -57,6 +59,9 @@ def game_options(options: NewGame, config: Config, variants: Variants) -> GameOp
         raise OptionError(f"The number of hints must be between 0 and {MAX_HINTS}")
     if not 0 <= _whole(options.ai_opponents, "number of AI opponents", 0) < MAX_PLAYERS:
         raise OptionError(f"A game has at most {MAX_PLAYERS - 1} AI opponents")
+    programs = _whole(options.programs, "number of programs", 0)
+    if programs < 0 or options.ai_opponents + programs >= MAX_PLAYERS:
+        raise OptionError(f"A game has at most {MAX_PLAYERS} players, AI and programs included")
     if options.seed is not None and not 0 <= _whole(options.seed, "seed", 0) < SEED_LIMIT:
         raise OptionError(f"The seed must be a whole number from 0 to {SEED_LIMIT - 1}")
     return GameOptions(variant, mode, seconds, hints, level)

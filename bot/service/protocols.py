@@ -7,6 +7,7 @@ production renderer is :class:`bot.render.png.PngRenderer`, given to the service
 - :class:`Advisor`: the top moves of a seat, for hints (the move generator).
 - :class:`Renderer`: the images (:class:`bot.render.png.PngRenderer` draws PNGs with Pillow).
 - :class:`Clock`: wall-clock time and sleeping (:class:`SystemClock`; tests use a fake).
+- :class:`BoardLinks`: the web board's links (the web server, :class:`bot.web.server.ServerLinks`).
 """
 
 from __future__ import annotations
@@ -103,3 +104,20 @@ class SystemClock:
     async def sleep(self, seconds: float) -> None:
         """:func:`asyncio.sleep`."""
         await asyncio.sleep(max(0.0, seconds))
+
+
+class BoardLinks(Protocol):
+    """Makes the web board's signed links of a game (absent when the bot serves no board)."""
+
+    def spectator(self, game_id: int) -> str:
+        """The link that shows game ``game_id`` without any rack (safe to post publicly)."""
+        ...
+
+    def seat(self, game_id: int, seat: int, *, renew: bool = False) -> str:
+        """The private link that plays ``seat`` of game ``game_id``; with ``renew`` a new one, and the
+        seat's older links stop working."""
+        ...
+
+    def program(self, game_id: int, seat: int) -> tuple[str, str]:
+        """The websocket URL and the seat token a program plays ``seat`` of game ``game_id`` with."""
+        ...

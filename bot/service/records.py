@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.service import text
+from bot.service.seats import is_program
 from bot.store import GameRow, LogEntry, SeatRow, StatsDelta
 from scrabble_core.game import Event, EventKind, Game
 
@@ -32,7 +33,7 @@ def stats_deltas(row: GameRow, game: Game) -> list[StatsDelta]:
     winners = set(game.winners())
     deltas = []
     for seat in row.seats:
-        if seat.user_id is None:
+        if seat.user_id is None or is_program(seat.user_id):  # an AI or a program: no stats
             continue
         best = max(plays.get(seat.seat, []), key=lambda event: event.score, default=None)
         deltas.append(

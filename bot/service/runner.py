@@ -31,8 +31,9 @@ from bot.service.errors import NoGameError, StaleTurnError, StorageError, Storag
 from bot.service.listeners import Listeners
 from bot.service.locks import ChannelLocks
 from bot.service.outbox import Announcement
-from bot.service.protocols import AiPlayer, Clock, Notifier, Renderer
+from bot.service.protocols import AiPlayer, BoardLinks, Clock, Notifier, Renderer
 from bot.service.records import event_entries, log_line, stats_deltas
+from bot.service.seats import is_program, shown
 from bot.service.storage import retry_delay, retry_notice, typed_storage_errors
 from bot.service.table import Table, Tables
 from bot.service.tasks import Tasks
@@ -82,6 +83,8 @@ class GameRunner:
         self._tasks = Tasks()
         self._windows: dict[int, Window] = {}
         self.listeners = Listeners()
+        self.links: BoardLinks | None = None
+        """The web board's links for the messages (None: the bot serves no board)."""
 
     # Life cycle ---------------------------------------------------------------------------------
 
@@ -221,7 +224,7 @@ class GameRunner:
         new = Table(row, game)
         opening = list(lines)
         if timed_out and seat is not None:
-            opening.append(f"{text.shown(seats[seat].name)} ran out of time.")
+            opening.append(f"{shown(seats[seat].name)} ran out of time.")
         if not events:
             opening.append(text.failed_challenge_line(game, seat, row.seats))
         racks = (
@@ -379,10 +382,12 @@ class GameRunner:
             logger.exception("could not post in channel %d", channel_id)
 
     async def _send_rack(self, table: Table, seat: SeatRow) -> None:
-        """DM a human their rack; if that fails, tell the channel (without the rack)."""
-        if seat.user_id is None:
+        """DM a human their rack (and their board link); if that fails, tell the channel (without the
+        rack). An AI or a program (which sees its rack over the board protocol) gets none."""
+        if seat.user_id is None or is_program(seat.user_id):
             return
         message = await announcements.rack_message(table, seat, self.renderer)
+        message = announcements.with_seat_link(message, self.links, table.row.id, seat.seat)
         try:
             delivered = await self._notifier.direct(seat.user_id, message)
         except Exception:
@@ -392,8 +397,12 @@ class GameRunner:
             await self.post(table.row.channel_id, announcements.rack_not_sent_message(table, seat.user_id))
 
     async def turn_message(self, table: Table, events: Sequence[Event], lines: Sequence[str]) -> Message:
-        """The public message after a turn (:func:`~bot.service.announcements.turn_message`)."""
-        return await announcements.turn_message(table, events, lines, self.renderer)
+        """The public message after a turn (:func:`~bot.service.announcements.turn_message`), with the
+        Open board link."""
+        message = await announcements.turn_message(table, events, lines, self.renderer)
+        if table.started().is_over:  # the board's links end with the game
+            return message
+        return announcements.with_board_link(message, self.links, table.row.id)
 
     # Timers and AI turns ------------------------------------------------------------------------
 
@@ -412,7 +421,7 @@ class GameRunner:
             if self._tasks.may_start_ai_turn(channel_id):
                 deadline = table.row.deadline
                 if deadline is None:
-                    await self.post(channel_id, Message(f"{text.shown(seat.name)} is thinking…"))
+                    await self.post(channel_id, Message(f"{shown(seat.name)} is thinking…"))
                 else:
                     self._windows[channel_id] = Window(set(), asyncio.Event())
                     left = max(0, round(deadline - self._clock.now()))
@@ -569,10 +578,11 @@ class GameRunner:
             logger.info("game %d: reminded seat %d", game_id, seat.seat)
             user = seat.user_id
             assert user is not None
-            await self.post(
-                channel_id,
-                Message(f"{mention(user)}, it is your turn: {left} seconds left.", mentions=(user,)),
-            )
+            if not is_program(user):  # a program reads the timer on the board
+                await self.post(
+                    channel_id,
+                    Message(f"{mention(user)}, it is your turn: {left} seconds left.", mentions=(user,)),
+                )
             await self.schedule(new)
 
     async def _expire(self, channel_id: int, game_id: int, key: tuple[int, int]) -> None:

@@ -4,14 +4,26 @@ the draw for who plays first."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from bot.service.text import shown
 from scrabble_core.variant import BLANK, Variant
 
 MAX_NAME_LENGTH: Final = 32
+
+
+_MARKUP: Final = re.compile(r"([\\*_~|`>\[\]()<@#:-])")
+
+
+def shown(name: str) -> str:
+    """A player's name as the messages show it: as text, whatever it holds. Every character that chat
+    markup gives a meaning (``*`` ``_`` ``~`` ``|`` `` ` `` ``>`` ``[`` ``]`` ``(`` ``)`` ``<`` ``@`` ``#``
+    ``:`` ``-`` and the backslash) is escaped with a backslash, so ``**x**``, ``[x](url)``, ``<@123>`` or
+    ``@everyone`` in a display name render literally (and never ping: the messages allow only the pings
+    they list). Names are stored and exported as they are; only the texts escape them, here."""
+    return _MARKUP.sub(r"\\\1", name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +32,17 @@ class User:
 
     id: int
     name: str
+
+
+def program_user_id(seats: Sequence[int | None]) -> int:
+    """A pseudo user id for a new seat played by a program over the board protocol, among the seats'
+    ``user ids``: negative (a Discord id never is), unique in the game."""
+    return -1 - sum(1 for user_id in seats if is_program(user_id))
+
+
+def is_program(user_id: int | None) -> bool:
+    """Whether ``user_id`` is the pseudo user of a seat played by a program (never DMed or pinged)."""
+    return user_id is not None and user_id < 0
 
 
 def seat_name(name: str, taken: Sequence[str]) -> str:

@@ -7,12 +7,12 @@ their number of tiles; the tiles left on the racks are shown once the game is ov
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from typing import Final
 
 from bot.messages import channel_link, mention
 from bot.service.protocols import Suggestion
+from bot.service.seats import is_program, shown
 from bot.store import GameOptions, SeatRow, StatsRow
 from scrabble_core.game import MAX_PLAYERS, Event, EventKind, Game
 
@@ -27,21 +27,11 @@ def quoted(user_text: str, limit: int = MAX_ECHO) -> str:
     return shown if len(shown) <= limit and len(user_text) <= limit else shown[: limit - 1] + "…"
 
 
-_MARKUP: Final = re.compile(r"([\\*_~|`>\[\]()<@#:-])")
-
-
-def shown(name: str) -> str:
-    """A player's name as the messages show it: as text, whatever it holds. Every character that chat
-    markup gives a meaning (``*`` ``_`` ``~`` ``|`` `` ` `` ``>`` ``[`` ``]`` ``(`` ``)`` ``<`` ``@`` ``#``
-    ``:`` ``-`` and the backslash) is escaped with a backslash, so ``**x**``, ``[x](url)``, ``<@123>`` or
-    ``@everyone`` in a display name render literally (and never ping: the messages allow only the pings
-    they list). Names are stored and exported as they are; only the texts escape them, here."""
-    return _MARKUP.sub(r"\\\1", name)
-
-
 def seat_label(seat: SeatRow) -> str:
     """A seat as public texts name it: a mention for a human, the name for an AI."""
-    return shown(seat.name) if seat.user_id is None else f"{shown(seat.name)} ({mention(seat.user_id)})"
+    if seat.user_id is None or is_program(seat.user_id):
+        return shown(seat.name)
+    return f"{shown(seat.name)} ({mention(seat.user_id)})"
 
 
 def event_line(event: Event, seats: Sequence[SeatRow]) -> str:

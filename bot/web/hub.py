@@ -28,6 +28,7 @@ BUFFERED_EVENTS: Final = 200
 SEND_QUEUE: Final = 256
 CLOSE_TOO_SLOW: Final = 4009
 CLOSE_GAME_OVER: Final = 1000
+CLOSE_RENEWED: Final = 4001
 GAME_OVER_GRACE: Final = 5.0
 """Seconds between ``game_over`` and closing the game's connections (the reply to the command that
 ended the game goes out first)."""
@@ -146,6 +147,14 @@ class Hub:
         channel = self._channels.get(connection.grant.game_id)
         if channel is not None:
             channel.connections.discard(connection)
+
+    def close_seat(self, game_id: int, seat: int) -> None:
+        """Close the connections that play ``seat`` of game ``game_id`` (its link was renewed: they
+        came with a token that no longer works)."""
+        channel = self._channels.get(game_id)
+        for connection in list(channel.connections) if channel else []:
+            if connection.seat == seat:
+                connection.close(CLOSE_RENEWED, "link renewed")
 
     def game_changed(self, table: Table) -> None:
         """Send every connection of the game the event of this change (see the module's text)."""

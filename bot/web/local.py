@@ -94,7 +94,8 @@ class LocalHost:
         """Create and start a game: the ``seats`` (a name and ``Role.PLAYER`` or ``Role.BOT`` each; the
         first creates the game) and then ``options.ai_opponents`` AI seats; return its links."""
         channel = next(self._channels)
-        users = [User(next(self._users), name) for name, _ in seats]
+        # a program's seat has a negative pseudo user id, as in Discord (bot.service.seats.is_program)
+        users = [User(next(self._users) * (-1 if role is Role.BOT else 1), name) for name, role in seats]
         await self.service.new_game(LOCAL_GUILD, channel, users[0], options)
         for user in users[1:]:
             await self.service.join(channel, user)

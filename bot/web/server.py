@@ -25,13 +25,15 @@ from aiohttp import WSMsgType, web
 
 from bot.config import Config
 from bot.service.game_service import GameService
+from bot.service.seats import is_program
+from bot.service.table import Table
 from bot.web.commands import COMMANDS, run_command
 from bot.web.errors import ProtocolError, error_body
 from bot.web.hub import Connection, Hub
 from bot.web.links import Grant, LinkSigner, Role, board_url
 from scrabble_core.errors import ScrabbleError
 
-__all__ = ["DEFAULT_LIMITS", "PROTOCOL_VERSION", "Limits", "WebServer", "board_server"]
+__all__ = ["DEFAULT_LIMITS", "PROTOCOL_VERSION", "Limits", "ServerLinks", "WebServer", "board_server"]
 
 logger = logging.getLogger("bot.web")
 
@@ -115,12 +117,14 @@ class WebServer:
         self, game_id: int, seat: int | None = None, *, role: Role = Role.PLAYER, renew: bool = False
     ) -> str:
         """The board's link for ``seat`` of game ``game_id`` (a spectator's without a seat), under the
-        public URL (``http://host:port`` if none is set); ``renew`` makes a new one, and the seat's older
-        links stop working. For the Discord layer's "Open board" button and the players' private links."""
+        public URL (``http://host:port`` if none is set); ``renew`` makes a new one: the seat's older
+        links stop working and the connections opened with them are closed (code 4001). For the Discord
+        layer's "Open board" button and the players' private links."""
         if seat is None:
             token = self.signer.token(game_id, Role.SPECTATOR)
         elif renew:
             token = self.signer.renew(game_id, role, seat)
+            self.hub.close_seat(game_id, seat)
         else:
             token = self.signer.token(game_id, role, seat)
         return board_url(self.public_url or f"http://{self.host}:{self.port}", token)
@@ -207,6 +211,7 @@ class WebServer:
                 raise ProtocolError("bad_message", "last_seq must be an integer or null")
             grant = self.signer.verify(token)
             table = self.service.open_table(grant.game_id)
+            _check_seat(grant, table)
             if self.hub.connections(grant.game_id) >= self.limits.per_game:
                 raise ProtocolError("too_many_connections", "this game has too many viewers")
         except (ProtocolError, ScrabbleError) as error:
@@ -319,10 +324,34 @@ class WebServer:
         return message
 
 
+class ServerLinks:
+    """The game service's :class:`~bot.service.protocols.BoardLinks` over a :class:`WebServer`: the
+    Open board button, the players' private links, and programs' seat tokens."""
+
+    def __init__(self, server: WebServer) -> None:
+        self._server = server
+
+    def spectator(self, game_id: int) -> str:
+        """See :meth:`WebServer.link` (no seat)."""
+        return self._server.link(game_id)
+
+    def seat(self, game_id: int, seat: int, *, renew: bool = False) -> str:
+        """See :meth:`WebServer.link` (a person's seat)."""
+        return self._server.link(game_id, seat, renew=renew)
+
+    def program(self, game_id: int, seat: int) -> tuple[str, str]:
+        """The websocket URL of the protocol under the public URL, and ``seat``'s token for a program."""
+        server = self._server
+        base = server.public_url or f"http://{server.host}:{server.port}"
+        socket = "ws" + base.rstrip("/").removeprefix("http") + "/ws"
+        return socket, server.signer.token(game_id, Role.BOT, seat)
+
+
 @contextlib.asynccontextmanager
 async def board_server(config: Config, service: GameService) -> AsyncIterator[WebServer | None]:
     """Serve the board for the bot's ``service`` while inside, if the config's ``[web]`` enables it
-    (links signed with its secret, or with one kept beside the database); None when disabled."""
+    (links signed with its secret, or with one kept beside the database), and put its links in the
+    service's messages; None when disabled."""
     web = config.web
     if not web.enabled:
         yield None
@@ -333,10 +362,26 @@ async def board_server(config: Config, service: GameService) -> AsyncIterator[We
     )
     server = WebServer(service, signer, host=web.host, port=web.port, public_url=web.public_url)
     await server.start()
+    service.use_links(ServerLinks(server))
     try:
         yield server
     finally:
+        service.use_links(None)
         await server.close()
+
+
+def _check_seat(grant: Grant, table: Table) -> None:
+    """Check that ``grant``'s seat is still the one its token was made for: a program's token plays a
+    program's seat, a person's a person's (the seats of a lobby move up when someone leaves).
+
+    Raises:
+        ProtocolError: ``unauthorized``.
+    """
+    if grant.seat is None:
+        return
+    seats = table.row.seats
+    if grant.seat >= len(seats) or is_program(seats[grant.seat].user_id) != (grant.role is Role.BOT):
+        raise ProtocolError("unauthorized", "this link is not valid")
 
 
 def _reply(message_id: Any, *, result: dict[str, Any] | None = None, error: Exception | None = None) -> str:

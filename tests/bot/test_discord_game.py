@@ -154,12 +154,36 @@ def racks_sent(fake: FakeDiscord) -> set[str]:
     return racks
 
 
+SEAT_LINK = re.compile(r"#t=[0-9]+\.[pb][0-9]")
+"""A board link that plays a seat (private: see :class:`StubLinks`)."""
+
+
+class StubLinks:
+    """Board links shaped like the web server's (:class:`bot.web.server.ServerLinks`)."""
+
+    def spectator(self, game_id: int) -> str:
+        return f"https://board.example/game#t={game_id}.s.0.{'s' * 22}"
+
+    def seat(self, game_id: int, seat: int, *, renew: bool = False) -> str:
+        return f"https://board.example/game#t={game_id}.p{seat}.{int(renew)}.{'p' * 22}"
+
+    def program(self, game_id: int, seat: int) -> tuple[str, str]:
+        return "wss://board.example/ws", f"{game_id}.b{seat}.0.{'b' * 22}"
+
+
+def link_urls(request: RecordedRequest) -> list[str]:
+    """The URLs of the link buttons of a request's message."""
+    rows = request.body.get("components") or [] if isinstance(request.body, dict) else []
+    return [c["url"] for row in rows for c in row.get("components", []) if "url" in c]
+
+
 def assert_no_rack_in_public(
     fake: FakeDiscord, start: int = 0, until: int | None = None, allowed: set[str] | None = None
 ) -> int:
     """No public request (of ``fake.requests[start:until]``) shows a rack: no rack image, no rack or
     hint text, none of the racks sent privately (of 5 tiles or more, so that a short one is not mistaken
-    for a word), except those ``allowed``. Returns how many public requests were checked."""
+    for a word), except those ``allowed``; and no link that plays a seat. Returns how many public
+    requests were checked."""
     racks = {rack for rack in racks_sent(fake) if len(rack) >= 5} - (allowed or set())
     checked = 0
     public = {id(r) for r in fake.public_requests()}
@@ -170,6 +194,8 @@ def assert_no_rack_in_public(
         assert "rack.png" not in request.filenames, request.route
         assert "Your rack" not in request.content
         assert "for your rack" not in request.content
+        assert not SEAT_LINK.search(request.content), request
+        assert not any(SEAT_LINK.search(url) for url in link_urls(request)), request
         for rack in racks:
             assert not re.search(rf"(?<![A-Z?]){re.escape(rack)}(?![A-Z?])", request.content), (rack, request)
     return checked
@@ -1054,6 +1080,7 @@ async def test_whole_game_against_the_ai_keeps_racks_private_and_exports(
         advisor=advisor,
     )
     fake = harness.fake
+    harness.service.use_links(StubLinks())
     await slash(harness, "new", integer_option("ai_opponents", 1), string_option("challenges", "single"))
     await click(harness, "join", user_id=BOB)
     await slash(harness, "start")
@@ -1093,6 +1120,7 @@ async def test_whole_game_against_the_ai_keeps_racks_private_and_exports(
     checked = assert_no_rack_in_public(fake, until=last_action)
     assert checked > 30
     assert len(racks_sent(fake)) > 10
+    assert sum(1 for r in fake.requests if any(SEAT_LINK.search(url) for url in link_urls(r))) > 10
     row = await harness.store.last_finished_game(channel(harness))
     assert row is not None and row.state is not None
     final_racks = {player.rack for player in Game.from_dict(row.state).players}

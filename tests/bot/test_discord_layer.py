@@ -146,6 +146,7 @@ COMMANDS = [
     "challenge",
     "accept",
     "rack",
+    "link",
     "hint",
     "board",
     "score",
@@ -170,7 +171,7 @@ async def test_help_lists_every_command(harness: BotHarness) -> None:
     assert [line.split("`")[1].split()[1] for line in lines[1:]] == COMMANDS
     assert "`/scrabble play <move>`: Play a word: 8H QUIZ goes across, H8 QUIZ down, ?E is a blank" in lines
     assert (
-        "`/scrabble new [variant] [challenges] [time_limit] [ai_opponents] [ai_level] [hints]`: "
+        "`/scrabble new [variant] [challenges] [time_limit] [ai_opponents] [ai_level] [hints] [bot_seats]`: "
         "Open a new game in this channel: others join, then you start it"
     ) in lines
     assert "`/scrabble stats [user]`: Show a player's results in this server" in lines

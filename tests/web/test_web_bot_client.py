@@ -19,7 +19,7 @@ EXAMPLE = Path(__file__).parents[2] / "examples" / "bot_client.py"
 
 
 async def test_the_example_bot_plays_a_whole_game_against_the_ai(make_web: MakeWeb) -> None:
-    web = await make_web((User(21, "Robot"),), ai=1)
+    web = await make_web((User(-21, "Robot"),), ai=1)  # a program's seat: a negative pseudo user id
     token = web.signer.token(web.game_id(), Role.BOT, 0)
     url = str(web.test_server.make_url("/ws"))
     process = await asyncio.create_subprocess_exec(
