@@ -1,0 +1,234 @@
+"""The ``expert`` level: simulation of the best candidates, and the endgame solver once the bag is empty.
+
+Simulation (:func:`simulate`): the candidates are the plays of highest static equity (score plus leave,
+what ``hard`` plays) and the best exchanges. Each iteration draws a rack for the opponent and a bag
+order from the tiles the seat cannot see (:attr:`SeatView.unseen <scrabble_core.ai.SeatView.unseen>`,
+shuffled with the ``rng`` passed in: never the real rack or bag), then plays every candidate on that
+same draw, followed by ``plies`` turns of static play (the opponent's reply, our next move, ...). A
+candidate's result is the spread over those turns plus the leaves at the horizon (ours counted, the
+opponent's subtracted; with the bag empty the endgame rule instead); the candidate of best mean result
+wins. Iterations stop at the deadline (an iteration is not started when the last one's duration would
+overrun it) or at ``max_iterations``; below :data:`MIN_ITERATIONS` the static choice stands, so the
+expert is never worse than ``hard`` for lack of time.
+
+With the bag 1-6 tiles (the pre-endgame) more candidates are simulated and the playouts go on to the end
+of the game (:data:`PRE_ENDGAME_PLIES`): which tiles are left for whom decides most there.
+
+With the bag empty and two players, the opponent's rack is exactly the unseen tiles, and
+:func:`scrabble_core.endgame.solve_endgame` searches to the end. Games of more than two players get
+the static choice.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from scrabble_core.ai import (
+    ENDGAME_RACK_FACTOR,
+    Candidate,
+    MoveSource,
+    SeatView,
+    exchange_options,
+    move_equity,
+)
+from scrabble_core.board import Board
+from scrabble_core.endgame import solve_endgame
+from scrabble_core.leaves import LeaveModel
+from scrabble_core.move import Exchange, Move, Pass
+from scrabble_core.squares import Square
+from scrabble_core.validation import remove_tiles
+
+CANDIDATES: Final = 10
+"""Plays simulated in the midgame (plus :data:`EXCHANGES` exchanges)."""
+PRE_ENDGAME_CANDIDATES: Final = 16
+"""Plays simulated in the pre-endgame (bag 1-6 tiles)."""
+EXCHANGES: Final = 2
+PLIES: Final = 2
+"""Turns played after a candidate in the midgame: the opponent's reply and our next move."""
+PRE_ENDGAME_PLIES: Final = 6
+"""Turns played after a candidate in the pre-endgame (the game usually ends within them)."""
+PRE_ENDGAME_BAG: Final = 6
+MIN_ITERATIONS: Final = 4
+"""Fewer iterations than this decide nothing: the static choice is returned."""
+DEFAULT_ITERATIONS: Final = 6
+"""Iterations run when no deadline is given (a deterministic budget, for self-play and tests)."""
+DEFAULT_ENDGAME_NODES: Final = 400
+"""Endgame positions searched when no deadline is given."""
+
+Clock = Callable[[], float]
+
+
+@dataclass(frozen=True, slots=True)
+class SimResult:
+    """What :func:`simulate` found: the move to make, the static choice, the iterations run and the
+    mean result of each candidate simulated (move, mean), best first."""
+
+    move: Move
+    static: Move
+    iterations: int
+    means: tuple[tuple[Move, float], ...]
+
+
+def expert_move(
+    view: SeatView,
+    generator: MoveSource,
+    model: LeaveModel,
+    rng: random.Random,
+    deadline: float | None = None,
+    *,
+    clock: Clock = time.monotonic,
+) -> Move:
+    """The ``expert`` level's move for ``view``: the endgame solver when the bag is empty (two
+    players), else :func:`simulate`. Without a deadline the budget is :data:`DEFAULT_ITERATIONS`
+    iterations or :data:`DEFAULT_ENDGAME_NODES` positions, so the choice is reproducible."""
+    if view.bag_size == 0 and view.players == 2:
+        result = solve_endgame(
+            view.board,
+            view.rack,
+            view.unseen,
+            generator,
+            deadline=deadline,
+            clock=clock,
+            max_nodes=DEFAULT_ENDGAME_NODES if deadline is None else None,
+        )
+        return result.move
+    max_iterations = DEFAULT_ITERATIONS if deadline is None else None
+    return simulate(view, generator, model, rng, deadline, clock=clock, max_iterations=max_iterations).move
+
+
+def candidates(
+    view: SeatView, generator: MoveSource, model: LeaveModel, count: int
+) -> list[tuple[float, Move, int]]:
+    """The ``count`` plays of highest static equity and the :data:`EXCHANGES` best exchanges, as
+    ``(equity, move, points)`` ranked by equity (ties by notation); the first is the static (``hard``)
+    choice. Empty when the seat can neither play nor exchange."""
+    plays: Sequence[Candidate] = generator.top(view.board, view.rack, count, model.evaluate)
+    ranked: list[tuple[float, Move, int]] = [(move_equity(view, c, model), c.play, c.score) for c in plays]
+    ranked.extend((equity, exchange, 0) for equity, exchange in exchange_options(view, model)[:EXCHANGES])
+    ranked.sort(key=lambda option: (-option[0], str(option[1])))
+    return ranked
+
+
+def simulate(
+    view: SeatView,
+    generator: MoveSource,
+    model: LeaveModel,
+    rng: random.Random,
+    deadline: float | None = None,
+    *,
+    clock: Clock = time.monotonic,
+    max_iterations: int | None = None,
+) -> SimResult:
+    """Simulate the best candidates of ``view`` (see the module docstring) until ``deadline`` (a
+    ``clock()`` value) or ``max_iterations``; with neither, :data:`DEFAULT_ITERATIONS`.
+
+    Reads only ``view`` and draws from ``rng``: where the hidden tiles really are cannot change the
+    result. Never returns a move worse than the static choice for lack of iterations (see
+    :data:`MIN_ITERATIONS`).
+    """
+    pre_endgame = 0 < view.bag_size <= PRE_ENDGAME_BAG
+    ranked = candidates(view, generator, model, PRE_ENDGAME_CANDIDATES if pre_endgame else CANDIDATES)
+    if not ranked:
+        return SimResult(Pass(), Pass(), 0, ())
+    static = ranked[0][1]
+    if len(ranked) == 1 or view.players != 2:
+        return SimResult(static, static, 0, ())
+    if deadline is None and max_iterations is None:
+        max_iterations = DEFAULT_ITERATIONS
+    playout = _Playout(view, generator, model, PRE_ENDGAME_PLIES if pre_endgame else PLIES)
+    totals = [0.0] * len(ranked)
+    iterations = 0
+    slowest = 0.0
+    while max_iterations is None or iterations < max_iterations:
+        started = clock()
+        if deadline is not None and started + slowest >= deadline:
+            break
+        tiles = list(view.unseen)
+        rng.shuffle(tiles)
+        for index, (_, move, points) in enumerate(ranked):
+            totals[index] += playout.run(move, points, tiles)
+        iterations += 1
+        slowest = max(slowest, clock() - started)
+    if iterations < MIN_ITERATIONS:
+        return SimResult(static, static, iterations, ())
+    means = sorted(
+        ((move, total / iterations) for (_, move, _), total in zip(ranked, totals, strict=True)),
+        key=lambda item: (-item[1], str(item[0])),
+    )
+    return SimResult(means[0][0], static, iterations, tuple(means))
+
+
+class _Playout:
+    """Plays one candidate and the turns after it on a working board, restoring it afterwards."""
+
+    def __init__(self, view: SeatView, generator: MoveSource, model: LeaveModel, plies: int) -> None:
+        self.variant = view.variant
+        self.rack = view.rack
+        self.board: Board = view.board.copy()
+        self.generator = generator
+        self.model = model
+        self.plies = plies
+
+    def run(self, move: Move, points: int, tiles: Sequence[str]) -> float:
+        """The result of ``move`` (scoring ``points``) followed by ``plies`` static turns, the opponent
+        holding the first rack's worth of ``tiles`` and the bag drawing the rest from the end."""
+        size = self.variant.rack_size
+        bag = list(tiles[size:])
+        racks = [self.rack, "".join(tiles[:size])]
+        placed: list[Square] = []
+        try:
+            racks[0] = self._apply(move, racks[0], bag, placed)
+            spread = float(points)
+            for ply in range(self.plies + 1):
+                turn = ply % 2
+                sign = 1 if turn == 0 else -1
+                if ply:
+                    reply, points = self._static(racks[turn], racks[1 - turn], bag)
+                    racks[turn] = self._apply(reply, racks[turn], bag, placed)
+                    spread += sign * points
+                if not racks[turn] and not bag:  # went out: the game ends
+                    return spread + sign * ENDGAME_RACK_FACTOR * self.variant.rack_value(racks[1 - turn])
+            return spread + self._leave(racks[0], bag) - self._leave(racks[1], bag)
+        finally:
+            self.board.remove(placed)
+
+    def _leave(self, rack: str, bag: list[str]) -> float:
+        """What ``rack`` is worth at the horizon: its leave value, or with the bag empty the endgame
+        rule's cost of the tiles kept."""
+        if bag:
+            return self.model.evaluate(rack)
+        return -ENDGAME_RACK_FACTOR * self.variant.rack_value(rack)
+
+    def _static(self, rack: str, other: str, bag: list[str]) -> tuple[Move, int]:
+        """The static play of the player holding ``rack`` against ``other`` and its points (a pass
+        without a play)."""
+        if bag:
+            best = self.generator.best(self.board, rack, self.model.evaluate)
+        else:
+            out = ENDGAME_RACK_FACTOR * self.variant.rack_value(other)
+            value = self.variant.rack_value
+
+            def endgame_leave(leave: str) -> float:
+                return out if not leave else -ENDGAME_RACK_FACTOR * value(leave)
+
+            best = self.generator.best(self.board, rack, endgame_leave)
+        return (best.play, best.score) if best is not None else (Pass(), 0)
+
+    def _apply(self, move: Move, rack: str, bag: list[str], placed: list[Square]) -> str:
+        """Make ``move`` with ``rack`` on the working board; the rack after it, drawn from the end of
+        ``bag`` (exchanged tiles go to its other end)."""
+        if isinstance(move, Pass):
+            return rack
+        if isinstance(move, Exchange):
+            drawn = [bag.pop() for _ in range(len(move.tiles))]
+            bag[:0] = move.tiles
+            return remove_tiles(rack, move.tiles) + "".join(drawn)
+        placements = move.placements()
+        self.board.place(placements)
+        placed.extend(square for square, _ in placements)
+        drawn = [bag.pop() for _ in range(min(len(placements), len(bag)))]
+        return remove_tiles(rack, move.rack_tiles()) + "".join(drawn)
