@@ -21,7 +21,7 @@ Levels (:class:`Level`):
 
 Challenges (:func:`should_challenge`): in the modes with challenges, the AI "knows the dictionary" like
 a strong player and never challenges a valid play, so a challenge costs it nothing whatever the mode's
-penalty. Faced with a phony, ``hard`` and ``greedy`` always challenge; ``medium`` and ``easy`` miss it
+penalty. Faced with a phony, ``expert``, ``hard`` and ``greedy`` always challenge; ``medium`` and ``easy`` miss it
 now and then (they challenge with the probability of :data:`CHALLENGE_RATES`), as weaker players do.
 
 Fairness: :func:`choose_move` reads only a :class:`SeatView` (board, own rack, unseen tiles, bag size,
@@ -190,7 +190,7 @@ def should_challenge(words: Sequence[str], level: Level, lexicon: Container[str]
     :meth:`Game.challengeable_words <scrabble_core.game.Game.challengeable_words>`).
 
     Never when every word is in ``lexicon`` (nor when there is no word); otherwise with the level's
-    :data:`CHALLENGE_RATES` chance: always for ``hard`` and ``greedy``, which draw nothing from ``rng``;
+    :data:`CHALLENGE_RATES` chance: always for ``expert``, ``hard`` and ``greedy``, which draw nothing from ``rng``;
     ``medium`` and ``easy`` draw one number from ``rng``.
     """
     if all(word in lexicon for word in words):
