@@ -7,7 +7,7 @@ shuffled with the ``rng`` passed in: never the real rack or bag), then plays eve
 same draw, followed by ``plies`` turns of static play (the opponent's reply, our next move, ...). A
 candidate's result is the spread over those turns plus the leaves at the horizon (ours counted, the
 opponent's subtracted; with the bag empty the endgame rule instead); the candidate of best mean result
-wins. Iterations stop at the deadline (an iteration is not started when the last one's duration would
+wins if it beats the static choice clearly (:data:`CONFIDENCE`). Iterations stop at the deadline (an iteration is not started when the last one's duration would
 overrun it) or at ``max_iterations``; below :data:`MIN_ITERATIONS` the static choice stands, so the
 expert is never worse than ``hard`` for lack of time.
 
@@ -21,7 +21,9 @@ the static choice.
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -54,6 +56,9 @@ PRE_ENDGAME_PLIES: Final = 6
 PRE_ENDGAME_BAG: Final = 6
 MIN_ITERATIONS: Final = 4
 """Fewer iterations than this decide nothing: the static choice is returned."""
+CONFIDENCE: Final = 1.5
+"""A simulated candidate replaces the static choice only when it beats it by this many standard errors
+(the draws are the same for every candidate, so the differences are paired)."""
 DEFAULT_ITERATIONS: Final = 6
 """Iterations run when no deadline is given (a deterministic budget, for self-play and tests)."""
 DEFAULT_ENDGAME_NODES: Final = 400
@@ -140,26 +145,37 @@ def simulate(
     if deadline is None and max_iterations is None:
         max_iterations = DEFAULT_ITERATIONS
     playout = _Playout(view, generator, model, PRE_ENDGAME_PLIES if pre_endgame else PLIES)
-    totals = [0.0] * len(ranked)
-    iterations = 0
+    results: list[list[float]] = [[] for _ in ranked]
     slowest = 0.0
-    while max_iterations is None or iterations < max_iterations:
+    while max_iterations is None or len(results[0]) < max_iterations:
         started = clock()
         if deadline is not None and started + slowest >= deadline:
             break
         tiles = list(view.unseen)
         rng.shuffle(tiles)
-        for index, (_, move, points) in enumerate(ranked):
-            totals[index] += playout.run(move, points, tiles)
-        iterations += 1
+        for outcomes, (_, move, points) in zip(results, ranked, strict=True):
+            outcomes.append(playout.run(move, points, tiles))
         slowest = max(slowest, clock() - started)
+    iterations = len(results[0])
     if iterations < MIN_ITERATIONS:
         return SimResult(static, static, iterations, ())
     means = sorted(
-        ((move, total / iterations) for (_, move, _), total in zip(ranked, totals, strict=True)),
+        ((move, statistics.fmean(outcomes)) for (_, move, _), outcomes in zip(ranked, results, strict=True)),
         key=lambda item: (-item[1], str(item[0])),
     )
-    return SimResult(means[0][0], static, iterations, tuple(means))
+    best = means[0][0]
+    if best != static and not _clearly_better(results[[m for _, m, _ in ranked].index(best)], results[0]):
+        best = static
+    return SimResult(best, static, iterations, tuple(means))
+
+
+def _clearly_better(outcomes: Sequence[float], static: Sequence[float]) -> bool:
+    """Whether ``outcomes`` beat the static choice's ``static`` (same draws, in order) by more than
+    :data:`CONFIDENCE` standard errors of the mean difference."""
+    differences = [a - b for a, b in zip(outcomes, static, strict=True)]
+    mean = statistics.fmean(differences)
+    error = statistics.stdev(differences) / math.sqrt(len(differences))
+    return mean > CONFIDENCE * error
 
 
 class _Playout:
