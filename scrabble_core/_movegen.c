@@ -15,6 +15,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -569,63 +570,97 @@ static int ranked_order(const void *a, const void *b) /* highest first, then in 
     return (x->index > y->index) - (x->index < y->index);
 }
 
-/* An instance of a slotted (frozen) dataclass: allocated and filled as its own __init__ does, with
- * object.__setattr__, without running Python code. */
-static PyObject *build(PyTypeObject *type, PyObject **names, PyObject **values, int n)
+/* The classes of the results, Play and GeneratedMove: slotted (frozen) dataclasses. They are built
+ * as their __init__ would, without running Python code: a fresh instance (all slots NULL) has each
+ * slot filled at the offset its member descriptor gives. */
+typedef struct {
+    PyTypeObject *type;
+    int n;
+    Py_ssize_t offsets[4];
+} Maker;
+
+static int maker(Maker *m, PyObject *cls, PyObject **names, int n)
 {
-    PyObject *obj = type->tp_alloc(type, 0);
-    for (int i = 0; obj && i < n; i++) {
-        if (!values[i] || PyObject_GenericSetAttr(obj, names[i], values[i]) < 0) Py_CLEAR(obj);
+    if (!PyType_Check(cls) || ((PyTypeObject *)cls)->tp_new != PyBaseObject_Type.tp_new) {
+        PyErr_SetString(PyExc_TypeError, "the result classes must be plain slotted dataclasses");
+        return -1;
     }
-    for (int i = 0; i < n; i++) Py_XDECREF(values[i]);
+    m->type = (PyTypeObject *)cls;
+    m->n = n;
+    for (int i = 0; i < n; i++) {
+        PyObject *descr = PyObject_GetAttr(cls, names[i]);
+        if (!descr) PyErr_Clear();
+        int ok = descr && Py_IS_TYPE(descr, &PyMemberDescr_Type) &&
+                 ((PyMemberDescrObject *)descr)->d_member->type == T_OBJECT_EX &&
+                 PyType_IsSubtype(m->type, ((PyDescrObject *)descr)->d_type);
+        m->offsets[i] = ok ? ((PyMemberDescrObject *)descr)->d_member->offset : 0;
+        Py_XDECREF(descr);
+        if (!ok) {
+            PyErr_Format(PyExc_TypeError, "the result classes must be plain slotted dataclasses (%U)", names[i]);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* A new instance holding `values` (references stolen, released on failure): only ever called with
+ * strings, numbers, booleans and Play objects. */
+static PyObject *make(const Maker *m, PyObject **values)
+{
+    PyObject *obj = NULL;
+    int complete = 1;
+    for (int i = 0; i < m->n; i++) complete = complete && values[i];
+    if (complete) obj = m->type->tp_alloc(m->type, 0);
+    if (!obj) {
+        for (int i = 0; i < m->n; i++) Py_XDECREF(values[i]);
+        return NULL;
+    }
+    for (int i = 0; i < m->n; i++) *(PyObject **)((char *)obj + m->offsets[i]) = values[i];
+    /* Frozen and holding only strings, numbers and another such object, it can never be part of a
+     * reference cycle: the garbage collector need not scan it (as CPython does for such tuples). */
+    if (PyObject_GC_IsTracked(obj)) PyObject_GC_UnTrack(obj);
     return obj;
 }
 
-static PyObject *move_object(const Walk *w, const Record *record, PyObject *leaves, PyTypeObject *play_type,
-                             PyTypeObject *move_type)
+static PyObject *move_object(const Walk *w, const Record *record, PyObject *leaves, const Maker *play,
+                             const Maker *move)
 {
     const Position *s = w->s;
-    Py_UCS4 letters[MAX_POS];
+    Py_UCS4 letters[MAX_POS], widest = 0;
     for (int i = 0; i < record->length; i++) {
         int code = w->arena[record->word + i];
         letters[i] = code == CODE_THROUGH ? '.' : code >= CODE_BLANK ? w->g->lower[code - CODE_BLANK] : w->g->upper[code];
+        if (letters[i] > widest) widest = letters[i];
     }
-    PyObject *play_names[] = {s_row, s_col, s_across, s_letters};
+    PyObject *text = PyUnicode_New(record->length, widest);
+    if (text) {
+        for (int i = 0; i < record->length; i++) PyUnicode_WRITE(PyUnicode_KIND(text), PyUnicode_DATA(text), i, letters[i]);
+    }
     PyObject *play_values[] = {
         PyLong_FromLong(s->row[record->origin]),
         PyLong_FromLong(s->col[record->origin]),
         PyBool_FromLong(s->across[record->origin]),
-        PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, letters, record->length),
+        text,
     };
     PyObject *leave = PyList_GET_ITEM(leaves, record->used);
     Py_INCREF(leave);
-    PyObject *move_names[] = {s_play, s_score, s_leave};
-    PyObject *move_values[] = {build(play_type, play_names, play_values, 4), PyLong_FromLongLong(record->score), leave};
-    return build(move_type, move_names, move_values, 3);
+    PyObject *move_values[] = {make(play, play_values), PyLong_FromLongLong(record->score), leave};
+    return make(move, move_values);
 }
 
-static PyObject *move_list(const Walk *w, const Ranked *ranked, int n, PyObject *leaves, PyTypeObject *play_type,
-                           PyTypeObject *move_type)
+static PyObject *move_list(const Walk *w, const Ranked *ranked, int n, PyObject *leaves, const Maker *play,
+                           const Maker *move)
 {
     PyObject *list = PyList_New(n);
     for (int i = 0; list && i < n; i++) {
-        PyObject *move = move_object(w, &w->records[ranked[i].index], leaves, play_type, move_type);
-        if (!move) Py_CLEAR(list);
-        else PyList_SET_ITEM(list, i, move);
+        PyObject *item = move_object(w, &w->records[ranked[i].index], leaves, play, move);
+        if (!item) Py_CLEAR(list);
+        else PyList_SET_ITEM(list, i, item);
     }
     return list;
 }
 
 /* ---- the Python interface ---- */
-
-static int check_class(PyObject *cls, const char *what)
-{
-    if (!PyType_Check(cls) || ((PyTypeObject *)cls)->tp_new != PyBaseObject_Type.tp_new) {
-        PyErr_Format(PyExc_TypeError, "%s must be a plain class (a slotted dataclass)", what);
-        return -1;
-    }
-    return 0;
-}
 
 /* Read the arguments of search() into `w` and `geo`; 0, or -1 with an exception set. */
 static int read_arguments(Graph *g, Walk *w, Geometry *geo, PyObject *geometry, Py_buffer *board, Py_buffer *rack,
@@ -748,7 +783,9 @@ static PyObject *Graph_search(Graph *g, PyObject *args)
     w->is_word = g->size;
     w->children = g->size + 1;
     w->everything = g->size == 64 ? ~(uint64_t)0 : ((uint64_t)1 << g->size) - 1;
-    if (check_class(play_type, "play_type") < 0 || check_class(move_type, "move_type") < 0 ||
+    Maker play, move;
+    PyObject *play_names[] = {s_row, s_col, s_across, s_letters}, *move_names[] = {s_play, s_score, s_leave};
+    if (maker(&play, play_type, play_names, 4) < 0 || maker(&move, move_type, move_names, 3) < 0 ||
         read_arguments(g, w, &geo, geometry, &board, &rack, leaves, count, bonus, &rack_mask, &blanks) < 0)
         goto done;
     w->bingo = geo.bingo;
@@ -838,7 +875,7 @@ static PyObject *Graph_search(Graph *g, PyObject *args)
         ranked[i] = count ? (Ranked){0, w->heap[i].value, w->heap[i].record}
                           : (Ranked){0, (double)w->records[i].score, i};
     qsort(ranked, (size_t)n, sizeof(Ranked), ranked_order);
-    result = move_list(w, ranked, n, leaves, (PyTypeObject *)play_type, (PyTypeObject *)move_type);
+    result = move_list(w, ranked, n, leaves, &play, &move);
 
 done:
     if (w) {

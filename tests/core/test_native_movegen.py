@@ -356,7 +356,8 @@ def test_the_core_checks_its_arguments() -> None:
         (3, ["AB"], ValueError, "one leave per sub-rack"),
         (4, -1, ValueError, "at least 0"),
         (5, [1.0], ValueError, "one value per leave"),
-        (6, int, TypeError, "plain class"),
+        (6, int, TypeError, "must be plain slotted dataclasses"),
+        (7, Play, TypeError, r"must be plain slotted dataclasses \(play\)"),
     ]
     for index, value, error, message in cases:
         with pytest.raises(error, match=message):
