@@ -125,7 +125,7 @@ class _Search:
         self.nodes += 1
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise _OutOfTimeError
-        if self.deadline is not None and self.nodes % 4 == 0 and self.clock() >= self.deadline:
+        if self.deadline is not None and self.clock() >= self.deadline:
             raise _OutOfTimeError
 
     def negamax(self, mover: str, other: str, scoreless: int, depth: int, alpha: int, beta: int) -> int:
