@@ -158,6 +158,13 @@ class _Leaves(dict[int, str]):
         self[key] = leave
         return leave
 
+    def every_leave(self) -> list[str]:
+        """The leave of every key of :meth:`every_key`, in the same order."""
+        leaves = [""]
+        for symbol, count in zip(self.symbols, self.available, strict=True):
+            leaves = [leave + symbol * (count - used) for leave in leaves for used in range(count + 1)]
+        return leaves
+
     def every_key(self) -> Iterator[tuple[int, int]]:
         """``(key, tiles used)`` for every sub-multiset of the rack."""
         for used in itertools.product(*(range(count + 1) for count in self.available)):
@@ -187,8 +194,7 @@ class _Rack:
         and every leave in the order of :meth:`_Leaves.every_key`; computed on first use."""
         if self.native is None:
             tiles = bytes(i for i, n in enumerate(self.counts) for _ in range(n))
-            leaves = [self.leaves[key] for key, _ in self.leaves.every_key()]
-            self.native = (tiles + bytes([_NATIVE_BLANK] * self.blanks), leaves)
+            self.native = (tiles + bytes([_NATIVE_BLANK] * self.blanks), self.leaves.every_leave())
         return self.native
 
     def fits_native(self) -> bool:
