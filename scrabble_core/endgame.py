@@ -101,6 +101,8 @@ class _Search:
         self.max_nodes = max_nodes
         self.nodes = 0
         self.horizons = 0
+        self.root: tuple[frozenset[tuple[Square, str]], str, str, int] | None = None
+        self.partial: tuple[Play | Pass, int] | None = None
         self.placed: frozenset[tuple[Square, str]] = frozenset()
         self.table: dict[tuple[frozenset[tuple[Square, str]], str, str, int], _Entry] = {}
         self.moves: dict[tuple[frozenset[tuple[Square, str]], str], list[_Node]] = {}
@@ -172,6 +174,8 @@ class _Search:
                     self.board.remove(square for square, _ in placements)
             if best_value is None or value > best_value:
                 best_value, best_move = value, move
+                if not self.placed and key == self.root:
+                    self.partial = (move, value)
             alpha = max(alpha, value)
             if alpha >= beta:
                 break
@@ -210,21 +214,28 @@ def solve_endgame(
     Searches deeper and deeper until a depth is exact, ``max_depth`` is reached, or the budget runs
     out: ``deadline`` (a ``clock()`` value; :func:`time.monotonic` by default) or ``max_nodes``
     positions. Depth 1 always finishes; past the budget, the result of the deepest finished depth is
-    returned. ``board`` is not changed (the search works on a copy).
+    returned, or the best of the root moves the unfinished depth searched (the previous depth's best
+    move is searched first), its ``depth`` being the last finished one. ``board`` is not changed (the search works on a copy).
     """
     search = _Search(board.copy(), generator, deadline, clock, max_nodes)
     rack, other = _key(rack), _key(other)
+    search.root = (frozenset(), rack, other, scoreless)
     result: EndgameResult | None = None
     for depth in range(1, max_depth + 1):
         search.horizons = 0
+        search.partial = None
         try:
             value = search.negamax(rack, other, scoreless, depth, -(10**6), 10**6)
         except _OutOfTimeError:
-            if result is not None:
+            if result is None:  # depth 1 is finished whatever the budget
+                search.deadline = search.max_nodes = None
+                value = search.negamax(rack, other, scoreless, depth, -(10**6), 10**6)
+            else:
+                if search.partial is not None:  # the best of the root moves this depth finished
+                    move, value = search.partial
+                    result = EndgameResult(move, value, False, result.depth, search.nodes)
                 break
-            search.deadline = search.max_nodes = None  # depth 1 is finished whatever the budget
-            value = search.negamax(rack, other, scoreless, depth, -(10**6), 10**6)
-        entry = search.table[(frozenset(), rack, other, scoreless)]
+        entry = search.table[search.root]
         assert entry.best is not None
         exact = search.horizons == 0
         result = EndgameResult(entry.best, value, exact, depth, search.nodes)

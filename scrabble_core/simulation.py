@@ -7,7 +7,8 @@ shuffled with the ``rng`` passed in: never the real rack or bag), then plays eve
 same draw, followed by ``plies`` turns of static play (the opponent's reply, our next move, ...). A
 candidate's result is the spread over those turns plus the leaves at the horizon (ours counted, the
 opponent's subtracted; with the bag empty the endgame rule instead); the candidate of best mean result
-wins if it beats the static choice clearly (:data:`CONFIDENCE`). Iterations stop at the deadline (an iteration is not started when the last one's duration would
+wins if it beats the static choice clearly (:data:`CONFIDENCE`). From :data:`PRUNE_AFTER` iterations on,
+candidates clearly worse than the leader are dropped, so the time goes to the close ones. Iterations stop at the deadline (an iteration is not started when the last one's duration would
 overrun it) or at ``max_iterations``; below :data:`MIN_ITERATIONS` the static choice stands, so the
 expert is never worse than ``hard`` for lack of time.
 
@@ -59,6 +60,9 @@ MIN_ITERATIONS: Final = 4
 CONFIDENCE: Final = 1.5
 """A simulated candidate replaces the static choice only when it beats it by this many standard errors
 (the draws are the same for every candidate, so the differences are paired)."""
+PRUNE_AFTER: Final = 6
+"""Iterations after which candidates clearly worse than the leader stop being simulated."""
+PRUNE_CONFIDENCE: Final = 2.5
 DEFAULT_ITERATIONS: Final = 6
 """Iterations run when no deadline is given (a deterministic budget, for self-play and tests)."""
 DEFAULT_ENDGAME_NODES: Final = 400
@@ -146,16 +150,20 @@ def simulate(
         max_iterations = DEFAULT_ITERATIONS
     playout = _Playout(view, generator, model, PRE_ENDGAME_PLIES if pre_endgame else PLIES)
     results: list[list[float]] = [[] for _ in ranked]
-    slowest = 0.0
+    active = list(range(len(ranked)))
+    last = 0.0
     while max_iterations is None or len(results[0]) < max_iterations:
         started = clock()
-        if deadline is not None and started + slowest >= deadline:
+        if deadline is not None and started + last >= deadline:
             break
         tiles = list(view.unseen)
         rng.shuffle(tiles)
-        for outcomes, (_, move, points) in zip(results, ranked, strict=True):
-            outcomes.append(playout.run(move, points, tiles))
-        slowest = max(slowest, clock() - started)
+        for index in active:
+            _, move, points = ranked[index]
+            results[index].append(playout.run(move, points, tiles))
+        if len(results[0]) >= PRUNE_AFTER:
+            active = _survivors(results, active)
+        last = clock() - started
     iterations = len(results[0])
     if iterations < MIN_ITERATIONS:
         return SimResult(static, static, iterations, ())
@@ -163,19 +171,32 @@ def simulate(
         ((move, statistics.fmean(outcomes)) for (_, move, _), outcomes in zip(ranked, results, strict=True)),
         key=lambda item: (-item[1], str(item[0])),
     )
-    best = means[0][0]
-    if best != static and not _clearly_better(results[[m for _, m, _ in ranked].index(best)], results[0]):
-        best = static
-    return SimResult(best, static, iterations, tuple(means))
+    best = max(active, key=lambda index: (statistics.fmean(results[index]), -index))
+    if best and _clearly_better(results[best], results[0]):
+        return SimResult(ranked[best][1], static, iterations, tuple(means))
+    return SimResult(static, static, iterations, tuple(means))
 
 
-def _clearly_better(outcomes: Sequence[float], static: Sequence[float]) -> bool:
-    """Whether ``outcomes`` beat the static choice's ``static`` (same draws, in order) by more than
-    :data:`CONFIDENCE` standard errors of the mean difference."""
-    differences = [a - b for a, b in zip(outcomes, static, strict=True)]
+def _survivors(results: list[list[float]], active: list[int]) -> list[int]:
+    """The candidates of ``active`` still worth simulating: the static choice (index 0) and those not
+    clearly worse (by :data:`PRUNE_CONFIDENCE` standard errors) than the best mean so far."""
+    leader = max(active, key=lambda index: statistics.fmean(results[index]))
+    return [
+        index
+        for index in active
+        if index in (0, leader) or not _clearly_better(results[leader], results[index], PRUNE_CONFIDENCE)
+    ]
+
+
+def _clearly_better(
+    outcomes: Sequence[float], other: Sequence[float], confidence: float = CONFIDENCE
+) -> bool:
+    """Whether ``outcomes`` beat ``other`` (results on the same draws, in order) by more than
+    ``confidence`` standard errors of the mean difference."""
+    differences = [a - b for a, b in zip(outcomes, other, strict=True)]
     mean = statistics.fmean(differences)
     error = statistics.stdev(differences) / math.sqrt(len(differences))
-    return mean > CONFIDENCE * error
+    return mean > confidence * error
 
 
 class _Playout:
