@@ -75,10 +75,12 @@ _Node = tuple[Play | Pass, int, str, tuple[tuple[Square, str], ...]]
 """A move of a node: the move, its score, the mover's rack after it, its placements."""
 
 
-def horizon_value(rack_value: Callable[[str], int], mover: str, other: str) -> int:
-    """The guess for a position where the search stops: twice the value of the opponent's tiles minus
-    twice the value of the mover's (tiles kept cost about their double: the static endgame rule)."""
-    return OUT_FACTOR * (rack_value(other) - rack_value(mover))
+def horizon_value(rack_value: Callable[[str], int], other: str) -> int:
+    """The guess for a position where the search stops: the mover goes out next turn and earns twice
+    the value of the other rack (its points are not guessed). At depth 1 this makes the search the
+    static endgame rule of the ``hard`` level: going out earns twice the opponent's rack, tiles kept
+    cost twice their value."""
+    return OUT_FACTOR * rack_value(other)
 
 
 class _Search:
@@ -135,7 +137,7 @@ class _Search:
         (fail-soft: outside the window the value is a bound)."""
         if depth == 0:
             self.horizons += 1
-            return horizon_value(self.variant.rack_value, mover, other)
+            return horizon_value(self.variant.rack_value, other)
         key = (self.placed, mover, other, scoreless)
         entry = self.table.get(key)
         first: Play | Pass | None = None

@@ -8,7 +8,8 @@ same draw, followed by ``plies`` turns of static play (the opponent's reply, our
 candidate's result is the spread over those turns plus the leaves at the horizon (ours counted, the
 opponent's subtracted; with the bag empty the endgame rule instead); the candidate of best mean result
 wins if it beats the static choice clearly (:data:`CONFIDENCE`). From :data:`PRUNE_AFTER` iterations on,
-candidates clearly worse than the leader are dropped, so the time goes to the close ones. Iterations stop at the deadline (an iteration is not started when the last one's duration would
+candidates clearly worse than the leader are dropped, so the time goes to the close ones; when only the
+static choice is left, the simulation stops early. Iterations stop at the deadline (an iteration is not started when the last one's duration would
 overrun it) or at ``max_iterations``; below :data:`MIN_ITERATIONS` the static choice stands, so the
 expert is never worse than ``hard`` for lack of time.
 
@@ -164,6 +165,8 @@ def simulate(
         if len(results[0]) >= PRUNE_AFTER:
             active = _survivors(results, active)
         last = clock() - started
+        if len(active) == 1:  # every other candidate is clearly worse than the static choice
+            break
     iterations = len(results[0])
     if iterations < MIN_ITERATIONS:
         return SimResult(static, static, iterations, ())
@@ -261,7 +264,7 @@ class _Playout:
         if isinstance(move, Pass):
             return rack
         if isinstance(move, Exchange):
-            drawn = [bag.pop() for _ in range(len(move.tiles))]
+            drawn = [bag.pop() for _ in range(min(len(move.tiles), len(bag)))]
             bag[:0] = move.tiles
             return remove_tiles(rack, move.tiles) + "".join(drawn)
         placements = move.placements()

@@ -121,6 +121,21 @@ def test_going_out_in_two_beats_going_out_now(generator: MoveSource, standard: V
     assert choose_move(view, generator, Level.EXPERT, random.Random(0)) == Play.from_gcg("2J BI")
 
 
+def test_an_unfinished_depth_gives_its_best_root_move(generator: MoveSource, standard: Variant) -> None:
+    # Depth 1 is hard's rule (go out with BIT: 37). Depth 2 searches BIT first, then BI (22, the Q
+    # stuck, T out next: 22 + 2 * 10 at the horizon) before the node budget runs out.
+    board = Board.from_rows(standard, BOARDS["seed4"])
+    first = solve_endgame(board, "BIT", "Q", generator, max_nodes=1)
+    assert (first.move, first.value, first.depth, first.exact) == (Play.from_gcg("15K BIT"), 37, 1, False)
+    partial = solve_endgame(board, "BIT", "Q", generator, max_nodes=3)
+    assert (partial.move, partial.value, partial.depth, partial.exact) == (
+        Play.from_gcg("2J BI"),
+        42,
+        1,
+        False,
+    )
+
+
 def test_pass_at_the_scoreless_limit_ends_the_game(generator: MoveSource, standard: Variant) -> None:
     # After five scoreless turns, passing ends the game: each side loses its own rack (Q 10, E 1).
     board = Board.from_rows(standard, BOARDS["seed4"])
