@@ -66,7 +66,7 @@ PRUNE_AFTER: Final = 6
 PRUNE_CONFIDENCE: Final = 2.5
 DEFAULT_ITERATIONS: Final = 6
 """Iterations run when no deadline is given (a deterministic budget, for self-play and tests)."""
-DEFAULT_ENDGAME_NODES: Final = 400
+DEFAULT_ENDGAME_NODES: Final = 60
 """Endgame positions searched when no deadline is given."""
 
 Clock = Callable[[], float]
