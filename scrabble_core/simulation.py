@@ -17,8 +17,9 @@ With the bag 1-6 tiles (the pre-endgame) more candidates are simulated and the p
 of the game (:data:`PRE_ENDGAME_PLIES`): which tiles are left for whom decides most there.
 
 With the bag empty and two players, the opponent's rack is exactly the unseen tiles, and
-:func:`scrabble_core.endgame.solve_endgame` searches to the end. Games of more than two players get
-the static choice.
+:func:`scrabble_core.endgame.solve_endgame` searches to the end (the seat's view does not hold the
+count of scoreless turns so far: the solver assumes none). Games of more than two players get the
+static choice.
 """
 
 from __future__ import annotations
