@@ -17,11 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
+from scrabble_core.ai import Level
 from scrabble_core.game import ChallengeMode
 from scrabble_core.variant import bundled_variant_names
 
 TOKEN_ENV: Final = "DISCORD_TOKEN"
-AI_LEVELS: Final = ("easy", "medium", "hard", "greedy")
+AI_LEVELS: Final = tuple(level.value for level in Level)
 LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 MAX_TURN_SECONDS: Final = 7 * 24 * 3600
 """The longest turn time limit a game (or the configured default) may have, in seconds."""
