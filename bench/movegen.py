@@ -4,12 +4,14 @@
                             [--hints N] [--cold] [--verbose]
 
 loads the lexicon and the move generator once (through the usual cache directory), runs each search
-once untimed, then prints the medians over N timed runs (default 21) on one line:
+once untimed, then prints the medians over N timed runs (default 21) of the native core and of the
+pure-Python search, and how many times faster the native one is, on one line:
 
-    moves=<int> full_median_ms=<float> best_median_ms=<float>
+    moves=<int> native_full_median_ms=<float> python_full_median_ms=<float> full_ratio=<float>
+    native_best_median_ms=<float> python_best_median_ms=<float> best_ratio=<float>
 
-``full`` is :meth:`MoveGenerator.generate` (every move, as objects, sorted); ``best`` is
-:meth:`MoveGenerator.best` (highest score, no list). ``--hints N`` adds a line with the median of
+(``native_*=n/a`` when the extension is not built). ``full`` is :meth:`MoveGenerator.generate` (every
+move, as objects, sorted); ``best`` is :meth:`MoveGenerator.best` (highest score, no list). ``--hints N`` adds a line with the median of
 :func:`scrabble_core.hints.hints` for the top N moves:
 
     hints_median_ms=<float> top=<int>
@@ -27,6 +29,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -80,11 +83,25 @@ def main() -> None:
             file=sys.stderr,
         )
 
-    before = generator.clear_cache if args.cold else lambda: None
-    moves = len(generator.generate(board, args.rack))
-    full = _median_ms(lambda: generator.generate(board, args.rack), args.reps, before)
-    best = _median_ms(lambda: generator.best(board, args.rack), args.reps, before)
-    print(f"moves={moves} full_median_ms={full:.2f} best_median_ms={best:.2f}")
+    python = MoveGenerator(lexicon, generator.dawg, native=False)
+    cores = {"native": generator if generator.native else None, "python": python}
+    moves = len(python.generate(board, args.rack))
+    figures: dict[str, float] = {}
+    for name, core in cores.items():
+        if core is None:
+            continue
+        before = core.clear_cache if args.cold else lambda: None
+        figures[f"{name}_full"] = _median_ms(partial(core.generate, board, args.rack), args.reps, before)
+        figures[f"{name}_best"] = _median_ms(partial(core.best, board, args.rack), args.reps, before)
+    fields = [f"moves={moves}"]
+    for search in ("full", "best"):
+        native, pure = figures.get(f"native_{search}"), figures[f"python_{search}"]
+        fields += [
+            f"native_{search}_median_ms={native:.2f}" if native else f"native_{search}_median_ms=n/a",
+            f"python_{search}_median_ms={pure:.2f}",
+            f"{search}_ratio={pure / native:.1f}" if native else f"{search}_ratio=n/a",
+        ]
+    print(" ".join(fields))
     if args.hints is not None:
         top = args.hints
         hinted = _median_ms(lambda: hints(board, args.rack, generator, top), args.reps, before)

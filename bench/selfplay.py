@@ -1,18 +1,21 @@
 """Strength benchmark: two AI levels play each other on the standard board with ENABLE.
 
     python bench/selfplay.py --a hard --b greedy --games 500 --seed 1 [--jobs 2] [--leaves FILE]
+    python bench/selfplay.py --a expert --b hard --games 200 --seed 1 --jobs 2 --time-per-turn 1
 
 Games come in pairs on the same bag order with the seats swapped (game ``i`` is seeded
 ``f"{seed}-{i // 2}"`` and ``a`` sits first when ``i`` is even), which cancels much of the luck of the
-draw. Levels: ``easy``, ``medium``, ``hard``, ``greedy``; ``--leaves`` plays both seats with another leave
+draw. Levels: ``easy``, ``medium``, ``hard``, ``greedy``, ``expert``; ``--time-per-turn`` gives every AI
+turn a deadline that many seconds after it starts (``expert`` searches until it; without it ``expert``
+runs a small fixed budget); ``--leaves`` plays both seats with another leave
 model file than the bundled one. Prints a progress line every 50 games, one
 line of details (points per turn, turns per game, exchanges and passes), then ends with one line:
 
     a=<level> b=<level> games=<int> a_win_rate=<float> ci95=<low>..<high> a_avg=<float> b_avg=<float>
-    sec_per_turn_a=<float> games_per_s=<float>
+    mean_spread=<float> sec_per_turn_a=<float> games_per_s=<float>
 
 ``a_win_rate`` counts a tie as half a win; ``ci95`` is the normal 95% interval of that mean;
-``a_avg``/``b_avg`` are average final scores; ``sec_per_turn_a`` is the AI time per turn of ``a``.
+``a_avg``/``b_avg`` are average final scores, ``mean_spread`` the mean of ``a``'s score minus ``b``'s; ``sec_per_turn_a`` is the AI time per turn of ``a``.
 """
 
 from __future__ import annotations
@@ -60,14 +63,21 @@ def _init(leaves: str | None) -> None:
     _LOADED.append((lexicon, load_move_generator(lexicon), model))
 
 
-def play(task: tuple[str, str, str, int]) -> Result:
-    """Play game ``index`` of the run seeded ``seed`` between levels ``a`` and ``b`` (after :func:`_init`)."""
-    a, b, seed, index = task
+def play(task: tuple[str, str, str, int, float | None]) -> Result:
+    """Play game ``index`` of the run seeded ``seed`` between levels ``a`` and ``b``, each AI turn given
+    ``time_per_turn`` seconds when not ``None`` (after :func:`_init`)."""
+    a, b, seed, index, time_per_turn = task
     lexicon, generator, leaves = _LOADED[0]
     a_seat = index % 2
     levels = [Level(a), Level(b)] if a_seat == 0 else [Level(b), Level(a)]
     record = play_game(
-        get_variant("standard"), lexicon, generator, levels, f"{seed}-{index // 2}", leaves=leaves
+        get_variant("standard"),
+        lexicon,
+        generator,
+        levels,
+        f"{seed}-{index // 2}",
+        leaves=leaves,
+        time_per_turn=time_per_turn,
     )
     b_seat = 1 - a_seat
     a_turns = [t for t in record.turns if t.seat == a_seat]
@@ -97,8 +107,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, required=True)
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--leaves", help="leave model file (default: the bundled one)")
+    parser.add_argument("--time-per-turn", type=float, help="seconds per AI turn (default: no deadline)")
     args = parser.parse_args()
-    tasks = [(args.a, args.b, str(args.seed), i) for i in range(args.games)]
+    tasks = [(args.a, args.b, str(args.seed), i, args.time_per_turn) for i in range(args.games)]
     started = time.perf_counter()
     results: list[Result] = []
     if args.jobs <= 1:
@@ -140,6 +151,7 @@ def _summary(a: str, b: str, results: list[Result], elapsed: float) -> None:
         f"ci95={max(rate - half, 0.0):.3f}..{min(rate + half, 1.0):.3f} "
         f"a_avg={statistics.fmean(r.a_score for r in results):.1f} "
         f"b_avg={statistics.fmean(r.b_score for r in results):.1f} "
+        f"mean_spread={statistics.fmean(r.a_score - r.b_score for r in results):.1f} "
         f"sec_per_turn_a={sum(r.a_seconds for r in results) / a_turns:.4f} "
         f"games_per_s={games / elapsed:.3f}"
     )

@@ -27,6 +27,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from unittest import mock
 
 import aiohttp
 
@@ -85,7 +86,7 @@ def planned_moves(lexicon: Lexicon, count: int) -> list[str]:
     """The first ``count`` moves of the seeded game, each the best-scoring play (or a pass)."""
     generator = load_move_generator(lexicon)
     game = Game(get_variant("standard"), [ANN.name, BOB.name], rng=random.Random(SEED), lexicon=lexicon)
-    moves = []
+    moves: list[str] = []
     while len(moves) < count and not game.is_over:
         best = generator.best(game.board, game.players[game.current].rack)
         move = "-" if best is None else player_notation(best.play)
@@ -121,11 +122,8 @@ def longest_callback(worst: list[float]) -> Iterator[None]:
         original(handle)
         worst[1] = max(worst[1], time.thread_time() - started)
 
-    asyncio.events.Handle._run = run  # type: ignore[method-assign]
-    try:
+    with mock.patch.object(asyncio.events.Handle, "_run", run):
         yield
-    finally:
-        asyncio.events.Handle._run = original  # type: ignore[method-assign]
 
 
 async def run(lexicon: Lexicon, spectators: int, moves: list[str], interval: float, directory: Path) -> str:

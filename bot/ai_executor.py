@@ -288,7 +288,7 @@ class ExecutorAiPlayer:
         self.timeout = timeout
 
     async def choose(self, game: Game, seat: int, level: str, seed: int) -> Move:
-        """The move of ``seat`` at ``level`` (``easy``, ``medium``, ``hard`` or ``greedy``).
+        """The move of ``seat`` at ``level`` (``easy``, ``medium``, ``hard``, ``greedy`` or ``expert``).
 
         Raises:
             ValueError: an unknown level.

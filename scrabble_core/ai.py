@@ -9,6 +9,8 @@ else.
 
 Levels (:class:`Level`):
 
+- ``expert``: simulates the best candidates a few turns ahead against racks drawn from the unseen tiles,
+  and solves the endgame exactly once the bag is empty (:mod:`scrabble_core.simulation`);
 - ``hard``: the move of highest equity (a static, leave-based player);
 - ``medium`` and ``easy``: weaker *human-like* players, not a strong bot that blunders at random. They
   know fewer words (a longest main word, a most tiles played at once), weigh the leave less or not at
@@ -19,7 +21,7 @@ Levels (:class:`Level`):
 
 Challenges (:func:`should_challenge`): in the modes with challenges, the AI "knows the dictionary" like
 a strong player and never challenges a valid play, so a challenge costs it nothing whatever the mode's
-penalty. Faced with a phony, ``hard`` and ``greedy`` always challenge; ``medium`` and ``easy`` miss it
+penalty. Faced with a phony, ``expert``, ``hard`` and ``greedy`` always challenge; ``medium`` and ``easy`` miss it
 now and then (they challenge with the probability of :data:`CHALLENGE_RATES`), as weaker players do.
 
 Fairness: :func:`choose_move` reads only a :class:`SeatView` (board, own rack, unseen tiles, bag size,
@@ -61,6 +63,7 @@ class Level(enum.StrEnum):
     MEDIUM = "medium"
     HARD = "hard"
     GREEDY = "greedy"
+    EXPERT = "expert"
 
 
 CHALLENGE_RATES: Final[Mapping[Level, float]] = {
@@ -68,6 +71,7 @@ CHALLENGE_RATES: Final[Mapping[Level, float]] = {
     Level.MEDIUM: 0.8,
     Level.HARD: 1.0,
     Level.GREEDY: 1.0,
+    Level.EXPERT: 1.0,
 }
 """The chance that a level challenges a play with a word not in the dictionary (a valid play: never)."""
 
@@ -93,6 +97,10 @@ class MoveSource(Protocol):
     def best(
         self, board: Board, rack: str, leave_value: Callable[[str], float] | None = None
     ) -> Candidate | None: ...
+
+    def top(
+        self, board: Board, rack: str, count: int, leave_value: Callable[[str], float] | None = None
+    ) -> Sequence[Candidate]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,7 +190,7 @@ def should_challenge(words: Sequence[str], level: Level, lexicon: Container[str]
     :meth:`Game.challengeable_words <scrabble_core.game.Game.challengeable_words>`).
 
     Never when every word is in ``lexicon`` (nor when there is no word); otherwise with the level's
-    :data:`CHALLENGE_RATES` chance: always for ``hard`` and ``greedy``, which draw nothing from ``rng``;
+    :data:`CHALLENGE_RATES` chance: always for ``expert``, ``hard`` and ``greedy``, which draw nothing from ``rng``;
     ``medium`` and ``easy`` draw one number from ``rng``.
     """
     if all(word in lexicon for word in words):
@@ -216,7 +224,8 @@ def choose_move(
     holds at least ``variant.exchange_min_bag`` tiles, else a :class:`Pass`. Randomness (``easy`` and
     ``medium`` only) comes from ``rng``. With a ``deadline`` (:func:`time.monotonic` value), the best
     move found when it passes is returned (at worst the highest-scoring play, found first).
-    ``leaves`` defaults to :func:`default_leave_model`.
+    ``leaves`` defaults to :func:`default_leave_model`. ``expert`` without a deadline searches a fixed
+    budget (:func:`scrabble_core.simulation.expert_move`).
     """
     board, rack = view.board, view.rack
     if level is Level.GREEDY:
@@ -232,6 +241,10 @@ def choose_move(
             return quick
     if level is Level.HARD:
         return _hard(view, generator, model)
+    if level is Level.EXPERT:
+        from scrabble_core.simulation import expert_move  # it builds on this module
+
+        return expert_move(view, generator, model, rng, deadline)
     return _human(view, generator, _STYLES[level], model, rng)
 
 

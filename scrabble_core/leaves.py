@@ -20,6 +20,7 @@ with their provenance; :func:`load_leave_model` validates such a file.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections import Counter
@@ -67,9 +68,15 @@ def leave_features(leave: str, vowels: str, synergies: tuple[str, ...]) -> Count
             consonant_count += count
     features["balance", f"{vowel_count}/{consonant_count}"] = 1
     for combination in synergies:
-        if all(counts[tile] >= need for tile, need in Counter(combination).items()):
+        if all(counts[tile] >= need for tile, need in _needs(combination)):
             features["synergies", combination] = 1
     return features
+
+
+@functools.cache
+def _needs(combination: str) -> tuple[tuple[str, int], ...]:
+    """The tiles of a synergy with how many of each it needs (computed once per combination)."""
+    return tuple(Counter(combination).items())
 
 
 @dataclass(frozen=True, eq=False)

@@ -19,6 +19,13 @@ A move is identified by its placements: a one-tile play is found once (in the di
 a word, across when it forms both, as :func:`scrabble_core.validation.canonical_play` writes it), and
 each letter a blank stands for is its own move.
 
+Native core. The same search is also written in C (``scrabble_core/_movegen.c``, an optional extension
+built at install where a compiler is available): it analyses the board, walks the same DAWG table and
+returns the same moves in the same order with the same scores, several times faster. A generator uses
+it when it is built, unless ``SCRABBLE_PURE_PYTHON=1`` is set (which one is in use is logged once); a
+variant whose scores could overflow its 64-bit arithmetic, or a rack of more than 64 tiles, is searched
+in Python.
+
 Best moves. :meth:`MoveGenerator.best` and :meth:`MoveGenerator.top` search with a bound: for each start
 and number of tiles the squares covered are fixed, so the highest score any word there can make is the
 rack's tile values sorted against the squares' multipliers sorted (plus the fixed part: tiles already
@@ -28,16 +35,20 @@ the highest bound down, and a branch stops as soon as its bound cannot beat the 
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
+import logging
 import math
+import os
 import threading
+from array import array
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from operator import mul
 from pathlib import Path
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from scrabble_core.board import Board
 from scrabble_core.dawg import LOOKAHEAD, Dawg, load_dawg
@@ -45,6 +56,9 @@ from scrabble_core.errors import InvalidMoveError, ScrabbleError
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Play
 from scrabble_core.variant import BLANK, Variant
+
+if TYPE_CHECKING:
+    from scrabble_core._movegen import Graph
 
 LeaveValue = Callable[[str], float]
 """The value of keeping ``leave`` (tiles as a rack, ``?`` for blanks) after a play, for :meth:`best`."""
@@ -54,6 +68,18 @@ _EMPTY: Final = -1
 _POSITION_CACHE_SIZE: Final = 8
 _CROSS_CACHE_SIZE: Final = 100_000
 _RACK_CACHE_SIZE: Final = 256
+
+PURE_PYTHON_ENV: Final = "SCRABBLE_PURE_PYTHON"
+"""Set to ``1`` to use the pure-Python search even where the native core is built."""
+# What the native core accepts (see _movegen.c): racks of up to 64 tiles and 2**20 leaves; scores
+# that stay exact in a double (the bounds are doubles).
+_NATIVE_MAX_RACK: Final = 64
+_NATIVE_MAX_LEAVES: Final = 1 << 20
+_NATIVE_MAX_SCORE: Final = 1 << 52
+_NATIVE_BLANK: Final = 64
+_NATIVE_EMPTY: Final = 255
+
+logger = logging.getLogger(__name__)
 
 # A run of tiles on the board: (letter indexes, sum of their values, "." per tile, position after it).
 _Run = tuple[tuple[int, ...], int, str, int]
@@ -132,6 +158,13 @@ class _Leaves(dict[int, str]):
         self[key] = leave
         return leave
 
+    def every_leave(self) -> list[str]:
+        """The leave of every key of :meth:`every_key`, in the same order."""
+        leaves = [""]
+        for symbol, count in zip(self.symbols, self.available, strict=True):
+            leaves = [leave + symbol * (count - used) for leave in leaves for used in range(count + 1)]
+        return leaves
+
     def every_key(self) -> Iterator[tuple[int, int]]:
         """``(key, tiles used)`` for every sub-multiset of the rack."""
         for used in itertools.product(*(range(count + 1) for count in self.available)):
@@ -154,6 +187,21 @@ class _Rack:
     weights: list[int]
     blank_weight: int
     leaves: _Leaves
+    native: tuple[bytes, list[str]] | None = None
+
+    def native_tiles(self) -> tuple[bytes, list[str]]:
+        """The rack for the native core: its tiles as letter indexes (``_NATIVE_BLANK`` for a blank),
+        and every leave in the order of :meth:`_Leaves.every_key`; computed on first use."""
+        if self.native is None:
+            tiles = bytes(i for i, n in enumerate(self.counts) for _ in range(n))
+            self.native = (tiles + bytes([_NATIVE_BLANK] * self.blanks), self.leaves.every_leave())
+        return self.native
+
+    def fits_native(self) -> bool:
+        """Whether the native core takes this rack (at most 64 tiles and 2**20 leaves)."""
+        return self.size <= _NATIVE_MAX_RACK and math.prod(n + 1 for n in self.leaves.available) <= (
+            _NATIVE_MAX_LEAVES
+        )
 
 
 class MoveGenerator:
@@ -169,16 +217,32 @@ class MoveGenerator:
         dawg: the lexicon's word graph the search walks.
     """
 
-    __slots__ = ("_cross_cache", "_lock", "_positions", "_racks", "dawg", "lexicon")
+    __slots__ = ("_cross_cache", "_lock", "_native", "_positions", "_racks", "dawg", "lexicon")
 
-    def __init__(self, lexicon: Lexicon, dawg: Dawg) -> None:
-        """Use ``dawg``, which must be the DAWG of ``lexicon`` (see :func:`load_move_generator`)."""
+    def __init__(self, lexicon: Lexicon, dawg: Dawg, *, native: bool | None = None) -> None:
+        """Use ``dawg``, which must be the DAWG of ``lexicon`` (see :func:`load_move_generator`).
+
+        ``native``: ``None`` to search with the native core when it is available (see the module
+        docstring), ``False`` to always search in Python, ``True`` to require the native core.
+
+        Raises:
+            ScrabbleError: ``native`` is ``True`` and the native core is not available.
+        """
         self.lexicon = lexicon
         self.dawg = dawg
+        graph = native_core() if native is None else _import_native() if native else None
+        if native and graph is None:
+            raise ScrabbleError("the native move generator is not built (no C compiler at install?)")
+        self._native = _NativeSearch(graph, dawg) if graph is not None else None
         self._cross_cache: dict[tuple[str, str], int] = {}
         self._positions: dict[tuple[int, tuple[str, ...]], tuple[Variant, _Position]] = {}
         self._racks: dict[tuple[int, str], tuple[Variant, _Rack]] = {}
         self._lock = threading.Lock()  # guards the eviction of the board and rack caches
+
+    @property
+    def native(self) -> bool:
+        """Whether the searches run in the native core."""
+        return self._native is not None
 
     def generate(self, board: Board, rack: str) -> list[GeneratedMove]:
         """Every legal play of ``rack`` on ``board``, highest score first (ties in search order).
@@ -192,6 +256,9 @@ class MoveGenerator:
                 ``?``.
             ScrabbleError: the variant has letters outside the lexicon's alphabet.
         """
+        native = self._native_search(board, rack, 0, None)
+        if native is not None:
+            return native
         position = self._position(board)
         prepared = self._rack(board.variant, rack)
         found: list[_Found] = []
@@ -235,6 +302,9 @@ class MoveGenerator:
         """
         if count < 1:
             raise ValueError(f"count must be at least 1, not {count}")
+        native = self._native_search(board, rack, count, leave_value)
+        if native is not None:
+            return native
         position = self._position(board)
         prepared = self._rack(board.variant, rack)
         bonus, best_leave = _leave_bonuses(prepared, leave_value)
@@ -263,6 +333,37 @@ class MoveGenerator:
             self._positions.clear()
             self._racks.clear()
         self._cross_cache.clear()
+
+    def _native_search(
+        self, board: Board, rack: str, count: int, leave_value: LeaveValue | None
+    ) -> list[GeneratedMove] | None:
+        """:meth:`generate` (``count`` 0) or :meth:`top` in the native core; ``None`` when it is not
+        in use or does not take this variant or rack.
+
+        Raises:
+            InvalidMoveError, ScrabbleError: as :meth:`generate`.
+        """
+        native = self._native
+        if native is None:
+            return None
+        variant = board.variant
+        self._check_alphabet(variant)
+        geometry = native.geometry(variant)
+        prepared = self._rack(variant, rack)
+        if geometry is None or not prepared.fits_native():
+            return None
+        tiles, leaves = prepared.native_tiles()
+        bonus = None if leave_value is None or not count else [leave_value(leave) for leave in leaves]
+        return native.search(geometry, board, tiles, leaves, count, bonus)
+
+    def _check_alphabet(self, variant: Variant) -> None:
+        """Raises ScrabbleError if the variant has letters outside the lexicon's alphabet."""
+        missing = [letter for letter in variant.alphabet if letter not in self.dawg.alphabet]
+        if missing:
+            raise ScrabbleError(
+                f"the {variant.name} tiles have letters the lexicon {self.lexicon.name} lacks: "
+                f"{''.join(missing)}"
+            )
 
     def _rack(self, variant: Variant, rack: str) -> _Rack:
         """Check ``rack`` against ``variant`` and prepare it for the search, or take it from the cache.
@@ -293,12 +394,7 @@ class MoveGenerator:
         cached = self._positions.get(key)
         if cached is not None and cached[0] is variant:
             return cached[1]
-        missing = [letter for letter in variant.alphabet if letter not in self.dawg.alphabet]
-        if missing:
-            raise ScrabbleError(
-                f"the {variant.name} tiles have letters the lexicon {self.lexicon.name} lacks: "
-                f"{''.join(missing)}"
-            )
+        self._check_alphabet(variant)
         # Single reads and writes of a dict are atomic: the cross-word cache needs no lock.
         if len(self._cross_cache) > _CROSS_CACHE_SIZE:
             self._cross_cache.clear()
@@ -345,6 +441,112 @@ def _prepare_rack(alphabet: str, variant: Variant, rack: str) -> _Rack:
         blank_weight=weight.get(len(alphabet), 0),
         leaves=_Leaves(symbols, available, width),
     )
+
+
+# The native core's view of a variant: (rows, cols, letter and word multiplier per square with word
+# multiplier 0 for a hole, letter values by alphabet index, mask of the variant's letters, start
+# square, bingo bonus, rack size), as _movegen.c's Graph.search takes it.
+_Geometry = tuple[int, int, bytes, tuple[int, ...], int, int, int, int]
+
+
+class _NativeSearch:
+    """The native core's copy of one DAWG, with what it needs of each variant (cached)."""
+
+    __slots__ = ("_codes", "_geometries", "_graph", "_index")
+
+    def __init__(self, graph: type[Graph], dawg: Dawg) -> None:
+        alphabet = dawg.alphabet
+        self._graph = graph(array("i" if len(alphabet) <= 31 else "q", dawg.table), alphabet)
+        self._index = {letter: i for i, letter in enumerate(alphabet)}
+        # Board text to the core's square codes: a letter, a blank (lowercase), empty (or a hole).
+        codes = {ord(letter): i for i, letter in enumerate(alphabet)}
+        codes.update({ord(letter.lower()): _NATIVE_BLANK + i for i, letter in enumerate(alphabet)})
+        codes.update({ord("."): _NATIVE_EMPTY, ord("#"): _NATIVE_EMPTY})
+        self._codes = codes
+        self._geometries: dict[int, tuple[Variant, _Geometry | None]] = {}
+
+    def geometry(self, variant: Variant) -> _Geometry | None:
+        """The layout, values and rules of ``variant`` for the core, or ``None`` if its scores could
+        be too high for the core's arithmetic. The variant's letters must be in the alphabet."""
+        cached = self._geometries.get(id(variant))
+        if cached is not None and cached[0] is variant:
+            return cached[1]
+        values = tuple(variant.value(letter) if variant.is_letter(letter) else 0 for letter in self._index)
+        layout = variant.layout
+        lines = [*layout, *zip(*layout, strict=True)]
+        # A play's score is at most its line's word multipliers times every square's tile at 4L,
+        # plus as much again for the cross-words, plus the bingo.
+        worst = (
+            max(
+                math.prod(1 if premium is None else premium.word_multiplier for premium in line) * len(line)
+                for line in lines
+            )
+            * (8 * max(values, default=0) + 1)
+            * (variant.rows + variant.cols)
+            + variant.bingo_bonus
+        )
+        geometry = None
+        if worst < _NATIVE_MAX_SCORE:
+            premiums = bytes(
+                value
+                for row in layout
+                for premium in row
+                for value in (
+                    (1, 0) if premium is None else (premium.letter_multiplier, premium.word_multiplier)
+                )
+            )
+            row, col = variant.start
+            geometry = (
+                variant.rows,
+                variant.cols,
+                premiums,
+                values,
+                sum(1 << self._index[letter] for letter in variant.alphabet),
+                row * variant.cols + col,
+                variant.bingo_bonus,
+                variant.rack_size,
+            )
+        if len(self._geometries) >= _POSITION_CACHE_SIZE:
+            self._geometries.clear()
+        self._geometries[id(variant)] = (variant, geometry)
+        return geometry
+
+    def search(
+        self,
+        geometry: _Geometry,
+        board: Board,
+        tiles: bytes,
+        leaves: list[str],
+        count: int,
+        bonus: list[float] | None,
+    ) -> list[GeneratedMove]:
+        """Every play (``count`` 0) or the ``count`` best by score plus ``bonus`` of the leave."""
+        squares = "".join(board.rows_text()).translate(self._codes).encode("latin-1")
+        return self._graph.search(geometry, squares, tiles, leaves, count, bonus, Play, GeneratedMove)
+
+
+def _import_native() -> type[Graph] | None:
+    """The native core's graph class, or ``None`` if the extension is not built."""
+    try:
+        from scrabble_core._movegen import Graph
+    except ImportError:
+        return None
+    return Graph
+
+
+@functools.cache
+def native_core() -> type[Graph] | None:
+    """The native core's graph class if generators use it by default (it is built and
+    ``SCRABBLE_PURE_PYTHON`` is not ``1``), else ``None``. Logs the choice the first time."""
+    if os.environ.get(PURE_PYTHON_ENV) == "1":
+        logger.info("move generation: pure Python (%s=1)", PURE_PYTHON_ENV)
+        return None
+    graph = _import_native()
+    if graph is None:
+        logger.info("move generation: pure Python (the native core scrabble_core._movegen is not built)")
+    else:
+        logger.info("move generation: native core")
+    return graph
 
 
 def load_move_generator(lexicon: Lexicon, cache_dir: Path | None = None) -> MoveGenerator:

@@ -53,8 +53,10 @@ def play_game(
     seed: str | int,
     *,
     leaves: LeaveModel | None = None,
+    time_per_turn: float | None = None,
 ) -> GameRecord:
-    """Play one game to its end, seat ``n`` played by ``levels[n]``, words checked on play.
+    """Play one game to its end, seat ``n`` played by ``levels[n]``, words checked on play; with
+    ``time_per_turn``, each AI turn gets a deadline that many seconds after it starts.
 
     Raises:
         ScrabbleError: the AI chose a move the game refuses (a bug).
@@ -74,7 +76,10 @@ def play_game(
         seat = game.current
         rack, bag_before = game.players[seat].rack, len(game.bag)
         started = time.perf_counter()
-        move = choose_move(seat_view(game, seat), generator, levels[seat], rngs[seat], leaves=leaves)
+        deadline = None if time_per_turn is None else time.monotonic() + time_per_turn
+        move = choose_move(
+            seat_view(game, seat), generator, levels[seat], rngs[seat], deadline, leaves=leaves
+        )
         seconds = time.perf_counter() - started
         if isinstance(move, Play):
             events = game.play(seat, move)

@@ -1208,7 +1208,7 @@ HOSTILE = {"6000 characters": "x" * 6000, "500 NUL bytes": "\x00" * 500}
 STRING_OPTIONS = [
     ("new", "variant", "Unknown variant {}: choose one of standard, super"),
     ("new", "challenges", "Unknown challenge mode {}: choose one of void, single, double, five-point"),
-    ("new", "ai_level", "Unknown AI level {}: choose one of easy, medium, hard, greedy"),
+    ("new", "ai_level", "Unknown AI level {}: choose one of easy, medium, hard, greedy, expert"),
     ("play", "move", "that is far too long to be a play"),
     ("exchange", "tiles", None),
     ("check", "word", "Give a word of 2 to 15 letters to check"),

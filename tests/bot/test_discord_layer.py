@@ -229,7 +229,7 @@ async def test_global_sync_sends_the_scrabble_group_with_descriptions(
     new = {o["name"]: o for o in commands["new"]["options"]}
     assert new["variant"]["autocomplete"] is True  # the bundled variants and the config's files
     assert [c["value"] for c in new["challenges"]["choices"]] == ["void", "single", "double", "five-point"]
-    assert [c["value"] for c in new["ai_level"]["choices"]] == ["easy", "medium", "hard", "greedy"]
+    assert [c["value"] for c in new["ai_level"]["choices"]] == ["easy", "medium", "hard", "greedy", "expert"]
     assert (
         new["ai_opponents"]["type"],
         new["ai_opponents"]["min_value"],

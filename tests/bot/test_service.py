@@ -975,7 +975,7 @@ async def test_generator_advisor_suggests_typed_plays(enable_lexicon: object) ->
         ),
         (
             NewGame(ai_level="z" * 6000),
-            "Unknown AI level 'zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz…: choose one of easy, medium, hard, greedy",
+            "Unknown AI level 'zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz…: choose one of easy, medium, hard, greedy, expert",
         ),
     ],
 )

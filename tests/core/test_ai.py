@@ -202,7 +202,7 @@ def test_full_game_ends(enable_lexicon: Lexicon, generator: MoveSource, levels: 
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("levels", list(itertools.product(ALL_LEVELS, repeat=2)))
+@pytest.mark.parametrize("levels", list(itertools.product(ALL_LEVELS[:4], repeat=2)))
 def test_many_full_games_end_without_error(
     enable_lexicon: Lexicon, generator: MoveSource, levels: tuple[Level, Level]
 ) -> None:
@@ -213,6 +213,6 @@ def test_many_full_games_end_without_error(
 
 @pytest.mark.slow
 def test_three_and_four_player_games_end(enable_lexicon: Lexicon, generator: MoveSource) -> None:
-    for seed, levels in enumerate([[Level.HARD, Level.EASY, Level.MEDIUM], list(ALL_LEVELS)] * 4):
+    for seed, levels in enumerate([[Level.HARD, Level.EASY, Level.MEDIUM], list(ALL_LEVELS)[:4]] * 4):
         record = play_game(get_variant("standard"), enable_lexicon, generator, levels, f"multi{seed}")
         assert record.winners

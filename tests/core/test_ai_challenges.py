@@ -88,7 +88,7 @@ def test_no_level_ever_challenges_a_valid_play(level: Level) -> None:
     assert challenges([], level) == 0
 
 
-@pytest.mark.parametrize("level", [Level.HARD, Level.GREEDY])
+@pytest.mark.parametrize("level", [Level.HARD, Level.GREEDY, Level.EXPERT])
 def test_hard_and_greedy_always_challenge_a_phony_and_draw_nothing(level: Level) -> None:
     rng = random.Random(3)
     state = rng.getstate()
@@ -131,7 +131,7 @@ def test_a_phony_is_challenged_and_comes_off_in_each_mode(
     words = game.challengeable_words()
     decisions = [should_challenge(words, level, LEXICON, random.Random(seed)) for seed in range(40)]
     assert any(decisions)
-    assert all(decisions) is (level in (Level.HARD, Level.GREEDY))
+    assert all(decisions) is (level in (Level.HARD, Level.GREEDY, Level.EXPERT))
     events = game.challenge(1)
     assert [e.kind for e in events] == [EventKind.PHONY_WITHDRAWN]
     assert game.board.is_empty()

@@ -15,18 +15,14 @@ import asyncio
 import io
 import os
 import re
-import sys
 import threading
-from collections.abc import Awaitable, Callable, Iterator, Sequence
+from collections.abc import Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
 from PIL import Image
-
-sys.path.insert(0, str(Path(__file__).parent.parent / "bot"))
-
 from service_fakes import ALICE, BOB, CHANNEL, Harness, find_play, open_harness, started_game, typed
 
 from bot.render import style
@@ -36,19 +32,30 @@ from bot.web.server import WebServer
 from bot.web.tiles import PlacedTile, play_from_tiles
 from scrabble_core.errors import FirstMoveTooShortError, NotInLineError, UnknownWordsError
 from scrabble_core.game import EventKind, Game
+from scrabble_core.lexicon import Lexicon
 from scrabble_core.variant import Premium
 
 CHROMIUM = os.environ.get("SCRABBLE_CHROMIUM", "/usr/bin/chromium")
-sync_api = pytest.importorskip(
+pytest.importorskip(
     "playwright.sync_api", reason="the browser tests need Playwright: pip install -e '.[test]'"
 )
+from playwright.sync_api import (  # noqa: E402 (after importorskip: without Playwright the tests skip)
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Dialog,
+    FloatRect,
+    Locator,
+    Page,
+    WebSocket,
+    expect,
+    sync_playwright,
+)
+
 pytestmark = pytest.mark.skipif(
     not Path(CHROMIUM).exists(),
     reason=f"the browser tests need Chromium at {CHROMIUM}: apt-get install chromium (or set SCRABBLE_CHROMIUM)",
 )
-expect = sync_api.expect
-Page = sync_api.Page
-Locator = sync_api.Locator
 
 CHROMIUM_ARGS = [
     "--no-sandbox",
@@ -84,8 +91,8 @@ class LiveGame:
         await self.server.start()
         await started_game(self.harness, users, **options)
 
-    def run(self, coroutine: Awaitable[T], timeout: float = 15.0) -> T:
-        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)  # type: ignore[arg-type]
+    def run(self, coroutine: Coroutine[Any, Any, T], timeout: float = 15.0) -> T:
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout)
 
     def call(self, function: Callable[[], T]) -> T:
         """Run ``function`` in the service's thread (to read the game between its changes)."""
@@ -118,8 +125,8 @@ class LiveGame:
 
 
 @pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as playwright:
         chromium = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         yield chromium
         chromium.close()
@@ -145,7 +152,7 @@ class Viewer:
 
     page: Page
     errors: list[str]
-    websockets: list[Any]
+    websockets: list[WebSocket]
 
     def square(self, row: int, col: int) -> Locator:
         return self.page.locator(f'.square[data-row="{row}"][data-col="{col}"]')
@@ -155,8 +162,8 @@ class Viewer:
 
 
 @pytest.fixture
-def open_page(browser: Any, tmp_path: Path) -> Iterator[Callable[..., Viewer]]:
-    contexts: list[Any] = []
+def open_page(browser: Browser, tmp_path: Path) -> Iterator[Callable[..., Viewer]]:
+    contexts: list[BrowserContext] = []
 
     def make(url: str, width: int = 1280, height: int = 800) -> Viewer:
         context = browser.new_context(viewport={"width": width, "height": height})
@@ -164,9 +171,18 @@ def open_page(browser: Any, tmp_path: Path) -> Iterator[Callable[..., Viewer]]:
         page = context.new_page()
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(f"page error: {error}"))
-        page.on("console", lambda message: errors.append(message.text) if message.type == "error" else None)
-        page.on("dialog", lambda dialog: (errors.append(f"dialog: {dialog.message}"), dialog.dismiss()))
-        websockets: list[Any] = []
+
+        def on_console(message: ConsoleMessage) -> None:
+            if message.type == "error":
+                errors.append(message.text)
+
+        def on_dialog(dialog: Dialog) -> None:
+            errors.append(f"dialog: {dialog.message}")
+            dialog.dismiss()
+
+        page.on("console", on_console)
+        page.on("dialog", on_dialog)
+        websockets: list[WebSocket] = []
         page.on("websocket", lambda websocket: websockets.append(websocket))  # noqa: PLW0108 (a bound builtin is refused)
         page.goto(url)
         expect(page.locator("#connection")).to_have_text("Live")
@@ -205,7 +221,9 @@ def plain_letters(rack: str, count: int) -> str:
     return "".join(letters[:count])
 
 
-def test_two_players_play_by_typing_and_dragging_while_a_spectator_watches(live, open_page) -> None:
+def test_two_players_play_by_typing_and_dragging_while_a_spectator_watches(
+    live: Callable[..., LiveGame], open_page: Callable[..., Viewer]
+) -> None:
     game_server = live()
     alice = open_page(game_server.link(0))
     bob = open_page(game_server.link(1))
@@ -259,7 +277,9 @@ def test_two_players_play_by_typing_and_dragging_while_a_spectator_watches(live,
     assert alice.errors == bob.errors == watcher.errors == []
 
 
-def test_an_illegal_play_shows_the_engine_message(live, open_page) -> None:
+def test_an_illegal_play_shows_the_engine_message(
+    live: Callable[..., LiveGame], open_page: Callable[..., Viewer]
+) -> None:
     game_server = live()
     game = game_server.game()
     word = plain_letters(game.players[0].rack, 2)
@@ -287,7 +307,9 @@ def test_an_illegal_play_shows_the_engine_message(live, open_page) -> None:
     assert alice.errors == []
 
 
-def test_a_phony_is_refused_with_the_words_and_nothing_changes(live, open_page) -> None:
+def test_a_phony_is_refused_with_the_words_and_nothing_changes(
+    live: Callable[..., LiveGame], open_page: Callable[..., Viewer]
+) -> None:
     game_server = live()
     game = game_server.game()
     word = plain_letters(game.players[0].rack, 3)
@@ -304,7 +326,9 @@ def test_a_phony_is_refused_with_the_words_and_nothing_changes(live, open_page) 
     assert game_server.game().history == []
 
 
-def test_keyboard_alone_places_a_word_down_and_plays_it(live, open_page) -> None:
+def test_keyboard_alone_places_a_word_down_and_plays_it(
+    live: Callable[..., LiveGame], open_page: Callable[..., Viewer]
+) -> None:
     game_server = live()
     game = game_server.game()
     alice = open_page(game_server.link(0))
@@ -341,7 +365,9 @@ def _points(game: Game, letter: str) -> str:
     return "1 point" if value == 1 else f"{value} points"
 
 
-def test_hint_exchange_and_pass_from_the_buttons(live, open_page) -> None:
+def test_hint_exchange_and_pass_from_the_buttons(
+    live: Callable[..., LiveGame], open_page: Callable[..., Viewer]
+) -> None:
     game_server = live(hints=2)
     alice = open_page(game_server.link(0))
     bob = open_page(game_server.link(1))
@@ -370,7 +396,9 @@ def test_hint_exchange_and_pass_from_the_buttons(live, open_page) -> None:
     assert alice.errors == bob.errors == []
 
 
-def test_a_challenged_phony_is_withdrawn_on_every_page(live, open_page) -> None:
+def test_a_challenged_phony_is_withdrawn_on_every_page(
+    live: Callable[..., LiveGame], open_page: Callable[..., Viewer]
+) -> None:
     game_server = live(challenge_mode="double")
     game = game_server.game()
     word = plain_letters(game.players[0].rack, 2)
@@ -393,7 +421,9 @@ def test_a_challenged_phony_is_withdrawn_on_every_page(live, open_page) -> None:
     assert [entry.score for entry in game_server.game().history][1] == -game_server.game().history[0].score
 
 
-def test_a_name_that_looks_like_html_is_shown_as_text(live, open_page) -> None:
+def test_a_name_that_looks_like_html_is_shown_as_text(
+    live: Callable[..., LiveGame], open_page: Callable[..., Viewer]
+) -> None:
     game_server = live(users=(ALICE, User(13, XSS_NAME)))
     alice = open_page(game_server.link(0))
     watcher = open_page(game_server.link(None))
@@ -406,7 +436,9 @@ def test_a_name_that_looks_like_html_is_shown_as_text(live, open_page) -> None:
         assert viewer.errors == []  # no alert dialog, no script error
 
 
-def test_the_page_reconnects_after_a_dropped_connection_and_catches_up(live, open_page) -> None:
+def test_the_page_reconnects_after_a_dropped_connection_and_catches_up(
+    live: Callable[..., LiveGame], open_page: Callable[..., Viewer]
+) -> None:
     game_server = live()
     alice = open_page(game_server.link(0))
     watcher = open_page(game_server.link(None))
@@ -447,10 +479,13 @@ PREMIUM_SQUARES = {
 }
 
 
-def pixel(shot: Image.Image, box: dict[str, float], fx: float, fy: float) -> tuple[int, int, int]:
+def pixel(shot: Image.Image, box: FloatRect, fx: float, fy: float) -> tuple[int, int, int]:
     """The colour at a fraction of a box on the screenshot (device pixel ratio 1)."""
     x, y = box["x"] + box["width"] * fx, box["y"] + box["height"] * fy
-    return shot.getpixel((round(x), round(y)))[:3]  # type: ignore[index]
+    colour = shot.getpixel((round(x), round(y)))
+    assert isinstance(colour, tuple), colour
+    red, green, blue = colour[:3]
+    return red, green, blue
 
 
 def close_to(actual: tuple[int, int, int], expected: tuple[int, int, int]) -> bool:
@@ -458,7 +493,9 @@ def close_to(actual: tuple[int, int, int], expected: tuple[int, int, int]) -> bo
 
 
 @pytest.mark.parametrize(("width", "height"), [(1280, 800), (360, 740)])
-def test_the_look_at_desktop_and_phone_sizes(live, open_page, width: int, height: int) -> None:
+def test_the_look_at_desktop_and_phone_sizes(
+    live: Callable[..., LiveGame], open_page: Callable[..., Viewer], width: int, height: int
+) -> None:
     game_server = live()
 
     async def two_plays() -> None:
@@ -514,7 +551,9 @@ def test_the_look_at_desktop_and_phone_sizes(live, open_page, width: int, height
     assert alice.errors == []
 
 
-def test_a_blank_asks_for_its_letter_and_typing_uses_it_for_a_missing_letter(live, open_page) -> None:
+def test_a_blank_asks_for_its_letter_and_typing_uses_it_for_a_missing_letter(
+    live: Callable[..., LiveGame], open_page: Callable[..., Viewer]
+) -> None:
     game_server = live(seed=10)
     game = game_server.game()
     assert "?" in game.players[0].rack and "Z" not in game.players[0].rack, game.players[0].rack
@@ -550,7 +589,7 @@ def test_a_blank_asks_for_its_letter_and_typing_uses_it_for_a_missing_letter(liv
     assert [entry.move for entry in game_server.game().history] == ["8H zA"]
 
 
-def test_tiles_dragged_by_touch_on_a_phone(live, browser) -> None:
+def test_tiles_dragged_by_touch_on_a_phone(live: Callable[..., LiveGame], browser: Browser) -> None:
     game_server = live()
     game = game_server.game()
     context = browser.new_context(viewport={"width": 360, "height": 740}, has_touch=True, is_mobile=True)
@@ -590,7 +629,9 @@ def test_tiles_dragged_by_touch_on_a_phone(live, browser) -> None:
         context.close()
 
 
-def test_resigning_ends_the_game_on_every_page_with_the_final_scores(live, open_page) -> None:
+def test_resigning_ends_the_game_on_every_page_with_the_final_scores(
+    live: Callable[..., LiveGame], open_page: Callable[..., Viewer]
+) -> None:
     game_server = live(turn_seconds=300)
     alice = open_page(game_server.link(0))
     bob = open_page(game_server.link(1))
@@ -617,7 +658,7 @@ def test_resigning_ends_the_game_on_every_page_with_the_final_scores(live, open_
 
 def board_rows(page: Page, rows: int, cols: int) -> list[str]:
     """The board the page shows (played tiles only), as the engine's text rows."""
-    return page.evaluate(
+    rows_shown: list[str] = page.evaluate(
         """([rows, cols]) => {
             const lines = [];
             for (let row = 0; row < rows; row += 1) {
@@ -634,10 +675,13 @@ def board_rows(page: Page, rows: int, cols: int) -> list[str]:
         }""",
         [rows, cols],
     )
+    return rows_shown
 
 
 @pytest.mark.slow
-def test_a_whole_game_against_the_ai_by_dragging(live, open_page, enable_lexicon, tmp_path: Path) -> None:
+def test_a_whole_game_against_the_ai_by_dragging(
+    live: Callable[..., LiveGame], open_page: Callable[..., Viewer], enable_lexicon: Lexicon, tmp_path: Path
+) -> None:
     from scrabble_core.board import Board
     from scrabble_core.movegen import load_move_generator
 
@@ -667,9 +711,11 @@ def test_a_whole_game_against_the_ai_by_dragging(live, open_page, enable_lexicon
             page.get_by_role("button", name="Play", exact=True).click()
             plays += 1
         expect(page.locator("#history li")).not_to_have_count(moves)
-    row = game_server.run(game_server.harness.store.last_finished_game(CHANNEL))  # type: ignore[union-attr]
-    assert row is not None
-    final = Game.from_dict(row.state)  # type: ignore[arg-type]
+    store = game_server.harness.store
+    assert store is not None
+    finished = game_server.run(store.last_finished_game(CHANNEL))
+    assert finished is not None and finished.state is not None
+    final = Game.from_dict(finished.state)
     assert final.is_over and plays >= 5, plays
     winners = final.winners()
     ranking = sorted(
@@ -681,7 +727,9 @@ def test_a_whole_game_against_the_ai_by_dragging(live, open_page, enable_lexicon
     assert alice.errors == []
 
 
-def test_a_link_without_a_token_or_with_a_bad_one_says_so(live, browser) -> None:
+def test_a_link_without_a_token_or_with_a_bad_one_says_so(
+    live: Callable[..., LiveGame], browser: Browser
+) -> None:
     game_server = live()
     context = browser.new_context()
     try:

@@ -7,13 +7,13 @@ import asyncio
 import sys
 from pathlib import Path
 
-from conftest import MakeWeb
 from service_fakes import CHANNEL
 
 from bot.service.seats import User
 from bot.store import GameStatus
 from bot.web.links import Role
 from scrabble_core.game import EventKind, Game
+from tests.web.web_harness import MakeWeb
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "bot_client.py"
 
@@ -27,9 +27,10 @@ async def test_the_example_bot_plays_a_whole_game_against_the_ai(make_web: MakeW
     )
     output, _ = await asyncio.wait_for(process.communicate(), 240)
     assert process.returncode == 0
-    row = await web.harness.store.last_finished_game(CHANNEL)  # type: ignore[union-attr]
-    assert row is not None and row.status is GameStatus.FINISHED
-    game = Game.from_dict(row.state)  # type: ignore[arg-type]
+    assert web.harness.store is not None
+    row = await web.harness.store.last_finished_game(CHANNEL)
+    assert row is not None and row.status is GameStatus.FINISHED and row.state is not None
+    game = Game.from_dict(row.state)
     plays = [e for e in game.history if e.player == 0 and e.kind is EventKind.PLAY]
     assert len(plays) >= 5
     assert any(len(e.move.split()[1]) >= 4 for e in plays)

@@ -10,7 +10,6 @@ import aiohttp
 import discord.http
 import pytest
 from aiohttp.test_utils import TestServer
-from conftest import WsClient
 from discord_fake import TEST_TOKEN, BotHarness, FakeDiscord, Payloads
 from service_fakes import (
     CREATOR_FIRST_SEED,
@@ -30,6 +29,7 @@ from bot.service.seats import User
 from bot.store import Store
 from bot.web.links import LinkSigner, Role
 from bot.web.server import WebServer
+from tests.web.web_harness import WsClient
 
 ALICE_ID, BOB_ID = 700_000_000_000_000_001, 700_000_000_000_000_002
 
@@ -46,7 +46,7 @@ async def discord_bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncI
         return GameService(
             Config(database=tmp_path / "games.sqlite3"),
             store,
-            AnyWord(),  # type: ignore[arg-type]
+            AnyWord(),
             notifier,
             SimpleAi(),
             SimpleAdvisor(),

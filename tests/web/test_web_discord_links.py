@@ -15,7 +15,6 @@ import aiohttp
 import discord.http
 import pytest
 from aiohttp.test_utils import TestServer
-from conftest import WsClient
 from discord_fake import TEST_TOKEN, BotHarness, FakeDiscord, Payloads, RecordedRequest, integer_option
 from service_fakes import (
     ALICE,
@@ -40,6 +39,7 @@ from bot.service.protocols import Notifier
 from bot.store import Store
 from bot.web.links import LinkSigner, Role
 from bot.web.server import ServerLinks, WebServer, board_server
+from tests.web.web_harness import WsClient
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "bot_client.py"
 ALICE_ID, BOB_ID = 700_000_000_000_000_001, 700_000_000_000_000_002
@@ -184,7 +184,8 @@ async def test_the_turn_message_opens_the_board_as_a_spectator(make_linked: Make
     links = link_buttons(turn_messages(linked)[-1].body)
     assert [label for label, _ in links] == ["Open board"]
     url = links[0][1]
-    assert url.startswith(f"{linked.server.public_url}/game#t=")  # type: ignore[union-attr]
+    assert linked.server is not None
+    assert url.startswith(f"{linked.server.public_url}/game#t=")
     _, welcome = await linked.connect(token_of(url))
     assert welcome["type"] == "welcome"
     assert welcome["you"]["role"] == "spectator" and welcome["you"]["seat"] is None
@@ -228,10 +229,9 @@ async def test_the_rack_dm_and_show_my_rack_carry_the_seat_link(make_linked: Mak
     assert (await client.call("play", turn=0, move=typed(play)))["ok"]
     await linked.fake.wait_for(lambda r: linked.fake.dms_to(ALICE_ID)[dms:] != [])
     after = linked.fake.dms_to(ALICE_ID)[-1]
-    assert (
-        RACK.fullmatch(after.content)[1]
-        == linked.harness.service.game(linked.payloads.channel_id).players[0].rack
-    )  # type: ignore[index]
+    rack = RACK.fullmatch(after.content)
+    assert rack is not None, after.content
+    assert rack[1] == linked.harness.service.game(linked.payloads.channel_id).players[0].rack
     assert token_of(link_buttons(after.body)[0][1]).startswith(f"{game_id}.p0.0.")
     assert assert_no_seat_token_in_public(linked.fake) >= 4
 
@@ -272,7 +272,8 @@ async def test_a_bot_seat_token_goes_to_the_creator_and_plays_a_move(make_linked
     assert token is not None
     game_id = next(iter(linked.harness.service._runner.tables.values())).row.id
     assert token[0].startswith(f"{game_id}.b1.0.")
-    url = "ws" + linked.server.public_url.removeprefix("http") + "/ws"  # type: ignore[union-attr]
+    assert linked.server is not None
+    url = "ws" + linked.server.public_url.removeprefix("http") + "/ws"
     assert f"python examples/bot_client.py --url {url} --token {token[0]}" in answer.content
     assert "docs/protocol.md" in answer.content
     lobby = linked.fake.channel_messages(linked.payloads.channel_id)[-1]
@@ -307,7 +308,9 @@ async def test_the_add_bot_button_is_for_the_creator(make_linked: MakeLinked) ->
     )
     answer = await linked.click(f"scrabble:add-bot:{game_id}")
     assert answer.ephemeral and answer.content.startswith("Bot takes seat 2, for a program.")
-    assert TOKEN.search(answer.content)[0].startswith(f"{game_id}.b1.0.")  # type: ignore[index]
+    token = TOKEN.search(answer.content)
+    assert token is not None
+    assert token[0].startswith(f"{game_id}.b1.0.")
     assert assert_no_seat_token_in_public(linked.fake) >= 2
 
 
@@ -335,7 +338,9 @@ async def test_a_bot_token_never_plays_a_persons_seat_after_the_lobby_moves(make
     await linked.slash("join", user_id=BOB_ID)
     game_id = next(iter(linked.harness.service._runner.tables.values())).row.id
     answer = await linked.click(f"scrabble:add-bot:{game_id}")
-    token = TOKEN.search(answer.content)[0]  # type: ignore[index]
+    match = TOKEN.search(answer.content)
+    assert match is not None
+    token = match[0]
     assert token.startswith(f"{game_id}.b2.0.")
     await linked.slash("leave", user_id=BOB_ID)  # the program's seat moves up to seat 2 (index 1)
     await linked.slash("join", user_id=BOB_ID + 1)  # a person now sits where the program was (index 2)

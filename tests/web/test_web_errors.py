@@ -7,11 +7,11 @@ import random
 from typing import Any
 
 import pytest
-from conftest import ALICE, BOB, MakeWeb, Web, WsClient
 from service_fakes import CHANNEL, play_turn
 
 from bot.service.errors import StaleTurnError
 from bot.web.links import Role
+from tests.web.web_harness import ALICE, BOB, MakeWeb, Web, WsClient
 
 # Seed 7 deals Alice (seat 0) ABEILPT.
 FIRST_MOVE_ERRORS = [

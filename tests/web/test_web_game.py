@@ -6,13 +6,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from conftest import ALICE, BOB, MakeWeb, Web, WsClient
 from service_fakes import CHANNEL, find_play, play_turn, typed
 
 from bot.store import GameStatus
 from bot.web import hub
 from bot.web.links import Role
 from scrabble_core.game import EventKind, Game
+from tests.web.web_harness import ALICE, BOB, MakeWeb, Web, WsClient
 
 
 def tiles_of(play: Any) -> list[dict[str, Any]]:
@@ -49,9 +49,10 @@ async def test_whole_game_between_two_seats_with_a_spectator(make_web: MakeWeb) 
     assert all(reply["ok"] for reply in replies), [r for r in replies if not r["ok"]][:1]
     over = await watcher.until("game_over")
     assert await watcher.closed() == 1000
-    row = await web.harness.store.last_finished_game(CHANNEL)  # type: ignore[union-attr]
-    assert row is not None and row.status is GameStatus.FINISHED
-    game = Game.from_dict(row.state)  # type: ignore[arg-type]
+    assert web.harness.store is not None
+    row = await web.harness.store.last_finished_game(CHANNEL)
+    assert row is not None and row.status is GameStatus.FINISHED and row.state is not None
+    game = Game.from_dict(row.state)
     assert over["final"]["scores"] == [p.score for p in game.players]
     assert over["final"]["winners"] == game.winners()
     assert over["final"]["gcg"].startswith("#")
@@ -140,8 +141,10 @@ async def test_racks_never_reach_anyone_but_their_seat(make_web: MakeWeb) -> Non
         await web.harness.svc.idle()
     await watcher.until("game_over")
     await alice.until("game_over")
-    row = await web.harness.store.last_finished_game(CHANNEL)  # type: ignore[union-attr]
-    history = Game.from_dict(row.state).history  # type: ignore[union-attr, arg-type]
+    assert web.harness.store is not None
+    row = await web.harness.store.last_finished_game(CHANNEL)
+    assert row is not None and row.state is not None
+    history = Game.from_dict(row.state).history
     assert any(event.kind is EventKind.EXCHANGE for event in history)
     for message in watcher.log:
         assert not [p for p in keys_anywhere(message) if p.rsplit(".", 1)[-1] in PRIVATE_KEYS], message

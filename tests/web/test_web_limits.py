@@ -6,11 +6,10 @@ from __future__ import annotations
 import asyncio
 import json
 
-from conftest import ALICE, BOB, MakeWeb, WsClient
-
 from bot.web.hub import SEND_QUEUE, Connection
 from bot.web.links import Grant, Role
 from bot.web.server import CSP, Limits
+from tests.web.web_harness import ALICE, BOB, MakeWeb, WsClient
 
 
 async def test_a_message_too_large_is_answered_then_the_connection_closed(make_web: MakeWeb) -> None:

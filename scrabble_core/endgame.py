@@ -1,0 +1,276 @@
+"""The endgame solver: with the bag empty and two players, both racks are known, so search exactly.
+
+The value of a position is the *spread* the player to move gains from here to the end of the game
+(their points minus the opponent's), under the rules :class:`~scrabble_core.game.Game` applies:
+
+- a play scores its points; a play that empties the rack ends the game and earns twice the value of
+  the opponent's rack;
+- a pass scores nothing; when the consecutive scoreless turns reach the variant's
+  ``scoreless_turn_limit`` the game ends and each player loses the value of their own rack.
+
+:func:`solve_endgame` runs a negamax search with alpha-beta pruning over every play and the pass, with
+a transposition table keyed by the board (the tiles placed since the root), both racks, whose turn and
+the scoreless count, and move ordering (the table's best move, then going out, then score). It deepens
+iteratively: depth ``d`` looks ``d`` turns ahead and values the positions where it stops by
+:func:`horizon_value`; when a depth finishes without stopping anywhere, its value is exact and the search
+ends. With a deadline (or a node budget) it returns the best move of the deepest depth it finished
+(depth 1 at least, which is the static endgame rule of the ``hard`` level).
+
+Exchanges are not possible with an empty bag. Games of more than two players are not solved here.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Final
+
+from scrabble_core.ai import MoveSource
+from scrabble_core.board import Board
+from scrabble_core.move import Pass, Play
+from scrabble_core.squares import Square
+
+OUT_FACTOR: Final = 2
+"""Going out earns this many times the value of the opponent's rack (two players)."""
+
+Clock = Callable[[], float]
+_EXACT, _LOWER, _UPPER = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class EndgameResult:
+    """What :func:`solve_endgame` found.
+
+    Attributes:
+        move: the move to make (a :class:`Play` or a :class:`Pass`).
+        value: the spread the mover gains with it from here to the end (exact when ``exact``; else the
+            estimate of the deepest finished depth).
+        exact: whether the search saw every line to the end of the game.
+        depth: the deepest depth (turns ahead) finished.
+        nodes: positions searched.
+    """
+
+    move: Play | Pass
+    value: int
+    exact: bool
+    depth: int
+    nodes: int
+
+
+class _OutOfTimeError(Exception):
+    """The deadline or node budget ran out in the middle of a depth."""
+
+
+@dataclass(slots=True)
+class _Entry:
+    depth: int
+    value: int
+    flag: int
+    complete: bool
+    best: Play | Pass | None
+
+
+_Node = tuple[Play | Pass, int, str, tuple[tuple[Square, str], ...]]
+"""A move of a node: the move, its score, the mover's rack after it, its placements."""
+
+
+def horizon_value(rack_value: Callable[[str], int], other: str) -> int:
+    """The guess for a position where the search stops: the mover goes out next turn and earns twice
+    the value of the other rack (its points are not guessed). At depth 1 this makes the search the
+    static endgame rule of the ``hard`` level: going out earns twice the opponent's rack, tiles kept
+    cost twice their value."""
+    return OUT_FACTOR * rack_value(other)
+
+
+class _Search:
+    """One solve: the working board (changed and restored as the search walks), the table, the budget."""
+
+    def __init__(
+        self,
+        board: Board,
+        generator: MoveSource,
+        deadline: float | None,
+        clock: Clock,
+        max_nodes: int | None,
+    ) -> None:
+        self.board = board
+        self.generator = generator
+        self.variant = board.variant
+        self.limit = board.variant.scoreless_turn_limit
+        self.deadline = deadline
+        self.clock = clock
+        self.max_nodes = max_nodes
+        self.nodes = 0
+        self.horizons = 0
+        self.root: tuple[frozenset[tuple[Square, str]], str, str, int] | None = None
+        self.partial: tuple[Play | Pass, int] | None = None
+        self.placed: frozenset[tuple[Square, str]] = frozenset()
+        self.table: dict[tuple[frozenset[tuple[Square, str]], str, str, int], _Entry] = {}
+        self.moves: dict[tuple[frozenset[tuple[Square, str]], str], list[_Node]] = {}
+
+    def children(self, rack: str, other: str) -> list[_Node]:
+        """Every play of ``rack`` then the pass, going out first, then by score (cached per board)."""
+        key = (self.placed, rack)
+        cached = self.moves.get(key)
+        if cached is not None:
+            return cached
+        out_bonus = OUT_FACTOR * self.variant.rack_value(other)
+        nodes: list[_Node] = []
+        for found in self.generator.generate(self.board, rack):
+            play = found.play
+            nodes.append((play, found.score, _key(found.leave), tuple(play.placements())))
+        nodes.sort(key=lambda node: -(node[1] + (out_bonus if not node[2] else 0)))
+        nodes.append((Pass(), 0, rack, ()))
+        self.moves[key] = nodes
+        return nodes
+
+    def check_budget(self) -> None:
+        self.nodes += 1
+        if self.max_nodes is not None and self.nodes > self.max_nodes:
+            raise _OutOfTimeError
+        if self.deadline is not None and self.clock() >= self.deadline:
+            raise _OutOfTimeError
+
+    def negamax(self, mover: str, other: str, scoreless: int, depth: int, alpha: int, beta: int) -> int:
+        """The spread the mover gains from here, searched ``depth`` turns ahead, within ``alpha``/``beta``
+        (fail-soft: outside the window the value is a bound)."""
+        if depth == 0:
+            self.horizons += 1
+            return horizon_value(self.variant.rack_value, other)
+        key = (self.placed, mover, other, scoreless)
+        entry = self.table.get(key)
+        first: Play | Pass | None = None
+        if entry is not None:
+            first = entry.best
+            if entry.complete or entry.depth >= depth:
+                if not entry.complete:
+                    self.horizons += 1  # this value rests on a horizon: the depth is not exact
+                if entry.flag == _EXACT:
+                    return entry.value
+                if entry.flag == _LOWER and entry.value >= beta:
+                    return entry.value
+                if entry.flag == _UPPER and entry.value <= alpha:
+                    return entry.value
+        self.check_budget()
+        horizons = self.horizons
+        original_alpha = alpha
+        best_value: int | None = None
+        best_move: Play | Pass | None = None
+        for move, score, leave, placements in _first(self.children(mover, other), first):
+            if isinstance(move, Pass):
+                if scoreless + 1 >= self.limit:
+                    value = self.variant.rack_value(other) - self.variant.rack_value(mover)
+                else:
+                    value = -self.negamax(other, mover, scoreless + 1, depth - 1, -beta, -alpha)
+            elif not leave:
+                value = score + OUT_FACTOR * self.variant.rack_value(other)
+            else:
+                self.board.place(placements)
+                before = self.placed
+                self.placed = before.union(placements)
+                try:
+                    value = score - self.negamax(other, leave, 0, depth - 1, -beta + score, -alpha + score)
+                finally:
+                    self.placed = before
+                    self.board.remove(square for square, _ in placements)
+            if best_value is None or value > best_value:
+                best_value, best_move = value, move
+                if not self.placed and key == self.root:
+                    self.partial = (move, value)
+            alpha = max(alpha, value)
+            if alpha >= beta:
+                break
+        assert best_value is not None  # the pass is always a child
+        flag = _UPPER if best_value <= original_alpha else _LOWER if best_value >= beta else _EXACT
+        self.table[key] = _Entry(depth, best_value, flag, self.horizons == horizons, best_move)
+        return best_value
+
+
+def _first(nodes: list[_Node], move: Play | Pass | None) -> list[_Node]:
+    """``nodes`` with ``move``'s node first (the table's best move is tried first)."""
+    if move is None or nodes[0][0] == move:
+        return nodes
+    return sorted(nodes, key=lambda node: node[0] != move)
+
+
+def _key(rack: str) -> str:
+    return "".join(sorted(rack))
+
+
+def solve_endgame(
+    board: Board,
+    rack: str,
+    other: str,
+    generator: MoveSource,
+    *,
+    scoreless: int = 0,
+    deadline: float | None = None,
+    clock: Clock = time.monotonic,
+    max_nodes: int | None = None,
+    max_depth: int = 64,
+) -> EndgameResult:
+    """The best move for the player holding ``rack`` when the opponent holds ``other`` and the bag is
+    empty, ``scoreless`` consecutive scoreless turns having been played.
+
+    Searches deeper and deeper until a depth is exact, ``max_depth`` is reached, or the budget runs
+    out: ``deadline`` (a ``clock()`` value; :func:`time.monotonic` by default) or ``max_nodes``
+    positions. Depth 1 always finishes; past the budget, the result of the deepest finished depth is
+    returned, or the best of the root moves the unfinished depth searched (the previous depth's best
+    move is searched first), its ``depth`` being the last finished one. ``board`` is not changed (the search works on a copy).
+    """
+    search = _Search(board.copy(), generator, deadline, clock, max_nodes)
+    rack, other = _key(rack), _key(other)
+    search.root = (frozenset(), rack, other, scoreless)
+    result: EndgameResult | None = None
+    for depth in range(1, max_depth + 1):
+        search.horizons = 0
+        search.partial = None
+        try:
+            value = search.negamax(rack, other, scoreless, depth, -(10**6), 10**6)
+        except _OutOfTimeError:
+            if result is None:  # depth 1 is finished whatever the budget
+                search.deadline = search.max_nodes = None
+                value = search.negamax(rack, other, scoreless, depth, -(10**6), 10**6)
+            else:
+                if search.partial is not None:  # the best of the root moves this depth finished
+                    move, value = search.partial
+                    result = EndgameResult(move, value, False, result.depth, search.nodes)
+                break
+        entry = search.table[search.root]
+        assert entry.best is not None
+        exact = search.horizons == 0
+        result = EndgameResult(entry.best, value, exact, depth, search.nodes)
+        if exact:
+            break
+    assert result is not None
+    return result
+
+
+def minimax_value(board: Board, rack: str, other: str, generator: MoveSource, *, scoreless: int = 0) -> int:
+    """The exact spread the player holding ``rack`` gains from here, by plain minimax: every line to
+    the end of the game, no pruning, no table (the reference :func:`solve_endgame` is checked against;
+    only for small racks). The same rules as :func:`solve_endgame`. ``board`` is not changed."""
+    work = board.copy()
+    variant = board.variant
+    plays: dict[tuple[tuple[str, ...], str], list[tuple[Play, int, str]]] = {}
+
+    def value(mover: str, waiting: str, passes: int) -> int:
+        key = (tuple(work.rows_text()), mover)
+        if key not in plays:
+            plays[key] = [(m.play, m.score, m.leave) for m in generator.generate(work, mover)]
+        if passes + 1 >= variant.scoreless_turn_limit:
+            best = variant.rack_value(waiting) - variant.rack_value(mover)
+        else:
+            best = -value(waiting, mover, passes + 1)
+        for play, score, leave in plays[key]:
+            if not leave:
+                best = max(best, score + OUT_FACTOR * variant.rack_value(waiting))
+                continue
+            placements = play.placements()
+            work.place(placements)
+            best = max(best, score - value(waiting, leave, 0))
+            work.remove(square for square, _ in placements)
+        return best
+
+    return value(rack, other, scoreless)

@@ -1,0 +1,155 @@
+"""The endgame solver: exact against plain minimax, going out in two, the budget, the expert level."""
+
+from __future__ import annotations
+
+import itertools
+import random
+
+import pytest
+
+from scrabble_core.ai import Level, MoveSource, SeatView, choose_move
+from scrabble_core.board import Board
+from scrabble_core.endgame import minimax_value, solve_endgame
+from scrabble_core.lexicon import Lexicon
+from scrabble_core.move import Pass, Play
+from scrabble_core.movegen import load_move_generator
+from scrabble_core.variant import Variant, get_variant
+
+# End positions of seeded hard-vs-hard games (bag empty), as text rows.
+BOARDS = {
+    "seed0": [
+        "...PARDNER.SOLI",
+        "...R........WIT",
+        "..KA....SHUTED.",
+        "..YO....Q..ADO.",
+        "..R.M...u.V....",
+        ".GIGOT..E.I....",
+        "..E.J...A.N....",
+        "AB.ZOONAL.I....",
+        "MU.E.PURINE....",
+        "IF.R....N.S....",
+        "EF.O....G.T....",
+        ".OBE...........",
+        "..IS...........",
+        "..C.AX.........",
+        "WHEYLIkE.......",
+    ],
+    "seed2": [
+        ".....WELTINGS..",
+        "QUOTHA.........",
+        "...E.FJELD.....",
+        "...L.F.....B...",
+        ".V.ER......A...",
+        ".E.XI......T...",
+        "ON..V.....IT...",
+        "PI..ABACK.MUDRA",
+        "ENG.G.....P....",
+        "N.E.E.....E....",
+        "LANOSITY..D.W..",
+        "Y.I....OUTEcHO.",
+        "..I...RUMOR.I..",
+        "..........SIZED",
+        "...............",
+    ],
+    "seed4": [
+        "...........FINO",
+        "............N..",
+        ".....UNRAISEd..",
+        "...........TIVY",
+        "..........A.G..",
+        ".......C..V.E..",
+        "......HA..O.N.E",
+        "......OLDWIFE.U",
+        "......KA.ID...R",
+        "...POLEMIZES.JO",
+        ".YEAH..A..R..E.",
+        "GOLD...R...TAW.",
+        ".......IMAGINED",
+        "EX.....E.BOT.LO",
+        "NUTCaSES......T",
+    ],
+}
+POOL = "AABCDEEEGIILMNOORSTTU?"
+
+
+@pytest.fixture(scope="module")
+def generator(enable_lexicon: Lexicon) -> MoveSource:
+    return load_move_generator(enable_lexicon)
+
+
+@pytest.fixture(scope="module")
+def standard() -> Variant:
+    return get_variant("standard")
+
+
+def _racks(seed: int, mover: int, other: int) -> tuple[str, str]:
+    tiles = random.Random(seed).sample(POOL, mover + other)
+    return "".join(tiles[:mover]), "".join(tiles[mover:])
+
+
+@pytest.mark.parametrize(("name", "seed"), list(itertools.product(sorted(BOARDS), range(4))))
+def test_solver_equals_exhaustive_minimax(
+    generator: MoveSource, standard: Variant, name: str, seed: int
+) -> None:
+    board = Board.from_rows(standard, BOARDS[name])
+    rack, other = _racks(seed, 2, 1) if seed % 2 else _racks(seed, 1, 2)
+    result = solve_endgame(board, rack, other, generator)
+    assert result.exact
+    assert result.value == minimax_value(board, rack, other, generator)
+    assert board.rows_text() == BOARDS[name]  # the solver worked on a copy
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "seed"), list(itertools.product(sorted(BOARDS), range(4, 6))))
+def test_solver_equals_exhaustive_minimax_two_tiles_each(
+    generator: MoveSource, standard: Variant, name: str, seed: int
+) -> None:
+    board = Board.from_rows(standard, BOARDS[name])
+    rack, other = _racks(seed, 2, 2)
+    assert solve_endgame(board, rack, other, generator).value == minimax_value(board, rack, other, generator)
+
+
+def test_going_out_in_two_beats_going_out_now(generator: MoveSource, standard: Variant) -> None:
+    # Going out with BIT scores 17 + 2 * 10 for the Q; BI then T next turn scores more while the Q is stuck.
+    board = Board.from_rows(standard, BOARDS["seed4"])
+    view = SeatView(standard, board, "BIT", "Q", 0, (300, 300), 0)
+    hard = choose_move(view, generator, Level.HARD, random.Random(0))
+    assert hard == Play.from_gcg("15K BIT")
+    result = solve_endgame(board, "BIT", "Q", generator)
+    assert (result.move, result.value, result.exact) == (Play.from_gcg("2J BI"), 47, True)
+    assert minimax_value(board, "BIT", "Q", generator) == 47
+    assert choose_move(view, generator, Level.EXPERT, random.Random(0)) == Play.from_gcg("2J BI")
+
+
+def test_an_unfinished_depth_gives_its_best_root_move(generator: MoveSource, standard: Variant) -> None:
+    # Depth 1 is hard's rule (go out with BIT: 37). Depth 2 searches BIT first, then BI (22, the Q
+    # stuck, T out next: 22 + 2 * 10 at the horizon) before the node budget runs out.
+    board = Board.from_rows(standard, BOARDS["seed4"])
+    first = solve_endgame(board, "BIT", "Q", generator, max_nodes=1)
+    assert (first.move, first.value, first.depth, first.exact) == (Play.from_gcg("15K BIT"), 37, 1, False)
+    partial = solve_endgame(board, "BIT", "Q", generator, max_nodes=3)
+    assert (partial.move, partial.value, partial.depth, partial.exact) == (
+        Play.from_gcg("2J BI"),
+        42,
+        1,
+        False,
+    )
+
+
+def test_pass_at_the_scoreless_limit_ends_the_game(generator: MoveSource, standard: Variant) -> None:
+    # After five scoreless turns, passing ends the game: each side loses its own rack (Q 10, E 1).
+    board = Board.from_rows(standard, BOARDS["seed4"])
+    result = solve_endgame(board, "Q", "E", generator, scoreless=5)
+    assert generator.generate(board, "Q") == []
+    assert (result.move, result.value, result.exact) == (Pass(), 1 - 10, True)
+
+
+def test_out_of_budget_returns_the_deepest_finished_depth(generator: MoveSource, standard: Variant) -> None:
+    board = Board.from_rows(standard, BOARDS["seed0"])
+    ticks = itertools.count()
+    result = solve_endgame(board, "ACEINRT", "DGOSU", generator, deadline=0.5, clock=lambda: next(ticks))
+    assert (result.depth, result.exact) == (1, False)
+    out = solve_endgame(board, "ACEINRT", "DGOSU", generator, max_nodes=1)
+    assert out.move == result.move and out.depth == 1
+    view = SeatView(standard, board, "ACEINRT", "DGOSU", 0, (0, 0), 0)
+    assert result.move == choose_move(view, generator, Level.HARD, random.Random(0))
