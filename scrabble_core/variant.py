@@ -79,7 +79,9 @@ class Variant:
     rack_size: int = 7
     bingo_bonus: int = 50
     exchange_min_bag: int = 7
-    scoreless_turn_limit: int = 6
+    scoreless_rounds: int = 3
+    """The game ends after this many rounds of consecutive scoreless turns: ``scoreless_rounds`` times
+    the number of players (six turns with two players, twelve with four)."""
 
     @property
     def rows(self) -> int:
@@ -159,7 +161,7 @@ _TOP_KEYS: Final = {
     "rack_size",
     "bingo_bonus",
     "exchange_min_bag",
-    "scoreless_turn_limit",
+    "scoreless_rounds",
     "board",
     "tiles",
 }
@@ -181,7 +183,7 @@ def variant_from_dict(data: Mapping[str, object], source: str) -> Variant:
     rack_size = _integer(data, "rack_size", source, 7, 1, 20)
     bingo_bonus = _integer(data, "bingo_bonus", source, 50, 0, 1000)
     exchange_min_bag = _integer(data, "exchange_min_bag", source, rack_size, 0, 1000)
-    scoreless_turn_limit = _integer(data, "scoreless_turn_limit", source, 6, 1, 100)
+    scoreless_rounds = _integer(data, "scoreless_rounds", source, 3, 1, 50)
     layout, start = _board(_table(data, "board", source), source)
     tiles, blanks = _tiles(_table(data, "tiles", source), source)
     total = blanks + sum(kind.count for kind in tiles)
@@ -201,7 +203,7 @@ def variant_from_dict(data: Mapping[str, object], source: str) -> Variant:
         rack_size=rack_size,
         bingo_bonus=bingo_bonus,
         exchange_min_bag=exchange_min_bag,
-        scoreless_turn_limit=scoreless_turn_limit,
+        scoreless_rounds=scoreless_rounds,
     )
 
 
@@ -219,7 +221,7 @@ def variant_to_dict(variant: Variant) -> dict[str, object]:
         "rack_size": variant.rack_size,
         "bingo_bonus": variant.bingo_bonus,
         "exchange_min_bag": variant.exchange_min_bag,
-        "scoreless_turn_limit": variant.scoreless_turn_limit,
+        "scoreless_rounds": variant.scoreless_rounds,
         "board": {"start": square_name(variant.start), "layout": layout},
         "tiles": tiles,
     }

@@ -35,7 +35,7 @@ TINY_VARIANT_DATA: dict[str, object] = {
     "name": "tiny",
     "rack_size": 5,
     "bingo_bonus": 20,
-    "scoreless_turn_limit": 4,
+    "scoreless_rounds": 2,
     "board": {
         "start": "E3",
         "layout": (

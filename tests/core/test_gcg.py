@@ -36,11 +36,11 @@ FIVE_POINT_GAME = """\
 >Ann_Lee: AERSTUZ -- -21 22
 >Bob: AEIOSTT -AE +0 22
 >Ann_Lee: AERSTUZ - +0 22
->Bob: ILNOSTT - +0 22
+>Bob: CEIOSTT - +0 22
 >Ann_Lee: AERSTUZ - +0 22
->Bob: ILNOSTT - +0 22
+>Bob: CEIOSTT - +0 22
 >Ann_Lee: AERSTUZ (AERSTUZ) -16 6
->Bob: ILNOSTT (ILNOSTT) -7 15
+>Bob: CEIOSTT (CEIOSTT) -9 13
 """
 
 DOUBLE_GAME = """\

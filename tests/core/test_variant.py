@@ -63,7 +63,7 @@ def test_standard_variant() -> None:
     assert {kind.letter: (kind.count, kind.value) for kind in variant.tiles} == STANDARD_TILES
     assert variant.alphabet == "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
     assert (variant.rack_size, variant.bingo_bonus) == (7, 50)
-    assert (variant.exchange_min_bag, variant.scoreless_turn_limit) == (7, 6)
+    assert (variant.exchange_min_bag, variant.scoreless_rounds) == (7, 3)
     bag = variant.full_bag()
     assert len(bag) == 100
     assert Counter(bag)["?"] == 2
@@ -158,7 +158,7 @@ CUSTOM = """\
 name = "tiny"
 rack_size = 5
 bingo_bonus = 20
-scoreless_turn_limit = 4
+scoreless_rounds = 2
 
 [board]
 start = "E3"
@@ -198,7 +198,7 @@ def test_custom_variant_file(tmp_path: Path) -> None:
     assert variant.rack_size == 5
     assert variant.exchange_min_bag == 5  # defaults to the rack size
     assert variant.bingo_bonus == 20
-    assert variant.scoreless_turn_limit == 4
+    assert variant.scoreless_rounds == 2
     assert variant.alphabet == "AÄBELNRST"
     assert variant.tiles[1] == TileKind("Ä", 2, 3)
     assert variant.tile_count == 26
@@ -264,7 +264,7 @@ def test_minimal_variant_defaults() -> None:
     )
     assert variant.title == "mini"
     assert (variant.rack_size, variant.bingo_bonus, variant.exchange_min_bag) == (7, 50, 7)
-    assert variant.scoreless_turn_limit == 6
+    assert variant.scoreless_rounds == 3
     assert variant.blanks == 0
     assert variant.tile_count == 14
 
@@ -280,13 +280,13 @@ def _replace(old: str, new: str) -> str:
 BAD_FILES = [
     (_replace("rack_size = 5", "rack_size = 5\ncolour = 'red'"), "colour",
      "unknown key (expected one of bingo_bonus, board, exchange_min_bag, name, rack_size, "
-     "scoreless_turn_limit, tiles, title)"),
+     "scoreless_rounds, tiles, title)"),
     (_replace("rack_size = 5", "rack_size = true"), "rack_size", "must be a whole number, not True"),
     (_replace("rack_size = 5", "rack_size = 5.0"), "rack_size", "must be a whole number, not 5.0"),
     (_replace("rack_size = 5", "rack_size = '5'"), "rack_size", "must be a whole number, not '5'"),
     (_replace("rack_size = 5", "rack_size = 0"), "rack_size", "must be between 1 and 20, not 0"),
     (_replace("bingo_bonus = 20", "bingo_bonus = -1"), "bingo_bonus", "must be between 0 and 1000, not -1"),
-    (_replace("scoreless_turn_limit = 4", "scoreless_turn_limit = false"), "scoreless_turn_limit",
+    (_replace("scoreless_rounds = 2", "scoreless_rounds = false"), "scoreless_rounds",
      "must be a whole number, not False"),
     (_replace('name = "tiny"', 'name = ""'), "name", "must be a non-empty string"),
     (_replace('name = "tiny"', "name = 3"), "name", "must be a non-empty string"),
@@ -302,7 +302,7 @@ BAD_FILES = [
     (_replace('start = "E3"\n', ""), "board.start", 'must be a square name such as "H8"'),
     (_replace("[board]", "[plank]"), "plank",
      "unknown key (expected one of bingo_bonus, board, exchange_min_bag, name, rack_size, "
-     "scoreless_turn_limit, tiles, title)"),
+     "scoreless_rounds, tiles, title)"),
     (_replace("blanks = 1", "blanks = true"), "tiles.blanks", "must be a whole number, not True"),
     (_replace("A = [4, 1]", "a = [4, 1]"), "tiles.a", "a letter must be one uppercase character"),
     (_replace("A = [4, 1]", "AB = [4, 1]"), "tiles.AB", "a letter must be one uppercase character"),
@@ -406,7 +406,7 @@ def test_variant_is_a_plain_value(tiny_variant: Variant) -> None:
         rack_size=5,
         bingo_bonus=20,
         exchange_min_bag=5,
-        scoreless_turn_limit=4,
+        scoreless_rounds=2,
     )
     assert copy == tiny_variant
     assert hash(copy) == hash(tiny_variant)
