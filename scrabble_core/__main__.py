@@ -24,7 +24,7 @@ from scrabble_core.gcg import parse_gcg, replay
 from scrabble_core.lexicon import load_lexicon
 from scrabble_core.move import PLAYED_THROUGH
 from scrabble_core.movegen import GeneratedMove, load_move_generator
-from scrabble_core.variant import Variant, get_variant, load_variant
+from scrabble_core.variant import find_variant
 
 Handler = Callable[[argparse.Namespace, TextIO], int]
 
@@ -94,7 +94,7 @@ def run_moves(args: argparse.Namespace, out: TextIO) -> int:
         ScrabbleError: the board file cannot be read or does not fit the variant; the variant or the
             lexicon cannot be loaded; the rack holds a tile the variant does not have.
     """
-    variant = _variant(args.variant)
+    variant = find_variant(args.variant)
     board = Board(variant) if args.board is None else Board.from_rows(variant, _read_board(args.board))
     rack = "".join(tile.upper() if len(tile.upper()) == 1 else tile for tile in args.rack)
     lexicon = load_lexicon(args.lexicon, variant.alphabet)
@@ -138,7 +138,7 @@ def run_replay(args: argparse.Namespace, out: TextIO) -> int:
         ScrabbleError: the file cannot be read, is not GCG, or does not replay (:class:`GcgError`
             names the line).
     """
-    variant = _variant(args.variant)
+    variant = find_variant(args.variant)
     try:
         text = args.file.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
@@ -164,12 +164,6 @@ def move_line(board: Board, move: GeneratedMove) -> str:
         for square, letter in zip(play.squares(), play.letters, strict=True)
     )
     return f"{play.coordinate} {word} {move.score}"
-
-
-def _variant(name: str) -> Variant:
-    if name.endswith(".toml") or "/" in name:
-        return load_variant(Path(name))
-    return get_variant(name)
 
 
 def _read_board(path: Path) -> list[str]:

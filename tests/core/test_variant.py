@@ -17,6 +17,7 @@ from scrabble_core.variant import (
     Variant,
     assets_dir,
     bundled_variant_names,
+    find_variant,
     get_variant,
     load_variant,
     variant_from_dict,
@@ -148,8 +149,36 @@ def test_values() -> None:
 def test_get_variant_unknown_name() -> None:
     with pytest.raises(VariantError) as info:
         get_variant("scrabulous")
-    path = assets_dir() / "variants" / "scrabulous.toml"
+    path = assets_dir() / "variants"
     assert str(info.value) == f"{path}: name: no bundled variant 'scrabulous' (known: standard, super)"
+
+
+def test_a_long_variant_name_is_not_echoed_whole() -> None:
+    with pytest.raises(VariantError) as info:
+        get_variant("x" * 100_000)
+    path = assets_dir() / "variants"
+    assert str(info.value) == f"{path}: name: no bundled variant '{'x' * 40}…' (known: standard, super)"
+
+
+def test_a_bundled_name_cannot_reach_other_files(tmp_path: Path) -> None:
+    with pytest.raises(VariantError) as info:
+        get_variant("../variants/standard")
+    assert info.value.problem == "no bundled variant '../variants/standard' (known: standard, super)"
+
+
+def test_find_variant_by_name_or_path(tmp_path: Path) -> None:
+    assert find_variant("super") is get_variant("super")
+    path = _write(tmp_path, CUSTOM)
+    assert find_variant(str(path)) == load_variant(path)
+    with pytest.raises(VariantError) as info:
+        find_variant(str(tmp_path / "missing.toml"))
+    assert str(info.value) == f"{tmp_path / 'missing.toml'}: (file): no such file"
+    with pytest.raises(VariantError) as info:
+        find_variant(str(_write(tmp_path, CUSTOM.replace('start = "E3"', 'start = "E1"'), "holed.toml")))
+    assert (
+        str(info.value)
+        == f"{tmp_path / 'holed.toml'}: board.start: E1 is a hole: the first word could not cover it"
+    )
 
 
 # --- Custom variants --------------------------------------------------------------------------------
@@ -284,7 +313,7 @@ BAD_FILES = [
     (_replace("rack_size = 5", "rack_size = true"), "rack_size", "must be a whole number, not True"),
     (_replace("rack_size = 5", "rack_size = 5.0"), "rack_size", "must be a whole number, not 5.0"),
     (_replace("rack_size = 5", "rack_size = '5'"), "rack_size", "must be a whole number, not '5'"),
-    (_replace("rack_size = 5", "rack_size = 0"), "rack_size", "must be between 1 and 20, not 0"),
+    (_replace("rack_size = 5", "rack_size = 1"), "rack_size", "must be between 2 and 20, not 1"),
     (_replace("bingo_bonus = 20", "bingo_bonus = -1"), "bingo_bonus", "must be between 0 and 1000, not -1"),
     (_replace("scoreless_rounds = 2", "scoreless_rounds = false"), "scoreless_rounds",
      "must be a whole number, not False"),
@@ -296,7 +325,15 @@ BAD_FILES = [
      "row 2: unknown square '5L' (use -- 2L 3L 4L 2W 3W 4W ##)"),
     (_replace("-- 2W -- -- 3L -- -- 2W --\n2L", "-- 2W -- -- 3L -- -- 2W\n2L"), "board.layout",
      "row 2 has 8 squares, row 1 has 9: the board must be a rectangle"),
-    (_replace('start = "E3"', 'start = "E1"'), "board.start", "E1 is not a square of this 5x9 board"),
+    (_replace('start = "E3"', 'start = "E1"'), "board.start", "E1 is a hole: the first word could not cover it"),
+    (_replace("-- 2W -- -- 3L -- -- 2W --\n2L -- 3L -- 2W -- 3L -- 2L\n-- 2W -- -- 3L -- -- 2W --",
+              "-- 2W -- -- ## -- -- 2W --\n2L -- 3L ## 2W ## 3L -- 2L\n-- 2W -- -- ## -- -- 2W --"),
+     "board.start", "E3 is enclosed by holes and edges: no first word of two letters could cover it"),
+    (_replace('start = "E3"', 'start = "A1"').replace("3W -- -- 2L ## 2L -- -- 3W\n-- 2W", "3W ## -- 2L ## 2L -- -- 3W\n## 2W"),
+     "board.start", "A1 is enclosed by holes and edges: no first word of two letters could cover it"),
+    (_replace('start = "E3"', 'start = "B2"').replace(CUSTOM[CUSTOM.index("3W --"):CUSTOM.index("[tiles]") - 5],
+                                                    "-- ## --\n## -- ##\n-- ## --"),
+     "board.layout", "no two squares are in line: no word of two letters fits on the board"),
     (_replace('start = "E3"', 'start = "J3"'), "board.start", "J3 is not a square of this 5x9 board"),
     (_replace('start = "E3"', 'start = "middle"'), "board.start", "'middle' is not a square name"),
     (_replace('start = "E3"\n', ""), "board.start", 'must be a square name such as "H8"'),
