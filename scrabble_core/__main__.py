@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TextIO
 
 from scrabble_core.board import Board
-from scrabble_core.errors import ScrabbleError
+from scrabble_core.errors import ScrabbleError, echo
 from scrabble_core.gcg import parse_gcg, replay
 from scrabble_core.lexicon import load_lexicon
 from scrabble_core.move import PLAYED_THROUGH
@@ -179,7 +179,7 @@ def _positive(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{echo(text)} is not a whole number") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value

@@ -25,6 +25,7 @@ from scrabble_core.errors import (
     IllegalMoveError,
     NotYourTurnError,
     ScrabbleError,
+    cut,
 )
 from scrabble_core.move import Play
 from scrabble_core.notation import parse_player_play, parse_tiles
@@ -344,7 +345,7 @@ class Game:
             than the tiles to exchange; TileNotOnRackError when the rack lacks some of the tiles.
         """
         state = self._begin_turn(seat)
-        wanted = parse_tiles(tiles)
+        wanted = parse_tiles(tiles, self.variant.alphabet)
         limit = self.variant.exchange_min_bag
         if len(state.bag) < limit:
             raise ExchangeNotAllowedError(
@@ -484,7 +485,9 @@ class Game:
             ScrabbleError: the data is of another schema version or is not a saved game.
         """
         if data.get("schema") not in (1, SCHEMA_VERSION):
-            raise ScrabbleError(f"saved game of schema {data.get('schema')!r}, expected {SCHEMA_VERSION}")
+            raise ScrabbleError(
+                f"saved game of schema {cut(repr(data.get('schema')))}, expected {SCHEMA_VERSION}"
+            )
         try:
             variant = variant_from_dict(_upgraded_variant(data), "saved game")
             game = cls.__new__(cls)
@@ -520,7 +523,7 @@ class Game:
         except (KeyError, TypeError, ValueError) as error:
             if isinstance(error, ScrabbleError):
                 raise
-            raise ScrabbleError(f"not a saved game: {error!r}") from None
+            raise ScrabbleError(f"not a saved game: {cut(repr(error), 200)}") from None
         return game
 
     # Internals ------------------------------------------------------------------------------------

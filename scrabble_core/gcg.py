@@ -19,7 +19,7 @@ from collections.abc import Container, Sequence
 from dataclasses import dataclass, field
 
 from scrabble_core.board import Board
-from scrabble_core.errors import GcgError, ScrabbleError
+from scrabble_core.errors import GcgError, ScrabbleError, echo
 from scrabble_core.game import EventKind, Game
 from scrabble_core.move import Play
 from scrabble_core.validation import check_play
@@ -115,10 +115,10 @@ def parse_gcg(text: str) -> GcgRecord:
             continue
         match = _EVENT.match(line)
         if match is None:
-            raise GcgError(number, f"not a GCG line: {line!r}")
+            raise GcgError(number, f"not a GCG line: {echo(line)}")
         nicks = {nick for nick, _ in players.values()}
         if match["nick"] not in nicks:
-            raise GcgError(number, f"{match['nick']!r} is not one of the players in the header")
+            raise GcgError(number, f"{echo(match['nick'])} is not one of the players in the header")
         events.append(_parse_event(match["nick"], match["rest"], number))
     if len(players) < 2 or sorted(players) != list(range(1, len(players) + 1)):
         raise GcgError(1, "the header must name the players as #player1, #player2 (up to #player4)")
@@ -137,7 +137,7 @@ def _parse_event(nick: str, rest: str, number: int) -> GcgEvent:
     if len(body) == 2:
         return GcgEvent(nick, rack, EventKind.PLAY, f"{body[0]} {body[1]}", score, total, number)
     if len(body) != 1:
-        raise GcgError(number, f"cannot read the move in {rest.strip()!r}")
+        raise GcgError(number, f"cannot read the move in {echo(rest.strip())}")
     move = body[0]
     kind: EventKind
     if move == "-":
@@ -153,7 +153,7 @@ def _parse_event(nick: str, rest: str, number: int) -> GcgEvent:
     elif move.startswith("(") and move.endswith(")"):
         kind = EventKind.END_RACK
     else:
-        raise GcgError(number, f"cannot read the move {move!r}")
+        raise GcgError(number, f"cannot read the move {echo(move)}")
     return GcgEvent(nick, rack, kind, move, score, total, number)
 
 

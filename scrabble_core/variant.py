@@ -311,7 +311,7 @@ def _integer(
     value = data.get(key, default)
     name = f"{table}.{key}" if table else key
     if isinstance(value, bool) or not isinstance(value, int):
-        raise VariantError(source, name, f"must be a whole number, not {value!r}")
+        raise VariantError(source, name, f"must be a whole number, not {cut(repr(value))}")
     if not low <= value <= high:
         raise VariantError(source, name, f"must be between {low} and {high}, not {value}")
     return value
@@ -342,7 +342,7 @@ def _board(board: Mapping[str, object], source: str) -> tuple[tuple[tuple[Premiu
             else:
                 tokens = " ".join([*_PREMIUM_BY_TOKEN, HOLE_TOKEN])
                 raise VariantError(
-                    source, "board.layout", f"row {number}: unknown square {token!r} (use {tokens})"
+                    source, "board.layout", f"row {number}: unknown square {echo(token)} (use {tokens})"
                 )
         rows.append(tuple(row))
     if not MIN_BOARD_SIZE <= len(rows) <= MAX_BOARD_SIZE:
@@ -371,7 +371,7 @@ def _board(board: Mapping[str, object], source: str) -> tuple[tuple[tuple[Premiu
     try:
         start = parse_square(start_text)
     except InvalidMoveError:
-        raise VariantError(source, "board.start", f"{start_text!r} is not a square name") from None
+        raise VariantError(source, "board.start", f"{echo(start_text)} is not a square name") from None
     _check_playable(tuple(rows), start, source)
     return tuple(rows), start
 
@@ -418,10 +418,12 @@ def _tiles(tiles: Mapping[str, object], source: str) -> tuple[tuple[TileKind, ..
             or len(spec) != 2
             or any(isinstance(item, bool) or not isinstance(item, int) for item in spec)
         ):
-            raise VariantError(source, key, f"must be [count, value], two whole numbers, not {spec!r}")
+            raise VariantError(
+                source, key, f"must be [count, value], two whole numbers, not {cut(repr(spec))}"
+            )
         count, value = spec
         if not 0 <= count <= 1000 or not 0 <= value <= 1000:
-            raise VariantError(source, key, f"count and value must be 0 to 1000, not {spec!r}")
+            raise VariantError(source, key, f"count and value must be 0 to 1000, not {cut(repr(spec))}")
         kinds.append(TileKind(letter, count, value))
     if not kinds:
         raise VariantError(source, "tiles", "no letters: list each as LETTER = [count, value]")
