@@ -91,7 +91,7 @@ async def run(config: Config, token: str) -> None:
         generator = await asyncio.to_thread(load_move_generator, lexicon)
     except LexiconError as error:
         raise StartupError(f"cannot load the lexicon: {error}") from error
-    log.info("lexicon %s loaded", getattr(lexicon, "name", config.lexicon))
+    log.info("lexicon %s loaded", lexicon.name)
     try:
         store = await Store.open(config.database)
     except (sqlite3.Error, OSError, ValueError) as error:

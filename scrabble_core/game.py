@@ -27,10 +27,10 @@ from scrabble_core.errors import (
     ScrabbleError,
     cut,
 )
-from scrabble_core.move import Play
+from scrabble_core.lexicon import WordList
+from scrabble_core.move import Exchange, Move, Pass, Play
 from scrabble_core.notation import parse_player_play, parse_tiles
 from scrabble_core.validation import (
-    Lexicon,
     canonical_play,
     check_play,
     check_rack,
@@ -55,6 +55,10 @@ class ChallengeMode(enum.StrEnum):
     SINGLE = "single"
     DOUBLE = "double"
     FIVE_POINT = "five-point"
+
+
+CHALLENGE_MODES: Final[tuple[ChallengeMode, ...]] = tuple(ChallengeMode)
+"""Every challenge mode: the choices a configuration offers (each is its own string value)."""
 
 
 class EventKind(enum.StrEnum):
@@ -166,7 +170,7 @@ class Game:
         names: Sequence[str],
         *,
         rng: random.Random,
-        lexicon: Lexicon | None = None,
+        lexicon: WordList | None = None,
         challenge_mode: ChallengeMode = ChallengeMode.VOID,
     ) -> None:
         """Set up a new game: fill and shuffle the bag, deal the racks in seat order.
@@ -287,6 +291,22 @@ class Game:
         ]
 
     # Actions ------------------------------------------------------------------------------------
+
+    def push(self, seat: int, move: Move) -> list[Event]:
+        """``seat`` makes ``move``, whatever its kind: a :class:`Play`, an :class:`Exchange` or a
+        :class:`Pass` (see :meth:`play`, :meth:`exchange`, :meth:`pass_turn`). Returns the events it
+        caused, the move's own first.
+
+        Raises:
+            ScrabbleError: what the move's method raises; the game is left as it was.
+        """
+        match move:
+            case Play():
+                return self.play(seat, move)
+            case Exchange(tiles):
+                return self.exchange(seat, tiles)
+            case Pass():
+                return self.pass_turn(seat)
 
     def play(self, seat: int, move: Play | str) -> list[Event]:
         """``seat`` plays tiles. A string is read as player input (see :mod:`scrabble_core.notation`).
@@ -478,7 +498,7 @@ class Game:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, lexicon: Lexicon | None = None) -> Game:
+    def from_dict(cls, data: Mapping[str, Any], *, lexicon: WordList | None = None) -> Game:
         """Restore a game saved by :meth:`to_dict`.
 
         Raises:

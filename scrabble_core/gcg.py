@@ -15,12 +15,13 @@ A record is a header of ``#pragma`` lines (``#player1 nick Full Name``) and one 
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from scrabble_core.board import Board
 from scrabble_core.errors import GcgError, ScrabbleError, echo
 from scrabble_core.game import EventKind, Game
+from scrabble_core.lexicon import WordList
 from scrabble_core.move import Play
 from scrabble_core.validation import check_play
 from scrabble_core.variant import Variant
@@ -167,7 +168,7 @@ class ReplayedEvent:
     detail: str = ""
 
 
-def replay(record: GcgRecord, variant: Variant, lexicon: Container[str] | None = None) -> list[ReplayedEvent]:
+def replay(record: GcgRecord, variant: Variant, lexicon: WordList | None = None) -> list[ReplayedEvent]:
     """Replay ``record`` through the engine, checking every score and total.
 
     Plays are validated (placement, tiles on the rack shown, and words when ``lexicon`` is given, except

@@ -74,8 +74,22 @@ class _Trie(Protocol):
     def save(self, path: str, /) -> None: ...
 
 
+class WordList(Protocol):
+    """What the engine needs of a dictionary: a name to show players and whether it holds a word
+    (uppercase, blanks as their letter). :class:`Lexicon` is one; tests use small stand-ins."""
+
+    @property
+    def name(self) -> str:
+        """The dictionary's name as players see it (``"ENABLE"``)."""
+        ...
+
+    def __contains__(self, word: object) -> bool:
+        """Whether ``word`` is in the dictionary."""
+        ...
+
+
 class Lexicon:
-    """A fixed set of uppercase words over one alphabet.
+    """A fixed set of uppercase words over one alphabet (a :class:`WordList`).
 
     Build one with :func:`load_enable`, :func:`load_word_list`, :func:`load_lexicon` or
     :meth:`from_words`, not with the constructor.

@@ -105,6 +105,10 @@ class Exchange:
         """The move in GCG notation, e.g. ``"-AEI"``."""
         return f"-{self.tiles}"
 
+    def rack_tiles(self) -> str:
+        """The tiles the exchange takes from the rack."""
+        return self.tiles
+
     def __str__(self) -> str:
         return self.gcg()
 
@@ -119,6 +123,10 @@ class Pass:
     def gcg(self) -> str:
         """The move in GCG notation: ``"-"``."""
         return "-"
+
+    def rack_tiles(self) -> str:
+        """The tiles a pass takes from the rack: none."""
+        return ""
 
     def __str__(self) -> str:
         return self.gcg()
