@@ -239,7 +239,7 @@ def replay(record: GcgRecord, variant: Variant, lexicon: WordList | None = None)
             else:
                 if went_out != event.nick:
                     raise GcgError(
-                        number, f"{event.nick} gains the tiles left on the racks, but did not go out"
+                        number, f"{cut(event.nick)} gains the tiles left on the racks, but did not go out"
                     )
                 score = 2 * value if len(record.players) == 2 else value
         elif event.kind is EventKind.CHALLENGE_BONUS:
@@ -263,7 +263,7 @@ def replay(record: GcgRecord, variant: Variant, lexicon: WordList | None = None)
         if totals[event.nick] != event.total:
             raise GcgError(
                 number,
-                f"{event.nick}'s total is {totals[event.nick]} by the engine, the record says {event.total}",
+                f"{cut(event.nick)}'s total is {totals[event.nick]} by the engine, the record says {event.total}",
             )
         replayed.append(ReplayedEvent(event, score, totals[event.nick], detail))
     return replayed
@@ -290,7 +290,7 @@ class _TurnOrder:
                 self._next %= len(seats)
             expected = seats[self._next]
             if expected != event.nick:
-                raise GcgError(event.line_number, f"it is {expected}'s turn, not {event.nick}'s")
+                raise GcgError(event.line_number, f"it is {cut(expected)}'s turn, not {cut(event.nick)}'s")
         self._next = (seats.index(event.nick) + 1) % len(seats)
 
     def _left(self, index: int, nick: str) -> bool:

@@ -23,7 +23,7 @@ from scrabble_core.errors import (
 )
 from scrabble_core.game import ChallengeMode, Event, EventKind, Game
 from scrabble_core.lexicon import ENGLISH_ALPHABET, Lexicon
-from scrabble_core.move import Exchange, Pass, Play
+from scrabble_core.move import Exchange, Move, Pass, Play
 from scrabble_core.variant import Variant, get_variant, variant_from_dict
 
 MakeGame = Callable[..., Game]
@@ -332,7 +332,7 @@ def test_failed_actions_leave_the_game_exactly_as_it_was(make_game: MakeGame) ->
 
 def test_push_makes_any_move(make_game: MakeGame) -> None:
     # The same games, moved by push and by each kind's own method, end up identical.
-    moves = [Play.from_gcg("8G QI"), Exchange("AE"), Pass(), Exchange("?")]
+    moves: list[Move] = [Play.from_gcg("8G QI"), Exchange("AE"), Pass(), Exchange("?")]
     pushed = make_game(["QIAEOU?", "AEEIO?S"], draws="RSTLNEAEIOUDGBCM")
     direct = make_game(["QIAEOU?", "AEEIO?S"], draws="RSTLNEAEIOUDGBCM")
     events = [pushed.push(pushed.current, move) for move in moves]

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from scrabble_core.board import Board
 from scrabble_core.errors import InvalidMoveError, ScrabbleError
+from scrabble_core.game import Game
 from scrabble_core.gcg import parse_gcg
 from scrabble_core.move import Play, move_from_gcg
 from scrabble_core.notation import parse_player_play, parse_tiles
@@ -83,16 +84,16 @@ def test_coordinates_are_ascii(text: str, message: str) -> None:
     assert str(info.value) == message
 
 
-def test_a_game_refuses_letters_that_only_fold_to_its_own(make_game: Callable[..., object]) -> None:
+def test_a_game_refuses_letters_that_only_fold_to_its_own(make_game: Callable[..., Game]) -> None:
     game = make_game(["SIT", "AEI"], draws="EEEEEEE")
-    before = game.to_dict()  # type: ignore[attr-defined]
+    before = game.to_dict()
     with pytest.raises(InvalidMoveError) as info:
-        game.play(0, "8h ſit")  # type: ignore[attr-defined]
+        game.play(0, "8h ſit")
     assert str(info.value) == "ſ (Latin small letter long S) is not a letter of this game"
     with pytest.raises(InvalidMoveError) as info:
-        game.exchange(0, "ſ")  # type: ignore[attr-defined]
+        game.exchange(0, "ſ")
     assert str(info.value) == "ſ (Latin small letter long S) is not a letter of this game"
-    assert game.to_dict() == before  # type: ignore[attr-defined]
+    assert game.to_dict() == before
 
 
 @settings(max_examples=300, deadline=None)
