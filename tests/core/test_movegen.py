@@ -342,12 +342,15 @@ PREMIUMS = ["--"] * 12 + ["2L", "3L", "4L", "2W", "3W", "4W"]
 
 
 def random_variant(rng: random.Random) -> Variant:
-    """A 5x5 to 7x7 board with random premiums, a few holes and random letter values."""
+    """A 5x5 to 7x7 board with random premiums, a few holes (never beside the start square, so that the
+    board is playable) and random letter values."""
     rows, cols = rng.randint(5, 7), rng.randint(5, 7)
     start = (rng.randrange(rows), rng.randrange(cols))
     layout = "\n".join(
         " ".join(
-            "##" if (row, col) != start and rng.random() < 0.1 else rng.choice(PREMIUMS)
+            "##"
+            if (row, col) != start and rng.random() < 0.1 and abs(row - start[0]) + abs(col - start[1]) > 1
+            else rng.choice(PREMIUMS)
             for col in range(cols)
         )
         for row in range(rows)
