@@ -185,7 +185,8 @@ def replay(record: GcgRecord, variant: Variant, lexicon: WordList | None = None)
 
     Plays are validated (placement, tiles on the rack shown, and words when ``lexicon`` is given, except
     plays the record withdraws); exchanges must be of tiles on the rack shown; turns must go round the
-    table in seat order (with three or four players, a player who never moves again has left); every
+    table in seat order (with three or four players, a player who never moves again has left; a turn
+    lost for challenging the play that went out comes when it is lost); every
     challenge bonus must be the same (the game's); end-of-game lines are scored from their tiles: a
     player with no rack left gains them (twice with two players), and must have gone out with the last
     play; a player holding them loses their value.
@@ -204,7 +205,8 @@ def replay(record: GcgRecord, variant: Variant, lexicon: WordList | None = None)
     for index, event in enumerate(events):
         detail = ""
         number = event.line_number
-        if event.kind in _TURNS:
+        # A turn lost to a failed double challenge of the play that went out is written when it is lost.
+        if event.kind in _TURNS and not (event.kind is EventKind.PASS and went_out is not None):
             turns.check(index, event)
         if event.kind is EventKind.PLAY:
             withdrawn = _next_of(events, index, event.nick) is EventKind.PHONY_WITHDRAWN

@@ -371,6 +371,25 @@ def test_a_player_who_resigned_leaves_the_turn_order(make_game: MakeGame) -> Non
     assert str(info.value) == "line 7: it is Cid's turn, not Ann's"
 
 
+def test_a_turn_lost_for_challenging_the_last_play_replays(make_game: MakeGame) -> None:
+    # Ann goes out; Cid, whose turn it is not, challenges and loses his next turn at once.
+    game = make_game(["EIQ", "AEX", "BCT"], lexicon=LEXICON, challenge_mode=ChallengeMode.DOUBLE)
+    game.play(0, "8h qi")
+    game.play(1, "i7 x.")
+    game.pass_turn(2)
+    game.play(0, "7j e")
+    game.challenge(2)
+    assert [(e.kind, e.player) for e in game.history[-5:]] == [
+        (EventKind.PLAY, 0),
+        (EventKind.LOST_TURN, 2),
+        (EventKind.END_RACK, 1),
+        (EventKind.END_RACK, 2),
+        (EventKind.END_RACK, 0),
+    ]
+    replayed = replay(parse_gcg(export_gcg(game)), STANDARD)
+    assert [item.event.nick for item in replayed][-5:] == ["Ann", "Cid", "Bob", "Cid", "Ann"]
+
+
 def test_an_export_names_its_lexicon_and_variant(make_game: MakeGame) -> None:
     game = make_game(["AEIQTUZ", "AEIOSTX"], variant=get_variant("super"), lexicon=LEXICON)
     record = parse_gcg(export_gcg(game))
