@@ -33,7 +33,6 @@ from bot.ai_executor import AiExecutor, WorkerConfig
 from scrabble_core.ai import Level, MoveSource, SeatView, choose_move, seat_view
 from scrabble_core.game import Game
 from scrabble_core.lexicon import Lexicon, load_enable
-from scrabble_core.move import Play
 from scrabble_core.movegen import load_move_generator
 from scrabble_core.variant import get_variant
 
@@ -49,11 +48,7 @@ def _views(lexicon: Lexicon, generator: MoveSource, count: int) -> list[SeatView
         while not game.is_over and len(views) < count:
             view = seat_view(game, game.current)
             views.append(view)
-            move = choose_move(view, generator, Level.GREEDY, random.Random(0))
-            if isinstance(move, Play):
-                game.play(game.current, move)
-            else:
-                game.pass_turn(game.current)
+            game.push(game.current, choose_move(view, generator, Level.GREEDY, random.Random(0)))
         seed += 1
     return views
 

@@ -89,7 +89,7 @@ async def run(config: Config, token: str) -> None:
         generator = await asyncio.to_thread(load_move_generator, lexicon)
     except LexiconError as error:
         raise StartupError(f"cannot load the lexicon: {error}") from error
-    log.info("lexicon %s loaded", config.lexicon)
+    log.info("lexicon %s loaded", lexicon.name)
     try:
         async with service_parts(config, lexicon, generator) as parts:
 

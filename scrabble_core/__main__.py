@@ -13,20 +13,27 @@ errors exit with status 2 (argparse).
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import Final, TextIO
 
 from scrabble_core.board import Board
-from scrabble_core.errors import ScrabbleError
-from scrabble_core.gcg import parse_gcg, replay
-from scrabble_core.lexicon import load_lexicon
+from scrabble_core.errors import ScrabbleError, cut, echo
+from scrabble_core.gcg import LEXICON_PRAGMA, VARIANT_PRAGMA, GcgRecord, parse_gcg, replay
+from scrabble_core.letters import is_game_letter
+from scrabble_core.lexicon import ENABLE_NAME, load_lexicon
 from scrabble_core.move import PLAYED_THROUGH
 from scrabble_core.movegen import GeneratedMove, load_move_generator
-from scrabble_core.variant import Variant, get_variant, load_variant
+from scrabble_core.variant import find_variant, get_variant
 
 Handler = Callable[[argparse.Namespace, TextIO], int]
+
+EXIT_BROKEN_PIPE: Final = 128 + signal.SIGPIPE
+"""The exit status when the output's reader goes away, as for a process that SIGPIPE ended."""
 
 
 class CommandError(ScrabbleError):
@@ -53,6 +60,12 @@ def main(argv: Sequence[str] | None = None, out: TextIO | None = None) -> int:
     except ScrabbleError as error:
         print(f"{parser.prog} {args.command}: error: {error}", file=sys.stderr)
         return 1
+    except BrokenPipeError:
+        # The reader stopped reading (``| head -1``): stop quietly, as a process killed by SIGPIPE.
+        # Later flushes of stdout (at exit) then go nowhere instead of failing again.
+        with contextlib.suppress(OSError, ValueError):
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
 
 
 # --- moves ---------------------------------------------------------------------------------------
@@ -90,18 +103,28 @@ def add_moves_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
 def run_moves(args: argparse.Namespace, out: TextIO) -> int:
     """Print the plays of ``args.rack`` on the board of ``args.board``; see :func:`add_moves_command`.
 
+    With no legal play, nothing is printed on stdout and stderr says so (exit status 0).
+
     Raises:
         ScrabbleError: the board file cannot be read or does not fit the variant; the variant or the
-            lexicon cannot be loaded; the rack holds a tile the variant does not have.
+            lexicon cannot be loaded; the rack is longer than the variant's racks or holds a tile the
+            variant does not have.
     """
-    variant = _variant(args.variant)
+    variant = find_variant(args.variant)
     board = Board(variant) if args.board is None else Board.from_rows(variant, _read_board(args.board))
-    rack = "".join(tile.upper() if len(tile.upper()) == 1 else tile for tile in args.rack)
+    rack = "".join(tile.upper() if is_game_letter(tile, variant.alphabet) else tile for tile in args.rack)
+    if len(rack) > variant.rack_size:
+        raise CommandError(
+            f"a rack holds at most {variant.rack_size} tiles in {variant.name}, not {len(rack)}"
+        )
     lexicon = load_lexicon(args.lexicon, variant.alphabet)
     moves = load_move_generator(lexicon).generate(board, rack)
+    if not moves:
+        print(f"no legal play for {rack} on this board", file=sys.stderr)
     if args.top is not None:
         moves = moves[: args.top]
     out.writelines(f"{move_line(board, move)}\n" for move in moves)
+    out.flush()
     return 0
 
 
@@ -123,10 +146,15 @@ def add_replay_command(commands: argparse._SubParsersAction[argparse.ArgumentPar
         help="do not check words (for games played with another dictionary)",
     )
     replay_parser.add_argument(
-        "--lexicon", metavar="PATH", help="a word list, one word per line (default: ENABLE)"
+        "--lexicon",
+        metavar="FILE",
+        help="the word list the game was played with, one word per line (default: the record's "
+        "#lexicon if it is ENABLE, else ENABLE; a record of another lexicon needs this or --no-lexicon)",
     )
     replay_parser.add_argument(
-        "--variant", default="standard", metavar="NAME|FILE", help="the variant played (default: standard)"
+        "--variant",
+        metavar="NAME|FILE",
+        help="the variant played (default: the record's #variant, else standard)",
     )
     replay_parser.set_defaults(handler=run_replay)
 
@@ -138,7 +166,6 @@ def run_replay(args: argparse.Namespace, out: TextIO) -> int:
         ScrabbleError: the file cannot be read, is not GCG, or does not replay (:class:`GcgError`
             names the line).
     """
-    variant = _variant(args.variant)
     try:
         text = args.file.read_text(encoding="utf-8-sig")
     except FileNotFoundError:
@@ -146,14 +173,37 @@ def run_replay(args: argparse.Namespace, out: TextIO) -> int:
     except (OSError, UnicodeDecodeError) as error:
         raise CommandError(f"{args.file}: cannot read the record ({error})") from None
     record = parse_gcg(text)
-    lexicon = None if args.no_lexicon else load_lexicon(args.lexicon, variant.alphabet)
-    for item in replay(record, variant, lexicon):
+    variant = (
+        find_variant(args.variant)
+        if args.variant
+        else get_variant(record.pragmas.get(VARIANT_PRAGMA, "standard"))
+    )
+    lexicon = None if args.no_lexicon else load_lexicon(_lexicon_of(record, args.lexicon), variant.alphabet)
+    replayed = replay(record, variant, lexicon)
+    for item in replayed:
         event = item.event
         detail = f"  ({item.detail})" if item.detail else ""
         out.write(
             f"line {event.line_number}: {event.nick} {event.move} {item.score:+d} {item.total}{detail}\n"
         )
+    out.write(f"{len(replayed)} moves, every score and total matches\n")
+    out.flush()
     return 0
+
+
+def _lexicon_of(record: GcgRecord, given: str | None) -> str | None:
+    """The word list to check ``record`` with: ``given``, else ENABLE unless the record names another.
+
+    Raises:
+        CommandError: the record was played with another lexicon and no word list is given.
+    """
+    named = record.pragmas.get(LEXICON_PRAGMA, ENABLE_NAME)
+    if given is None and named.casefold() != ENABLE_NAME.casefold():
+        raise CommandError(
+            f"the game was played with {cut(named)}: give its word list with --lexicon FILE, "
+            "or replay it with --no-lexicon"
+        )
+    return given
 
 
 def move_line(board: Board, move: GeneratedMove) -> str:
@@ -164,12 +214,6 @@ def move_line(board: Board, move: GeneratedMove) -> str:
         for square, letter in zip(play.squares(), play.letters, strict=True)
     )
     return f"{play.coordinate} {word} {move.score}"
-
-
-def _variant(name: str) -> Variant:
-    if name.endswith(".toml") or "/" in name:
-        return load_variant(Path(name))
-    return get_variant(name)
 
 
 def _read_board(path: Path) -> list[str]:
@@ -185,7 +229,7 @@ def _positive(text: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{echo(text)} is not a whole number") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, not {value}")
     return value

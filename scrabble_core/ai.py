@@ -39,7 +39,7 @@ from __future__ import annotations
 import enum
 import random
 import time
-from collections.abc import Callable, Container, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
@@ -48,6 +48,7 @@ from typing import Any, Final, Protocol
 from scrabble_core.board import Board
 from scrabble_core.game import Game
 from scrabble_core.leaves import LeaveModel, load_leave_model
+from scrabble_core.lexicon import WordList
 from scrabble_core.move import Exchange, Move, Pass, Play
 from scrabble_core.validation import remove_tiles
 from scrabble_core.variant import Variant, variant_from_dict, variant_to_dict
@@ -65,6 +66,9 @@ class Level(enum.StrEnum):
     GREEDY = "greedy"
     EXPERT = "expert"
 
+
+AI_LEVELS: Final[tuple[Level, ...]] = tuple(Level)
+"""Every level, weakest first: the choices a configuration offers (each is its own string value)."""
 
 CHALLENGE_RATES: Final[Mapping[Level, float]] = {
     Level.EASY: 0.5,
@@ -185,7 +189,7 @@ def seat_view(game: Game, seat: int) -> SeatView:
     )
 
 
-def should_challenge(words: Sequence[str], level: Level, lexicon: Container[str], rng: random.Random) -> bool:
+def should_challenge(words: Sequence[str], level: Level, lexicon: WordList, rng: random.Random) -> bool:
     """Whether ``level`` challenges the play that formed ``words`` (what any seat sees on the board:
     :meth:`Game.challengeable_words <scrabble_core.game.Game.challengeable_words>`).
 

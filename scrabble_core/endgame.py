@@ -97,7 +97,7 @@ class _Search:
         self.board = board
         self.generator = generator
         self.variant = board.variant
-        self.limit = board.variant.scoreless_turn_limit
+        self.limit = board.variant.scoreless_turn_limit(2)
         self.deadline = deadline
         self.clock = clock
         self.max_nodes = max_nodes
@@ -259,7 +259,7 @@ def minimax_value(board: Board, rack: str, other: str, generator: MoveSource, *,
         key = (tuple(work.rows_text()), mover)
         if key not in plays:
             plays[key] = [(m.play, m.score, m.leave) for m in generator.generate(work, mover)]
-        if passes + 1 >= variant.scoreless_turn_limit:
+        if passes + 1 >= variant.scoreless_turn_limit(2):
             best = variant.rack_value(waiting) - variant.rack_value(mover)
         else:
             best = -value(waiting, mover, passes + 1)

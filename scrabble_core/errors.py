@@ -6,8 +6,35 @@ is ("H8 is already taken by Q", "QZX is not in the dictionary").
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from collections.abc import Sequence
+from typing import Final
+
+MAX_ECHO: Final = 40
+"""The most characters of a user's text an error message repeats."""
+
+
+def cut(text: str, limit: int = MAX_ECHO) -> str:
+    """``text`` cut to ``limit`` characters for an error message (``…`` marks the cut)."""
+    return text if len(text) <= limit else f"{text[:limit]}…"
+
+
+def echo(text: str) -> str:
+    """``text`` quoted for an error message, cut to :data:`MAX_ECHO` characters (``…`` marks the cut)."""
+    return repr(cut(text))
+
+
+def character_name(ch: str) -> str:
+    """A character as a player can recognise it: ``А (Cyrillic capital letter A)``, ``٨ (Arabic-indic
+    digit eight)``; ``U+XXXX`` for a character Unicode does not name."""
+    name = unicodedata.name(ch, "")
+    if not name:
+        return f"U+{ord(ch):04X}"
+    words = [word if len(word) == 1 else word.lower() for word in name.split()]
+    words[0] = words[0][:1].upper() + words[0][1:]
+    shown = ch if ch.isprintable() and not ch.isspace() else f"U+{ord(ch):04X}"
+    return f"{shown} ({' '.join(words)})"
 
 
 class ScrabbleError(ValueError):

@@ -25,11 +25,12 @@ from scrabble_core.errors import (
     IllegalMoveError,
     NotYourTurnError,
     ScrabbleError,
+    cut,
 )
-from scrabble_core.move import Play
+from scrabble_core.lexicon import WordList
+from scrabble_core.move import Exchange, Move, Pass, Play
 from scrabble_core.notation import parse_player_play, parse_tiles
 from scrabble_core.validation import (
-    Lexicon,
     canonical_play,
     check_play,
     check_rack,
@@ -38,7 +39,8 @@ from scrabble_core.validation import (
 )
 from scrabble_core.variant import BLANK, Variant, variant_from_dict, variant_to_dict
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = 2
+"""Version 2: the variant counts scoreless rounds (``scoreless_rounds``) instead of turns."""
 MIN_PLAYERS: Final = 2
 MAX_PLAYERS: Final = 4
 FIVE_POINT_BONUS: Final = 5
@@ -53,6 +55,10 @@ class ChallengeMode(enum.StrEnum):
     SINGLE = "single"
     DOUBLE = "double"
     FIVE_POINT = "five-point"
+
+
+CHALLENGE_MODES: Final[tuple[ChallengeMode, ...]] = tuple(ChallengeMode)
+"""Every challenge mode: the choices a configuration offers (each is its own string value)."""
 
 
 class EventKind(enum.StrEnum):
@@ -164,7 +170,7 @@ class Game:
         names: Sequence[str],
         *,
         rng: random.Random,
-        lexicon: Lexicon | None = None,
+        lexicon: WordList | None = None,
         challenge_mode: ChallengeMode = ChallengeMode.VOID,
     ) -> None:
         """Set up a new game: fill and shuffle the bag, deal the racks in seat order.
@@ -224,8 +230,14 @@ class Game:
 
     @property
     def scoreless_turns(self) -> int:
-        """Consecutive scoreless turns so far (the game ends at the variant's limit)."""
+        """Consecutive scoreless turns so far (the game ends at :attr:`scoreless_turn_limit`)."""
         return self._state.scoreless
+
+    @property
+    def scoreless_turn_limit(self) -> int:
+        """How many consecutive scoreless turns end the game: the variant's rounds times the seats (six
+        with two players, twelve with four, under the bundled variants' three rounds)."""
+        return self.variant.scoreless_turn_limit(len(self._state.players))
 
     @property
     def challengeable(self) -> int | None:
@@ -279,6 +291,22 @@ class Game:
         ]
 
     # Actions ------------------------------------------------------------------------------------
+
+    def push(self, seat: int, move: Move) -> list[Event]:
+        """``seat`` makes ``move``, whatever its kind: a :class:`Play`, an :class:`Exchange` or a
+        :class:`Pass` (see :meth:`play`, :meth:`exchange`, :meth:`pass_turn`). Returns the events it
+        caused, the move's own first.
+
+        Raises:
+            ScrabbleError: what the move's method raises; the game is left as it was.
+        """
+        match move:
+            case Play():
+                return self.play(seat, move)
+            case Exchange(tiles):
+                return self.exchange(seat, tiles)
+            case Pass():
+                return self.pass_turn(seat)
 
     def play(self, seat: int, move: Play | str) -> list[Event]:
         """``seat`` plays tiles. A string is read as player input (see :mod:`scrabble_core.notation`).
@@ -337,7 +365,7 @@ class Game:
             than the tiles to exchange; TileNotOnRackError when the rack lacks some of the tiles.
         """
         state = self._begin_turn(seat)
-        wanted = parse_tiles(tiles)
+        wanted = parse_tiles(tiles, self.variant.alphabet)
         limit = self.variant.exchange_min_bag
         if len(state.bag) < limit:
             raise ExchangeNotAllowedError(
@@ -470,16 +498,18 @@ class Game:
         }
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any], *, lexicon: Lexicon | None = None) -> Game:
+    def from_dict(cls, data: Mapping[str, Any], *, lexicon: WordList | None = None) -> Game:
         """Restore a game saved by :meth:`to_dict`.
 
         Raises:
             ScrabbleError: the data is of another schema version or is not a saved game.
         """
-        if data.get("schema") != SCHEMA_VERSION:
-            raise ScrabbleError(f"saved game of schema {data.get('schema')!r}, expected {SCHEMA_VERSION}")
+        if data.get("schema") not in (1, SCHEMA_VERSION):
+            raise ScrabbleError(
+                f"saved game of schema {cut(repr(data.get('schema')))}, expected {SCHEMA_VERSION}"
+            )
         try:
-            variant = variant_from_dict(data["variant"], "saved game")
+            variant = variant_from_dict(_upgraded_variant(data), "saved game")
             game = cls.__new__(cls)
             game.variant = variant
             game.lexicon = lexicon
@@ -513,7 +543,7 @@ class Game:
         except (KeyError, TypeError, ValueError) as error:
             if isinstance(error, ScrabbleError):
                 raise
-            raise ScrabbleError(f"not a saved game: {error!r}") from None
+            raise ScrabbleError(f"not a saved game: {cut(repr(error), 200)}") from None
         return game
 
     # Internals ------------------------------------------------------------------------------------
@@ -567,7 +597,7 @@ class Game:
         state.pending = None
         state.history.append(event)
         state.scoreless += 1
-        if state.scoreless >= self.variant.scoreless_turn_limit:
+        if state.scoreless >= self.scoreless_turn_limit:
             self._finish_scoreless(state)
         else:
             self._advance(state)
@@ -589,7 +619,7 @@ class Game:
         player = state.players[seat]
         state.history.append(Event(EventKind.LOST_TURN, seat, player.rack, "-", 0, player.score))
         state.scoreless += 1
-        if state.scoreless >= self.variant.scoreless_turn_limit:
+        if state.scoreless >= self.scoreless_turn_limit:
             self._finish_scoreless(state)
 
     def _phony_words(self, board: Board, play: Play) -> list[str]:
@@ -600,10 +630,12 @@ class Game:
         return [word for word in _words_of(board, play) if word not in lexicon]
 
     def _withdraw(self, state: _State, pending: _Pending) -> None:
-        """Take a phony off the board: its tiles back on the rack, the tiles drawn back in the bag."""
+        """Take a phony off the board: its tiles back on the rack, the tiles drawn back in the bag, which
+        is mixed so that no one knows what the next player draws."""
         state.board.remove(square for square, _ in pending.play.placements())
         player = state.players[pending.player]
-        state.bag.extend(reversed(pending.drawn))
+        state.bag.extend(pending.drawn)
+        self._rng.shuffle(state.bag)
         player.rack = pending.rack_before
         player.score -= pending.score
         state.history.append(
@@ -618,7 +650,7 @@ class Game:
         )
         # The play had reset the count; any turn lost since (double challenge) still counts.
         state.scoreless = pending.scoreless_before + 1 + state.scoreless
-        if state.scoreless >= self.variant.scoreless_turn_limit:
+        if state.scoreless >= self.scoreless_turn_limit:
             self._finish_scoreless(state)
 
     def _challenge_failed(self, state: _State, pending: _Pending, challenger: int) -> None:
@@ -691,6 +723,17 @@ class Game:
             state.history.append(
                 Event(EventKind.END_RACK, index, player.rack, f"({player.rack})", -value, player.score)
             )
+
+
+def _upgraded_variant(data: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The variant of a saved game. Schema 1 saved a limit of scoreless turns meant for two players (six
+    in the bundled variants): it becomes half as many rounds."""
+    variant: Mapping[str, Any] = data["variant"]
+    if data["schema"] != 1:
+        return variant
+    upgraded = {key: value for key, value in variant.items() if key != "scoreless_turn_limit"}
+    upgraded["scoreless_rounds"] = max(1, variant.get("scoreless_turn_limit", 6) // 2)
+    return upgraded
 
 
 def _words_of(board: Board, play: Play) -> list[str]:

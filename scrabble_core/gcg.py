@@ -15,14 +15,16 @@ A record is a header of ``#pragma`` lines (``#player1 nick Full Name``) and one 
 from __future__ import annotations
 
 import re
-from collections.abc import Container, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 from scrabble_core.board import Board
-from scrabble_core.errors import GcgError, ScrabbleError
+from scrabble_core.errors import GcgError, ScrabbleError, cut, echo
 from scrabble_core.game import EventKind, Game
+from scrabble_core.lexicon import WordList
 from scrabble_core.move import Play
-from scrabble_core.validation import check_play
+from scrabble_core.validation import check_play, check_rack
 from scrabble_core.variant import Variant
 
 _EVENT = re.compile(r"^>(?P<nick>[^:\s]+):(?P<rest>.*)$")
@@ -57,8 +59,10 @@ class GcgRecord:
     pragmas: dict[str, str] = field(default_factory=dict)
 
     def text(self) -> str:
-        """The record as GCG text."""
+        """The record as GCG text: the encoding, the pragmas (``#lexicon``, ``#variant``), the players
+        and the events."""
         lines = ["#character-encoding UTF-8"]
+        lines += [f"#{key} {value}" for key, value in self.pragmas.items() if key != "character-encoding"]
         lines += [f"#player{i} {nick} {name}" for i, (nick, name) in enumerate(self.players, 1)]
         lines += [event.line() for event in self.events]
         return "\n".join(lines) + "\n"
@@ -76,8 +80,15 @@ def nicknames(names: Sequence[str]) -> list[str]:
     return nicks
 
 
+LEXICON_PRAGMA: Final = "lexicon"
+"""``#lexicon NAME``: the dictionary the game was played with (as Woogles and Macondo write it)."""
+VARIANT_PRAGMA: Final = "variant"
+"""``#variant NAME``: the variant (board and tile set) the game was played on."""
+
+
 def record_of(game: Game) -> GcgRecord:
-    """The GCG record of ``game`` so far. Resignations have no GCG line and are left out."""
+    """The GCG record of ``game`` so far, with its lexicon (if any) and variant as pragmas.
+    Resignations have no GCG line and are left out."""
     names = [player.name for player in game.players]
     nicks = nicknames(names)
     events = tuple(
@@ -85,7 +96,9 @@ def record_of(game: Game) -> GcgRecord:
         for event in game.history
         if event.kind is not EventKind.RESIGN
     )
-    return GcgRecord(tuple(zip(nicks, names, strict=True)), events)
+    pragmas = {} if game.lexicon is None else {LEXICON_PRAGMA: game.lexicon.name}
+    pragmas[VARIANT_PRAGMA] = game.variant.name
+    return GcgRecord(tuple(zip(nicks, names, strict=True)), events, pragmas)
 
 
 def export_gcg(game: Game) -> str:
@@ -115,10 +128,10 @@ def parse_gcg(text: str) -> GcgRecord:
             continue
         match = _EVENT.match(line)
         if match is None:
-            raise GcgError(number, f"not a GCG line: {line!r}")
+            raise GcgError(number, f"not a GCG line: {echo(line)}")
         nicks = {nick for nick, _ in players.values()}
         if match["nick"] not in nicks:
-            raise GcgError(number, f"{match['nick']!r} is not one of the players in the header")
+            raise GcgError(number, f"{echo(match['nick'])} is not one of the players in the header")
         events.append(_parse_event(match["nick"], match["rest"], number))
     if len(players) < 2 or sorted(players) != list(range(1, len(players) + 1)):
         raise GcgError(1, "the header must name the players as #player1, #player2 (up to #player4)")
@@ -137,7 +150,7 @@ def _parse_event(nick: str, rest: str, number: int) -> GcgEvent:
     if len(body) == 2:
         return GcgEvent(nick, rack, EventKind.PLAY, f"{body[0]} {body[1]}", score, total, number)
     if len(body) != 1:
-        raise GcgError(number, f"cannot read the move in {rest.strip()!r}")
+        raise GcgError(number, f"cannot read the move in {echo(rest.strip())}")
     move = body[0]
     kind: EventKind
     if move == "-":
@@ -153,7 +166,7 @@ def _parse_event(nick: str, rest: str, number: int) -> GcgEvent:
     elif move.startswith("(") and move.endswith(")"):
         kind = EventKind.END_RACK
     else:
-        raise GcgError(number, f"cannot read the move {move!r}")
+        raise GcgError(number, f"cannot read the move {echo(move)}")
     return GcgEvent(nick, rack, kind, move, score, total, number)
 
 
@@ -167,24 +180,34 @@ class ReplayedEvent:
     detail: str = ""
 
 
-def replay(record: GcgRecord, variant: Variant, lexicon: Container[str] | None = None) -> list[ReplayedEvent]:
+def replay(record: GcgRecord, variant: Variant, lexicon: WordList | None = None) -> list[ReplayedEvent]:
     """Replay ``record`` through the engine, checking every score and total.
 
     Plays are validated (placement, tiles on the rack shown, and words when ``lexicon`` is given, except
-    plays the record withdraws); end-of-game lines are scored from their tiles: a player with no rack
-    left gains them (twice with two players), a player holding them loses their value.
+    plays the record withdraws); exchanges must be of tiles on the rack shown; turns must go round the
+    table in seat order (with three or four players, a player who never moves again has left; a turn
+    lost for challenging the play that went out comes when it is lost); every
+    challenge bonus must be the same (the game's); end-of-game lines are scored from their tiles: a
+    player with no rack left gains them (twice with two players), and must have gone out with the last
+    play; a player holding them loses their value.
 
     Raises:
-        GcgError: naming the line, when a move is illegal or a score or total differs from the record.
+        GcgError: naming the line, when a move is impossible or a score or total differs from the record.
     """
     board = Board(variant)
     totals = {nick: 0 for nick, _ in record.players}
     last_play: dict[str, tuple[Play, int]] = {}
     replayed: list[ReplayedEvent] = []
     events = record.events
+    turns = _TurnOrder(record)
+    bonus: GcgEvent | None = None
+    went_out: str | None = None
     for index, event in enumerate(events):
         detail = ""
         number = event.line_number
+        # A turn lost to a failed double challenge of the play that went out is written when it is lost.
+        if event.kind in _TURNS and not (event.kind is EventKind.PASS and went_out is not None):
+            turns.check(index, event)
         if event.kind is EventKind.PLAY:
             withdrawn = _next_of(events, index, event.nick) is EventKind.PHONY_WITHDRAWN
             try:
@@ -196,40 +219,97 @@ def replay(record: GcgRecord, variant: Variant, lexicon: Container[str] | None =
                     lexicon=None if withdrawn else lexicon,
                 )
             except ScrabbleError as error:
-                raise GcgError(number, f"{event.move}: {error}") from None
+                raise GcgError(number, f"{cut(event.move)}: {error}") from None
             score, detail = breakdown.total, breakdown.describe()
             board.place(play.placements())
             last_play[event.nick] = (play, score)
+            went_out = event.nick if len(play.rack_tiles()) == len(event.rack) else None
         elif event.kind is EventKind.PHONY_WITHDRAWN:
             if event.nick not in last_play:
                 raise GcgError(number, "a play is withdrawn, but this player has no play to withdraw")
             play, played_score = last_play.pop(event.nick)
             board.remove(square for square, _ in play.placements())
             score = -played_score
+            went_out = None
+        elif event.kind is EventKind.EXCHANGE:
+            _check_exchange(event)
+            score = 0
         elif event.kind is EventKind.END_RACK:
             value = variant.rack_value(event.move[1:-1])
             if event.rack:
                 score = -value
-            elif len(record.players) == 2:
-                score = 2 * value
             else:
-                score = value
-        elif event.kind in (EventKind.CHALLENGE_BONUS, EventKind.TIME_PENALTY):
+                if went_out != event.nick:
+                    raise GcgError(
+                        number, f"{cut(event.nick)} gains the tiles left on the racks, but did not go out"
+                    )
+                score = 2 * value if len(record.players) == 2 else value
+        elif event.kind is EventKind.CHALLENGE_BONUS:
+            if bonus is not None and event.score != bonus.score:
+                raise GcgError(
+                    number,
+                    f"a challenge bonus of {event.score:+d}, but this game's is {bonus.score:+d} "
+                    f"(line {bonus.line_number})",
+                )
+            bonus = bonus or event
+            score = event.score
+        elif event.kind is EventKind.TIME_PENALTY:
             score = event.score
         else:
             score = 0
         totals[event.nick] += score
         if score != event.score:
             raise GcgError(
-                number, f"{event.move} scores {score:+d} by the engine, the record says {event.score:+d}"
+                number, f"{cut(event.move)} scores {score:+d} by the engine, the record says {event.score:+d}"
             )
         if totals[event.nick] != event.total:
             raise GcgError(
                 number,
-                f"{event.nick}'s total is {totals[event.nick]} by the engine, the record says {event.total}",
+                f"{cut(event.nick)}'s total is {totals[event.nick]} by the engine, the record says {event.total}",
             )
         replayed.append(ReplayedEvent(event, score, totals[event.nick], detail))
     return replayed
+
+
+_TURNS: Final = frozenset({EventKind.PLAY, EventKind.EXCHANGE, EventKind.PASS})
+"""The events that are a player's turn (a lost turn is written as a pass)."""
+
+
+class _TurnOrder:
+    """Who may move next: the seats in order, without those who left (3-4 players: never moved again)."""
+
+    def __init__(self, record: GcgRecord) -> None:
+        self._events = record.events
+        self._seats = [nick for nick, _ in record.players]
+        self._next: int | None = None  # index in _seats; anyone may open the game
+
+    def check(self, index: int, event: GcgEvent) -> None:
+        """Accept ``events[index]``, a turn, or raise :class:`GcgError` if it is not its player's turn."""
+        seats = self._seats
+        if self._next is not None:
+            while seats[self._next] != event.nick and self._left(index, seats[self._next]):
+                del seats[self._next]
+                self._next %= len(seats)
+            expected = seats[self._next]
+            if expected != event.nick:
+                raise GcgError(event.line_number, f"it is {cut(expected)}'s turn, not {cut(event.nick)}'s")
+        self._next = (seats.index(event.nick) + 1) % len(seats)
+
+    def _left(self, index: int, nick: str) -> bool:
+        if len(self._seats) <= 2:
+            return False
+        return not any(later.nick == nick and later.kind in _TURNS for later in self._events[index:])
+
+
+def _check_exchange(event: GcgEvent) -> None:
+    """An exchange must give back tiles of the rack shown (a record may hide them as a count, ``-3``)."""
+    tiles = event.move[1:]
+    if not event.rack or tiles.isdigit():
+        return
+    try:
+        check_rack(event.rack.upper(), tiles.upper())
+    except ScrabbleError as error:
+        raise GcgError(event.line_number, f"{cut(event.move)}: {error}") from None
 
 
 def _next_of(events: Sequence[GcgEvent], index: int, nick: str) -> EventKind | None:

@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from scrabble_core.errors import ScrabbleError
+from scrabble_core.errors import ScrabbleError, cut, echo
 from scrabble_core.variant import BLANK, assets_dir
 
 FORMAT: Final = 1
@@ -131,11 +131,11 @@ def leave_model_from_dict(data: Mapping[str, object], source: str) -> LeaveModel
             :data:`PROVENANCE_KEYS`, or a weight that is not a finite number.
     """
     if data.get("format") != FORMAT:
-        raise LeaveModelError(source, f"format must be {FORMAT}, not {data.get('format')!r}")
+        raise LeaveModelError(source, f"format must be {FORMAT}, not {cut(repr(data.get('format')))}")
     known = {"format", "provenance", "vowels", *GROUPS}
     for key in data:
         if key not in known:
-            raise LeaveModelError(source, f"unknown key {key!r}")
+            raise LeaveModelError(source, f"unknown key {echo(key)}")
     provenance = data.get("provenance")
     if not isinstance(provenance, dict):
         raise LeaveModelError(source, "provenance must be a table")

@@ -39,6 +39,7 @@ import marisa_trie  # type: ignore[import-not-found, unused-ignore]
 
 from scrabble_core.errors import ScrabbleError
 
+ENABLE_NAME: Final = "ENABLE"
 ENABLE_WORD_COUNT: Final = 172_820
 ENGLISH_ALPHABET: Final = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 _MIN_WORD_LENGTH: Final = 2
@@ -74,8 +75,22 @@ class _Trie(Protocol):
     def save(self, path: str, /) -> None: ...
 
 
+class WordList(Protocol):
+    """What the engine needs of a dictionary: a name to show players and whether it holds a word
+    (uppercase, blanks as their letter). :class:`Lexicon` is one; tests use small stand-ins."""
+
+    @property
+    def name(self) -> str:
+        """The dictionary's name as players see it (``"ENABLE"``)."""
+        ...
+
+    def __contains__(self, word: object) -> bool:
+        """Whether ``word`` is in the dictionary."""
+        ...
+
+
 class Lexicon:
-    """A fixed set of uppercase words over one alphabet.
+    """A fixed set of uppercase words over one alphabet (a :class:`WordList`).
 
     Build one with :func:`load_enable`, :func:`load_word_list`, :func:`load_lexicon` or
     :meth:`from_words`, not with the constructor.
@@ -194,7 +209,7 @@ def load_enable(alphabet: str = ENGLISH_ALPHABET, cache_dir: Path | None = None)
         LexiconError: the package is not installed, or its data file is missing, unreadable, not a
             JSON array of strings, or holds no word of ``alphabet``; or the cache cannot be written.
     """
-    return _load(enable_path(), "json", "ENABLE", alphabet, cache_dir)
+    return _load(enable_path(), "json", ENABLE_NAME, alphabet, cache_dir)
 
 
 def load_word_list(path: Path, alphabet: str, cache_dir: Path | None = None) -> Lexicon:

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Final
 
-from scrabble_core.errors import InvalidMoveError
-from scrabble_core.squares import Square, coordinate_name, parse_coordinate
+from scrabble_core.errors import InvalidMoveError, echo
+from scrabble_core.squares import MAX_BOARD_SIZE, Square, coordinate_name, parse_coordinate
 from scrabble_core.variant import BLANK
 
 PLAYED_THROUGH: Final = "."
@@ -37,18 +37,21 @@ class Play:
         """Parse ``"<coordinate> <word>"`` in GCG notation, e.g. ``"8H QUIZ"`` or ``"H8 qu.Z"``.
 
         Raises:
-            InvalidMoveError: the coordinate or the word is not valid notation.
+            InvalidMoveError: the coordinate or the word is not valid notation, or the word is longer
+                than any board.
         """
         parts = text.split()
         if len(parts) != 2:
             raise InvalidMoveError(
-                f"{text.strip()!r} is not a play: write a coordinate and a word, e.g. 8H QUIZ"
+                f"{echo(text.strip())} is not a play: write a coordinate and a word, e.g. 8H QUIZ"
             )
         row, col, across = parse_coordinate(parts[0])
         word = parts[1]
+        if len(word) > MAX_BOARD_SIZE:
+            raise InvalidMoveError(f"a word of {len(word)} letters does not fit on any board")
         if not all(ch == PLAYED_THROUGH or ch.isalpha() for ch in word):
             raise InvalidMoveError(
-                f"{word!r} is not a word: use letters, lowercase for blanks, '.' for tiles on the board"
+                f"{echo(word)} is not a word: use letters, lowercase for blanks, '.' for tiles on the board"
             )
         return cls(row, col, across, word)
 
@@ -102,6 +105,10 @@ class Exchange:
         """The move in GCG notation, e.g. ``"-AEI"``."""
         return f"-{self.tiles}"
 
+    def rack_tiles(self) -> str:
+        """The tiles the exchange takes from the rack."""
+        return self.tiles
+
     def __str__(self) -> str:
         return self.gcg()
 
@@ -116,6 +123,10 @@ class Pass:
     def gcg(self) -> str:
         """The move in GCG notation: ``"-"``."""
         return "-"
+
+    def rack_tiles(self) -> str:
+        """The tiles a pass takes from the rack: none."""
+        return ""
 
     def __str__(self) -> str:
         return self.gcg()
@@ -140,5 +151,5 @@ def move_from_gcg(text: str) -> Move:
         tiles = stripped[1:]
         if tiles and all(ch == BLANK or ch.isalpha() for ch in tiles):
             return Exchange(tiles.upper())
-        raise InvalidMoveError(f"{stripped!r} is not an exchange: write the tiles, e.g. -AEI")
+        raise InvalidMoveError(f"{echo(stripped)} is not an exchange: write the tiles, e.g. -AEI")
     return Play.from_gcg(stripped)

@@ -20,6 +20,7 @@ from scrabble_core.errors import (
     SquareOccupiedError,
     TileNotOnRackError,
 )
+from scrabble_core.letters import foreign_character, is_game_letter, is_letter_or_foreign_digit
 from scrabble_core.move import PLAYED_THROUGH, Play
 from scrabble_core.scoring import score_placements
 from scrabble_core.squares import parse_coordinate, square_name
@@ -47,8 +48,8 @@ def parse_player_play(text: str, board: Board, rack: str) -> Play:
             "write a play as a coordinate and a word: 8H QUIZ goes across from H8, H8 QUIZ goes down"
         )
     row, col, across = parse_coordinate(parts[0])
-    tokens = list(_tokens(parts[1]))
     variant = board.variant
+    tokens = list(_tokens(parts[1], variant.alphabet))
     d_row, d_col = (0, 1) if across else (1, 0)
     fixed: list[tuple[int, str]] = []  # index in the word, tile (blanks marked lowercase)
     free: list[tuple[int, str]] = []  # letters the player did not mark: a real tile or a blank
@@ -62,8 +63,6 @@ def parse_player_play(text: str, board: Board, rack: str) -> Play:
             continue
         if letter == PLAYED_THROUGH:
             raise EmptySquareError(square_name(square))
-        if not variant.is_letter(letter):
-            raise InvalidMoveError(f"{letter!r} is not a letter of this game")
         if blank:
             fixed.append((index, letter.lower()))
         else:
@@ -86,34 +85,45 @@ def player_notation(play: Play) -> str:
     return f"{play.coordinate} {word}"
 
 
-def parse_tiles(text: str) -> str:
-    """Parse tiles a player names (for an exchange): letters in any case, ``?`` for a blank.
+def parse_tiles(text: str, alphabet: str) -> str:
+    """Parse tiles a player names (for an exchange): letters of ``alphabet`` in any case, ``?`` for a
+    blank.
 
     Returns them written as a rack, uppercase. Spaces and commas are ignored.
 
     Raises:
-        InvalidMoveError: no tile, or a character that is neither a letter nor ``?``.
+        InvalidMoveError: no tile, a letter that is not one of the game's (named), or another character.
     """
-    tiles = "".join(ch for ch in text if ch not in " ,").upper()
+    tiles = "".join(ch for ch in text if ch not in " ,")
     if not tiles or len(tiles) > MAX_INPUT_LENGTH:
         raise InvalidMoveError("name the tiles to exchange, e.g. AEI (? for a blank)")
     for ch in tiles:
-        if ch != BLANK and not ch.isalpha():
+        if ch != BLANK and not is_game_letter(ch, alphabet):
+            if is_letter_or_foreign_digit(ch):
+                raise foreign_character(ch, alphabet, "a letter of this game")
             raise InvalidMoveError(f"{ch!r} is not a tile: use letters, and ? for a blank")
-    return tiles
+    return tiles.upper()
 
 
-def _tokens(word: str) -> Iterator[tuple[str, bool]]:
-    """Split a typed word into (letter uppercase or '.', marked as blank)."""
+def _tokens(word: str, alphabet: str) -> Iterator[tuple[str, bool]]:
+    """Split a typed word into (letter uppercase or '.', marked as blank).
+
+    Raises:
+        InvalidMoveError: a character that is not a letter of ``alphabet``, ``.`` or ``?`` before a letter.
+    """
     chars = iter(word)
     for ch in chars:
-        if ch == BLANK:
-            letter = next(chars, "")
-            if not letter.isalpha():
-                raise InvalidMoveError("? marks a blank and must come before its letter, e.g. ?E")
-            yield letter.upper(), True
-        elif ch == PLAYED_THROUGH or ch.isalpha():
-            yield ch.upper(), False
+        if ch == PLAYED_THROUGH:
+            yield ch, False
+            continue
+        blank = ch == BLANK
+        letter = next(chars, "") if blank else ch
+        if is_game_letter(letter, alphabet):
+            yield letter.upper(), blank
+        elif is_letter_or_foreign_digit(letter):
+            raise foreign_character(letter, alphabet, "a letter of this game")
+        elif blank:
+            raise InvalidMoveError("? marks a blank and must come before its letter, e.g. ?E")
         else:
             raise InvalidMoveError(f"{ch!r} cannot be part of a word: use letters, ? before a blank's letter")
 

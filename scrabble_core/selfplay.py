@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from scrabble_core.ai import Level, MoveSource, choose_move, seat_view
 from scrabble_core.game import Game
 from scrabble_core.leaves import LeaveModel
-from scrabble_core.move import Exchange, Play
-from scrabble_core.validation import Lexicon
+from scrabble_core.lexicon import WordList
+from scrabble_core.validation import remove_tiles
 from scrabble_core.variant import Variant
 
 MAX_TURNS = 400
@@ -47,7 +47,7 @@ class GameRecord:
 
 def play_game(
     variant: Variant,
-    lexicon: Lexicon,
+    lexicon: WordList,
     generator: MoveSource,
     levels: Sequence[Level],
     seed: str | int,
@@ -81,22 +81,9 @@ def play_game(
             seat_view(game, seat), generator, levels[seat], rngs[seat], deadline, leaves=leaves
         )
         seconds = time.perf_counter() - started
-        if isinstance(move, Play):
-            events = game.play(seat, move)
-            kept = _without(rack, move.rack_tiles())
-        elif isinstance(move, Exchange):
-            events = game.exchange(seat, move.tiles)
-            kept = _without(rack, move.tiles)
-        else:
-            events = game.pass_turn(seat)
-            kept = rack
+        events = game.push(seat, move)
+        kept = remove_tiles(rack, move.rack_tiles())
         record.turns.append(TurnRecord(seat, rack, str(move), kept, events[0].score, bag_before, seconds))
     record.scores = [player.score for player in game.players]
     record.winners = game.winners()
     return record
-
-
-def _without(rack: str, tiles: str) -> str:
-    for tile in tiles:
-        rack = rack.replace(tile, "", 1)
-    return rack

@@ -10,15 +10,17 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from scrabble_core.errors import InvalidMoveError
+from scrabble_core.errors import InvalidMoveError, echo
+from scrabble_core.letters import foreign_character
 
 Square = tuple[int, int]
 
 MAX_BOARD_SIZE: Final = 25
 COLUMN_LETTERS: Final = "ABCDEFGHIJKLMNOPQRSTUVWXY"
+MAX_COORDINATE_LENGTH: Final = 3
 
-_ROW_FIRST = re.compile(r"^(\d{1,2})([A-Za-z])$")
-_COLUMN_FIRST = re.compile(r"^([A-Za-z])(\d{1,2})$")
+_ROW_FIRST = re.compile(r"^([0-9]{1,2})([A-Za-z])$")
+_COLUMN_FIRST = re.compile(r"^([A-Za-z])([0-9]{1,2})$")
 
 
 def square_name(square: Square) -> str:
@@ -43,22 +45,26 @@ def parse_coordinate(text: str) -> tuple[int, int, bool]:
     Whether the square lies on a given board is not checked here.
 
     Raises:
-        InvalidMoveError: ``text`` is neither ``<row><column>`` nor ``<column><row>``.
+        InvalidMoveError: ``text`` is neither ``<row><column>`` nor ``<column><row>``; a digit of another
+            script or a letter that only looks like A-Z is named.
     """
     stripped = text.strip()
+    for ch in stripped[:MAX_COORDINATE_LENGTH]:
+        if not ch.isascii() and ch.isalnum():
+            raise foreign_character(ch, COLUMN_LETTERS, "a column letter A to Y")
     if match := _ROW_FIRST.match(stripped):
         number, letter, across = match.group(1), match.group(2), True
     elif match := _COLUMN_FIRST.match(stripped):
         letter, number, across = match.group(1), match.group(2), False
     else:
         raise InvalidMoveError(
-            f"{stripped!r} is not a coordinate: write the row then the column for a word across "
+            f"{echo(stripped)} is not a coordinate: write the row then the column for a word across "
             "(8H), or the column then the row for a word down (H8)"
         )
     col = COLUMN_LETTERS.find(letter.upper())
     row = int(number) - 1
     if col < 0 or not 0 <= row < MAX_BOARD_SIZE:
-        raise InvalidMoveError(f"{stripped!r} is not a coordinate on any board")
+        raise InvalidMoveError(f"{echo(stripped)} is not a coordinate on any board")
     return row, col, across
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Container, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from scrabble_core.board import Board
 from scrabble_core.errors import (
@@ -25,12 +25,11 @@ from scrabble_core.errors import (
     TileNotOnRackError,
     UnknownWordsError,
 )
+from scrabble_core.lexicon import WordList
 from scrabble_core.move import PLAYED_THROUGH, Play
 from scrabble_core.scoring import ScoreBreakdown, score_placements, word_runs
 from scrabble_core.squares import Square, square_name
 from scrabble_core.variant import BLANK, Variant
-
-Lexicon = Container[str]
 
 
 def missing_tiles(rack: str, tiles: str) -> str:
@@ -56,7 +55,7 @@ def check_rack(rack: str, tiles: str) -> None:
 
 
 def check_play(
-    board: Board, play: Play, *, rack: str | None = None, lexicon: Lexicon | None = None
+    board: Board, play: Play, *, rack: str | None = None, lexicon: WordList | None = None
 ) -> ScoreBreakdown:
     """Check that ``play`` is legal on ``board`` and return its score. Nothing is changed.
 
@@ -186,7 +185,7 @@ def formed_words(board: Board, placements: Sequence[tuple[Square, str]], across:
 
 
 def unknown_words(
-    board: Board, placements: Sequence[tuple[Square, str]], across: bool, lexicon: Lexicon
+    board: Board, placements: Sequence[tuple[Square, str]], across: bool, lexicon: WordList
 ) -> list[str]:
     """The words (uppercase, each once, main word first) that ``placements`` would form on ``board``
     and that ``lexicon`` lacks."""
@@ -222,7 +221,6 @@ def _name(square: Square) -> str:
 
 __all__ = [
     "BLANK",
-    "Lexicon",
     "canonical_play",
     "check_on_board",
     "check_play",

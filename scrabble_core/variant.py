@@ -1,7 +1,7 @@
 """Variants: board layout, tile set and the numbers of the rules (rack size, bingo bonus, limits).
 
 The bundled variants live as TOML files in ``assets/variants/``; a server owner can load any other file
-of the same shape with :func:`load_variant`. Every file, bundled or not, goes through one validator,
+of the same shape with :func:`load_variant` (or :func:`find_variant`, by name or path). Every file, bundled or not, goes through one validator,
 whose errors name the file, the key and what is wrong.
 """
 
@@ -16,7 +16,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Final
 
-from scrabble_core.errors import InvalidMoveError, VariantError
+from scrabble_core.errors import InvalidMoveError, VariantError, cut, echo
 from scrabble_core.squares import MAX_BOARD_SIZE, Square, parse_square, square_name
 
 BLANK: Final = "?"
@@ -79,7 +79,13 @@ class Variant:
     rack_size: int = 7
     bingo_bonus: int = 50
     exchange_min_bag: int = 7
-    scoreless_turn_limit: int = 6
+    scoreless_rounds: int = 3
+    """The game ends after this many rounds of consecutive scoreless turns: ``scoreless_rounds`` times
+    the number of players (six turns with two players, twelve with four)."""
+
+    def scoreless_turn_limit(self, players: int) -> int:
+        """How many consecutive scoreless turns end a game of ``players`` players."""
+        return self.scoreless_rounds * players
 
     @property
     def rows(self) -> int:
@@ -159,7 +165,7 @@ _TOP_KEYS: Final = {
     "rack_size",
     "bingo_bonus",
     "exchange_min_bag",
-    "scoreless_turn_limit",
+    "scoreless_rounds",
     "board",
     "tiles",
 }
@@ -178,10 +184,10 @@ def variant_from_dict(data: Mapping[str, object], source: str) -> Variant:
             raise VariantError(source, key, f"unknown key (expected one of {', '.join(sorted(_TOP_KEYS))})")
     name = _string(data, "name", source)
     title = _string(data, "title", source) if "title" in data else name
-    rack_size = _integer(data, "rack_size", source, 7, 1, 20)
+    rack_size = _integer(data, "rack_size", source, 7, 2, 20)  # a first word has two letters
     bingo_bonus = _integer(data, "bingo_bonus", source, 50, 0, 1000)
     exchange_min_bag = _integer(data, "exchange_min_bag", source, rack_size, 0, 1000)
-    scoreless_turn_limit = _integer(data, "scoreless_turn_limit", source, 6, 1, 100)
+    scoreless_rounds = _integer(data, "scoreless_rounds", source, 3, 1, 50)
     layout, start = _board(_table(data, "board", source), source)
     tiles, blanks = _tiles(_table(data, "tiles", source), source)
     total = blanks + sum(kind.count for kind in tiles)
@@ -201,7 +207,7 @@ def variant_from_dict(data: Mapping[str, object], source: str) -> Variant:
         rack_size=rack_size,
         bingo_bonus=bingo_bonus,
         exchange_min_bag=exchange_min_bag,
-        scoreless_turn_limit=scoreless_turn_limit,
+        scoreless_rounds=scoreless_rounds,
     )
 
 
@@ -219,19 +225,23 @@ def variant_to_dict(variant: Variant) -> dict[str, object]:
         "rack_size": variant.rack_size,
         "bingo_bonus": variant.bingo_bonus,
         "exchange_min_bag": variant.exchange_min_bag,
-        "scoreless_turn_limit": variant.scoreless_turn_limit,
+        "scoreless_rounds": variant.scoreless_rounds,
         "board": {"start": square_name(variant.start), "layout": layout},
         "tiles": tiles,
     }
 
 
+MAX_PATH_SHOWN: Final = 200
+
+
 def load_variant(path: Path) -> Variant:
-    """Read and validate a variant TOML file.
+    """Read and validate a variant TOML file (errors name it, cut to :data:`MAX_PATH_SHOWN` characters).
 
     Raises:
-        VariantError: the file is missing, is not TOML, or does not describe a valid variant.
+        VariantError: the file is missing, is not TOML, or does not describe a valid variant (playable:
+            the start square a real square with one beside it).
     """
-    source = str(path)
+    source = cut(str(path), MAX_PATH_SHOWN)
     try:
         with path.open("rb") as handle:
             data = tomllib.load(handle)
@@ -281,13 +291,27 @@ def get_variant(name: str) -> Variant:
     cached = _BUNDLED_CACHE.get(name) or _ADDED.get(name)
     if cached is not None:
         return cached
-    path = assets_dir() / "variants" / f"{name}.toml"
-    if not path.is_file():
-        known = ", ".join(bundled_variant_names())
-        raise VariantError(str(path), "name", f"no bundled variant {name!r} (known: {known})")
-    variant = load_variant(path)
+    known = bundled_variant_names()
+    directory = assets_dir() / "variants"
+    if name not in known:
+        raise VariantError(
+            str(directory), "name", f"no bundled variant {echo(name)} (known: {', '.join(known)})"
+        )
+    variant = load_variant(directory / f"{name}.toml")
     _BUNDLED_CACHE[name] = variant
     return variant
+
+
+def find_variant(name_or_path: str) -> Variant:
+    """A bundled variant by name (``"super"``), or the variant file at a path: text ending in ``.toml``
+    or holding a ``/`` is a path (``boards/mine.toml``). Files go through the same validator.
+
+    Raises:
+        VariantError: no bundled variant has that name, or the file cannot be loaded.
+    """
+    if name_or_path.endswith(".toml") or "/" in name_or_path or os.sep in name_or_path:
+        return load_variant(Path(name_or_path))
+    return get_variant(name_or_path)
 
 
 def _string(data: Mapping[str, object], key: str, source: str) -> str:
@@ -311,7 +335,7 @@ def _integer(
     value = data.get(key, default)
     name = f"{table}.{key}" if table else key
     if isinstance(value, bool) or not isinstance(value, int):
-        raise VariantError(source, name, f"must be a whole number, not {value!r}")
+        raise VariantError(source, name, f"must be a whole number, not {cut(repr(value))}")
     if not low <= value <= high:
         raise VariantError(source, name, f"must be between {low} and {high}, not {value}")
     return value
@@ -342,7 +366,7 @@ def _board(board: Mapping[str, object], source: str) -> tuple[tuple[tuple[Premiu
             else:
                 tokens = " ".join([*_PREMIUM_BY_TOKEN, HOLE_TOKEN])
                 raise VariantError(
-                    source, "board.layout", f"row {number}: unknown square {token!r} (use {tokens})"
+                    source, "board.layout", f"row {number}: unknown square {echo(token)} (use {tokens})"
                 )
         rows.append(tuple(row))
     if not MIN_BOARD_SIZE <= len(rows) <= MAX_BOARD_SIZE:
@@ -371,15 +395,35 @@ def _board(board: Mapping[str, object], source: str) -> tuple[tuple[tuple[Premiu
     try:
         start = parse_square(start_text)
     except InvalidMoveError:
-        raise VariantError(source, "board.start", f"{start_text!r} is not a square name") from None
-    start_row, start_col = start
-    if start_row >= len(rows) or start_col >= width or rows[start_row][start_col] is None:
+        raise VariantError(source, "board.start", f"{echo(start_text)} is not a square name") from None
+    _check_playable(tuple(rows), start, source)
+    return tuple(rows), start
+
+
+def _check_playable(layout: tuple[tuple[Premium | None, ...], ...], start: Square, source: str) -> None:
+    """Refuse a board on which no first word can be played: it must cover the start square, a real
+    square, and be at least two letters long, so the start needs a real square beside it."""
+    rows, cols = len(layout), len(layout[0])
+
+    def real(row: int, col: int) -> bool:
+        return 0 <= row < rows and 0 <= col < cols and layout[row][col] is not None
+
+    row, col = start
+    name = square_name(start)
+    if row >= rows or col >= cols:
+        raise VariantError(source, "board.start", f"{name} is not a square of this {rows}x{cols} board")
+    if layout[row][col] is None:
+        raise VariantError(source, "board.start", f"{name} is a hole: the first word could not cover it")
+    if not any(real(r, c) and (real(r, c + 1) or real(r + 1, c)) for r in range(rows) for c in range(cols)):
+        raise VariantError(
+            source, "board.layout", "no two squares are in line: no word of two letters fits on the board"
+        )
+    if not any(real(row + d_row, col + d_col) for d_row, d_col in ((-1, 0), (1, 0), (0, -1), (0, 1))):
         raise VariantError(
             source,
             "board.start",
-            f"{square_name(start)} is not a square of this {len(rows)}x{width} board",
+            f"{name} is enclosed by holes and edges: no first word of two letters could cover it",
         )
-    return tuple(rows), start
 
 
 def _tiles(tiles: Mapping[str, object], source: str) -> tuple[tuple[TileKind, ...], int]:
@@ -398,10 +442,12 @@ def _tiles(tiles: Mapping[str, object], source: str) -> tuple[tuple[TileKind, ..
             or len(spec) != 2
             or any(isinstance(item, bool) or not isinstance(item, int) for item in spec)
         ):
-            raise VariantError(source, key, f"must be [count, value], two whole numbers, not {spec!r}")
+            raise VariantError(
+                source, key, f"must be [count, value], two whole numbers, not {cut(repr(spec))}"
+            )
         count, value = spec
         if not 0 <= count <= 1000 or not 0 <= value <= 1000:
-            raise VariantError(source, key, f"count and value must be 0 to 1000, not {spec!r}")
+            raise VariantError(source, key, f"count and value must be 0 to 1000, not {cut(repr(spec))}")
         kinds.append(TileKind(letter, count, value))
     if not kinds:
         raise VariantError(source, "tiles", "no letters: list each as LETTER = [count, value]")

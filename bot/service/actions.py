@@ -8,7 +8,7 @@ from typing import Final
 
 from bot.config import TimeoutAction, TurnConfig
 from scrabble_core.game import Event, Game
-from scrabble_core.move import Exchange, Move, Pass, Play
+from scrabble_core.move import Move
 
 SEED_BITS: Final = 62
 """A game's seed, and the AI's seed for each of its turns, is a number of this many bits."""
@@ -25,15 +25,7 @@ def turn_seed(seed: int, turn: int) -> int:
 def move_action(seat: int, move: Move) -> Action:
     """Play the ``move`` an AI chose for ``seat``: a play, an exchange or a pass."""
 
-    def act(game: Game) -> list[Event]:
-        if isinstance(move, Play):
-            return game.play(seat, move)
-        if isinstance(move, Exchange):
-            return game.exchange(seat, move.tiles)
-        assert isinstance(move, Pass)
-        return game.pass_turn(seat)
-
-    return act
+    return lambda game: game.push(seat, move)
 
 
 def timeout_action(game: Game, seat: int, turn: TurnConfig, count: int) -> Action:

@@ -16,9 +16,8 @@ from bot.service.advisor import GeneratorAdvisor
 from bot.service.game_service import GameService
 from bot.service.protocols import Notifier, Renderer
 from bot.store import Store, StoreOpenError
-from scrabble_core.lexicon import LexiconError
+from scrabble_core.lexicon import LexiconError, WordList
 from scrabble_core.movegen import MoveGenerator
-from scrabble_core.validation import Lexicon
 
 
 class AssemblyError(RuntimeError):
@@ -31,7 +30,7 @@ class ServiceParts:
 
     config: Config
     store: Store
-    lexicon: Lexicon
+    lexicon: WordList
     ai: ExecutorAiPlayer
     advisor: GeneratorAdvisor
 
@@ -45,7 +44,7 @@ class ServiceParts:
 
 @asynccontextmanager
 async def service_parts(
-    config: Config, lexicon: Lexicon, generator: MoveGenerator, database: Path | None = None
+    config: Config, lexicon: WordList, generator: MoveGenerator, database: Path | None = None
 ) -> AsyncIterator[ServiceParts]:
     """Open the store (``database``, by default the config's), then the AI workers, for the ``async
     with`` block; close them (the workers first) when it ends.

@@ -52,8 +52,9 @@ from bot.store import GameRow, GameStatus, LogEntry, SeatRow, Store
 from scrabble_core.errors import ScrabbleError
 from scrabble_core.game import MAX_PLAYERS, MIN_PLAYERS, ChallengeMode, EventKind, Game
 from scrabble_core.gcg import export_gcg
+from scrabble_core.lexicon import WordList
 from scrabble_core.notation import parse_player_play
-from scrabble_core.validation import Lexicon, check_play
+from scrabble_core.validation import check_play
 
 __all__ = ["GameService", "NewGame", "User"]
 
@@ -70,7 +71,7 @@ class GameService:
         self,
         config: Config,
         store: Store,
-        lexicon: Lexicon,
+        lexicon: WordList,
         notifier: Notifier,
         ai: AiPlayer,
         advisor: Advisor | None = None,
@@ -683,9 +684,8 @@ class GameService:
         longest = max(variant.rows, variant.cols)
         if not 2 <= len(cleaned) <= longest or not all(variant.is_letter(ch) for ch in cleaned):
             raise WordError(f"Give a word of 2 to {longest} letters to check")
-        name = getattr(self._lexicon, "name", "the dictionary")
         verdict = "is" if cleaned in self._lexicon else "is not"
-        return Message(f"{cleaned} {verdict} in {name}.", private=True)
+        return Message(f"{cleaned} {verdict} in {self._lexicon.name}.", private=True)
 
     async def rules(self, channel_id: int | None, topic: str | None = None) -> Message:
         """The rules (private), or one ``topic`` of them, for the variant and players of the channel's

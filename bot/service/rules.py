@@ -11,14 +11,6 @@ from bot.service.errors import RulesTopicError
 from bot.service.text import quoted
 from scrabble_core.variant import Variant
 
-SCORELESS_ROUNDS: Final = 3
-"""A game ends after this many rounds of scoreless turns in a row: this many turns per player."""
-
-
-def scoreless_turn_limit(players: int) -> int:
-    """How many scoreless turns in a row end a game of ``players`` players."""
-    return SCORELESS_ROUNDS * players
-
 
 def _tiles(variant: Variant, players: int | None) -> str:
     rack = variant.rack_size
@@ -58,12 +50,13 @@ def _exchange(variant: Variant, players: int | None) -> str:
 def _end(variant: Variant, players: int | None) -> str:
     if players is None:
         limit = (
-            f"{SCORELESS_ROUNDS} rounds of consecutive scoreless turns are played (passes, exchanges, "
-            f"withdrawn plays: {scoreless_turn_limit(2)} turns with two players, {scoreless_turn_limit(4)} "
+            f"{variant.scoreless_rounds} rounds of consecutive scoreless turns are played (passes, exchanges, "
+            f"withdrawn plays: {variant.scoreless_turn_limit(2)} turns with two players, "
+            f"{variant.scoreless_turn_limit(4)} "
             "with four)"
         )
     else:
-        limit = f"{scoreless_turn_limit(players)} consecutive turns score nothing (passes, exchanges, withdrawn plays)"
+        limit = f"{variant.scoreless_turn_limit(players)} consecutive turns score nothing (passes, exchanges, withdrawn plays)"
     return (
         f"**End of the game**: a player plays their last tile once the bag is empty, or {limit}. Rack "
         "adjustments: whoever goes out gains twice the value of the opponent's rack (two players), or "

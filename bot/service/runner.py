@@ -41,7 +41,7 @@ from bot.store import GameRow, GameStatus, LogEntry, SeatRow, StatsDelta, Store
 from scrabble_core.ai import Level, should_challenge
 from scrabble_core.errors import ScrabbleError
 from scrabble_core.game import ChallengeMode, Event, Game
-from scrabble_core.validation import Lexicon
+from scrabble_core.lexicon import WordList
 
 __all__ = ["GameRunner", "Window"]
 
@@ -65,7 +65,7 @@ class GameRunner:
         self,
         config: Config,
         store: Store,
-        lexicon: Lexicon,
+        lexicon: WordList,
         notifier: Notifier,
         ai: AiPlayer,
         renderer: Renderer,

@@ -362,7 +362,11 @@ async def test_real_renderer_game_keeps_racks_private(tmp_path: Path) -> None:
         final = harness.notifier.posts[-1][1]
         assert final.attachments[0].data.startswith(b"\x89PNG")
         assert (
-            final.attachments[1].data.decode().startswith("#character-encoding UTF-8\n#player1 Alice Alice")
+            final.attachments[1]
+            .data.decode()
+            .startswith(
+                "#character-encoding UTF-8\n#lexicon TESTWORDS\n#variant standard\n#player1 Alice Alice"
+            )
         )
     finally:
         await harness.close()
@@ -925,7 +929,13 @@ async def test_export_stats_and_leaderboard_after_games(harness: Harness) -> Non
     export = await service.export(CHANNEL)
     assert export.private
     assert export.attachments[0].filename == "game-3.gcg"
-    assert export.attachments[0].data.decode().startswith("#character-encoding UTF-8\n#player1 Alice Alice\n")
+    assert (
+        export.attachments[0]
+        .data.decode()
+        .startswith(
+            "#character-encoding UTF-8\n#lexicon TESTWORDS\n#variant standard\n#player1 Alice Alice\n"
+        )
+    )
     assert harness.store is not None
     rows = await harness.store.leaderboard(GUILD, 10)
     assert sorted(row.user_id for row in rows) == [ALICE.id, BOB.id]

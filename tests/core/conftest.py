@@ -17,6 +17,7 @@ import random
 import shutil
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,7 @@ import pytest
 from scrabble_core.board import Board
 from scrabble_core.errors import ScrabbleError
 from scrabble_core.game import ChallengeMode, Game
-from scrabble_core.lexicon import Lexicon
+from scrabble_core.lexicon import Lexicon, WordList
 from scrabble_core.move import Play
 from scrabble_core.movegen import MoveGenerator, load_move_generator
 from scrabble_core.squares import Square
@@ -35,7 +36,7 @@ TINY_VARIANT_DATA: dict[str, object] = {
     "name": "tiny",
     "rack_size": 5,
     "bingo_bonus": 20,
-    "scoreless_turn_limit": 4,
+    "scoreless_rounds": 2,
     "board": {
         "start": "E3",
         "layout": (
@@ -62,6 +63,17 @@ TINY_VARIANT_DATA: dict[str, object] = {
 SEAT_NAMES = ("Ann", "Bob", "Cid", "Dee")
 
 
+@dataclass(frozen=True)
+class NamedWords:
+    """A test's small word list (a :class:`~scrabble_core.lexicon.WordList`)."""
+
+    name: str
+    words: frozenset[str]
+
+    def __contains__(self, word: object) -> bool:
+        return word in self.words
+
+
 @pytest.fixture
 def tiny_variant() -> Variant:
     """A 5x9 board, start E3, holes on E1 and E5; racks of 5, bingo 20; letters AÄBELNRST, one blank."""
@@ -85,7 +97,7 @@ def make_game() -> Callable[..., Game]:
         current: int = 0,
         seed: int = 0,
         variant: Variant | None = None,
-        lexicon: Lexicon | None = None,
+        lexicon: WordList | None = None,
         challenge_mode: ChallengeMode = ChallengeMode.VOID,
     ) -> Game:
         chosen = variant or get_variant("standard")
@@ -117,14 +129,14 @@ def brute_force_moves(board: Board, rack: str, words: Iterable[str]) -> dict[Pla
     :func:`~scrabble_core.validation.check_play`. A one-tile play appears once; each letter a blank
     stands for is its own play.
     """
-    lexicon = {word.upper() for word in words}
+    lexicon = NamedWords("brute force", frozenset(word.upper() for word in words))
     variant = board.variant
     available = Counter(rack)
     blanks = available.pop("?", 0)
     # The words whose letters the rack alone can supply, and every word by (length, index, letter).
     from_rack: dict[int, list[str]] = {}
     by_letter: dict[tuple[int, int, str], set[str]] = {}
-    for word in lexicon:
+    for word in lexicon.words:
         if sum((Counter(word) - available).values()) <= blanks:
             from_rack.setdefault(len(word), []).append(word)
         for i, letter in enumerate(word):
@@ -165,7 +177,7 @@ def brute_force_moves(board: Board, rack: str, words: Iterable[str]) -> dict[Pla
 def _try_blanks(
     board: Board,
     rack: str,
-    lexicon: set[str],
+    lexicon: WordList,
     new: list[tuple[Square, str]],
     available: Counter[str],
     blanks: int,

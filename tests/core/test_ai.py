@@ -9,6 +9,7 @@ import time
 import pytest
 
 from scrabble_core.ai import (
+    AI_LEVELS,
     Level,
     MoveSource,
     SeatView,
@@ -18,7 +19,7 @@ from scrabble_core.ai import (
     seat_view,
 )
 from scrabble_core.board import Board
-from scrabble_core.game import Game
+from scrabble_core.game import CHALLENGE_MODES, ChallengeMode, Game
 from scrabble_core.leaves import LeaveModel, load_leave_model
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Exchange, Move, Pass, Play
@@ -216,3 +217,15 @@ def test_three_and_four_player_games_end(enable_lexicon: Lexicon, generator: Mov
     for seed, levels in enumerate([[Level.HARD, Level.EASY, Level.MEDIUM], list(ALL_LEVELS)[:4]] * 4):
         record = play_game(get_variant("standard"), enable_lexicon, generator, levels, f"multi{seed}")
         assert record.winners
+
+
+def test_the_levels_a_configuration_offers() -> None:
+    assert AI_LEVELS == (Level.EASY, Level.MEDIUM, Level.HARD, Level.GREEDY)
+    assert [str(level) for level in AI_LEVELS] == ["easy", "medium", "hard", "greedy"]
+    assert CHALLENGE_MODES == (
+        ChallengeMode.VOID,
+        ChallengeMode.SINGLE,
+        ChallengeMode.DOUBLE,
+        ChallengeMode.FIVE_POINT,
+    )
+    assert [str(mode) for mode in CHALLENGE_MODES] == ["void", "single", "double", "five-point"]

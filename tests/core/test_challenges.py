@@ -3,9 +3,12 @@ the challenge of a play that went out."""
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from scrabble_core.errors import (
     ChallengeError,
@@ -15,7 +18,7 @@ from scrabble_core.errors import (
 )
 from scrabble_core.game import ChallengeMode, Event, EventKind, Game
 from scrabble_core.lexicon import ENGLISH_ALPHABET, Lexicon
-from scrabble_core.variant import get_variant, variant_from_dict, variant_to_dict
+from scrabble_core.variant import get_variant
 
 MakeGame = Callable[..., Game]
 
@@ -62,18 +65,60 @@ def test_single_phony_comes_off_and_scores_nothing(make_game: MakeGame) -> None:
     assert game.current == 1
     events = game.challenge(1)
     assert events == [Event(EventKind.PHONY_WITHDRAWN, 0, "AEIQTUZ", "--", -44, 100)]
-    # The tiles are back on the rack, the tiles drawn back in the bag in the same order, the board as it
-    # was; the player's turn is lost.
+    # The tiles are back on the rack, the tiles drawn back in the bag (mixed, see below), the board as
+    # it was; the player's turn is lost.
     assert game.board.is_empty()
     assert game.players[0].rack == "AEIQTUZ"
     assert game.players[0].score == 100
-    assert "".join(game.bag) == before["bag"]
+    assert sorted(game.bag) == sorted(before["bag"])
     assert game.current == 1
     assert game.challengeable is None
     assert game.scoreless_turns == 1
-    # The bag gives the same tiles again.
-    game.play(1, "8h ax")
-    assert game.players[1].rack == "EIORSST"
+
+
+def test_the_opponent_does_not_draw_the_withdrawn_players_tiles(make_game: MakeGame) -> None:
+    # Ann draws R, S, T, L for her phony; everyone saw nothing of them, but before the bag was mixed
+    # Bob's next draw was exactly those four tiles, back on top of the bag.
+    game = game_in(SINGLE, make_game)
+    game.play(0, "8h quiz")
+    assert game.players[0].rack == "AELRSTT"
+    game.challenge(1)
+    game.play(1, "8g taxi")  # Bob keeps EOS and draws four tiles
+    assert game.players[1].rack != "ELORSST"
+    assert game.players[1].rack == "BEELORS"
+
+
+def test_a_withdrawal_replays_identically_with_the_same_seed(make_game: MakeGame) -> None:
+    racks = []
+    for _ in range(2):
+        game = game_in(SINGLE, make_game)
+        game.play(0, "8h quiz")
+        game.challenge(1)
+        game.play(1, "8g taxi")
+        racks.append((list(game.bag), game.players[1].rack))
+    assert racks[0] == racks[1]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32))
+def test_the_bag_is_mixed_after_every_withdrawal(seed: int) -> None:
+    # A real game's bag (86 tiles) before and after a withdrawn phony: the same tiles, in another order.
+    game = Game(
+        get_variant("standard"),
+        ["Ann", "Bob"],
+        rng=random.Random(seed),
+        lexicon=LEXICON,
+        challenge_mode=SINGLE,
+    )
+    data = game.to_dict()
+    data["players"][0]["rack"] = "AEIQTUZ"
+    game = Game.from_dict(data, lexicon=LEXICON)
+    bag_before = list(game.bag)
+    game.play(0, "8h quiz")
+    game.challenge(1)
+    assert sorted(game.bag) == sorted(bag_before)
+    assert list(game.bag) != bag_before
+    assert list(game.bag)[-4:] != bag_before[-4:]
 
 
 def test_a_phony_cross_word_is_enough(make_game: MakeGame) -> None:
@@ -334,13 +379,14 @@ def test_three_players_going_out(make_game: MakeGame) -> None:
     ]
 
 
-def test_lost_turn_at_the_end_cannot_end_the_game_twice(make_game: MakeGame) -> None:
-    # With a limit of one scoreless turn, the turn lost to a failed double challenge of a play that went
-    # out must not also end the game by scoreless turns: the game ends once, by going out.
-    data = variant_to_dict(get_variant("standard"))
-    data["scoreless_turn_limit"] = 1
-    strict = variant_from_dict(data, "strict")
-    game = make_game(["IQ", "AEX"], variant=strict, lexicon=LEXICON, challenge_mode=DOUBLE)
+def test_lost_turn_at_the_end_cannot_end_the_game_twice(
+    make_game: MakeGame, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # With a limit of one scoreless turn (no variant has so few), the turn lost to a failed double
+    # challenge of a play that went out must not also end the game by scoreless turns: the game ends
+    # once, by going out.
+    monkeypatch.setattr(Game, "scoreless_turn_limit", property(lambda _: 1))
+    game = make_game(["IQ", "AEX"], lexicon=LEXICON, challenge_mode=DOUBLE)
     game.play(0, "8h qi")
     events = game.challenge(1)
     assert [(e.kind, e.player, e.score) for e in events] == [

@@ -109,7 +109,9 @@ def test_six_scoreless_turns_each_player_loses_own_rack(make_game: MakeGame) -> 
 
 def test_three_players_scoreless_ending(make_game: MakeGame) -> None:
     game = make_game(["AEQ", "BCZ", "?"], draws=FULL_BAG)
-    for turn in range(6):
+    assert game.scoreless_turn_limit == 9
+    for turn in range(9):
+        assert not game.is_over
         events = game.pass_turn(turn % 3)
     assert [(e.player, e.move, e.score) for e in events[1:]] == [
         (0, "(AEQ)", -12),
@@ -117,6 +119,19 @@ def test_three_players_scoreless_ending(make_game: MakeGame) -> None:
         (2, "(?)", 0),
     ]
     assert game.winners() == [2]
+
+
+def test_four_players_end_after_three_rounds_of_scoreless_turns(make_game: MakeGame) -> None:
+    # Three rounds: twelve turns with four players; after six, two of them have passed only once.
+    game = make_game(["AEQ", "BCZ", "?", "E"], draws=FULL_BAG)
+    assert game.scoreless_turn_limit == 12
+    for turn in range(11):
+        assert kinds(game.pass_turn(turn % 4)) == [EventKind.PASS]
+    assert game.scoreless_turns == 11
+    assert not game.is_over
+    events = game.pass_turn(3)
+    assert kinds(events) == [EventKind.PASS] + [EventKind.END_RACK] * 4
+    assert game.is_over
 
 
 def test_exchanges_count_as_scoreless_turns(make_game: MakeGame) -> None:

@@ -23,7 +23,7 @@ from scrabble_core.errors import (
 )
 from scrabble_core.game import ChallengeMode, Event, EventKind, Game
 from scrabble_core.lexicon import ENGLISH_ALPHABET, Lexicon
-from scrabble_core.move import Play
+from scrabble_core.move import Exchange, Move, Pass, Play
 from scrabble_core.variant import Variant, get_variant, variant_from_dict
 
 MakeGame = Callable[..., Game]
@@ -330,3 +330,29 @@ def test_failed_actions_leave_the_game_exactly_as_it_was(make_game: MakeGame) ->
     # The game goes on as if nothing had happened.
     game.exchange(2, "eir")
     assert len(game.history) == 3
+
+
+def test_push_makes_any_move(make_game: MakeGame) -> None:
+    # The same games, moved by push and by each kind's own method, end up identical.
+    moves: list[Move] = [Play.from_gcg("8G QI"), Exchange("AE"), Pass(), Exchange("?")]
+    pushed = make_game(["QIAEOU?", "AEEIO?S"], draws="RSTLNEAEIOUDGBCM")
+    direct = make_game(["QIAEOU?", "AEEIO?S"], draws="RSTLNEAEIOUDGBCM")
+    events = [pushed.push(pushed.current, move) for move in moves]
+    assert events == [
+        direct.play(0, Play.from_gcg("8G QI")),
+        direct.exchange(1, "AE"),
+        direct.pass_turn(0),
+        direct.exchange(1, "?"),
+    ]
+    assert [e[0].move for e in events] == ["8G QI", "-AE", "-", "-?"]
+    assert pushed.to_dict() == direct.to_dict()
+
+
+def test_a_refused_push_changes_nothing(make_game: MakeGame) -> None:
+    game = make_game(["QIAEOU?", "AEEIO?S"], draws="RSTLNEAEIOUDGBCM")
+    before = game.to_dict()
+    with pytest.raises(TileNotOnRackError):
+        game.push(0, Exchange("ZZ"))
+    with pytest.raises(NotYourTurnError):
+        game.push(1, Pass())
+    assert game.to_dict() == before

@@ -27,6 +27,8 @@ SHARED_DIR = os.environ.get("SCRABBLE_SHARED_DIR")
 
 FIVE_POINT_GAME = """\
 #character-encoding UTF-8
+#lexicon custom
+#variant standard
 #player1 Ann_Lee Ann Lee
 #player2 Bob Bob
 >Ann_Lee: AEIQTUZ 8H QI +22 22
@@ -36,15 +38,17 @@ FIVE_POINT_GAME = """\
 >Ann_Lee: AERSTUZ -- -21 22
 >Bob: AEIOSTT -AE +0 22
 >Ann_Lee: AERSTUZ - +0 22
->Bob: ILNOSTT - +0 22
+>Bob: CEIOSTT - +0 22
 >Ann_Lee: AERSTUZ - +0 22
->Bob: ILNOSTT - +0 22
+>Bob: CEIOSTT - +0 22
 >Ann_Lee: AERSTUZ (AERSTUZ) -16 6
->Bob: ILNOSTT (ILNOSTT) -7 15
+>Bob: CEIOSTT (CEIOSTT) -9 13
 """
 
 DOUBLE_GAME = """\
 #character-encoding UTF-8
+#lexicon custom
+#variant standard
 #player1 Ann Ann
 #player2 Bob Bob
 #player3 Cid Cid
@@ -113,7 +117,10 @@ def test_export_leaves_out_resignations(make_game: MakeGame) -> None:
 
 def test_export_of_a_new_game() -> None:
     game = Game(STANDARD, ["Ann", "Bob"], rng=random.Random(0))
-    assert export_gcg(game) == "#character-encoding UTF-8\n#player1 Ann Ann\n#player2 Bob Bob\n"
+    assert (
+        export_gcg(game)
+        == "#character-encoding UTF-8\n#variant standard\n#player1 Ann Ann\n#player2 Bob Bob\n"
+    )
 
 
 def test_nicknames() -> None:
@@ -136,7 +143,7 @@ HAND_WRITTEN = """\
 >bob: AEINSTT 9G TA +14 14
 >bob: AEINSTT (challenge) +5 19
 >ann: AERSTUZ - +0 22
->bob: AEINST 7G AT +15 34
+>bob: AT 7G AT +15 34
 >ann: AERSTUZ (time) -10 12
 >bob:  (AERSTUZ) +32 66
 """
@@ -157,7 +164,7 @@ def test_parse_every_kind_of_line() -> None:
         GcgEvent("bob", "AEINSTT", EventKind.PLAY, "9G TA", 14, 14, 10),
         GcgEvent("bob", "AEINSTT", EventKind.CHALLENGE_BONUS, "(challenge)", 5, 19, 11),
         GcgEvent("ann", "AERSTUZ", EventKind.PASS, "-", 0, 22, 12),
-        GcgEvent("bob", "AEINST", EventKind.PLAY, "7G AT", 15, 34, 13),
+        GcgEvent("bob", "AT", EventKind.PLAY, "7G AT", 15, 34, 13),
         GcgEvent("ann", "AERSTUZ", EventKind.TIME_PENALTY, "(time)", -10, 12, 14),
         GcgEvent("bob", "", EventKind.END_RACK, "(AERSTUZ)", 32, 66, 15),
     )
@@ -311,3 +318,79 @@ def test_reference_records_replay(capsys: pytest.CaptureFixture[str]) -> None:
             )
     captured = capsys.readouterr()
     assert captured.out == captured.err == ""
+
+
+# --- Impossible records -------------------------------------------------------------------------------------
+
+TWO_BONUSES = """\
+#player1 a A
+#player2 b B
+>a: AEIQTUZ 8H QI +22 22
+>b: AEIOSTX I7 X. +17 17
+>b: AEIOSTT (challenge) +5 22
+>a: AERSTUZ - +0 22
+>b: AEIOSTT 9G TA +14 36
+>b: AEIOST (challenge) +10 46
+"""
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (HAND_WRITTEN.replace(">bob: AEIOSTX -OX +0 0", ">bob: AEIOSTX -OZ +0 0"),
+         "line 7: -OZ: you don't have Z on your rack"),
+        (HAND_WRITTEN.replace(">ann: AEIQTUZ 8H QI +22 22", ">ann: AEQTUZZ 8H QI +22 22"),
+         "line 6: 8H QI: you don't have I on your rack"),
+        (HAND_WRITTEN.replace(">bob: AEIOSTX -OX +0 0", ">ann: AEIOSTX -OX +0 22"),
+         "line 7: it is bob's turn, not ann's"),
+        (HAND_WRITTEN.replace(">bob: AT 7G AT +15 34", ">bob: AEINST 7G AT +15 34"),
+         "line 15: bob gains the tiles left on the racks, but did not go out"),
+        (TWO_BONUSES, "line 8: a challenge bonus of +10, but this game's is +5 (line 5)"),
+    ],
+)  # fmt: skip
+def test_replay_refuses_impossible_records(text: str, message: str) -> None:
+    with pytest.raises(GcgError) as info:
+        replay(parse_gcg(text), STANDARD)
+    assert str(info.value) == message
+
+
+def test_a_player_who_resigned_leaves_the_turn_order(make_game: MakeGame) -> None:
+    game = make_game(["EIQ", "AEX", "BCT"], draws="ABCDEFGHIJKL")
+    game.play(0, "8h qi")
+    game.resign(1)
+    game.pass_turn(2)
+    game.pass_turn(0)
+    game.pass_turn(2)
+    record = parse_gcg(export_gcg(game))
+    assert [item.event.nick for item in replay(record, STANDARD)] == ["Ann", "Cid", "Ann", "Cid"]
+    # Bob never moves again: he left. Ann moving twice in a row is still out of turn.
+    lines = export_gcg(game).splitlines()
+    assert lines[-3] == ">Cid: BCT - +0 0"
+    with pytest.raises(GcgError) as info:
+        replay(parse_gcg("\n".join(lines[:-3] + lines[-2:])), STANDARD)
+    assert str(info.value) == "line 7: it is Cid's turn, not Ann's"
+
+
+def test_a_turn_lost_for_challenging_the_last_play_replays(make_game: MakeGame) -> None:
+    # Ann goes out; Cid, whose turn it is not, challenges and loses his next turn at once.
+    game = make_game(["EIQ", "AEX", "BCT"], lexicon=LEXICON, challenge_mode=ChallengeMode.DOUBLE)
+    game.play(0, "8h qi")
+    game.play(1, "i7 x.")
+    game.pass_turn(2)
+    game.play(0, "7j e")
+    game.challenge(2)
+    assert [(e.kind, e.player) for e in game.history[-5:]] == [
+        (EventKind.PLAY, 0),
+        (EventKind.LOST_TURN, 2),
+        (EventKind.END_RACK, 1),
+        (EventKind.END_RACK, 2),
+        (EventKind.END_RACK, 0),
+    ]
+    replayed = replay(parse_gcg(export_gcg(game)), STANDARD)
+    assert [item.event.nick for item in replayed][-5:] == ["Ann", "Cid", "Bob", "Cid", "Ann"]
+
+
+def test_an_export_names_its_lexicon_and_variant(make_game: MakeGame) -> None:
+    game = make_game(["AEIQTUZ", "AEIOSTX"], variant=get_variant("super"), lexicon=LEXICON)
+    record = parse_gcg(export_gcg(game))
+    assert record.pragmas == {"character-encoding": "UTF-8", "lexicon": "custom", "variant": "super"}

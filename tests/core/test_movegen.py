@@ -14,6 +14,7 @@ import logging
 import os
 import random
 import re
+import shlex
 import subprocess
 import sys
 from collections import Counter
@@ -352,12 +353,15 @@ PREMIUMS = ["--"] * 12 + ["2L", "3L", "4L", "2W", "3W", "4W"]
 
 
 def random_variant(rng: random.Random) -> Variant:
-    """A 5x5 to 7x7 board with random premiums, a few holes and random letter values."""
+    """A 5x5 to 7x7 board with random premiums, a few holes (never beside the start square, so that the
+    board is playable) and random letter values."""
     rows, cols = rng.randint(5, 7), rng.randint(5, 7)
     start = (rng.randrange(rows), rng.randrange(cols))
     layout = "\n".join(
         " ".join(
-            "##" if (row, col) != start and rng.random() < 0.1 else rng.choice(PREMIUMS)
+            "##"
+            if (row, col) != start and rng.random() < 0.1 and abs(row - start[0]) + abs(col - start[1]) > 1
+            else rng.choice(PREMIUMS)
             for col in range(cols)
         )
         for row in range(rows)
@@ -762,6 +766,40 @@ def test_moves_command_bad_rack(own_board_file: Path, capsys: pytest.CaptureFixt
         "python -m scrabble_core moves: error: '1' is not a tile of this game: a rack holds the letters "
         "ABCDEFGHIJKLMNOPQRSTUVWXYZ and ? for a blank\n"
     )
+
+
+@pytest.mark.usefixtures("cli_env")
+def test_moves_command_refuses_a_rack_too_long_and_foreign_letters(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert run_cli("moves", "--rack", "RETAINSX") == (1, [])
+    assert capsys.readouterr().err == (
+        "python -m scrabble_core moves: error: a rack holds at most 7 tiles in standard, not 8\n"
+    )
+    assert run_cli("moves", "--rack", "REſTAIN") == (1, [])
+    assert capsys.readouterr().err.startswith(
+        "python -m scrabble_core moves: error: 'ſ' is not a tile of this game"
+    )
+
+
+def test_moves_command_piped_to_head_stops_quietly(cli_env: Path) -> None:
+    # 18,888 lines, far more than a pipe holds: the command is still writing when head exits.
+    result = subprocess.run(
+        f"{shlex.quote(sys.executable)} -m scrabble_core moves --rack '?AEINST' | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        check=False,
+        env={**os.environ, "SCRABBLE_CACHE_DIR": str(cli_env)},
+    )
+    assert result.stdout == "8B ANESTrI 64\n"
+    assert result.stderr == ""
+
+
+@pytest.mark.usefixtures("cli_env")
+def test_moves_command_says_when_no_play_exists(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run_cli("moves", "--rack", "QXZ") == (0, [])
+    assert capsys.readouterr().err == "no legal play for QXZ on this board\n"
 
 
 @pytest.mark.usefixtures("cli_env")

@@ -158,7 +158,17 @@ def test_blank_of_another_alphabet(tiny_variant: Variant) -> None:
         ("8h quiz!", "'!' cannot be part of a word: use letters, ? before a blank's letter"),
         ("8h quiz?", "? marks a blank and must come before its letter, e.g. ?E"),
         ("8h ?.uiz", "? marks a blank and must come before its letter, e.g. ?E"),
-        ("8h äb", "'Ä' is not a letter of this game"),
+        ("8h äb", "ä (Latin small letter A with diaeresis) is not a letter of this game"),
+        ("8h ſit", "ſ (Latin small letter long S) is not a letter of this game"),
+        ("8h qız", "ı (Latin small letter dotless I) is not a letter of this game"),
+        ("8h ?ı", "ı (Latin small letter dotless I) is not a letter of this game"),
+        ("8h ZА", "А (Cyrillic capital letter A) is not the Latin letter A"),
+        ("8h zа", "а (Cyrillic small letter A) is not the Latin letter A"),
+        ("8h qu٨z", "٨ (Arabic-indic digit eight) is not one of the digits 0-9"),
+        ("٨H quiz", "٨ (Arabic-indic digit eight) is not one of the digits 0-9"),
+        ("K𝟏𝟏 quiz", "𝟏 (Mathematical bold digit one) is not one of the digits 0-9"),
+        ("ſ8 quiz", "ſ (Latin small letter long S) is not a column letter A to Y"),
+        ("8А quiz", "А (Cyrillic capital letter A) is not the Latin letter A"),
         ("8h " + "a" * 200, "that is far too long to be a play"),
     ],
 )  # fmt: skip
@@ -181,7 +191,7 @@ def test_only_board_tiles_typed_is_no_play(make_game: Callable[..., Game]) -> No
     ("text", "tiles"), [("aei", "AEI"), ("A, E, ?", "AE?"), (" q z ", "QZ"), ("ää", "ÄÄ")]
 )
 def test_parse_tiles(text: str, tiles: str) -> None:
-    assert parse_tiles(text) == tiles
+    assert parse_tiles(text, "AÄEIQZ") == tiles
 
 
 @pytest.mark.parametrize(
@@ -192,11 +202,17 @@ def test_parse_tiles(text: str, tiles: str) -> None:
         ("a" * 201, "name the tiles to exchange, e.g. AEI (? for a blank)"),
         ("ae1", "'1' is not a tile: use letters, and ? for a blank"),
         ("a.e", "'.' is not a tile: use letters, and ? for a blank"),
+        ("aä", "ä (Latin small letter A with diaeresis) is not a letter of this game"),
+        ("ſ", "ſ (Latin small letter long S) is not a letter of this game"),
+        ("ı", "ı (Latin small letter dotless I) is not a letter of this game"),
+        ("Е", "Е (Cyrillic capital letter ie) is not a letter of this game"),
+        ("А", "А (Cyrillic capital letter A) is not the Latin letter A"),
+        ("٣", "٣ (Arabic-indic digit three) is not one of the digits 0-9"),
     ],
 )
 def test_bad_tiles(text: str, message: str) -> None:
     with pytest.raises(InvalidMoveError) as info:
-        parse_tiles(text)
+        parse_tiles(text, "ABCDEFGHIJKLMNOPQRSTUVWXYZ")
     assert str(info.value) == message
 
 

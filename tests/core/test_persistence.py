@@ -159,7 +159,7 @@ def test_saved_state_holds_every_part_of_the_game(make_game: Callable[..., Game]
     game.challenge(2)  # fails: Cid owes a turn
     game.play(1, "9h ax")  # pending; Cid's lost turn is recorded as the turn passes him
     data = game.to_dict()
-    assert data["schema"] == 1
+    assert data["schema"] == 2
     assert data["challenge_mode"] == "double"
     assert data["current"] == 0
     assert data["pending"] == {
@@ -214,6 +214,19 @@ def test_custom_variant_is_saved_with_the_game(tiny_variant: Any) -> None:
     assert restored.to_dict() == game.to_dict()
 
 
+def test_a_game_saved_with_a_limit_of_scoreless_turns_is_restored_with_rounds() -> None:
+    # Schema 1 saved the variant's limit of six turns, which ended four players' games after six.
+    game = new_game(ChallengeMode.VOID, 4, 0)
+    data = game.to_dict()
+    data["schema"] = 1
+    del data["variant"]["scoreless_rounds"]
+    data["variant"]["scoreless_turn_limit"] = 6
+    restored = Game.from_dict(data)
+    assert restored.variant == game.variant
+    assert restored.scoreless_turn_limit == 12
+    assert restored.to_dict() == game.to_dict()
+
+
 def test_lexicon_is_given_on_restore(make_game: Callable[..., Game]) -> None:
     game = make_game(["AEIQTUZ", "AEIOSTX"], draws="RSTLNEAEIO", lexicon=LEXICON)
     restored = Game.from_dict(game.to_dict(), lexicon=LEXICON)
@@ -224,8 +237,8 @@ def test_lexicon_is_given_on_restore(make_game: Callable[..., Game]) -> None:
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        (lambda d: d.update(schema=2), "saved game of schema 2, expected 1"),
-        (lambda d: d.pop("schema"), "saved game of schema None, expected 1"),
+        (lambda d: d.update(schema=3), "saved game of schema 3, expected 2"),
+        (lambda d: d.pop("schema"), "saved game of schema None, expected 2"),
         (lambda d: d.pop("bag"), "not a saved game: KeyError('bag')"),
         (lambda d: d.update(challenge_mode="triple"), "not a saved game: ValueError(\"'triple' is not a valid ChallengeMode\")"),
     ],

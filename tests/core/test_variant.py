@@ -17,6 +17,7 @@ from scrabble_core.variant import (
     Variant,
     assets_dir,
     bundled_variant_names,
+    find_variant,
     get_variant,
     load_variant,
     variant_from_dict,
@@ -63,7 +64,7 @@ def test_standard_variant() -> None:
     assert {kind.letter: (kind.count, kind.value) for kind in variant.tiles} == STANDARD_TILES
     assert variant.alphabet == "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
     assert (variant.rack_size, variant.bingo_bonus) == (7, 50)
-    assert (variant.exchange_min_bag, variant.scoreless_turn_limit) == (7, 6)
+    assert (variant.exchange_min_bag, variant.scoreless_rounds) == (7, 3)
     bag = variant.full_bag()
     assert len(bag) == 100
     assert Counter(bag)["?"] == 2
@@ -148,8 +149,36 @@ def test_values() -> None:
 def test_get_variant_unknown_name() -> None:
     with pytest.raises(VariantError) as info:
         get_variant("scrabulous")
-    path = assets_dir() / "variants" / "scrabulous.toml"
+    path = assets_dir() / "variants"
     assert str(info.value) == f"{path}: name: no bundled variant 'scrabulous' (known: standard, super)"
+
+
+def test_a_long_variant_name_is_not_echoed_whole() -> None:
+    with pytest.raises(VariantError) as info:
+        get_variant("x" * 100_000)
+    path = assets_dir() / "variants"
+    assert str(info.value) == f"{path}: name: no bundled variant '{'x' * 40}…' (known: standard, super)"
+
+
+def test_a_bundled_name_cannot_reach_other_files(tmp_path: Path) -> None:
+    with pytest.raises(VariantError) as info:
+        get_variant("../variants/standard")
+    assert info.value.problem == "no bundled variant '../variants/standard' (known: standard, super)"
+
+
+def test_find_variant_by_name_or_path(tmp_path: Path) -> None:
+    assert find_variant("super") is get_variant("super")
+    path = _write(tmp_path, CUSTOM)
+    assert find_variant(str(path)) == load_variant(path)
+    with pytest.raises(VariantError) as info:
+        find_variant(str(tmp_path / "missing.toml"))
+    assert str(info.value) == f"{tmp_path / 'missing.toml'}: (file): no such file"
+    with pytest.raises(VariantError) as info:
+        find_variant(str(_write(tmp_path, CUSTOM.replace('start = "E3"', 'start = "E1"'), "holed.toml")))
+    assert (
+        str(info.value)
+        == f"{tmp_path / 'holed.toml'}: board.start: E1 is a hole: the first word could not cover it"
+    )
 
 
 # --- Custom variants --------------------------------------------------------------------------------
@@ -158,7 +187,7 @@ CUSTOM = """\
 name = "tiny"
 rack_size = 5
 bingo_bonus = 20
-scoreless_turn_limit = 4
+scoreless_rounds = 2
 
 [board]
 start = "E3"
@@ -198,7 +227,7 @@ def test_custom_variant_file(tmp_path: Path) -> None:
     assert variant.rack_size == 5
     assert variant.exchange_min_bag == 5  # defaults to the rack size
     assert variant.bingo_bonus == 20
-    assert variant.scoreless_turn_limit == 4
+    assert variant.scoreless_rounds == 2
     assert variant.alphabet == "AÄBELNRST"
     assert variant.tiles[1] == TileKind("Ä", 2, 3)
     assert variant.tile_count == 26
@@ -264,7 +293,7 @@ def test_minimal_variant_defaults() -> None:
     )
     assert variant.title == "mini"
     assert (variant.rack_size, variant.bingo_bonus, variant.exchange_min_bag) == (7, 50, 7)
-    assert variant.scoreless_turn_limit == 6
+    assert variant.scoreless_rounds == 3
     assert variant.blanks == 0
     assert variant.tile_count == 14
 
@@ -280,13 +309,13 @@ def _replace(old: str, new: str) -> str:
 BAD_FILES = [
     (_replace("rack_size = 5", "rack_size = 5\ncolour = 'red'"), "colour",
      "unknown key (expected one of bingo_bonus, board, exchange_min_bag, name, rack_size, "
-     "scoreless_turn_limit, tiles, title)"),
+     "scoreless_rounds, tiles, title)"),
     (_replace("rack_size = 5", "rack_size = true"), "rack_size", "must be a whole number, not True"),
     (_replace("rack_size = 5", "rack_size = 5.0"), "rack_size", "must be a whole number, not 5.0"),
     (_replace("rack_size = 5", "rack_size = '5'"), "rack_size", "must be a whole number, not '5'"),
-    (_replace("rack_size = 5", "rack_size = 0"), "rack_size", "must be between 1 and 20, not 0"),
+    (_replace("rack_size = 5", "rack_size = 1"), "rack_size", "must be between 2 and 20, not 1"),
     (_replace("bingo_bonus = 20", "bingo_bonus = -1"), "bingo_bonus", "must be between 0 and 1000, not -1"),
-    (_replace("scoreless_turn_limit = 4", "scoreless_turn_limit = false"), "scoreless_turn_limit",
+    (_replace("scoreless_rounds = 2", "scoreless_rounds = false"), "scoreless_rounds",
      "must be a whole number, not False"),
     (_replace('name = "tiny"', 'name = ""'), "name", "must be a non-empty string"),
     (_replace('name = "tiny"', "name = 3"), "name", "must be a non-empty string"),
@@ -296,13 +325,21 @@ BAD_FILES = [
      "row 2: unknown square '5L' (use -- 2L 3L 4L 2W 3W 4W ##)"),
     (_replace("-- 2W -- -- 3L -- -- 2W --\n2L", "-- 2W -- -- 3L -- -- 2W\n2L"), "board.layout",
      "row 2 has 8 squares, row 1 has 9: the board must be a rectangle"),
-    (_replace('start = "E3"', 'start = "E1"'), "board.start", "E1 is not a square of this 5x9 board"),
+    (_replace('start = "E3"', 'start = "E1"'), "board.start", "E1 is a hole: the first word could not cover it"),
+    (_replace("-- 2W -- -- 3L -- -- 2W --\n2L -- 3L -- 2W -- 3L -- 2L\n-- 2W -- -- 3L -- -- 2W --",
+              "-- 2W -- -- ## -- -- 2W --\n2L -- 3L ## 2W ## 3L -- 2L\n-- 2W -- -- ## -- -- 2W --"),
+     "board.start", "E3 is enclosed by holes and edges: no first word of two letters could cover it"),
+    (_replace('start = "E3"', 'start = "A1"').replace("3W -- -- 2L ## 2L -- -- 3W\n-- 2W", "3W ## -- 2L ## 2L -- -- 3W\n## 2W"),
+     "board.start", "A1 is enclosed by holes and edges: no first word of two letters could cover it"),
+    (_replace('start = "E3"', 'start = "B2"').replace(CUSTOM[CUSTOM.index("3W --"):CUSTOM.index("[tiles]") - 5],
+                                                    "-- ## --\n## -- ##\n-- ## --"),
+     "board.layout", "no two squares are in line: no word of two letters fits on the board"),
     (_replace('start = "E3"', 'start = "J3"'), "board.start", "J3 is not a square of this 5x9 board"),
     (_replace('start = "E3"', 'start = "middle"'), "board.start", "'middle' is not a square name"),
     (_replace('start = "E3"\n', ""), "board.start", 'must be a square name such as "H8"'),
     (_replace("[board]", "[plank]"), "plank",
      "unknown key (expected one of bingo_bonus, board, exchange_min_bag, name, rack_size, "
-     "scoreless_turn_limit, tiles, title)"),
+     "scoreless_rounds, tiles, title)"),
     (_replace("blanks = 1", "blanks = true"), "tiles.blanks", "must be a whole number, not True"),
     (_replace("A = [4, 1]", "a = [4, 1]"), "tiles.a", "a letter must be one uppercase character"),
     (_replace("A = [4, 1]", "AB = [4, 1]"), "tiles.AB", "a letter must be one uppercase character"),
@@ -406,7 +443,7 @@ def test_variant_is_a_plain_value(tiny_variant: Variant) -> None:
         rack_size=5,
         bingo_bonus=20,
         exchange_min_bag=5,
-        scoreless_turn_limit=4,
+        scoreless_rounds=2,
     )
     assert copy == tiny_variant
     assert hash(copy) == hash(tiny_variant)
