@@ -47,7 +47,7 @@ from bot.store import (
     Store,
 )
 from scrabble_core.ai import Level
-from scrabble_core.game import ChallengeMode
+from scrabble_core.game import SCHEMA_VERSION, ChallengeMode
 
 CHILD = Path(__file__).parent / "crash_child.py"
 BUSY_MESSAGE = "Storage is busy, retrying: the game goes on once it is saved."
@@ -338,7 +338,7 @@ async def test_unreadable_games_are_quarantined_and_the_others_start(
         ]  # left untouched but for the mark
         assert db.execute("SELECT * FROM seats ORDER BY game_id, seat").fetchall() == seats
     assert [game_id for game_id, mark in marks if mark is not None] == [1, 2, 3, 4, 5]
-    assert marks[1][1] == "ScrabbleError: saved game of schema 999, expected 1"
+    assert marks[1][1] == f"ScrabbleError: saved game of schema 999, expected {SCHEMA_VERSION}"
     assert marks[2][1] == "KeyError: 'variant'"
     assert marks[3][1] == "ValueError: seats [1] are not numbered 0, 1, 2..."
     assert marks[4][1] == "ValueError: 1 seats for 2 players"

@@ -114,7 +114,7 @@ async def test_refused_token_from_the_config_file_is_never_printed(tmp_path: Pat
     assert "Discord refused the token" in output
     assert SECRET not in output
     assert "\x1b[" not in output  # no colour escapes: the log goes to a pipe
-    assert "] [INFO    ] bot: lexicon enable loaded" in output
+    assert "] [INFO    ] bot: lexicon ENABLE loaded" in output
     assert "voice will NOT be supported" not in output  # the bot has no voice
     (login,) = fake.find("GET", "/users/@me")
     assert login.authorization == f"Bot {SECRET}"  # the file's token was the one used
