@@ -220,8 +220,8 @@ def test_three_and_four_player_games_end(enable_lexicon: Lexicon, generator: Mov
 
 
 def test_the_levels_a_configuration_offers() -> None:
-    assert AI_LEVELS == (Level.EASY, Level.MEDIUM, Level.HARD, Level.GREEDY)
-    assert [str(level) for level in AI_LEVELS] == ["easy", "medium", "hard", "greedy"]
+    assert AI_LEVELS == (Level.EASY, Level.MEDIUM, Level.HARD, Level.GREEDY, Level.EXPERT)
+    assert [str(level) for level in AI_LEVELS] == ["easy", "medium", "hard", "greedy", "expert"]
     assert CHALLENGE_MODES == (
         ChallengeMode.VOID,
         ChallengeMode.SINGLE,
