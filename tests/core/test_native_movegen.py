@@ -201,12 +201,15 @@ def test_errors_are_the_same_with_both_cores(either: MoveGenerator) -> None:
 
 
 def random_variant(rng: random.Random, alphabet: str) -> Variant:
-    """A 4x4 to 9x9 board with random premiums (4W and 4L too) and holes, random values and rules."""
+    """A 4x4 to 9x9 board with random premiums (4W and 4L too) and holes, random values and rules. The
+    start square and its neighbours are never holes, so the board is playable."""
     rows, cols = rng.randint(4, 9), rng.randint(4, 9)
     start = (rng.randrange(rows), rng.randrange(cols))
     layout = "\n".join(
         " ".join(
-            "##" if (row, col) != start and rng.random() < 0.12 else rng.choice(PREMIUMS)
+            "##"
+            if abs(row - start[0]) + abs(col - start[1]) > 1 and rng.random() < 0.12
+            else rng.choice(PREMIUMS)
             for col in range(cols)
         )
         for row in range(rows)
