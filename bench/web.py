@@ -19,7 +19,6 @@ import argparse
 import asyncio
 import contextlib
 import json
-import random
 import re
 import statistics
 import sys
@@ -40,9 +39,8 @@ from bot.web.server import Limits, WebServer
 from scrabble_core.game import Game
 from scrabble_core.lexicon import Lexicon, load_enable
 from scrabble_core.move import Move, Pass
-from scrabble_core.movegen import load_move_generator
+from scrabble_core.movegen import MoveGenerator, load_move_generator
 from scrabble_core.notation import player_notation
-from scrabble_core.variant import get_variant
 
 ANN, BOB = User(1, "Ann"), User(2, "Bob")
 SEED = 11
@@ -82,16 +80,16 @@ class NoImages:
         return b""
 
 
-def planned_moves(lexicon: Lexicon, count: int) -> list[str]:
-    """The first ``count`` moves of the seeded game, each the best-scoring play (or a pass)."""
-    generator = load_move_generator(lexicon)
-    game = Game(get_variant("standard"), [ANN.name, BOB.name], rng=random.Random(SEED), lexicon=lexicon)
-    moves: list[str] = []
+def planned_moves(game: Game, generator: MoveGenerator, count: int) -> list[tuple[str, str]]:
+    """The first ``count`` moves of ``game`` (a copy of the service's game, so the same draws), each the
+    best-scoring play or a pass, with the name of the player who makes it."""
+    moves: list[tuple[str, str]] = []
     while len(moves) < count and not game.is_over:
-        best = generator.best(game.board, game.players[game.current].rack)
+        player = game.players[game.current]
+        best = generator.best(game.board, player.rack)
         move = "-" if best is None else player_notation(best.play)
         game.pass_turn(game.current) if best is None else game.play(game.current, move)
-        moves.append(move)
+        moves.append((player.name, move))
     return moves
 
 
@@ -126,7 +124,9 @@ def longest_callback(worst: list[float]) -> Iterator[None]:
         yield
 
 
-async def run(lexicon: Lexicon, spectators: int, moves: list[str], interval: float, directory: Path) -> str:
+async def run(
+    lexicon: Lexicon, generator: MoveGenerator, spectators: int, count: int, interval: float, directory: Path
+) -> str:
     """One run with ``spectators``; its line."""
     store = await Store.open(directory / f"web-{spectators}.sqlite3")
     service = GameService(Config(), store, lexicon, Silent(), NoAi(), renderer=NoImages())
@@ -136,6 +136,8 @@ async def run(lexicon: Lexicon, spectators: int, moves: list[str], interval: flo
     await service.new_game(0, 1, ANN, NewGame(seed=SEED, hints=0))
     await service.join(1, BOB)
     await service.start_game(1, ANN.id)
+    moves = planned_moves(service.game(1), generator, count)
+    users = {ANN.name: ANN, BOB.name: BOB}
     token = server.signer.token(1, Role.SPECTATOR)  # the first game of a fresh database
     child = await asyncio.create_subprocess_exec(
         sys.executable, __file__, "--client", str(spectators), "--url", f"ws://127.0.0.1:{server.port}/ws",
@@ -147,8 +149,8 @@ async def run(lexicon: Lexicon, spectators: int, moves: list[str], interval: flo
     watcher = asyncio.create_task(watch_loop(stop, worst))
     cpu = time.process_time()
     with longest_callback(worst):
-        for number, move in enumerate(moves):
-            user = ANN if number % 2 == 0 else BOB
+        for name, move in moves:
+            user = users[name]
             if move == "-":
                 await service.pass_turn(1, user.id)
             else:
@@ -198,10 +200,12 @@ async def clients(count: int, url: str, token: str, expect: int) -> None:
 async def main(args: argparse.Namespace) -> None:
     """Every run, baseline first."""
     lexicon = load_enable()
-    moves = planned_moves(lexicon, args.moves)
+    generator = load_move_generator(lexicon)
     with tempfile.TemporaryDirectory() as directory:
         for count in [1, *args.spectators]:
-            print(await run(lexicon, count, moves, args.interval, Path(directory)), flush=True)
+            print(
+                await run(lexicon, generator, count, args.moves, args.interval, Path(directory)), flush=True
+            )
 
 
 if __name__ == "__main__":
