@@ -93,6 +93,11 @@ class BoardHeader:
     bag: int
 
 
+def shorten(text: str, limit: int) -> str:
+    """``text``, cut to ``limit`` characters with an ellipsis if it is longer."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def mention(user_id: int) -> str:
     """How a message text mentions a user."""
     return f"<@{user_id}>"

@@ -11,6 +11,7 @@ import enum
 from dataclasses import dataclass
 from typing import Final
 
+from bot.messages import shorten
 from scrabble_core.errors import InvalidMoveError, ScrabbleError
 from scrabble_core.squares import parse_coordinate
 
@@ -103,8 +104,8 @@ def parse_command(line: str) -> Command | None:
 
 
 def cut(text: str, limit: int = ECHO_LENGTH) -> str:
-    """``text``, cut to ``limit`` characters with an ellipsis if it is longer (for echoing input)."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    """``text`` as the console echoes input: :func:`~bot.messages.shorten` to ``limit`` characters."""
+    return shorten(text, limit)
 
 
 def _verb(word: str) -> Verb:

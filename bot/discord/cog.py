@@ -20,9 +20,9 @@ from discord.ext import commands
 
 from bot.config import AI_LEVELS, MAX_HINTS, MAX_TURN_SECONDS
 from bot.discord.delivery import answer, defer
-from bot.discord.errors import GuildOnlyError, shorten
+from bot.discord.errors import GuildOnlyError
 from bot.discord.views import can_manage, user_of, view_for
-from bot.messages import Message
+from bot.messages import Message, shorten
 from bot.service.game_service import GameService, NewGame
 from bot.service.rules import TOPICS
 from scrabble_core.game import MAX_PLAYERS, ChallengeMode

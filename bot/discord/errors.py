@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.delivery import MAX_CONTENT, PUBLIC_DEFERRAL, answer
-from bot.messages import Message
+from bot.messages import Message, shorten
 from scrabble_core.errors import ScrabbleError
 
 log = logging.getLogger(__name__)
@@ -34,11 +34,6 @@ class UnknownFormError(ScrabbleError):
 
     def __init__(self) -> None:
         super().__init__("This form is not one the bot knows: use the game's buttons again.")
-
-
-def shorten(text: str, limit: int) -> str:
-    """``text``, cut to ``limit`` characters with an ellipsis if it is longer."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def new_error_id() -> str:

@@ -68,7 +68,7 @@ async def turn_message(
         ],
         len(game.bag),
     )
-    image = await _rendered("board.png", renderer.board, game.board, _last_play_squares(game), header)
+    image = await _rendered("board.png", renderer.board, game.board, last_play_squares(game), header)
     return Message(
         "\n".join(body),
         image,
@@ -169,7 +169,7 @@ async def _rendered(filename: str, render: Callable[..., bytes], *args: Any) -> 
     return (Attachment(filename, image),)
 
 
-def _last_play_squares(game: Game) -> list[tuple[int, int]]:
+def last_play_squares(game: Game) -> list[tuple[int, int]]:
     """The squares of the last play still on the board (to highlight)."""
     for event in reversed(game.history):
         if event.kind is EventKind.PHONY_WITHDRAWN:

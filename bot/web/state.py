@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.service.announcements import _last_play_squares
+from bot.service.announcements import last_play_squares
 from bot.service.table import Table
 from bot.store import GameStatus
 from scrabble_core.game import ChallengeMode, Event, EventKind
@@ -120,7 +120,7 @@ def game_state(table: Table, seat: int | None, now: float) -> dict[str, Any]:
         over = game.is_over or not row.status.is_open
         state |= {
             "board": game.board.rows_text(),
-            "last_move": [list(square) for square in _last_play_squares(game)],
+            "last_move": [list(square) for square in last_play_squares(game)],
             "current": None if over else game.current,
             "turn": len(game.history),
             "bag": len(game.bag),
