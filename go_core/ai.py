@@ -1,0 +1,197 @@
+"""The built-in Go AI: light heuristics and Monte Carlo playouts, for when GNU Go is not installed.
+
+The move is chosen among the legal points that do not fill the player's own eye. Each candidate gets a
+prior from simple shape (capture, escape from atari, no self-atari, not on the first two lines early)
+and, while time allows, random playouts that start with it; the candidate that wins most playouts, its
+prior breaking ties, is played. It passes when nothing but its own eyes is left, or when the opponent
+has passed and the board counts as a win. Seeded by the :class:`random.Random` passed in; the time
+budget is a deadline on ``clock`` (the best move found so far is returned when it passes).
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+from go_core.board import Board
+from go_core.errors import IllegalMoveError
+from go_core.game import Game, Phase
+from go_core.points import Color, Point
+from go_core.scoring import count, territory_owner
+
+Clock = Callable[[], float]
+
+MAX_CANDIDATES: Final = 12
+"""The candidates that get playouts, the best priors first."""
+DEAD_THRESHOLD: Final = 0.7
+"""A stone is proposed dead when the opponent owns its point at the end of this share of playouts."""
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """How long the AI may think: ``seconds`` on ``clock``, and at most ``playouts`` playouts."""
+
+    seconds: float = 1.0
+    playouts: int = 400
+    clock: Clock = time.monotonic
+
+
+def choose_move(game: Game, rng: random.Random, budget: Budget = Budget()) -> Point | None:
+    """The point the player to move in ``game`` should play, or ``None`` to pass. ``game`` is not changed.
+
+    Raises:
+        IllegalMoveError: the game is not in its playing phase.
+    """
+    if game.phase is not Phase.PLAY:
+        raise IllegalMoveError("The AI moves only while the game is being played")
+    color = game.to_move
+    board = game.board
+    last = game.last_move
+    if last is not None and last.is_pass and _wins(board, color, game.komi):
+        return None
+    priors = {
+        point: _prior(board, color, point, len(game.moves))
+        for point in game.legal_points()
+        if not is_eye(board, point, color)
+    }
+    if not priors:
+        return None
+    ranked = sorted(priors, key=lambda point: (-priors[point], point))[:MAX_CANDIDATES]
+    if len(ranked) == 1 or budget.playouts <= 0:
+        return ranked[0]
+    wins = dict.fromkeys(ranked, 0)
+    runs = dict.fromkeys(ranked, 0)
+    deadline = budget.clock() + budget.seconds
+    for number in range(budget.playouts):
+        if budget.clock() >= deadline:
+            break
+        point = ranked[number % len(ranked)]
+        trial = board.copy()
+        trial.play(color, point)
+        final = playout(trial, color.opponent, rng)
+        runs[point] += 1
+        wins[point] += _wins(final, color, game.komi)
+    return max(ranked, key=lambda point: (wins[point] / max(runs[point], 1), priors[point]))
+
+
+def propose_dead(game: Game, rng: random.Random, budget: Budget = Budget(playouts=60)) -> frozenset[Point]:
+    """The stones that look dead: those on points the opponent owns at the end of most random playouts
+    from the position now (:data:`DEAD_THRESHOLD`)."""
+    board = game.board
+    stones = board.stones()
+    if not stones:
+        return frozenset()
+    lost = dict.fromkeys(stones, 0)
+    runs = 0
+    deadline = budget.clock() + budget.seconds
+    while runs < budget.playouts and budget.clock() < deadline:
+        final = playout(board.copy(), game.to_move, rng)
+        runs += 1
+        owners = _owners(final)
+        for point in stones:
+            owner = owners.get(point)
+            if owner is not None and owner is not board[point]:
+                lost[point] += 1
+    return frozenset(point for point in stones if runs and lost[point] / runs >= DEAD_THRESHOLD)
+
+
+def playout(board: Board, color: Color, rng: random.Random) -> Board:
+    """Play ``board`` out at random from ``color``'s turn: captures first when there are some, never a
+    player's own eye, until both pass (nothing else to play) or the move limit; returns ``board``."""
+    passes = 0
+    empties = [point for point in board.points() if board[point] is None]
+    for _ in range(3 * board.size * board.size):
+        if passes == 2:
+            break
+        point = _random_move(board, color, rng, empties)
+        if point is None:
+            passes += 1
+        else:
+            passes = 0
+            captured = board.play(color, point)
+            empties.remove(point)
+            empties.extend(captured)
+        color = color.opponent
+    return board
+
+
+def is_eye(board: Board, point: Point, color: Color) -> bool:
+    """Whether the empty ``point`` is ``color``'s eye: all its neighbours are ``color`` stones and the
+    opponent holds fewer than two of its diagonals (fewer than one on the edge)."""
+    if board[point] is not None or any(board[near] is not color for near in board.neighbours(point)):
+        return False
+    diagonals = _diagonals(board.size, point)
+    enemies = sum(board[corner] is color.opponent for corner in diagonals)
+    return enemies < (2 if len(diagonals) == 4 else 1)
+
+
+def _random_move(board: Board, color: Color, rng: random.Random, empties: list[Point]) -> Point | None:
+    start = rng.randrange(len(empties)) if empties else 0
+    fallback = None
+    for offset in range(len(empties)):
+        point = empties[(start + offset) % len(empties)]
+        if is_eye(board, point, color):
+            continue
+        if board.captures_of(color, point):
+            return point
+        if fallback is None and _legal(board, color, point):
+            fallback = point
+            if offset > 4:
+                break
+    return fallback
+
+
+def _legal(board: Board, color: Color, point: Point) -> bool:
+    trial = board.copy()
+    try:
+        trial.play(color, point)
+    except IllegalMoveError:
+        return False
+    return True
+
+
+def _prior(board: Board, color: Color, point: Point, moves: int) -> float:
+    """Shape knowledge about ``color`` playing ``point``: higher is better."""
+    score = 0.0
+    captured = board.captures_of(color, point)
+    score += 10.0 * len(captured)
+    trial = board.copy()
+    trial.play(color, point)
+    liberties = len(trial.liberties(point))
+    if liberties == 1 and not captured:
+        score -= 8.0 * len(trial.group(point))
+    for near in board.neighbours(point):
+        if board[near] is color and len(board.liberties(near)) == 1 and liberties > 1:
+            score += 6.0 * len(board.group(near))
+        elif board[near] is color.opponent and len(trial.liberties(near)) == 1 and liberties > 1:
+            score += 2.0
+    line = min(point.col, point.row, board.size - 1 - point.col, board.size - 1 - point.row)
+    if board.size >= 9 and moves < board.size * 2:
+        score += {0: -3.0, 1: -1.5, 2: 0.5, 3: 0.5}.get(line, 0.0)
+    return score
+
+
+def _wins(board: Board, color: Color, komi: float) -> bool:
+    score = count(board, komi=komi)
+    return score.winner is color
+
+
+def _owners(board: Board) -> dict[Point, Color]:
+    owners = territory_owner(board)
+    owners.update((point, stone) for point in board.stones() if (stone := board[point]) is not None)
+    return owners
+
+
+@lru_cache(maxsize=4096)
+def _diagonals(size: int, point: Point) -> tuple[Point, ...]:
+    col, row = point
+    return tuple(
+        Point(col + dc, row + dr)
+        for dc in (-1, 1)
+        for dr in (-1, 1)
+        if 0 <= col + dc < size and 0 <= row + dr < size
+    )
