@@ -2,14 +2,15 @@
 
 The move is chosen among the legal points that do not fill the player's own eye. Each candidate gets a
 prior from simple shape (capture, escape from atari, no self-atari, not on the first two lines early)
-and, while time allows, random playouts that start with it; the candidate that wins most playouts, its
-prior breaking ties, is played. It passes when nothing but its own eyes is left, or when the opponent
+and, while time allows, random playouts that start with it; the candidate with the best share of
+playouts won, its prior counting as a few playouts, is played. It passes when nothing but its own eyes is left, or when the opponent
 has passed and the board counts as a win. Seeded by the :class:`random.Random` passed in; the time
 budget is a deadline on ``clock`` (the best move found so far is returned when it passes).
 """
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Callable
@@ -21,14 +22,15 @@ from go_core.board import Board
 from go_core.errors import IllegalMoveError
 from go_core.game import Game, Phase
 from go_core.points import Color, Point
-from go_core.scoring import count, territory_owner
+from go_core.scoring import count, empty_region
 
 Clock = Callable[[], float]
 
 MAX_CANDIDATES: Final = 12
 """The candidates that get playouts, the best priors first."""
-DEAD_THRESHOLD: Final = 0.7
-"""A stone is proposed dead when the opponent owns its point at the end of this share of playouts."""
+PRIOR_PLAYOUTS: Final = 10
+TWO_EYE_SPACE: Final = 6
+"""An eye space of this many points is taken to make two eyes."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,39 +77,86 @@ def choose_move(game: Game, rng: random.Random, budget: Budget = Budget()) -> Po
         final = playout(trial, color.opponent, rng)
         runs[point] += 1
         wins[point] += _wins(final, color, game.komi)
-    return max(ranked, key=lambda point: (wins[point] / max(runs[point], 1), priors[point]))
+    return max(ranked, key=lambda point: (_value(wins[point], runs[point], priors[point]), priors[point]))
 
 
-def propose_dead(game: Game, rng: random.Random, budget: Budget = Budget(playouts=60)) -> frozenset[Point]:
-    """The stones that look dead: those on points the opponent owns at the end of most random playouts
-    from the position now (:data:`DEAD_THRESHOLD`)."""
+def _value(wins: int, runs: int, prior: float) -> float:
+    """The share of playouts won, the prior counting as :data:`PRIOR_PLAYOUTS` playouts won in the
+    share a logistic curve gives it (a capture's prior is worth about nine wins in ten)."""
+    prior_share = 1 / (1 + math.exp(-prior / 4))
+    return (wins + PRIOR_PLAYOUTS * prior_share) / (runs + PRIOR_PLAYOUTS)
+
+
+def propose_dead(game: Game) -> frozenset[Point]:
+    """The stones that look dead at the end of play. A group is weak when its area (the points reached
+    from it through empty points and stones of its colour) touches only the opponent's stones and holds
+    fewer than two eyes: empty regions of the area next to its colour only, one of
+    :data:`TWO_EYE_SPACE` points or more counting as two. The weak group with the smallest area is
+    taken off, then the others are looked at again (its removal may give its neighbours their eyes).
+    Groups in seki come out dead: the players unmark them."""
     board = game.board
-    stones = board.stones()
-    if not stones:
-        return frozenset()
-    lost = dict.fromkeys(stones, 0)
-    runs = 0
-    deadline = budget.clock() + budget.seconds
-    while runs < budget.playouts and budget.clock() < deadline:
-        final = playout(board.copy(), game.to_move, rng)
-        runs += 1
-        owners = _owners(final)
-        for point in stones:
-            owner = owners.get(point)
-            if owner is not None and owner is not board[point]:
-                lost[point] += 1
-    return frozenset(point for point in stones if runs and lost[point] / runs >= DEAD_THRESHOLD)
+    dead: set[Point] = set()
+    while True:
+        weak: list[tuple[int, set[Point]]] = []
+        seen: set[Point] = set()
+        for point in board.stones():
+            if point in seen:
+                continue
+            color = board[point]
+            assert color is not None
+            area, borders = _area(board, point, color)
+            stones = {spot for spot in area if board[spot] is color}
+            seen |= stones
+            if borders == {color.opponent} and _eyes(board, area, color) < 2:
+                weak.append((len(area), stones))
+        if not weak:
+            return frozenset(dead)
+        _, stones = min(weak, key=lambda entry: (entry[0], min(entry[1])))
+        dead |= stones
+        board.place(None, stones)
+
+
+def _area(board: Board, start: Point, color: Color) -> tuple[set[Point], set[Color]]:
+    """The points reached from ``start`` through empty points and ``color`` stones, and the colours of
+    the stones around them."""
+    area = {start}
+    borders: set[Color] = set()
+    todo = [start]
+    while todo:
+        for near in board.neighbours(todo.pop()):
+            stone = board[near]
+            if stone is color.opponent:
+                borders.add(stone)
+            elif near not in area:
+                area.add(near)
+                todo.append(near)
+    return area, borders
+
+
+def _eyes(board: Board, area: set[Point], color: Color) -> int:
+    eyes = 0
+    seen: set[Point] = set()
+    for point in area:
+        if board[point] is not None or point in seen:
+            continue
+        region, borders = empty_region(board, point)
+        seen |= region
+        if borders == {color}:
+            eyes += 2 if len(region) >= TWO_EYE_SPACE else 1
+    return eyes
 
 
 def playout(board: Board, color: Color, rng: random.Random) -> Board:
-    """Play ``board`` out at random from ``color``'s turn: captures first when there are some, never a
-    player's own eye, until both pass (nothing else to play) or the move limit; returns ``board``."""
+    """Play ``board`` out at random from ``color``'s turn, until both pass (nothing but eyes left) or
+    the move limit; returns ``board``. A stone just played that is left in atari is captured at once;
+    otherwise a random legal point is played, never the player's own eye."""
     passes = 0
     empties = [point for point in board.points() if board[point] is None]
+    last: Point | None = None
     for _ in range(3 * board.size * board.size):
         if passes == 2:
             break
-        point = _random_move(board, color, rng, empties)
+        point = _random_move(board, color, rng, empties, last)
         if point is None:
             passes += 1
         else:
@@ -115,6 +164,7 @@ def playout(board: Board, color: Color, rng: random.Random) -> Board:
             captured = board.play(color, point)
             empties.remove(point)
             empties.extend(captured)
+        last = point
         color = color.opponent
     return board
 
@@ -129,20 +179,21 @@ def is_eye(board: Board, point: Point, color: Color) -> bool:
     return enemies < (2 if len(diagonals) == 4 else 1)
 
 
-def _random_move(board: Board, color: Color, rng: random.Random, empties: list[Point]) -> Point | None:
+def _random_move(
+    board: Board, color: Color, rng: random.Random, empties: list[Point], last: Point | None
+) -> Point | None:
+    if last is not None:
+        liberties = board.liberties(last)
+        if len(liberties) == 1:
+            (capture,) = liberties
+            if _legal(board, color, capture):
+                return capture
     start = rng.randrange(len(empties)) if empties else 0
-    fallback = None
     for offset in range(len(empties)):
         point = empties[(start + offset) % len(empties)]
-        if is_eye(board, point, color):
-            continue
-        if board.captures_of(color, point):
+        if not is_eye(board, point, color) and _legal(board, color, point):
             return point
-        if fallback is None and _legal(board, color, point):
-            fallback = point
-            if offset > 4:
-                break
-    return fallback
+    return None
 
 
 def _legal(board: Board, color: Color, point: Point) -> bool:
@@ -178,12 +229,6 @@ def _prior(board: Board, color: Color, point: Point, moves: int) -> float:
 def _wins(board: Board, color: Color, komi: float) -> bool:
     score = count(board, komi=komi)
     return score.winner is color
-
-
-def _owners(board: Board) -> dict[Point, Color]:
-    owners = territory_owner(board)
-    owners.update((point, stone) for point in board.stones() if (stone := board[point]) is not None)
-    return owners
 
 
 @lru_cache(maxsize=4096)

@@ -415,10 +415,12 @@ class Game:
                 game.accept(Color(color))
             if data["resigned"] is not None:
                 game.resign(Color(data["resigned"]))
-        except (KeyError, TypeError, ValueError) as error:
-            if isinstance(error, GoError):
-                raise
-            raise GoError(f"not a stored Go game: {type(error).__name__} {echo(str(error))}") from None
+        except KeyError as error:
+            raise GoError(f"not a stored Go game: {echo(str(error.args[0]))} is missing") from None
+        except GoError:
+            raise
+        except (TypeError, ValueError) as error:
+            raise GoError(f"not a stored Go game: {echo(str(error))}") from None
         return game
 
     def copy(self) -> Game:

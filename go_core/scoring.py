@@ -119,7 +119,7 @@ def count(
     )
 
 
-def _region(board: Board, start: Point) -> tuple[set[Point], set[Color]]:
+def empty_region(board: Board, start: Point) -> tuple[set[Point], set[Color]]:
     """The empty points connected to the empty ``start``, and the colours of the stones around them."""
     region = {start}
     borders: set[Color] = set()
@@ -145,7 +145,7 @@ def territory_owner(board: Board, dead: Collection[Point] = ()) -> dict[Point, C
     for point in alive.points():
         if alive[point] is not None or point in seen:
             continue
-        region, borders = _region(alive, point)
+        region, borders = empty_region(alive, point)
         seen |= region
         if len(borders) == 1:
             owner = next(iter(borders))
