@@ -42,15 +42,16 @@ def handicap_points(size: int, stones: int) -> list[Point]:
 
 
 def star_points(size: int) -> list[Point]:
-    """The marked points of an empty board (the hoshi): the nine handicap points on odd boards from 9
-    up (corners only on even ones), the centre on other odd boards from 7, none below."""
+    """The marked points of an empty board (the hoshi) where GNU Go marks them: none below 7×7; the
+    four corner points (third line below 13×13, fourth line from 13×13); on odd boards the centre, and
+    from 13×13 the middles of the sides too."""
     if size < 7:
         return []
     low = 2 if size < 13 else 3
     high, mid = size - 1 - low, size // 2
-    corners = [Point(col, row) for col in (low, high) for row in (low, high)]
-    if size % 2 == 0:
-        return corners
-    if size < 9:
-        return [Point(mid, mid)]
-    return [*corners, Point(low, mid), Point(high, mid), Point(mid, low), Point(mid, high), Point(mid, mid)]
+    points = [Point(col, row) for col in (low, high) for row in (low, high)]
+    if size % 2 == 1:
+        if size >= 13:
+            points += [Point(low, mid), Point(high, mid), Point(mid, low), Point(mid, high)]
+        points.append(Point(mid, mid))
+    return points

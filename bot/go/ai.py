@@ -27,6 +27,10 @@ GNUGO_ENV: Final = "SCRABBLE_GNUGO"
 DEBIAN_GNUGO: Final = Path("/usr/games/gnugo")
 RESIGN: Final = "resign"
 
+Engine = Literal["auto", "gnugo", "builtin"]
+"""Which AI: GNU Go when installed (``auto``), GNU Go only, or the built-in one."""
+ENGINES: Final[dict[str, Engine]] = {"auto": "auto", "gnugo": "gnugo", "builtin": "builtin"}
+
 AIMove = Point | None | Literal["resign"]
 """A point to play, ``None`` to pass, or :data:`RESIGN`."""
 
@@ -195,7 +199,7 @@ def find_gnugo() -> Path | None:
 def make_ai(
     level: Level = Level.MEDIUM,
     *,
-    engine: Literal["auto", "gnugo", "builtin"] = "auto",
+    engine: Engine = "auto",
     seed: int | None = None,
     seconds: float = 30.0,
 ) -> GoAI:

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from bot.go.ai import Level
+from bot.go.ai import ENGINES, Engine, Level
 from go_core import Color, Game, Phase
 from go_core.errors import GoError
 
@@ -29,7 +29,7 @@ class SavedGame:
     white: str
     ai_color: Color | None = None
     level: Level = Level.MEDIUM
-    engine: str = "auto"
+    engine: Engine = "auto"
     seed: int | None = None
 
     def name(self, color: Color) -> str:
@@ -109,6 +109,6 @@ class SaveDirectory:
             white=str(data["white"]),
             ai_color=None if ai is None else Color(ai["color"]),
             level=Level.MEDIUM if ai is None else Level(ai["level"]),
-            engine="auto" if ai is None else str(ai["engine"]),
+            engine="auto" if ai is None else ENGINES.get(str(ai["engine"]), "auto"),
             seed=data.get("seed"),
         )
