@@ -42,22 +42,25 @@ class Budget:
     clock: Clock = time.monotonic
 
 
-def choose_move(game: Game, rng: random.Random, budget: Budget = Budget()) -> Point | None:
-    """The point the player to move in ``game`` should play, or ``None`` to pass. ``game`` is not changed.
+def choose_move(
+    game: Game, rng: random.Random, budget: Budget = Budget(), color: Color | None = None
+) -> Point | None:
+    """The point ``color`` (default: the player to move) should play in ``game``, or ``None`` to pass.
+    ``game`` is not changed.
 
     Raises:
         IllegalMoveError: the game is not in its playing phase.
     """
     if game.phase is not Phase.PLAY:
         raise IllegalMoveError("The AI moves only while the game is being played")
-    color = game.to_move
+    color = game.to_move if color is None else color
     board = game.board
     last = game.last_move
-    if last is not None and last.is_pass and _wins(board, color, game.komi):
+    if last is not None and last.is_pass and last.color is not color and _wins(board, color, game.komi):
         return None
     priors = {
         point: _prior(board, color, point, len(game.moves))
-        for point in game.legal_points()
+        for point in game.legal_points(color)
         if not is_eye(board, point, color)
     }
     if not priors:

@@ -204,9 +204,17 @@ class Game:
             return None
         return Color(self._result[0])
 
-    def score(self) -> Score:
-        """The count of the board now without the stones marked dead (see :func:`go_core.scoring.count`)."""
-        return count(self._board, self._dead, komi=self._komi, method=self._method)
+    def score(self, dead: Collection[Point] | None = None) -> Score:
+        """The count of the board now without the stones marked dead (or without ``dead`` if given): see
+        :func:`go_core.scoring.count`. Under area scoring White also gets a point per handicap stone
+        (the Chinese rule, and GNU Go's count)."""
+        return count(
+            self._board,
+            self._dead if dead is None else dead,
+            komi=self._komi,
+            method=self._method,
+            handicap=self.handicap if self._method is ScoringMethod.AREA else 0,
+        )
 
     def check(self, point: Point, color: Color | None = None) -> list[Point]:
         """The stones a ``color`` (default: the player to move) stone on ``point`` would capture, if the

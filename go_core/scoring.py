@@ -26,7 +26,8 @@ class ScoringMethod(enum.StrEnum):
 @dataclass(frozen=True, slots=True)
 class Score:
     """A counted position. Territory is counted under area scoring only (0 under stone scoring);
-    ``neutral`` is the empty points that border both colours (dame, seki's shared liberties)."""
+    ``neutral`` is the empty points that border both colours (dame, seki's shared liberties);
+    ``handicap`` the points White gets for Black's handicap stones."""
 
     method: ScoringMethod
     komi: float
@@ -35,6 +36,7 @@ class Score:
     black_territory: int
     white_territory: int
     neutral: int
+    handicap: int = 0
 
     @property
     def black(self) -> float:
@@ -43,8 +45,8 @@ class Score:
 
     @property
     def white(self) -> float:
-        """White's total, komi included."""
-        return self.white_stones + self.white_territory + self.komi
+        """White's total, komi and handicap compensation included."""
+        return self.white_stones + self.white_territory + self.komi + self.handicap
 
     @property
     def winner(self) -> Color | None:
@@ -67,16 +69,18 @@ class Score:
     def breakdown(self) -> str:
         """``Black 40 (stones 20 + territory 20), White 48.5 (stones 19 + territory 22 + komi 7.5): W+8.5``."""
 
-        def side(total: float, stones: int, territory: int, komi: float) -> str:
+        def side(total: float, stones: int, territory: int, komi: float, handicap: int) -> str:
             parts = [f"stones {stones}"]
             if self.method is ScoringMethod.AREA:
                 parts.append(f"territory {territory}")
             if komi:
                 parts.append(f"komi {komi:g}")
+            if handicap:
+                parts.append(f"handicap {handicap}")
             return f"{total:g} ({' + '.join(parts)})"
 
-        black = side(self.black, self.black_stones, self.black_territory, 0)
-        white = side(self.white, self.white_stones, self.white_territory, self.komi)
+        black = side(self.black, self.black_stones, self.black_territory, 0, 0)
+        white = side(self.white, self.white_stones, self.white_territory, self.komi, self.handicap)
         return f"Black {black}, White {white}: {describe_result(self.result)}"
 
 
@@ -99,9 +103,11 @@ def count(
     *,
     komi: float = DEFAULT_KOMI,
     method: ScoringMethod = ScoringMethod.AREA,
+    handicap: int = 0,
 ) -> Score:
     """Count ``board`` once the stones on ``dead`` are taken off: each empty region that touches stones of
-    one colour only is that colour's territory; a region that touches both (or none) is neutral."""
+    one colour only is that colour's territory; a region that touches both (or none) is neutral. White
+    gets ``komi`` and ``handicap`` points more."""
     alive = board.copy()
     alive.place(None, dead)
     owners = territory_owner(alive)
@@ -116,6 +122,7 @@ def count(
         black_territory=black_territory if area else 0,
         white_territory=len(owners) - black_territory if area else 0,
         neutral=empty - len(owners),
+        handicap=handicap,
     )
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Final, Literal, Protocol
 
 from bot.go.gtp_client import GtpClient, GtpError, GtpTimeoutError
-from go_core import Game, Phase, Point, format_move, parse_move
+from go_core import Color, Game, Phase, Point, format_move, parse_move
 from go_core.ai import Budget, choose_move, propose_dead
 from go_core.errors import GoError
 
@@ -45,6 +45,7 @@ class Level(enum.StrEnum):
 
 GNUGO_LEVELS: Final = {Level.EASY: 1, Level.MEDIUM: 5, Level.HARD: 10}
 BUILTIN_SECONDS: Final = {Level.EASY: 0.2, Level.MEDIUM: 1.0, Level.HARD: 3.0}
+MAX_PLAYOUTS: Final = 10_000
 
 
 class GoAI(Protocol):
@@ -55,8 +56,9 @@ class GoAI(Protocol):
         """What players see, e.g. ``GNU Go (level 5)``."""
         ...
 
-    def choose(self, game: Game) -> AIMove:
-        """The move for ``game.to_move`` (``game`` is not changed), within the AI's time."""
+    def choose(self, game: Game, color: Color | None = None) -> AIMove:
+        """The move for ``color`` (default: the player to move; GTP may ask for either) in ``game``
+        (not changed), within the AI's time."""
         ...
 
     def dead_stones(self, game: Game) -> frozenset[Point]:
@@ -72,19 +74,28 @@ class BuiltinAI:
     """:mod:`go_core.ai`, seeded, with a time budget per move."""
 
     def __init__(
-        self, level: Level = Level.MEDIUM, *, seed: int | None = None, seconds: float | None = None
+        self,
+        level: Level = Level.MEDIUM,
+        *,
+        seed: int | None = None,
+        seconds: float | None = None,
+        playouts: int = MAX_PLAYOUTS,
     ) -> None:
+        """Think for the level's time (at most ``seconds``) and at most ``playouts`` playouts a move
+        (with few playouts and time to spare, the moves depend on the seed only)."""
         self.level = level
         self._rng = random.Random(seed)
         self._seconds = BUILTIN_SECONDS[level] if seconds is None else min(seconds, BUILTIN_SECONDS[level])
+        self._playouts = playouts
 
     @property
     def name(self) -> str:
         return f"built-in AI ({self.level})"
 
-    def choose(self, game: Game) -> AIMove:
+    def choose(self, game: Game, color: Color | None = None) -> AIMove:
         """See :func:`go_core.ai.choose_move` (play resumes first in the dead-stone phase)."""
-        return choose_move(_playing(game), self._rng, Budget(seconds=self._seconds, playouts=10_000))
+        budget = Budget(seconds=self._seconds, playouts=self._playouts)
+        return choose_move(_playing(game), self._rng, budget, color)
 
     def dead_stones(self, game: Game) -> frozenset[Point]:
         """See :func:`go_core.ai.propose_dead`."""
@@ -113,17 +124,17 @@ class GnuGoAI:
     def name(self) -> str:
         return f"GNU Go (level {GNUGO_LEVELS[self.level]})"
 
-    def choose(self, game: Game) -> AIMove:
+    def choose(self, game: Game, color: Color | None = None) -> AIMove:
         """GNU Go's ``genmove``; the built-in AI's move if GNU Go fails or takes longer than the budget,
         or answers a move the engine refuses (GNU Go does not know positional superko)."""
         game = _playing(game)
-        color = game.to_move
+        color = game.to_move if color is None else color
         try:
             self._sync(game)
             answer = self._gtp(f"genmove {color.value}", self._seconds)
         except (GtpError, OSError) as error:
             log.warning("GNU Go failed (%s): the built-in AI plays this move", error)
-            return self._fallback.choose(game)
+            return self._fallback.choose(game, color)
         if answer.lower() == RESIGN:
             return RESIGN
         try:
@@ -133,7 +144,7 @@ class GnuGoAI:
         except GoError as error:
             log.warning("GNU Go's move %r is refused (%s): the built-in AI plays this move", answer, error)
             self._sent = []
-            return self._fallback.choose(game)
+            return self._fallback.choose(game, color)
         self._sent.append(f"play {color.value} {format_move(point)}")
         return point
 

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable
 from typing import Final, TextIO
 
 from bot.go.ai import RESIGN, GoAI
-from go_core import COLUMNS, Color, Game, Phase, Point, count, format_move, parse_move, star_points
+from go_core import COLUMNS, Color, Game, Phase, Point, format_move, parse_move, star_points
 from go_core.errors import GoError
 
 PROTOCOL_VERSION: Final = "2"
@@ -76,7 +76,7 @@ class GtpEngine:
             text = command(args)
         except _RefusedError as refusal:
             return f"?{ident} {refusal}\n\n"
-        return f"={ident} {text}\n\n" if text else f"={ident}\n\n"
+        return f"={ident} {text}\n\n"  # "= " even when empty, as GNU Go answers
 
     def serve(self, lines: Iterable[str], write: Callable[[str], None]) -> None:
         """Answer every line until ``quit`` or the end of the input."""
@@ -136,12 +136,7 @@ class GtpEngine:
         self._resume()
         if self.game.phase is Phase.OVER:
             raise _RefusedError("game is over")
-        position = self.game.copy()
-        if position.to_move is not color:
-            position.pass_turn(position.to_move, any_turn=True)  # so that the AI moves for ``color``
-            if position.phase is Phase.SCORING:
-                position.resume()
-        move = self.ai.choose(position)
+        move = self.ai.choose(self.game, color)
         if move == RESIGN:
             return RESIGN
         if move is None:
@@ -158,7 +153,7 @@ class GtpEngine:
         return ""
 
     def _final_score(self, _: list[str]) -> str:
-        return count(self.game.board, self._dead(), komi=self.game.komi, method=self.game.method).result
+        return self.game.score(self._dead()).result
 
     def _final_status_list(self, args: list[str]) -> str:
         if len(args) != 1 or args[0] not in _STATUSES:
@@ -189,7 +184,7 @@ class GtpEngine:
             self.game = Game(self.game.size, komi=self.game.komi, handicap=stones)
         except GoError:
             raise _RefusedError("invalid handicap") from None
-        return " ".join(map(str, self.game.handicap_stones))
+        return " ".join(map(str, self.game.board.stones(Color.BLACK)))
 
     def _quit(self, _: list[str]) -> str:
         self.done = True
