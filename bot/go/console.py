@@ -9,6 +9,7 @@ change is saved at once (:mod:`bot.go.saves`), so ``quit`` or Ctrl-C loses nothi
 from __future__ import annotations
 
 import enum
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -55,6 +56,7 @@ _ARGUMENTS: Final = {
     Verb.SGF: "a file name, e.g. sgf game.sgf",
     Verb.IMAGE: "a file name, e.g. image board.png",
 }
+_COORDINATE: Final = re.compile(r"[A-Za-z]\d{1,3}")
 _ALIASES: Final = {"exit": Verb.QUIT, "?": Verb.HELP, "alive": Verb.DEAD}
 
 HELP: Final = """\
@@ -95,7 +97,8 @@ def parse_command(line: str, size: int) -> Command | None:
     try:
         point = parse_move(word, size)
     except GoError:
-        pass
+        if _COORDINATE.fullmatch(word):
+            raise  # a point, but not one of this board: say why
     else:
         if not rest:
             return Command(Verb.PASS) if point is None else Command(Verb.PLAY, word)
