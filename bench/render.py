@@ -4,6 +4,9 @@ Run from the repository root: ``python bench/render.py [--runs N]``. Each image 
 (the first render of a board or rack also draws and caches its empty background); the script prints
 one line per image: ``<name> median_ms=<float> png_kb=<float> size=<width>x<height>``. The targets for
 the full standard board are a median of at most 50 ms and a PNG of at most 300 KB.
+
+``--go`` measures the Go board images instead (:func:`go_boards`): a 19×19 board in the middle of a
+game and a full one, same targets (≤ 50 ms, ≤ 300 KB).
 """
 
 from __future__ import annotations
@@ -51,11 +54,35 @@ def measure(name: str, render: Callable[[], bytes], runs: int) -> None:
     )
 
 
+def go_boards(runs: int) -> None:
+    """The Go board images: 19×19 after 200 seeded random moves (captures included), and covered with
+    stones but for one liberty per group, the last move marked."""
+    import random
+
+    from bot.render.go_board import render_go_board
+    from go_core import Game
+
+    game, rng = Game(19), random.Random(1)
+    for _ in range(200):
+        game.play(rng.choice(game.legal_points()))
+    measure("go_19x19_midgame", lambda: render_go_board(game, black="Alice", white="GNU Go (level 5)"), runs)
+    full = Game(19)
+    for point in full.board.points():
+        if (point.col + point.row) % 3 and full.is_legal(point):
+            full.play(point)
+    measure("go_19x19_full", lambda: render_go_board(full, black="Alice", white="Bob"), runs)
+
+
 def main() -> None:
-    """Parse the command line and run the three measurements."""
+    """Parse the command line and run the three measurements (or the Go ones with ``--go``)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=30, help="renders per image (default 30)")
-    runs = parser.parse_args().runs
+    parser.add_argument("--go", action="store_true", help="measure the Go board images instead")
+    args = parser.parse_args()
+    runs = args.runs
+    if args.go:
+        go_boards(runs)
+        return
     header = BoardHeader(
         players=(PlayerLine("Alice", 312, to_move=False), PlayerLine("Bob", 298, to_move=True)), bag=0
     )
