@@ -131,7 +131,7 @@ class GnuGoAI:
         color = game.to_move if color is None else color
         try:
             self._sync(game)
-            answer = self._gtp(f"genmove {color.value}", self._seconds)
+            answer = self._gtp(f"genmove {color.value}")
         except (GtpError, OSError) as error:
             log.warning("GNU Go failed (%s): the built-in AI plays this move", error)
             return self._fallback.choose(game, color)
@@ -153,7 +153,7 @@ class GnuGoAI:
         proposal if GNU Go fails."""
         try:
             self._sync(game)
-            answer = self._gtp("final_status_list dead", self._seconds)
+            answer = self._gtp("final_status_list dead")
         except (GtpError, OSError) as error:
             log.warning("GNU Go failed (%s): the built-in AI proposes the dead stones", error)
             return self._fallback.dead_stones(game)
@@ -166,13 +166,13 @@ class GnuGoAI:
             self._client.close()
             self._client = None
 
-    def _gtp(self, command: str, timeout: float = 10.0) -> str:
+    def _gtp(self, command: str, timeout: float | None = None) -> str:
         if self._client is None:
             argv = [str(self.program), "--mode", "gtp", "--level", str(GNUGO_LEVELS[self.level])]
             self._client = GtpClient([*argv, "--seed", str(self._seed)])
             self._sent = []
         try:
-            return self._client.send(command, timeout)
+            return self._client.send(command, self._seconds if timeout is None else timeout)
         except GtpTimeoutError:
             self.close()  # killed: a new process next time
             raise
