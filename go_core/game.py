@@ -4,7 +4,8 @@ and a dict form to store it.
 A game goes through three phases. In :attr:`Phase.PLAY` the players take turns to play a stone or pass;
 two passes in a row start :attr:`Phase.SCORING`, where the players mark the dead groups
 (:meth:`Game.toggle_dead`), then either both accept the count (:meth:`Game.accept`) or play resumes
-(:meth:`Game.resume`). A resignation, or both acceptances, end the game: :attr:`Phase.OVER`.
+(:meth:`Game.resume`). A resignation, a loss on time, or both acceptances end the game:
+:attr:`Phase.OVER`.
 """
 
 from __future__ import annotations
@@ -36,6 +37,8 @@ FORMAT_VERSION: Final = 1
 RESUME: Final = "resume"
 """The action in :meth:`Game.to_dict`'s list that resumes play after the dead-stone phase."""
 MAX_KOMI: Final = 1000.0
+RESIGNED: Final = "R"
+ON_TIME: Final = "T"
 
 
 class Phase(enum.StrEnum):
@@ -108,6 +111,8 @@ class Game:
         self._dead: frozenset[Point] = frozenset()
         self._accepted: set[Color] = set()
         self._result: str | None = None
+        self._forfeit_by: tuple[Color, str] | None = None
+        """The colour that resigned or lost on time, and how (:data:`RESIGNED`, :data:`ON_TIME`)."""
 
     # Reading -------------------------------------------------------------------------------------
 
@@ -288,10 +293,15 @@ class Game:
         Raises:
             GameOverError: the game is already over.
         """
-        if self._result is not None:
-            raise GameOverError
-        self._result = f"{color.opponent.value}+R"
-        return self._result
+        return self._forfeit(color, RESIGNED)
+
+    def lose_on_time(self, color: Color) -> str:
+        """``color`` ran out of time (a front end's turn timer); returns the result (``W+T`` for Black).
+
+        Raises:
+            GameOverError: the game is already over.
+        """
+        return self._forfeit(color, ON_TIME)
 
     def undo(self) -> Move | None:
         """Take back the last action: a move (a pass ends the dead-stone phase it started, and the dead
@@ -391,7 +401,7 @@ class Game:
                 resumptions.pop(0)
             if index < len(self._moves):
                 actions.append(str(self._moves[index]))
-        resigned = self._result[0] if self._result is not None and self._result.endswith("+R") else None
+        loser, how = self._forfeit_by or (None, "")
         return {
             "format": FORMAT_VERSION,
             "size": self._size,
@@ -401,7 +411,8 @@ class Game:
             "actions": actions,
             "dead": sorted(str(point) for point in self._dead),
             "accepted": sorted(color.value for color in self._accepted),
-            "resigned": None if resigned is None else Color(resigned).opponent.value,
+            "resigned": loser.value if loser is not None and how == RESIGNED else None,
+            "timed_out": loser.value if loser is not None and how == ON_TIME else None,
         }
 
     @classmethod
@@ -423,6 +434,8 @@ class Game:
                 game.accept(Color(color))
             if data["resigned"] is not None:
                 game.resign(Color(data["resigned"]))
+            if data.get("timed_out") is not None:
+                game.lose_on_time(Color(data["timed_out"]))
         except KeyError as error:
             raise GoError(f"not a stored Go game: {echo(str(error.args[0]))} is missing") from None
         except GoError:
@@ -462,6 +475,13 @@ class Game:
             self.pass_turn(color, any_turn=True)
         else:
             self.play(point, color, any_turn=True)
+
+    def _forfeit(self, color: Color, how: str) -> str:
+        if self._result is not None:
+            raise GameOverError
+        self._forfeit_by = (color, how)
+        self._result = f"{color.opponent.value}+{how}"
+        return self._result
 
     def _turn(self, color: Color | None, *, any_turn: bool) -> Color:
         if self._result is not None:

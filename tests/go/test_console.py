@@ -78,6 +78,7 @@ def test_a_hot_seat_game_is_played_to_the_count(tmp_path: Path) -> None:
         "dead": [],
         "accepted": ["B", "W"],
         "resigned": None,
+        "timed_out": None,
     }
 
 

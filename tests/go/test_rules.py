@@ -255,3 +255,15 @@ def test_a_stored_game_that_breaks_the_rules_is_refused() -> None:
         Game.from_dict({key: value for key, value in data.items() if key != "actions"})
     with pytest.raises(GoError, match=r"^unknown Go game format '7'$"):
         Game.from_dict({**data, "format": 7})
+
+
+def test_a_loss_on_time_ends_the_game_and_is_stored() -> None:
+    game = Game(9)
+    game.play("E5")
+    assert game.lose_on_time(Color.WHITE) == "B+T"
+    assert game.phase is Phase.OVER
+    data = game.to_dict()
+    assert (data["resigned"], data["timed_out"]) == (None, "W")
+    assert Game.from_dict(data).result == "B+T"
+    with pytest.raises(GameOverError):
+        game.resign(Color.BLACK)
