@@ -167,7 +167,8 @@ class GtpEngine:
         seen: set[Point] = set()
         for point in wanted:
             if point not in seen:
-                group = [stone for stone in wanted if stone in board.group(point)]
+                members = board.group(point)
+                group = [stone for stone in wanted if stone in members]
                 seen.update(group)
                 groups.append(group)
         return "\n".join(" ".join(map(str, group)) for group in groups)

@@ -52,6 +52,9 @@ fixed_handicap 5
 list_stones black
 final_score
 final_status_list dead
+final_status_list alive
+final_status_list seki
+final_status_list undead
 foo
 quit
 play b a1
@@ -144,6 +147,16 @@ EXPECTED = (
     "= B+69.5\n"
     "\n"
     "= \n"
+    "\n"
+    "= C7\n"
+    "G7\n"
+    "E5\n"
+    "C3\n"
+    "G3\n"
+    "\n"
+    "= \n"
+    "\n"
+    "? invalid status\n"
     "\n"
     "? unknown command\n"
     "\n"
