@@ -7,24 +7,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import go_core
-from go_core import Color, Game, Phase, Point
+from go_core import Color, Game, Phase
+from tests.go.go_games import random_game
 
 SIZES = st.integers(min_value=2, max_value=7)
-
-
-def _random_game(size: int, picks: list[int]) -> Game:
-    """A game on a ``size`` board where each pick chooses among the legal moves (pass included)."""
-    game = Game(size)
-    for pick in picks:
-        if game.phase is not Phase.PLAY:
-            break
-        choices: list[Point | None] = [None, *game.legal_points()]
-        choice = choices[pick % len(choices)] if pick % 7 else None
-        if choice is None:
-            game.pass_turn()
-        else:
-            game.play(choice)
-    return game
 
 
 @settings(max_examples=60, deadline=None)
@@ -43,13 +29,13 @@ def test_no_stone_is_left_without_liberties(size: int, picks: list[int]) -> None
 @settings(max_examples=60, deadline=None)
 @given(SIZES, st.lists(st.integers(min_value=0, max_value=10_000), min_size=1, max_size=60))
 def test_undo_restores_the_exact_state(size: int, picks: list[int]) -> None:
-    game = _random_game(size, picks[:-1])
+    game = random_game(size, picks[:-1])
     before, board, captures = (
         game.to_dict(),
         game.board,
         (game.captures(Color.BLACK), game.captures(Color.WHITE)),
     )
-    changed = _random_game(size, picks)
+    changed = random_game(size, picks)
     if changed.to_dict()["actions"] == before["actions"]:
         return
     changed.undo()
@@ -65,7 +51,7 @@ def test_undo_restores_the_exact_state(size: int, picks: list[int]) -> None:
 @settings(max_examples=40, deadline=None)
 @given(SIZES, st.lists(st.integers(min_value=0, max_value=10_000), max_size=60))
 def test_the_dict_form_and_the_repr_give_back_the_game(size: int, picks: list[int]) -> None:
-    game = _random_game(size, picks)
+    game = random_game(size, picks)
     if game.phase is Phase.SCORING and game.board.stones():
         game.toggle_dead(game.board.stones()[0])
         game.accept(Color.WHITE)

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from bot.go.sgf import export_sgf, import_sgf
 from go_core import Color, Game, ScoringMethod
 from go_core.errors import BoardSizeError, GoError, OccupiedError
+from tests.go.go_games import random_game
 
 
 def _played() -> Game:
@@ -61,3 +64,14 @@ def test_bad_records_are_refused_with_the_reason() -> None:
         import_sgf("(;GM[1]SZ[26])")
     with pytest.raises(GoError, match=r"^the record sets up stones other than a standard handicap"):
         import_sgf("(;GM[1]SZ[9]AB[aa])")
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.integers(min_value=2, max_value=9), st.lists(st.integers(min_value=0, max_value=10_000), max_size=50)
+)
+def test_every_game_comes_back_from_its_record(size: int, picks: list[int]) -> None:
+    game = random_game(size, picks)
+    record = import_sgf(export_sgf(game))
+    assert record.game.moves == game.moves
+    assert record.game.board == game.board
