@@ -1,7 +1,8 @@
 """The built-in Go AI: light heuristics and Monte Carlo playouts, for when GNU Go is not installed.
 
 The move is chosen among the legal points that do not fill the player's own eye. Each candidate gets a
-prior from simple shape (capture, escape from atari, no self-atari, not on the first two lines early)
+prior from simple shape (capture, escape from atari, no self-atari, the third and fourth lines and open
+areas in the opening, near the last move later)
 and, while time allows, random playouts that start with it; the candidate with the best share of
 playouts won, its prior counting as a few playouts, is played. It passes when nothing but its own eyes is left, or when the opponent
 has passed and the board counts as a win. Seeded by the :class:`random.Random` passed in; the time
@@ -58,8 +59,14 @@ def choose_move(
     last = game.last_move
     if last is not None and last.is_pass and last.color is not color and _wins(board, color, game.komi):
         return None
+    context = _Context(
+        opening=len(game.moves) < board.size * 2,
+        stones=board.stones(),
+        last=None if last is None else last.point,
+        rng=rng,
+    )
     priors = {
-        point: _prior(board, color, point, len(game.moves))
+        point: _prior(board, color, point, context)
         for point in game.legal_points(color)
         if not is_eye(board, point, color)
     }
@@ -208,8 +215,11 @@ def _legal(board: Board, color: Color, point: Point) -> bool:
     return True
 
 
-def _prior(board: Board, color: Color, point: Point, moves: int) -> float:
-    """Shape knowledge about ``color`` playing ``point``: higher is better."""
+def _prior(board: Board, color: Color, point: Point, context: _Context) -> float:
+    """Shape knowledge about ``color`` playing ``point``: higher is better. Captures, saving a group in
+    atari and putting one in atari score; self-atari loses. The first line is poor (from 5×5); from 9×9,
+    in the opening the third and fourth lines and points away from every stone are good, and points
+    near the last move are. A seeded jitter breaks the ties."""
     score = 0.0
     captured = board.captures_of(color, point)
     score += 10.0 * len(captured)
@@ -224,9 +234,29 @@ def _prior(board: Board, color: Color, point: Point, moves: int) -> float:
         elif board[near] is color.opponent and len(trial.liberties(near)) == 1 and liberties > 1:
             score += 2.0
     line = min(point.col, point.row, board.size - 1 - point.col, board.size - 1 - point.row)
-    if board.size >= 9 and moves < board.size * 2:
-        score += {0: -3.0, 1: -1.5, 2: 0.5, 3: 0.5}.get(line, 0.0)
-    return score
+    if board.size >= 5 and line == 0:
+        score -= 3.0 if context.opening else 1.0
+    if board.size >= 9:
+        if context.opening:
+            score += {1: -1.5, 2: 1.0, 3: 1.0}.get(line, 0.0)
+            room = min(
+                (max(abs(point.col - col), abs(point.row - row)) for col, row in context.stones), default=9
+            )
+            score += 1.5 if room >= 4 else -1.0 if room <= 1 else 0.0
+        last = context.last
+        if last is not None and abs(point.col - last.col) + abs(point.row - last.row) <= 2:
+            score += 0.5
+    return score + context.rng.random() * 0.2
+
+
+@dataclass(frozen=True, slots=True)
+class _Context:
+    """What :func:`_prior` knows of the game besides the board."""
+
+    opening: bool
+    stones: list[Point]
+    last: Point | None
+    rng: random.Random
 
 
 def _wins(board: Board, color: Color, komi: float) -> bool:
