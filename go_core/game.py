@@ -48,6 +48,9 @@ class Phase(enum.StrEnum):
     SCORING = "scoring"
     OVER = "over"
 
+    def __repr__(self) -> str:
+        return f"Phase.{self.name}"
+
 
 @dataclass(frozen=True, slots=True)
 class Move:

@@ -22,6 +22,9 @@ class ScoringMethod(enum.StrEnum):
     AREA = "area"
     STONES = "stones"
 
+    def __repr__(self) -> str:
+        return f"ScoringMethod.{self.name}"
+
 
 @dataclass(frozen=True, slots=True)
 class Score:

@@ -5,7 +5,19 @@ from __future__ import annotations
 
 import pytest
 
-from go_core import Board, Color, Game, Phase, Point, ScoringMethod, count, handicap_points, star_points
+from go_core import (
+    Board,
+    Color,
+    Game,
+    Move,
+    Phase,
+    Point,
+    Score,
+    ScoringMethod,
+    count,
+    handicap_points,
+    star_points,
+)
 from go_core.errors import GoError, PhaseError
 
 SEKI = [
@@ -138,3 +150,13 @@ def test_star_points_are_where_gnu_go_marks_them() -> None:
     assert sorted(map(str, star_points(19))) == sorted(GNUGO_HANDICAPS[19, 9].split())
     assert sorted(map(str, star_points(13))) == sorted(GNUGO_HANDICAPS[13, 9].split())
     assert star_points(6) == []
+
+
+def test_reprs_are_code() -> None:
+    score = count(Board.from_rows(SEKI))
+    assert eval(repr(score), {"Score": Score, "ScoringMethod": ScoringMethod}) == score
+    game = _scoring_game()
+    assert repr(game.phase) == "Phase.SCORING"
+    assert eval(repr(game.moves[0]), {"Move": Move, "Color": Color, "Point": Point}) == game.moves[0]
+    board = Board.from_rows(["X.", ".O"])
+    assert eval(repr(board), {"Board": Board}) == board
