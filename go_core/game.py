@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 import math
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
@@ -20,6 +20,7 @@ from go_core.board import Board
 from go_core.errors import (
     GameOverError,
     GoError,
+    HandicapError,
     IllegalMoveError,
     KoError,
     KomiError,
@@ -80,16 +81,19 @@ class Game:
         *,
         komi: float = DEFAULT_KOMI,
         handicap: int = 0,
+        free_handicap: Sequence[Point] = (),
         method: ScoringMethod = ScoringMethod.AREA,
     ) -> None:
         """A new game on an empty ``size``×``size`` board, or with ``handicap`` black stones placed as
-        GNU Go places them (:func:`~go_core.handicap.handicap_points`; White then moves first). White
+        GNU Go places them (:func:`~go_core.handicap.handicap_points`), or with black stones on the
+        ``free_handicap`` points (placed by the players, on any board); White then moves first. White
         gets ``komi`` points; the game is counted by ``method``.
 
         Raises:
             BoardSizeError: ``size`` is not 2 to 25.
             KomiError: ``komi`` is not a finite number of at most 1000 points either way.
-            HandicapError: a handicap other than 0 or 2 to 9, or on a board other than 9, 13 or 19.
+            HandicapError: a handicap other than 0 or 2 to 9, or on a board other than 9, 13 or 19; a
+                free handicap of fewer than 2 points, with a point twice, or filling the board; both.
         """
         self._size = check_size(size)
         if isinstance(komi, bool) or not isinstance(komi, int | float) or not math.isfinite(komi):
@@ -99,11 +103,9 @@ class Game:
         self._komi = float(komi)
         self._method = ScoringMethod(method)
         self._board = Board(size)
-        self._handicap: tuple[Point, ...] = ()
-        if handicap:
-            self._handicap = tuple(handicap_points(size, handicap))
-            self._board.place(Color.BLACK, self._handicap)
-        self._to_move = Color.WHITE if handicap else Color.BLACK
+        self._handicap = _handicap_stones(size, handicap, free_handicap)
+        self._board.place(Color.BLACK, self._handicap)
+        self._to_move = Color.WHITE if self._handicap else Color.BLACK
         self._moves: list[Move] = []
         self._turns: list[Color] = []
         """Whose turn it was before each action (moves and resumptions), for undo."""
@@ -410,6 +412,7 @@ class Game:
             "size": self._size,
             "komi": self._komi,
             "handicap": self.handicap,
+            "free_handicap": [] if self._is_fixed_handicap() else [str(point) for point in self._handicap],
             "method": self._method.value,
             "actions": actions,
             "dead": sorted(str(point) for point in self._dead),
@@ -428,7 +431,11 @@ class Game:
         try:
             if data["format"] != FORMAT_VERSION:
                 raise GoError(f"unknown Go game format {echo(str(data['format']))}")
-            game = cls(data["size"], komi=data["komi"], handicap=data["handicap"], method=data["method"])
+            free = [Point.parse(point, data["size"]) for point in data.get("free_handicap", [])]
+            handicap = 0 if free else data["handicap"]
+            game = cls(
+                data["size"], komi=data["komi"], handicap=handicap, free_handicap=free, method=data["method"]
+            )
             for action in data["actions"]:
                 game._replay(action)
             if data["dead"]:
@@ -479,6 +486,13 @@ class Game:
         else:
             self.play(point, color, any_turn=True)
 
+    def _is_fixed_handicap(self) -> bool:
+        stones = self._handicap
+        try:
+            return not stones or tuple(handicap_points(self._size, len(stones))) == stones
+        except HandicapError:
+            return False
+
     def _forfeit(self, color: Color, how: str) -> str:
         if self._result is not None:
             raise GameOverError
@@ -524,3 +538,20 @@ class Game:
             raise GameOverError
         if phase is Phase.PLAY:
             raise PhaseError("Dead stones are marked after both players pass")
+
+
+def _handicap_stones(size: int, handicap: int, free: Sequence[Point]) -> tuple[Point, ...]:
+    """The handicap stones of a new game (see :class:`Game`)."""
+    if not free:
+        return tuple(handicap_points(size, handicap)) if handicap else ()
+    if handicap:
+        raise HandicapError("Give a handicap as a number of stones or as points, not both")
+    points = tuple(free)
+    for point in points:
+        if not (0 <= point.col < size and 0 <= point.row < size):
+            raise HandicapError(f"A handicap stone is off the {size}×{size} board")
+    if len(set(points)) != len(points):
+        raise HandicapError("A handicap stone is placed twice on the same point")
+    if not 2 <= len(points) < size * size:
+        raise HandicapError(f"A free handicap is 2 to {size * size - 1} stones, not {len(points)}")
+    return points

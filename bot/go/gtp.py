@@ -54,6 +54,7 @@ class GtpEngine:
             "final_status_list": self._final_status_list,
             "list_stones": self._list_stones,
             "fixed_handicap": self._fixed_handicap,
+            "set_free_handicap": self._set_free_handicap,
             "quit": self._quit,
         }
 
@@ -187,6 +188,23 @@ class GtpEngine:
             raise _RefusedError("invalid handicap") from None
         return " ".join(map(str, self.game.board.stones(Color.BLACK)))
 
+    def _set_free_handicap(self, args: list[str]) -> str:
+        if self.game.board.stones():
+            raise _RefusedError("board not empty")
+        points = []
+        for word in args:
+            point = self._vertex(word, "invalid coordinate")
+            if point is None:
+                raise _RefusedError("invalid coordinate")
+            points.append(point)
+        if len(set(points)) != len(points):
+            raise _RefusedError("repeated vertex")
+        try:
+            self.game = Game(self.game.size, komi=self.game.komi, free_handicap=points)
+        except GoError:
+            raise _RefusedError("invalid handicap") from None
+        return ""
+
     def _quit(self, _: list[str]) -> str:
         self.done = True
         return ""
@@ -199,11 +217,11 @@ class GtpEngine:
         except GoError:
             raise _RefusedError("invalid color or coordinate") from None
 
-    def _vertex(self, text: str) -> Point | None:
+    def _vertex(self, text: str, error: str = "invalid color or coordinate") -> Point | None:
         try:
             return parse_move(text, self.game.size)
         except GoError:
-            raise _RefusedError("invalid color or coordinate") from None
+            raise _RefusedError(error) from None
 
     def _resume(self) -> None:
         if self.game.phase is Phase.SCORING:

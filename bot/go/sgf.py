@@ -1,6 +1,7 @@
 """Go game records in SGF (FF[4]), written and read by :mod:`sgfmill`.
 
-A record holds the board size, komi, handicap stones (``HA``/``AB``), the rules (``RU``: ``Chinese``
+A record holds the board size, komi, handicap stones (``HA``/``AB``; black stones set up at the start
+that are not the fixed placement are read as a free handicap), the rules (``RU``: ``Chinese``
 for area scoring, ``Stones`` for stone scoring), the players' names, the moves and the result. The
 dead-stone marks are not kept: a record whose game ended with two passes is read back in the
 dead-stone phase.
@@ -13,7 +14,7 @@ from typing import Final
 
 from sgfmill import sgf
 
-from go_core import Color, Game, Point, ScoringMethod, handicap_points
+from go_core import Board, Color, Game, Point, ScoringMethod, handicap_points
 from go_core.errors import GoError, echo
 
 APPLICATION: Final = ("scrabble-host Go", "1")
@@ -58,8 +59,7 @@ def import_sgf(text: str) -> Record:
 
     Raises:
         GoError: the text is not an SGF game, or its board, handicap stones or moves are not ones the
-            engine plays (a board wider than 25, stones set up other than a standard handicap, an
-            illegal move).
+            engine plays (a board wider than 25, white stones set up, an illegal move).
     """
     try:
         record = sgf.Sgf_game.from_string(text)
@@ -78,10 +78,14 @@ def import_sgf(text: str) -> Record:
     except ValueError as error:
         raise GoError(f"not an SGF game record: {echo(str(error))}") from None
     method = ScoringMethod.STONES if str(rules).lower() == "stones" else ScoringMethod.AREA
-    game = Game(size, komi=komi, handicap=handicap, method=method)
-    expected = {_sgf_point(point) for point in (handicap_points(size, handicap) if handicap else [])}
-    if white_setup or empty_setup or set(black_setup) != expected:
-        raise GoError("the record sets up stones other than a standard handicap: the engine cannot play it")
+    if white_setup or empty_setup or len(black_setup) == 1:
+        raise GoError("the record sets up stones other than a handicap: the engine cannot play it")
+    setup = {Point(col, row) for row, col in black_setup}
+    if handicap and setup == set(_fixed_or_none(size, handicap)):
+        game = Game(size, komi=komi, handicap=handicap, method=method)
+    else:
+        free = [point for point in Board(size).points() if point in setup]
+        game = Game(size, komi=komi, free_handicap=free, method=method)
     for colour, where in moves:
         if colour is None:
             continue
@@ -93,6 +97,14 @@ def import_sgf(text: str) -> Record:
     if isinstance(result, str) and result.upper().endswith("+R") and result[:1].upper() in "BW":
         game.resign(Color(result[:1].upper()).opponent)
     return Record(game, str(names[0]), str(names[1]), None if result is None else str(result))
+
+
+def _fixed_or_none(size: int, handicap: int) -> list[Point]:
+    """The fixed handicap points, or none when the board or the count has no fixed placement."""
+    try:
+        return handicap_points(size, handicap)
+    except GoError:
+        return []
 
 
 def _sgf_point(point: Point) -> tuple[int, int]:

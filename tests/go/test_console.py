@@ -73,6 +73,7 @@ def test_a_hot_seat_game_is_played_to_the_count(tmp_path: Path) -> None:
         "size": 5,
         "komi": 7.5,
         "handicap": 0,
+        "free_handicap": [],
         "method": "area",
         "actions": ["B C3", "W pass", "B pass"],
         "dead": [],

@@ -55,6 +55,11 @@ final_status_list dead
 final_status_list alive
 final_status_list seki
 final_status_list undead
+clear_board
+set_free_handicap c3 c3
+set_free_handicap c3 d4 e5
+list_stones black
+set_free_handicap a1 a2
 foo
 quit
 play b a1
@@ -157,6 +162,16 @@ EXPECTED = (
     "= \n"
     "\n"
     "? invalid status\n"
+    "\n"
+    "= \n"
+    "\n"
+    "? repeated vertex\n"
+    "\n"
+    "= \n"
+    "\n"
+    "= E5 D4 C3\n"
+    "\n"
+    "? board not empty\n"
     "\n"
     "? unknown command\n"
     "\n"

@@ -267,3 +267,23 @@ def test_a_loss_on_time_ends_the_game_and_is_stored() -> None:
     assert Game.from_dict(data).result == "B+T"
     with pytest.raises(GameOverError):
         game.resign(Color.BLACK)
+
+
+def test_a_free_handicap_is_placed_by_the_players_and_stored() -> None:
+    stones = [P("C3", 7), P("E5", 7), P("D4", 7)]
+    game = Game(7, free_handicap=stones)
+    assert (game.handicap, game.handicap_stones, game.to_move) == (3, tuple(stones), Color.WHITE)
+    data = game.to_dict()
+    assert data["free_handicap"] == ["C3", "E5", "D4"]
+    assert Game.from_dict(data) == game
+    assert Game(19, handicap=4).to_dict()["free_handicap"] == []
+    with pytest.raises(HandicapError, match=r"^A handicap stone is placed twice on the same point$"):
+        Game(7, free_handicap=[P("C3", 7), P("C3", 7)])
+    with pytest.raises(HandicapError, match=r"^A free handicap is 2 to 48 stones, not 1$"):
+        Game(7, free_handicap=[P("C3", 7)])
+    with pytest.raises(HandicapError, match=r"^A handicap stone is off the 7×7 board$"):
+        Game(7, free_handicap=[P("C3", 7), Point(7, 0)])
+    with pytest.raises(
+        HandicapError, match=r"^Give a handicap as a number of stones or as points, not both$"
+    ):
+        Game(9, handicap=2, free_handicap=[P("C3", 9), P("D4", 9)])

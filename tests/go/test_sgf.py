@@ -62,8 +62,15 @@ def test_bad_records_are_refused_with_the_reason() -> None:
         import_sgf("(;GM[1]SZ[9];B[ee];W[ee])")
     with pytest.raises(BoardSizeError, match=r"^A board is 2 to 25 points wide, not 26"):
         import_sgf("(;GM[1]SZ[26])")
-    with pytest.raises(GoError, match=r"^the record sets up stones other than a standard handicap"):
-        import_sgf("(;GM[1]SZ[9]AB[aa])")
+    with pytest.raises(GoError, match=r"^the record sets up stones other than a handicap: the engine cannot"):
+        import_sgf("(;GM[1]SZ[9]AB[aa][bb]AW[cc])")
+
+
+def test_a_free_handicap_comes_back() -> None:
+    record = import_sgf("(;GM[1]FF[4]SZ[9]HA[3]AB[aa][ee][ii];W[cc])")
+    assert [str(point) for point in record.game.handicap_stones] == ["A9", "E5", "J1"]
+    assert [str(move) for move in record.game.moves] == ["W C7"]
+    assert import_sgf(export_sgf(record.game)).game == record.game
 
 
 @settings(max_examples=40, deadline=None)
