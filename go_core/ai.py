@@ -2,11 +2,11 @@
 
 The move is chosen among the legal points that do not fill the player's own eye. Each candidate gets a
 prior from simple shape (capture, escape from atari, no self-atari, the third and fourth lines and open
-areas in the opening, near the last move later)
-and, while time allows, random playouts that start with it; the candidate with the best share of
-playouts won, its prior counting as a few playouts, is played. It passes when nothing but its own eyes is left, or when the opponent
-has passed and the board counts as a win. Seeded by the :class:`random.Random` passed in; the time
-budget is a deadline on ``clock`` (the best move found so far is returned when it passes).
+areas in the opening, near the last move) and, while time allows, random playouts that start with it;
+the candidate with the best share of playouts won, its prior counting as a few playouts, is played. It
+passes when nothing but its own eyes is left, or when the opponent has passed and the board counts as a
+win. Seeded by the :class:`random.Random` passed in; the time budget is a deadline on ``clock`` (the
+best move found so far is returned when it passes).
 """
 
 from __future__ import annotations
@@ -23,13 +23,14 @@ from go_core.board import Board
 from go_core.errors import IllegalMoveError
 from go_core.game import Game, Phase
 from go_core.points import Color, Point
-from go_core.scoring import count, empty_region
+from go_core.scoring import ScoringMethod, count, empty_region
 
 Clock = Callable[[], float]
 
 MAX_CANDIDATES: Final = 12
 """The candidates that get playouts, the best priors first."""
 PRIOR_PLAYOUTS: Final = 10
+"""How many playouts a candidate's prior is worth."""
 TWO_EYE_SPACE: Final = 6
 """An eye space of this many points is taken to make two eyes."""
 
@@ -57,7 +58,8 @@ def choose_move(
     color = game.to_move if color is None else color
     board = game.board
     last = game.last_move
-    if last is not None and last.is_pass and last.color is not color and _wins(board, color, game.komi):
+    komi = game.komi + (game.handicap if game.method is ScoringMethod.AREA else 0)
+    if last is not None and last.is_pass and last.color is not color and _wins(board, color, komi):
         return None
     context = _Context(
         opening=len(game.moves) < board.size * 2,
@@ -86,7 +88,7 @@ def choose_move(
         trial.play(color, point)
         final = playout(trial, color.opponent, rng)
         runs[point] += 1
-        wins[point] += _wins(final, color, game.komi)
+        wins[point] += _wins(final, color, komi)
     return max(ranked, key=lambda point: (_value(wins[point], runs[point], priors[point]), priors[point]))
 
 
@@ -260,6 +262,7 @@ class _Context:
 
 
 def _wins(board: Board, color: Color, komi: float) -> bool:
+    """Whether ``color`` wins ``board`` counted by area, every stone alive, White getting ``komi``."""
     score = count(board, komi=komi)
     return score.winner is color
 

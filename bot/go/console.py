@@ -135,10 +135,12 @@ class GoConsole:
         self._terminal = terminal
         self._ai = ai
         self._write_png = write_png
-        self._proposed = False
+        self._proposed = bool(saved.game.dead)
+        """Whether the dead stones of this dead-stone phase were proposed (a saved game keeps its marks)."""
 
     @property
     def game(self) -> Game:
+        """The game being played."""
         return self.saved.game
 
     def run(self) -> int:
