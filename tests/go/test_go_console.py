@@ -16,6 +16,8 @@ from bot.console.terminal import Terminal
 from bot.console.terminal_board import Style
 from bot.go.cli import main
 from bot.go.sgf import import_sgf
+from bot.go.text_board import draw_go_board
+from go_core import Game
 
 
 class Script:
@@ -150,3 +152,16 @@ def test_games_the_engine_refuses_are_usage_errors(
     code, _ = _run(tmp_path, options, [])
     assert code == 2
     assert message in capsys.readouterr().err
+
+
+def test_the_colour_drawing_uses_wood_stones_and_an_orange_last_move() -> None:
+    game = Game(5)
+    game.play("C3")
+    game.play("B2")
+    drawing = draw_go_board(game, Style.RICH)
+    lines = drawing.splitlines()
+    assert lines[0] == "  A B C D E"
+    assert lines[3].startswith("3\x1b[48;5;179m ")
+    assert "\x1b[38;5;16m●" in lines[3], "Black's stone"
+    assert "\x1b[48;5;208m\x1b[38;5;231m●" in lines[4], "White's last stone on orange"
+    assert lines[3].endswith("\x1b[0m 3")
