@@ -198,23 +198,14 @@ def _random_move(
         liberties = board.liberties(last)
         if len(liberties) == 1:
             (capture,) = liberties
-            if _legal(board, color, capture):
+            if board.allows(color, capture):
                 return capture
     start = rng.randrange(len(empties)) if empties else 0
     for offset in range(len(empties)):
         point = empties[(start + offset) % len(empties)]
-        if not is_eye(board, point, color) and _legal(board, color, point):
+        if not is_eye(board, point, color) and board.allows(color, point):
             return point
     return None
-
-
-def _legal(board: Board, color: Color, point: Point) -> bool:
-    trial = board.copy()
-    try:
-        trial.play(color, point)
-    except IllegalMoveError:
-        return False
-    return True
 
 
 def _prior(board: Board, color: Color, point: Point, context: _Context) -> float:

@@ -167,6 +167,14 @@ class Board:
                     captured.update(stones)
         return [self._point(i) for i in sorted(captured)]
 
+    def allows(self, color: Color, point: Point) -> bool:
+        """Whether :meth:`play` would put a ``color`` stone on ``point`` (empty, and not self-capture);
+        nothing changes."""
+        index = self._index(point)
+        if self._cells[index] is not None:
+            return False
+        return self._has_liberty_after(color, index) or bool(self.captures_of(color, point))
+
     def play(self, color: Color, point: Point) -> list[Point]:
         """Put a ``color`` stone on ``point``, take the opponent's groups it leaves without liberties
         and return the captured points. Nothing changes when it raises.

@@ -108,6 +108,9 @@ def test_occupied_points_are_refused_and_nothing_changes() -> None:
 
 def test_suicide_is_refused() -> None:
     board = Board.from_rows([".X...", "X....", ".....", ".....", "....."])
+    assert not board.allows(Color.WHITE, P("A5", 5))
+    assert not board.allows(Color.WHITE, P("B5", 5)), "occupied"
+    assert board.allows(Color.BLACK, P("A5", 5))
     with pytest.raises(SuicideError, match=r"^A5 is self-capture: the stone would have no liberties$"):
         board.play(Color.WHITE, P("A5", 5))
     group_suicide = Board.from_rows(["O.OX.", "XXXX.", ".....", ".....", "....."])
@@ -118,6 +121,7 @@ def test_suicide_is_refused() -> None:
 
 def test_a_capture_that_would_otherwise_be_suicide_is_allowed() -> None:
     board = Board.from_rows([".XO..", "XO...", ".....", ".....", "....."])
+    assert board.allows(Color.WHITE, P("A5", 5))
     assert board.play(Color.WHITE, P("A5", 5)) == [P("B5", 5)]
     assert board.rows()[:2] == ["O.O..", "XO..."]
 
