@@ -2,10 +2,10 @@
 
 The move is chosen among the legal points that do not fill the player's own eye. Each candidate gets a
 prior from simple shape (capture, escape from atari, no self-atari, the third and fourth lines and open
-areas in the opening, near the last move) and, while time allows, random playouts that start with it;
-the candidate with the best share of playouts won, its prior counting as a few playouts, is played. It
-passes when nothing but its own eyes is left, or when the opponent has passed and the board counts as a
-win. Seeded by the :class:`random.Random` passed in; the time budget is a deadline on ``clock`` (the
+areas in the opening, near the last move) and, while time allows, random playouts that start with it,
+shared out by UCB1 (more to the candidates that win); the candidate with the best share of playouts
+won, its prior counting as a few playouts, is played. It passes when nothing but its own eyes is left,
+or when the opponent has passed and the board counts as a win. Seeded by the :class:`random.Random` passed in; the time budget is a deadline on ``clock`` (the
 best move found so far is returned when it passes).
 """
 
@@ -29,6 +29,8 @@ Clock = Callable[[], float]
 
 MAX_CANDIDATES: Final = 12
 """The candidates that get playouts, the best priors first."""
+EXPLORATION: Final = 0.4
+"""UCB1's exploration weight: how readily playouts go to candidates that have had few."""
 PRIOR_PLAYOUTS: Final = 10
 """How many playouts a candidate's prior is worth."""
 TWO_EYE_SPACE: Final = 6
@@ -83,7 +85,14 @@ def choose_move(
     for number in range(budget.playouts):
         if budget.clock() >= deadline:
             break
-        point = ranked[number % len(ranked)]
+        explore = math.log(number + 1)
+        point = max(
+            ranked,
+            key=lambda point: (
+                _value(wins[point], runs[point], priors[point])
+                + EXPLORATION * math.sqrt(explore / (runs[point] + 1))
+            ),
+        )
         trial = board.copy()
         trial.play(color, point)
         final = playout(trial, color.opponent, rng)
