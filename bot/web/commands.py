@@ -26,7 +26,7 @@ __all__ = ["COMMANDS", "run_command"]
 MAX_TEXT: Final = 200
 MAX_TILES: Final = 25
 COMMANDS: Final = frozenset(
-    {"play", "exchange", "pass", "challenge", "accept", "resign", "hint", "preview", "ping"}
+    {"play", "exchange", "pass", "challenge", "accept", "no_challenge", "resign", "hint", "preview", "ping"}
 )
 
 
@@ -71,6 +71,8 @@ async def run_command(
         reply = await service.challenge(channel, user_id, game_id=game_id, turn=turn)
     elif kind == "accept":
         reply = await service.accept(channel, user_id, game_id=game_id, turn=turn)
+    elif kind == "no_challenge":
+        reply = await service.no_challenge(channel, user_id, game_id=game_id, turn=turn)
     elif kind == "resign":
         reply = await service.resign(channel, user_id, game_id=game_id, turn=turn)
     else:
