@@ -290,7 +290,8 @@ class GameService:
     def _program_text(self, game_id: int, seat: SeatRow) -> str:
         """How to run a program in ``seat`` (its token: private)."""
         assert self._runner.links is not None  # checked by require_board
-        access = self._runner.links.program(game_id, seat.seat)
+        assert seat.user_id is not None  # a program's pseudo user
+        access = self._runner.links.program(game_id, seat.user_id)
         return announcements.program_seat_text(seat.name, seat.seat, access)
 
     async def leave(self, channel_id: int, user_id: int) -> Message:
