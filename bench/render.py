@@ -20,6 +20,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from itertools import count, cycle
 from pathlib import Path
 
@@ -87,7 +88,7 @@ def compare_encoding(board: Board, last_move: list[Square], runs: int) -> None:
     image = full_redraw(board, last_move=last_move, header=header)
     quantize = median_ms(lambda: image.quantize(256, method=Image.Quantize.FASTOCTREE), runs)
     for level in (1, 3, 6, 9):
-        total = median_ms(lambda level=level: png_bytes(image, compress_level=level), runs)
+        total = median_ms(partial(png_bytes, image, compress_level=level), runs)
         size = len(png_bytes(image, compress_level=level))
         print(
             f"png_level={level} quantize_ms={quantize:.1f} encode_ms={total - quantize:.1f} "
