@@ -220,8 +220,8 @@ class RateLimits:
 
     Each route (method and path template) and major parameter (the channel, guild, webhook or
     interaction) is a bucket of ``per_route`` requests per ``route_window`` seconds; every request but
-    an interaction callback (exempt, as on Discord) also counts towards ``global_limit`` requests per
-    ``global_window`` seconds. A window starts with its first request. Every answer carries the
+    those of interactions (callbacks and followups: exempt, as on Discord) also counts towards
+    ``global_limit`` requests per ``global_window`` seconds. A window starts with its first request. Every answer carries the
     bucket's ``X-RateLimit-*`` headers; a request over a limit is not handled but answered 429 with the
     JSON body ``{"message", "retry_after", "global"}`` and the headers ``Retry-After``,
     ``X-RateLimit-Scope`` (``user`` or ``global``), ``X-RateLimit-Global`` for the global one, and ``Via``
@@ -244,6 +244,8 @@ class _Window:
 
 
 _MAJOR_PARAMETERS = ("channel_id", "guild_id", "interaction_id", "app_id")
+_INTERACTION_ENDPOINTS = (f"{API_PREFIX}/interactions/", f"{API_PREFIX}/webhooks/")
+"""The paths outside the global rate limit."""
 
 
 @dataclass
@@ -470,7 +472,9 @@ class FakeDiscord:
         major = ":".join(request.match_info.get(name, "") for name in _MAJOR_PARAMETERS)
         bucket = self._window(f"{route} {major}", limits.route_window, now)
         global_window = (
-            None if request.path.endswith("/callback") else self._window("global", limits.global_window, now)
+            None
+            if request.path.startswith(_INTERACTION_ENDPOINTS)
+            else self._window("global", limits.global_window, now)
         )
         reset_after = bucket.ends_at - now
         headers = {
