@@ -2,8 +2,8 @@
 
 An image is composed from parts: the empty board of the variant (squares, labels, the start star,
 coordinates, frame), one sprite per tile and the header strip. :func:`render_board` takes the parts from
-caches (the empty board per variant, the sprites per letter, value, size and state, the header per
-width and content) and :func:`full_redraw` draws every part afresh; both compose them the same way, so
+caches (the empty board per variant, the sprites per letter, value, size and state, the header's parts:
+see :mod:`bot.render.header`) and :func:`full_redraw` draws every part afresh; both compose them the same way, so
 their pixels are identical (the tests and ``bench/render.py`` compare them). The cached parts are only
 read once made, so renders may run in several threads at once.
 """
@@ -18,7 +18,8 @@ from PIL import Image, ImageDraw
 
 from bot.messages import BoardHeader, PlayerLine
 from bot.render import style
-from bot.render.drawing import draw_centred, fit_text, font, png_bytes, shrink
+from bot.render.drawing import draw_centred, png_bytes, shrink
+from bot.render.header import draw_header_strip, header_strip
 from bot.render.tiles import draw_tile, tile_image
 from scrabble_core.board import Board
 from scrabble_core.squares import COLUMN_LETTERS, Square
@@ -27,8 +28,6 @@ from scrabble_core.variant import Premium, Variant
 _LIGHT_PREMIUMS = {Premium.PLAIN, Premium.DOUBLE_LETTER, Premium.DOUBLE_WORD}
 _LABEL_SIZE = 18
 _COORDINATE_SIZE = 19
-_HEADER_TEXT_SIZE = 21
-_HEADER_PAD = 10
 
 
 def board_size(variant: Variant, *, header: bool = False) -> tuple[int, int]:
@@ -65,7 +64,7 @@ def compose_board(
     board: Board, *, last_move: Collection[Square] = (), header: BoardHeader | None = None
 ) -> Image.Image:
     """The RGB image :func:`render_board` encodes, composed from cached parts."""
-    return _compose(board, last_move, header, _empty_board(board.variant), tile_image, _header_strip)
+    return _compose(board, last_move, header, _empty_board(board.variant), tile_image, header_strip)
 
 
 def full_redraw(
@@ -161,45 +160,3 @@ def _draw_coordinates(draw: ImageDraw.ImageDraw, variant: Variant, scale: int) -
         y = style.MARGIN * scale + row * cell + cell / 2
         for x in (half_margin, far_x):
             draw_centred(draw, (x, y), str(row + 1), size, style.COORDINATE_TEXT)
-
-
-def draw_header_strip(width: int, players: Sequence[PlayerLine], bag: int) -> Image.Image:
-    """Draw the header strip ``width`` pixels wide: ``players`` as pills, the one to move in yellow with
-    an arrow, and the bag's count on the right."""
-    scale = style.SUPERSAMPLE
-    image = Image.new("RGB", (width * scale, style.HEADER_HEIGHT * scale), style.FRAME_DARK)
-    draw = ImageDraw.Draw(image)
-    size = _HEADER_TEXT_SIZE * scale
-    face = font(size)
-    pad = _HEADER_PAD * scale
-    radius = 8 * scale
-    top, bottom = pad, image.height - pad
-    middle = image.height / 2
-    bag_text = f"Bag {bag}"
-    bag_width = face.getlength(bag_text) + 2 * pad
-    right = image.width - style.MARGIN * scale
-    draw.rounded_rectangle((right - bag_width, top, right, bottom), radius, fill=style.HEADER_PILL)
-    draw.text((right - pad, middle), bag_text, font=face, fill=style.HEADER_TEXT, anchor="rm")
-    left = style.MARGIN * scale
-    space = right - bag_width - pad - left
-    pill = (space - pad * (len(players) - 1)) / max(len(players), 1)
-    for index, player in enumerate(players):
-        x0 = left + index * (pill + pad)
-        x1 = x0 + pill
-        fill, ink = (
-            (style.TO_MOVE_PILL, style.TO_MOVE_TEXT)
-            if player.to_move
-            else (style.HEADER_PILL, style.HEADER_TEXT)
-        )
-        draw.rounded_rectangle((x0, top, x1, bottom), radius, fill=fill)
-        score = str(player.score)
-        draw.text((x1 - pad, middle), score, font=face, fill=ink, anchor="rm")
-        name = ("▶ " if player.to_move else "") + player.name
-        name = fit_text(name, size, pill - face.getlength(score) - 3 * pad)
-        draw.text((x0 + pad, middle), name, font=face, fill=ink, anchor="lm")
-    return shrink(image, scale)
-
-
-_header_strip = lru_cache(maxsize=256)(draw_header_strip)
-""":func:`draw_header_strip` per width and content, kept: a board shown again (``/scrabble board``,
-a replayed announcement) reuses it. Shared: do not change it."""

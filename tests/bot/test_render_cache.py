@@ -8,6 +8,7 @@ images pixel for pixel (no tolerance), with the caches cold and then warm, and t
 from __future__ import annotations
 
 import io
+import random
 from collections.abc import Collection, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from itertools import cycle
@@ -27,9 +28,11 @@ from test_render import (
 
 from bot.messages import BoardHeader, PlayerLine
 from bot.render import board as board_module
+from bot.render import header as header_module
 from bot.render import tiles
 from bot.render.board import compose_board, full_redraw, render_board, square_box
 from bot.render.drawing import PNG_COMPRESS_LEVEL, png_bytes
+from bot.render.header import draw_header_strip, header_strip
 from scrabble_core.board import Board
 from scrabble_core.squares import Square
 from scrabble_core.variant import Variant, get_variant, variant_from_dict
@@ -97,7 +100,12 @@ CASES = dict(cases())
 
 
 def clear_caches() -> None:
-    for cache in (board_module._empty_board, board_module._header_strip, tiles.tile_image):
+    for cache in (
+        board_module._empty_board,
+        header_module._without_texts,
+        header_module._columns,
+        tiles.tile_image,
+    ):
         cache.cache_clear()
 
 
@@ -144,6 +152,38 @@ def test_renders_in_threads_share_the_caches() -> None:
     with ThreadPoolExecutor(max_workers=8) as pool:
         rendered = list(pool.map(render, names * 2))
     assert rendered == [expected[name] for name in names * 2]
+
+
+def random_players(rng: random.Random) -> tuple[PlayerLine, ...]:
+    """One to seven players with names of 1 to 40 characters (some not Latin), scores from -50 to
+    999 and one or none to move."""
+    count = rng.randint(1, 7)
+    to_move = rng.randrange(count + 1)
+    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ    éßΩЖ李✨"
+    return tuple(
+        PlayerLine(
+            "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 40))).strip() or "x",
+            rng.randint(-50, 999),
+            to_move=index == to_move,
+        )
+        for index in range(count)
+    )
+
+
+def test_header_strip_from_parts_is_the_drawn_strip() -> None:
+    """Sixty random headers, at the widths of the standard, Super and a 9-column board, one after the
+    other as a game's would come (parts made by one header reused by the next): every one is the
+    strip drawn afresh, pixel for pixel."""
+    rng = random.Random(15)
+    widths = (960, 1320, 600)
+    for index in range(60):
+        players, bag = random_players(rng), rng.choice((0, 1, 7, 9, 10, 52, 86, 99, 100))
+        width = widths[index % 3]
+        drawn = draw_header_strip(width, players, bag)
+        assert ImageChops.difference(header_strip(width, players, bag), drawn).getbbox() is None, (
+            players,
+            bag,
+        )
 
 
 @pytest.mark.parametrize(
