@@ -41,6 +41,7 @@ def turn(number: int, *, game: int = GAME) -> Message:
 
 
 def texts(fake: FakeDiscord, channel_id: int) -> list[str]:
+    """The texts of the messages in ``channel_id``, oldest first."""
     return [message["content"] for message in fake.channel_messages(channel_id)]
 
 
@@ -284,3 +285,32 @@ async def test_a_game_under_rate_limits_announces_every_turn_once_in_order(harne
     ]
     assert fake.rate_limited, "no 429 was met"
     assert await harness.store.pending_outbox() == []
+
+
+async def test_a_deferral_is_not_delayed_by_the_channels_waiting_announcement(harness: BotHarness) -> None:
+    """Bob's pass is announced while the bot is over the global limit: the announcement waits about
+    two seconds, holding the game. Alice's next command is still deferred (type 5) at once, and is
+    answered after the announcement went out; the announcements stay in order."""
+    fake = harness.fake
+    channel_id = harness.payloads.channel_id
+    await harness.reply(harness.payloads.slash("new"))
+    await harness.reply(harness.payloads.slash("join", user_id=BOB))
+    await harness.reply(harness.payloads.slash("start"))
+    await harness.service.idle()
+    await harness.reply(harness.payloads.slash("pass", user_id=ALICE))
+    fake.rate_limits = RateLimits(global_limit=1, global_window=2.0)
+    await DiscordNotifier(harness.bot).post(999, Message("fills the global window"))
+    bobs_pass = harness.payloads.slash("pass", user_id=BOB)
+    harness.dispatch(bobs_pass)
+    while not fake.rate_limited:
+        await asyncio.sleep(0.01)
+    alices_pass = harness.payloads.slash("pass", user_id=ALICE)
+    started = time.perf_counter()
+    deferral = await harness.ack(alices_pass)
+    assert time.perf_counter() - started < 0.5
+    assert deferral.json["type"] == 5
+    assert not any("User700000000000000002 passed." in text for text in texts(fake, channel_id))
+    (answer,) = await fake.followups_for(alices_pass, timeout=10.0)
+    assert answer.content == "You passed."
+    passes = [text.split("\n")[0] for text in texts(fake, channel_id) if " passed." in text.split("\n")[0]]
+    assert passes == ["Alice passed.", "User700000000000000002 passed.", "Alice passed."]
