@@ -5,7 +5,9 @@ Discord's rate limits (a 429's ``retry_after``) and sends the very same request 
 keeps Discord from creating the message twice; meanwhile the channel's next messages wait. Messages
 that wait together are merged as they arrive (:func:`~bot.discord.delivery.merged`: every text is kept
 in order, a newer board image supersedes an older one), so a busy channel holds about one waiting
-message, with one board, instead of a queue that grows with its moves.
+message, with one board, instead of a queue that grows with its moves. (The runner awaits each turn's
+announcement under the game's lock, so one game's turn messages do not wait together today: the
+merging bounds a channel's queue whatever posts do.)
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import discord
 
@@ -29,7 +31,7 @@ class _Outgoing:
     """A message waiting for its channel, and the futures of the posts it holds (several once merged)."""
 
     message: Message
-    posts: list[asyncio.Future[None]] = field(default_factory=list)
+    posts: list[asyncio.Future[None]]
 
     def settle(self, error: BaseException | None) -> None:
         """Tell the posts it holds that it went out, or failed with ``error``."""
