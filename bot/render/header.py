@@ -162,7 +162,7 @@ def _text_columns(layout: _Layout) -> list[tuple[int, int, tuple[_Text, ...]]]:
     return runs
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=1024)
 def _columns(size: tuple[int, int], shapes: tuple[_Pill | _Text, ...], first: int, last: int) -> Image.Image:
     """Scaled columns ``first`` to ``last`` (excluded) of the strip drawing ``shapes``: its pills and
     the texts near those columns. Shared: do not change it."""
