@@ -118,6 +118,19 @@ def _too_long(body: Any) -> web.Response | None:
     return None
 
 
+def _too_many(retry_after: float, headers: Mapping[str, str], *, is_global: bool) -> web.Response:
+    """Discord's 429: the JSON body with ``retry_after``, and ``headers`` with ``Retry-After`` and
+    ``Via`` (discord.py takes a 429 without ``Via`` for a Cloudflare ban)."""
+    refusal = {
+        "message": "You are being rate limited.",
+        "retry_after": round(retry_after, 3),
+        "global": is_global,
+    }
+    response = _json(refusal, status=429)
+    response.headers.update({**headers, "Retry-After": f"{retry_after:.3f}", "Via": "1.1 google"})
+    return response
+
+
 def _iso_now() -> str:
     return "2024-01-01T00:00:00.000000+00:00"
 
@@ -468,7 +481,8 @@ class FakeDiscord:
         if limits is None:
             return {}, None
         now = time.monotonic()
-        route = f"{request.method} {request.match_info.route.resource.canonical if request.match_info.route.resource else request.path}"
+        resource = request.match_info.route.resource
+        route = f"{request.method} {resource.canonical if resource is not None else request.path}"
         major = ":".join(request.match_info.get(name, "") for name in _MAJOR_PARAMETERS)
         bucket = self._window(f"{route} {major}", limits.route_window, now)
         global_window = (
@@ -485,34 +499,10 @@ class FakeDiscord:
             "X-RateLimit-Bucket": hashlib.sha1(route.encode()).hexdigest()[:16],
         }
         if global_window is not None and global_window.count >= limits.global_limit:
-            retry_after = global_window.ends_at - now
-            refusal = {
-                "message": "You are being rate limited.",
-                "retry_after": round(retry_after, 3),
-                "global": True,
-            }
-            limited = _json(refusal, status=429)
-            limited.headers.update(
-                {
-                    "Retry-After": f"{retry_after:.3f}",
-                    "X-RateLimit-Global": "true",
-                    "X-RateLimit-Scope": "global",
-                    "Via": "1.1 google",
-                }
-            )
-            return headers, limited
+            scope = {"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"}
+            return headers, _too_many(global_window.ends_at - now, scope, is_global=True)
         if bucket.count >= limits.per_route:
-            refusal = {
-                "message": "You are being rate limited.",
-                "retry_after": round(reset_after, 3),
-                "global": False,
-            }
-            limited = _json(refusal, status=429)
-            limited.headers.update(
-                headers
-                | {"Retry-After": f"{reset_after:.3f}", "X-RateLimit-Scope": "user", "Via": "1.1 google"}
-            )
-            return headers, limited
+            return headers, _too_many(reset_after, headers | {"X-RateLimit-Scope": "user"}, is_global=False)
         bucket.count += 1
         if global_window is not None:
             global_window.count += 1
