@@ -42,6 +42,7 @@ from bot.service.errors import (
 )
 from bot.service.listeners import GameListener
 from bot.service.options import NewGame, game_options
+from bot.service.outbox import Announcement
 from bot.service.protocols import Advisor, AiPlayer, BoardLinks, Clock, Notifier, Renderer, SystemClock
 from bot.service.rules import rules_text
 from bot.service.runner import GameRunner
@@ -289,7 +290,8 @@ class GameService:
     def _program_text(self, game_id: int, seat: SeatRow) -> str:
         """How to run a program in ``seat`` (its token: private)."""
         assert self._runner.links is not None  # checked by require_board
-        access = self._runner.links.program(game_id, seat.seat)
+        assert seat.user_id is not None  # a program's pseudo user
+        access = self._runner.links.program(game_id, seat.user_id)
         return announcements.program_seat_text(seat.name, seat.seat, access)
 
     async def leave(self, channel_id: int, user_id: int) -> Message:
@@ -379,9 +381,14 @@ class GameService:
                 updated_at=now,
             )
             new = Table(row, game)
-            await self._runner.save(new, [LogEntry("started", None, {"first": seats[0].name}, now)])
+            opening = ("The game begins!", draw.line)
+            pending = await self._runner.save(
+                new,
+                [LogEntry("started", None, {"first": seats[0].name}, now)],
+                announcement=Announcement(0, (), opening, tuple(seat.seat for seat in seats)),
+            )
             logger.info("game %d: started with %d players, %s first", row.id, len(row.seats), seats[0].name)
-            await self._runner.announce(new, [], ["The game begins!", draw.line], row.seats)
+            await self._runner.announce(new, [], opening, row.seats, pending=pending)
             await self._runner.schedule(new)
         return _ack("The game has started: your rack comes by DM.")
 

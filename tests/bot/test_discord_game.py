@@ -167,8 +167,8 @@ class StubLinks:
     def seat(self, game_id: int, seat: int, *, renew: bool = False) -> str:
         return f"https://board.example/game#t={game_id}.p{seat}.{int(renew)}.{'p' * 22}"
 
-    def program(self, game_id: int, seat: int) -> tuple[str, str]:
-        return "wss://board.example/ws", f"{game_id}.b{seat}.0.{'b' * 22}"
+    def program(self, game_id: int, user_id: int) -> tuple[str, str]:
+        return "wss://board.example/ws", f"{game_id}.b{-1 - user_id}.0.{'b' * 22}"
 
 
 def link_urls(request: RecordedRequest) -> list[str]:
