@@ -11,7 +11,7 @@ import enum
 import re
 from typing import Final, NamedTuple
 
-from go_core.errors import BoardSizeError, InvalidPointError, OffBoardError, echo
+from go_core.errors import BoardSizeError, GoError, InvalidPointError, OffBoardError, echo
 
 COLUMNS: Final = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
 """The column letters, left to right: ``I`` is skipped."""
@@ -54,7 +54,7 @@ class Color(enum.Enum):
             return cls.BLACK
         if word in {"w", "white"}:
             return cls.WHITE
-        raise InvalidPointError(f"{echo(text)} is not a colour: use black or white")
+        raise GoError(f"{echo(text)} is not a colour: use black or white")
 
 
 class Point(NamedTuple):

@@ -291,3 +291,14 @@ def test_a_free_handicap_is_placed_by_the_players_and_stored() -> None:
         HandicapError, match=r"^Give a handicap as a number of stones or as points, not both$"
     ):
         Game(9, handicap=2, free_handicap=[P("C3", 9), P("D4", 9)])
+
+
+def test_colours_are_read_as_gtp_writes_them() -> None:
+    assert [Color.parse(word) for word in ("b", "BLACK", " w ", "White")] == [
+        Color.BLACK,
+        Color.BLACK,
+        Color.WHITE,
+        Color.WHITE,
+    ]
+    with pytest.raises(GoError, match=r"^'green' is not a colour: use black or white$"):
+        Color.parse("green")
