@@ -24,7 +24,17 @@ the bot's request reaching the fake):
   ``bot_cpu_pct`` its CPU time over the window (``loop_cpu_pct``: its main thread, the event loop's),
   ``bench_cpu_pct`` this process's, ``load`` the machine's load average (1 min) at the end.
 
-Prints one line per N.
+Discord tells its clients their rate limits in headers of every response; discord.py, told nothing,
+sends one request at a time per route (all DM channel creations in one queue, for instance). The fake
+here answers with generous limits (:class:`GenerousDiscord`): the bot's own capacity is measured, not
+Discord's limits (``tests/bot/test_rate_limits*.py`` test those).
+
+With ``--baseline DIR`` (a copy of another version of the code, e.g. ``git archive main | tar -x -C
+DIR``, with the native move generator copied in), each N is run first with the bot imported from ``DIR``
+(``code=baseline``), then with this tree's (``code=current``): the ratio of two lines of the same run is
+what to compare, on a machine whose load (printed) changes.
+
+Prints one line per run.
 """
 
 from __future__ import annotations
@@ -44,6 +54,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from aiohttp import web
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "bot"))
@@ -72,6 +84,24 @@ ANSWER_TIMEOUT = 30.0
 ACK_LIMIT = 3.0
 WAKE_UP = 2.0
 MOVE_KINDS = ("play", "pass", "exchange")
+
+
+class GenerousDiscord(FakeDiscord):
+    """The fake REST API, answering every request with the rate-limit headers of a route that allows a
+    thousand requests a second (discord.py then sends concurrently)."""
+
+    @web.middleware
+    async def _record(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        response = await super()._record(request, handler)
+        response.headers.update(
+            {
+                "X-RateLimit-Limit": "1000",
+                "X-RateLimit-Remaining": "999",
+                "X-RateLimit-Reset-After": "1.0",
+                "X-RateLimit-Bucket": request.path,
+            }
+        )
+        return response
 
 
 @dataclass
@@ -278,9 +308,18 @@ def percentile(values: Sequence[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, round(share * (len(ordered) - 1)))] * 1000
 
 
-async def run(games: int, duration: float, generator: MoveGenerator, directory: Path, seed: int) -> str:
-    """One run with ``games`` channels; its line."""
-    fake = FakeDiscord(valid_token=TEST_TOKEN)
+async def run(
+    games: int,
+    duration: float,
+    generator: MoveGenerator,
+    directory: Path,
+    seed: int,
+    code: Path | None,
+    profile: Path | None = None,
+) -> str:
+    """One run with ``games`` channels, the bot's code imported from ``code`` (``None``: this tree), its
+    threads sampled into ``profile`` if given; its line."""
+    fake = GenerousDiscord(valid_token=TEST_TOKEN)
     await fake.start()
     gateway = FakeGateway(fake.bot_user, fake.application_id, [guild_payload(GUILD_ID, FIRST_USER)])
     await gateway.start()
@@ -291,7 +330,11 @@ async def run(games: int, duration: float, generator: MoveGenerator, directory: 
     log = (directory / f"bot-{games}.log").open("wb")
     bot = await asyncio.create_subprocess_exec(
         sys.executable, str(GATEWAY_SCRIPT), fake.api_base, gateway.url, "--config", str(config),
-        env=os.environ | {"DISCORD_TOKEN": TEST_TOKEN}, stderr=log,
+        env=os.environ
+        | {"DISCORD_TOKEN": TEST_TOKEN}
+        | ({"PYTHONPATH": str(code)} if code else {})
+        | ({"SCRABBLE_SAMPLE_TO": str(profile)} if profile else {}),
+        stderr=log,
     )  # fmt: skip
     driver = Driver(fake, gateway, database, generator)
     tasks: list[asyncio.Task[None]] = []
@@ -333,7 +376,7 @@ async def run(games: int, duration: float, generator: MoveGenerator, directory: 
         await fake.close()
     m = driver.measures
     return (
-        f"games={games} duration_s={elapsed:.0f} moves_per_s={moves / elapsed:.1f} "
+        f"code={'current' if code is None else 'baseline'} games={games} duration_s={elapsed:.0f} moves_per_s={moves / elapsed:.1f} "
         f"ack_p99_ms={percentile(m.ack, 0.99):.0f} "
         f"play_answer_p50_ms={percentile(m.play, 0.5):.0f} play_answer_p99_ms={percentile(m.play, 0.99):.0f} "
         f"hint_answer_p50_ms={percentile(m.hint, 0.5):.0f} hint_answer_p99_ms={percentile(m.hint, 0.99):.0f} "
@@ -351,7 +394,14 @@ async def main(args: argparse.Namespace) -> None:
     generator = load_move_generator(load_enable())
     with tempfile.TemporaryDirectory() as directory:
         for games in args.games:
-            print(await run(games, args.duration, generator, Path(directory), args.seed), flush=True)
+            for code in [args.baseline, None] if args.baseline else [None]:
+                profile = None
+                if args.profile:
+                    profile = args.profile.with_name(
+                        f"{args.profile.name}-{games}-{'base' if code else 'current'}.txt"
+                    )
+                line = await run(games, args.duration, generator, Path(directory), args.seed, code, profile)
+                print(line, flush=True)
         if args.keep_logs:
             for log in Path(directory).glob("bot-*.log"):
                 print(f"--- {log.name}\n{log.read_text()[-5000:]}", file=sys.stderr)
@@ -364,5 +414,9 @@ if __name__ == "__main__":
         "--duration", type=float, default=120.0, help="seconds measured, once every game has started"
     )
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--baseline", type=Path, help="also run the bot imported from this copy of the code")
+    parser.add_argument(
+        "--profile", type=Path, help="sample the bot's threads into PROFILE-N-{base,current}.txt"
+    )
     parser.add_argument("--keep-logs", action="store_true", help="print the end of each bot's log")
     asyncio.run(main(parser.parse_args()))

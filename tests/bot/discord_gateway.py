@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -175,8 +176,52 @@ class FakeGateway:
             await self._send(socket, {"op": DISPATCH, "t": "GUILD_CREATE", "s": next(sequence), "d": guild})
 
 
+def sample_threads(path: str, interval: float = 0.005) -> None:
+    """Until the process exits, note every ``interval`` seconds where each thread is (its innermost
+    frames); at exit write the most frequent places of each thread to ``path``: a sampling profile of
+    wall time (a benchmark's measuring device, see ``bench/load.py --profile``)."""
+    import atexit
+    import collections
+    import threading
+    import time
+
+    counts: collections.Counter[tuple[str, str]] = collections.Counter()
+
+    def place(frame: Any) -> str:
+        parts: list[str] = []
+        while frame is not None and len(parts) < 6:
+            code = frame.f_code
+            parts.append(f"{code.co_filename.rsplit('/', 2)[-1]}:{frame.f_lineno}:{code.co_name}")
+            frame = frame.f_back
+        return " < ".join(parts)
+
+    def sample() -> None:
+        me = threading.get_ident()
+        while True:
+            time.sleep(interval)
+            names = {thread.ident: thread.name for thread in threading.enumerate()}
+            for ident, frame in sys._current_frames().items():
+                if ident != me:
+                    counts[(names.get(ident, str(ident)).split(" ")[0], place(frame))] += 1
+
+    def write() -> None:
+        totals: collections.Counter[str] = collections.Counter()
+        for (thread, _), count in counts.items():
+            totals[thread] += count
+        with open(path, "w") as out:
+            for thread, total in totals.most_common():
+                out.write(f"== {thread}: {total} samples\n")
+                mine = [(where, count) for (name, where), count in counts.items() if name == thread]
+                for where, count in sorted(mine, key=lambda item: -item[1])[:25]:
+                    out.write(f"{count * 100 / total:5.1f}% {where}\n")
+
+    atexit.register(write)
+    threading.Thread(target=sample, daemon=True, name="sampler").start()
+
+
 def main(argv: Sequence[str]) -> int:
-    """``API_BASE GATEWAY_URL [ARGS...]``: run ``scrabble-bot ARGS`` against the fakes at those URLs."""
+    """``API_BASE GATEWAY_URL [ARGS...]``: run ``scrabble-bot ARGS`` against the fakes at those URLs
+    (with ``$SCRABBLE_SAMPLE_TO`` set, under :func:`sample_threads` writing there)."""
     import discord.gateway
     import discord.http
     import yarl
@@ -184,6 +229,8 @@ def main(argv: Sequence[str]) -> int:
     from bot.__main__ import main as scrabble_bot
 
     api_base, gateway_url, *rest = argv
+    if os.environ.get("SCRABBLE_SAMPLE_TO"):
+        sample_threads(os.environ["SCRABBLE_SAMPLE_TO"])
     discord.http.Route.BASE = api_base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
     return scrabble_bot(rest)
