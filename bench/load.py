@@ -34,6 +34,10 @@ DIR``, with the native move generator copied in), each N is run first with the b
 (``code=baseline``), then with this tree's (``code=current``): the ratio of two lines of the same run is
 what to compare, on a machine whose load (printed) changes.
 
+``--reuse-images`` is a what-if: the bot draws each kind of image (board, rack) once and sends that
+one ever after, so that the cost of everything but drawing (the write path, the AI, Discord's traffic)
+shows; ``--profile FILE`` samples where the bot's threads spend their time.
+
 Prints one line per run.
 """
 
@@ -316,9 +320,12 @@ async def run(
     seed: int,
     code: Path | None,
     profile: Path | None = None,
+    *,
+    reuse_images: bool = False,
 ) -> str:
     """One run with ``games`` channels, the bot's code imported from ``code`` (``None``: this tree), its
-    threads sampled into ``profile`` if given; its line."""
+    threads sampled into ``profile`` if given, drawing each kind of image only once if ``reuse_images``;
+    its line."""
     fake = GenerousDiscord(valid_token=TEST_TOKEN)
     await fake.start()
     gateway = FakeGateway(fake.bot_user, fake.application_id, [guild_payload(GUILD_ID, FIRST_USER)])
@@ -333,7 +340,8 @@ async def run(
         env=os.environ
         | {"DISCORD_TOKEN": TEST_TOKEN}
         | ({"PYTHONPATH": str(code)} if code else {})
-        | ({"SCRABBLE_SAMPLE_TO": str(profile)} if profile else {}),
+        | ({"SCRABBLE_SAMPLE_TO": str(profile)} if profile else {})
+        | ({"SCRABBLE_REUSE_IMAGES": "1"} if reuse_images else {}),
         stderr=log,
     )  # fmt: skip
     driver = Driver(fake, gateway, database, generator)
@@ -376,7 +384,8 @@ async def run(
         await fake.close()
     m = driver.measures
     return (
-        f"code={'current' if code is None else 'baseline'} games={games} duration_s={elapsed:.0f} moves_per_s={moves / elapsed:.1f} "
+        f"code={'current' if code is None else 'baseline'}{'+reused-images' if reuse_images else ''} "
+        f"games={games} duration_s={elapsed:.0f} moves_per_s={moves / elapsed:.1f} "
         f"ack_p99_ms={percentile(m.ack, 0.99):.0f} "
         f"play_answer_p50_ms={percentile(m.play, 0.5):.0f} play_answer_p99_ms={percentile(m.play, 0.99):.0f} "
         f"hint_answer_p50_ms={percentile(m.hint, 0.5):.0f} hint_answer_p99_ms={percentile(m.hint, 0.99):.0f} "
@@ -400,7 +409,16 @@ async def main(args: argparse.Namespace) -> None:
                     profile = args.profile.with_name(
                         f"{args.profile.name}-{games}-{'base' if code else 'current'}.txt"
                     )
-                line = await run(games, args.duration, generator, Path(directory), args.seed, code, profile)
+                line = await run(
+                    games,
+                    args.duration,
+                    generator,
+                    Path(directory),
+                    args.seed,
+                    code,
+                    profile,
+                    reuse_images=args.reuse_images,
+                )
                 print(line, flush=True)
         if args.keep_logs:
             for log in Path(directory).glob("bot-*.log"):
@@ -417,6 +435,11 @@ if __name__ == "__main__":
     parser.add_argument("--baseline", type=Path, help="also run the bot imported from this copy of the code")
     parser.add_argument(
         "--profile", type=Path, help="sample the bot's threads into PROFILE-N-{base,current}.txt"
+    )
+    parser.add_argument(
+        "--reuse-images",
+        action="store_true",
+        help="what-if: the bot draws each kind of image once and resends it (drawing costs nothing)",
     )
     parser.add_argument("--keep-logs", action="store_true", help="print the end of each bot's log")
     asyncio.run(main(parser.parse_args()))

@@ -219,9 +219,28 @@ def sample_threads(path: str, interval: float = 0.005) -> None:
     threading.Thread(target=sample, daemon=True, name="sampler").start()
 
 
+def reuse_images() -> None:
+    """Make the bot's renderer draw each kind of image (board, rack, chart) once and send that one
+    ever after: a benchmark's what-if (``bench/load.py --reuse-images``), the cost of drawing taken
+    out and the size of the images kept."""
+    from bot.render.png import PngRenderer
+
+    for name in ("board", "rack", "chart"):
+        draw = getattr(PngRenderer, name)
+        drawn: list[bytes] = []
+
+        def once(self: PngRenderer, *args: Any, _draw: Any = draw, _drawn: list[bytes] = drawn) -> bytes:
+            if not _drawn:
+                _drawn.append(_draw(self, *args))
+            return _drawn[0]
+
+        setattr(PngRenderer, name, once)
+
+
 def main(argv: Sequence[str]) -> int:
     """``API_BASE GATEWAY_URL [ARGS...]``: run ``scrabble-bot ARGS`` against the fakes at those URLs
-    (with ``$SCRABBLE_SAMPLE_TO`` set, under :func:`sample_threads` writing there)."""
+    (with ``$SCRABBLE_SAMPLE_TO`` set, under :func:`sample_threads` writing there; with
+    ``$SCRABBLE_REUSE_IMAGES`` set, after :func:`reuse_images`)."""
     import discord.gateway
     import discord.http
     import yarl
@@ -231,6 +250,8 @@ def main(argv: Sequence[str]) -> int:
     api_base, gateway_url, *rest = argv
     if os.environ.get("SCRABBLE_SAMPLE_TO"):
         sample_threads(os.environ["SCRABBLE_SAMPLE_TO"])
+    if os.environ.get("SCRABBLE_REUSE_IMAGES"):
+        reuse_images()
     discord.http.Route.BASE = api_base
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
     return scrabble_bot(rest)

@@ -12,7 +12,7 @@ import pytest
 from service_fakes import ALICE, CHANNEL, open_harness, started_game
 
 from bot.ai_executor import AiExecutor, WorkerConfig
-from bot.service.advisor import GeneratorAdvisor
+from bot.service.advisor import GeneratorAdvisor, suggestions, view_suggestions
 from scrabble_core.ai import Level, seat_view
 from scrabble_core.game import Game
 from scrabble_core.hints import hints
@@ -38,7 +38,7 @@ def config(enable_lexicon: Lexicon) -> WorkerConfig:
 def positions(lexicon: Lexicon, generator: MoveGenerator, count: int) -> list[Game]:
     """``count`` positions of a game between two best-move players, copies taken before each move."""
     game = Game(get_variant("standard"), ["a", "b"], rng=random.Random(5), lexicon=lexicon)
-    found = []
+    found: list[Game] = []
     while len(found) < count and not game.is_over:
         found.append(Game.from_dict(game.to_dict(), lexicon=lexicon))
         best = generator.best(game.board, game.players[game.current].rack)
@@ -99,3 +99,22 @@ async def test_the_count_of_hints_used_survives_a_restart(tmp_path: Path) -> Non
     second = await harness.svc.hint(CHANNEL, ALICE.id)
     assert second.text.startswith("Hint 2 of 3, for your rack")
     await harness.close()
+
+
+def refuse(generator: object, rack: str) -> None:
+    """A function for the workers that fails."""
+    raise ValueError(f"no such rack {rack}")
+
+
+async def test_a_function_failing_in_a_worker_is_reported_and_the_worker_kept(
+    config: WorkerConfig, enable_lexicon: Lexicon
+) -> None:
+    generator = load_move_generator(enable_lexicon)
+    (game,) = positions(enable_lexicon, generator, 1)
+    async with AiExecutor(config) as executor:
+        with pytest.raises(RuntimeError, match=r"^the AI worker failed: ValueError: no such rack QQ$"):
+            await executor.call(refuse, "QQ", timeout=5.0)
+        assert executor.replaced == 0
+        view = seat_view(game, 0).to_dict()
+        found = await executor.call(view_suggestions, view, 2, timeout=5.0)
+        assert found == suggestions(game.board, game.players[0].rack, generator, 2)
