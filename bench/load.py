@@ -16,7 +16,9 @@ the bot's request reaching the fake):
 
 - ``moves_per_s``: moves applied (plays, exchanges and passes in the bot's event log) per second;
 - ``ack_p99_ms``: the interaction callback (the acknowledgement, Discord's 3 s limit);
-  ``unacked_3s`` counts the interactions not acknowledged within 3 s (or never);
+  ``unacked_3s`` counts the interactions not acknowledged within 3 s (or never), ``unanswered`` those
+  not answered within 30 s, ``refused`` the planned moves the bot answered without applying (a bug
+  of the benchmark or of the bot: 0 expected);
 - ``play_answer_*``, ``hint_answer_*``, ``board_answer_p99_ms``: the answer (the followup after the
   deferral) of ``/scrabble play`` (legal or not), ``hint`` and ``board``;
 - ``ai_move_*``: from the answer to a human's play to the AI's move being seen (its announcement);
@@ -129,6 +131,7 @@ class Measures:
     sent: int = 0
     unacked: int = 0
     unanswered: int = 0
+    refused: int = 0
 
 
 class Driver:
@@ -281,6 +284,10 @@ class Driver:
                 move = player_notation(best.play)
                 await self.interact(slash("play", string_option("move", move), user=user), self.measures.play)
             answered_at = time.perf_counter()
+            after = self.state(channel_id)
+            if after is not None and len(after[0].history) == length and after[0].current == game.current:
+                self.measures.refused += 1  # answered without being applied: planned again
+                continue
             acted_at_length = length
 
 
@@ -391,7 +398,7 @@ async def run(
         f"hint_answer_p50_ms={percentile(m.hint, 0.5):.0f} hint_answer_p99_ms={percentile(m.hint, 0.99):.0f} "
         f"board_answer_p99_ms={percentile(m.board, 0.99):.0f} "
         f"ai_move_p50_ms={percentile(m.ai_move, 0.5):.0f} ai_move_p99_ms={percentile(m.ai_move, 0.99):.0f} "
-        f"interactions={m.sent} unacked_3s={m.unacked} unanswered={m.unanswered} "
+        f"interactions={m.sent} unacked_3s={m.unacked} unanswered={m.unanswered} refused={m.refused} "
         f"rss_mb={memory:.0f} workers_rss_mb={workers_memory:.0f} bot_cpu_pct={bot_cpu * 100 / elapsed:.0f} "
         f"loop_cpu_pct={loop_cpu * 100 / elapsed:.0f} bench_cpu_pct={bench_cpu * 100 / elapsed:.0f} "
         f"load={os.getloadavg()[0]:.1f}"

@@ -24,7 +24,8 @@ import logging
 import os
 import re
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final, TypeVar, cast
@@ -311,7 +312,7 @@ class Store:
             IntegerRangeError: a number does not fit SQLite (nothing is written).
         """
         _check_integers(row, log, ())
-        game_id = await self._transaction(lambda db: _insert_game(db, row, log))
+        game_id = await self._one_trip_transaction(lambda db: _insert_game(db, row, log))
         return GameRow(
             game_id,
             row.guild_id,
@@ -346,7 +347,7 @@ class Store:
         """
         stats = list(stats)
         _check_integers(row, log, stats)
-        return await self._transaction(lambda db: _update_game(db, row, log, stats, outbox))
+        return await self._one_trip_transaction(lambda db: _update_game(db, row, log, stats, outbox))
 
     async def mark_sent(self, entry_id: int, at: float) -> None:
         """Mark the queued announcement ``entry_id`` delivered at ``at``.
@@ -364,7 +365,7 @@ class Store:
         Raises:
             sqlite3.Error: the write failed.
         """
-        async with self._lock:  # one statement: a transaction of its own
+        async with self._transaction():
             await self._db.execute("UPDATE games SET quarantined = ? WHERE id = ?", (reason[:500], game_id))
 
     # Reading ------------------------------------------------------------------------------------
@@ -431,20 +432,34 @@ class Store:
 
     # Internals ----------------------------------------------------------------------------------
 
-    async def _transaction(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
-        """``BEGIN IMMEDIATE`` and ``work`` (its statements), then :meth:`_commit`, under the lock; rolled
-        back if anything raises (the ``BEGIN`` included, or a cancellation while it runs). ``BEGIN`` and
-        ``work`` run as one call on the connection's thread: two trips to that thread per transaction
-        (the work, the commit), whatever the number of statements. ``work`` must not touch the store.
-        Returns what ``work`` returns."""
+    @asynccontextmanager
+    async def _transaction(self) -> AsyncIterator[None]:
+        """``BEGIN IMMEDIATE`` ... :meth:`_commit` under the lock, rolled back if anything in it raises
+        (the ``BEGIN`` included, or a cancellation while it runs). The lock is not reentrant: nothing
+        inside may call a public method of the store. Each statement is a trip to the connection's
+        thread: :meth:`_one_trip_transaction` makes two whatever the number of statements."""
+        async with self._lock:
+            try:
+                await self._db.execute("BEGIN IMMEDIATE")
+                yield
+                await self._commit()
+            except BaseException:
+                # Unconditional: the connection's thread runs it after a BEGIN still queued when a
+                # cancellation arrived, and it does nothing outside a transaction.
+                await self._db.rollback()
+                raise
+
+    async def _one_trip_transaction(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        """As :meth:`_transaction`, with ``work`` (its statements) as the body: ``BEGIN IMMEDIATE`` and
+        ``work`` run as one call on the connection's thread, then :meth:`_commit`: two trips to that
+        thread, which each must win the GIL back, whatever the number of statements. ``work`` must not
+        touch the store. Returns what ``work`` returns."""
         async with self._lock:
             try:
                 result = await self._run(lambda db: _begun(db, work))
                 await self._commit()
             except BaseException:
-                # Unconditional: the connection's thread runs it after a call still queued when a
-                # cancellation arrived, and it does nothing outside a transaction.
-                await self._db.rollback()
+                await self._db.rollback()  # as in _transaction
                 raise
             return result
 
@@ -572,7 +587,7 @@ def _migrations(directory: Path) -> list[tuple[int, Path]]:
 
 
 def _begun(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], _T]) -> _T:
-    """``BEGIN IMMEDIATE``, then ``work``: the first trip of :meth:`Store._transaction`."""
+    """``BEGIN IMMEDIATE``, then ``work``: the first trip of :meth:`Store._one_trip_transaction`."""
     db.execute("BEGIN IMMEDIATE")
     return work(db)
 
