@@ -148,6 +148,7 @@ class Driver:
         self.posted: dict[int, asyncio.Event] = {}
         self.measures = Measures()
         self.measuring = False
+        self.stopped = False
         self._db: sqlite3.Connection | None = None
         fake.listeners.append(self.on_request)
 
@@ -232,7 +233,7 @@ class Driver:
         def slash(name: str, *options: dict[str, Any], user: int = humans[0]) -> dict[str, Any]:
             return payloads.slash(name, options, channel=channel, user_id=user)
 
-        while True:
+        while not self.stopped:
             setup = [integer_option("hints", 100)]
             if against_ai:
                 setup += [integer_option("ai_opponents", 1), string_option("ai_level", "medium")]
@@ -249,7 +250,7 @@ class Driver:
         """Play the channel's game until it ends."""
         acted_at_length = -1
         answered_at: float | None = None
-        while True:
+        while not self.stopped:
             found = self.state(channel_id)
             if found is None or found[0].is_over:
                 return
@@ -376,9 +377,11 @@ async def run(
         memory, workers_memory = rss_mb(bot.pid), sum(rss_mb(child) for child in children(bot.pid))
         moves = driver.moves_between(wall, wall + elapsed)
     finally:
+        driver.stopped = True  # a cancellation can be lost in asyncio.wait_for (Python 3.11)
         for task in tasks:
             task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        if tasks:
+            await asyncio.wait(tasks, timeout=ANSWER_TIMEOUT + WAKE_UP)
         if bot.returncode is None:
             bot.send_signal(signal.SIGINT)
             try:

@@ -37,6 +37,8 @@ JSON = dict[str, Any]
 
 DISPATCH, HEARTBEAT, IDENTIFY, HELLO, HEARTBEAT_ACK = 0, 1, 2, 10, 11
 HEARTBEAT_INTERVAL_MS = 41_250
+ACK_DELAY = 0.05
+"""Seconds before a heartbeat is acknowledged."""
 
 
 def guild_payload(guild_id: int, owner_id: int, name: str = "scrabble club") -> JSON:
@@ -140,11 +142,17 @@ class FakeGateway:
     async def _send(self, socket: web.WebSocketResponse, payload: JSON) -> None:
         await socket.send_str(json.dumps(payload))
 
+    async def _send_later(self, socket: web.WebSocketResponse, payload: JSON) -> None:
+        await asyncio.sleep(ACK_DELAY)
+        if not socket.closed:
+            await self._send(socket, payload)
+
     async def _connect(self, request: web.Request) -> web.WebSocketResponse:
         socket = web.WebSocketResponse(max_msg_size=0)
         await socket.prepare(request)
         await self._send(socket, {"op": HELLO, "d": {"heartbeat_interval": HEARTBEAT_INTERVAL_MS}})
         sequence = itertools.count(1)
+        acks: set[asyncio.Task[None]] = set()
         try:
             async for frame in socket:
                 if frame.type is not WSMsgType.TEXT:
@@ -152,7 +160,11 @@ class FakeGateway:
                 message = json.loads(frame.data)
                 if message.get("op") == HEARTBEAT:
                     self.heartbeats += 1
-                    await self._send(socket, {"op": HEARTBEAT_ACK})
+                    # As late as over a network: discord.py notes when it sent a heartbeat only once
+                    # the send is over, and would count an earlier ACK against the previous one.
+                    ack = asyncio.create_task(self._send_later(socket, {"op": HEARTBEAT_ACK}))
+                    acks.add(ack)
+                    ack.add_done_callback(acks.discard)
                 elif message.get("op") == IDENTIFY:
                     self.identify = message["d"]
                     await self._ready(socket, sequence)
