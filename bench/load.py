@@ -34,7 +34,9 @@ Discord's limits (``tests/bot/test_rate_limits*.py`` test those).
 With ``--baseline DIR`` (a copy of another version of the code, e.g. ``git archive main | tar -x -C
 DIR``, with the native move generator copied in), each N is run first with the bot imported from ``DIR``
 (``code=baseline``), then with this tree's (``code=current``): the ratio of two lines of the same run is
-what to compare, on a machine whose load (printed) changes.
+what to compare, on a machine whose load (printed) changes. Under a load that changes quickly, run
+the two side by side instead, in two processes started together: ``--baseline DIR --baseline-only``
+and no ``--baseline``.
 
 ``--reuse-images`` is a what-if: the bot draws each kind of image (board, rack) once and sends that
 one ever after, so that the cost of everything but drawing (the write path, the AI, Discord's traffic)
@@ -412,8 +414,11 @@ async def main(args: argparse.Namespace) -> None:
     """Every run, in the order given."""
     generator = load_move_generator(load_enable())
     with tempfile.TemporaryDirectory() as directory:
+        codes: list[Path | None] = [None]
+        if args.baseline is not None:
+            codes = [args.baseline] if args.baseline_only else [args.baseline, None]
         for games in args.games:
-            for code in [args.baseline, None] if args.baseline else [None]:
+            for code in codes:
                 profile = None
                 if args.profile:
                     profile = args.profile.with_name(
@@ -445,6 +450,11 @@ if __name__ == "__main__":
     parser.add_argument("--baseline", type=Path, help="also run the bot imported from this copy of the code")
     parser.add_argument(
         "--profile", type=Path, help="sample the bot's threads into PROFILE-N-{base,current}.txt"
+    )
+    parser.add_argument(
+        "--baseline-only",
+        action="store_true",
+        help="run only the baseline (to run it beside another process)",
     )
     parser.add_argument(
         "--reuse-images",
