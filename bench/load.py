@@ -174,8 +174,9 @@ class Driver:
         self.fake.requests.clear()
         self.fake.messages.clear()
 
-    async def interact(self, payload: dict[str, Any], answers: list[float] | None = None) -> None:
-        """Send ``payload`` and wait for its answer; record its times while measuring."""
+    async def interact(self, payload: dict[str, Any], answers: list[float] | None = None) -> bool:
+        """Send ``payload`` and wait for its answer; record its times while measuring. Whether it was
+        answered."""
         loop = asyncio.get_running_loop()
         pending = Pending(time.perf_counter(), loop.create_future(), loop.create_future())
         self.pending[payload["id"]] = pending
@@ -187,7 +188,7 @@ class Driver:
             answered = None
         del self.pending[payload["id"]]
         if not measuring:
-            return
+            return answered is not None
         self.measures.sent += 1
         acked = pending.acked.result() if pending.acked.done() else None
         if acked is None or acked - pending.sent_at > ACK_LIMIT:
@@ -198,6 +199,7 @@ class Driver:
             self.measures.unanswered += 1
         elif answers is not None:
             answers.append(answered - pending.sent_at)
+        return answered is not None
 
     def state(self, channel_id: int) -> tuple[Game, list[int | None]] | None:
         """The open game of ``channel_id`` as committed, with the user of each seat (``None``: an AI)."""
@@ -282,15 +284,17 @@ class Driver:
             rack = game.players[game.current].rack
             best = self.generator.best(game.board, rack)
             if best is None:
-                await self.interact(slash("pass", user=user))
+                answered = await self.interact(slash("pass", user=user))
             else:
                 move = player_notation(best.play)
-                await self.interact(slash("play", string_option("move", move), user=user), self.measures.play)
-            answered_at = time.perf_counter()
+                answered = await self.interact(
+                    slash("play", string_option("move", move), user=user), self.measures.play
+                )
+            answered_at = time.perf_counter() if answered else None
             after = self.state(channel_id)
             if after is not None and len(after[0].history) == length and after[0].current == game.current:
-                self.measures.refused += 1  # answered without being applied: planned again
-                continue
+                self.measures.refused += answered  # answered without being applied
+                continue  # planned again
             acted_at_length = length
 
 
