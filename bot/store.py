@@ -24,11 +24,11 @@ import logging
 import os
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar, cast
 
 import aiosqlite
 
@@ -45,6 +45,8 @@ INT64_MIN: Final = -(1 << 63)
 INT64_MAX: Final = (1 << 63) - 1
 
 logger = logging.getLogger("bot.store")
+
+_T = TypeVar("_T")
 
 
 class StoreOpenError(sqlite3.DatabaseError):
@@ -310,28 +312,7 @@ class Store:
             IntegerRangeError: a number does not fit SQLite (nothing is written).
         """
         _check_integers(row, log, ())
-        async with self._transaction():
-            cursor = await self._db.execute(
-                "INSERT INTO games (guild_id, channel_id, creator_id, status, options, seed, state, "
-                "deadline, reminded, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    row.guild_id,
-                    row.channel_id,
-                    row.creator_id,
-                    row.status.value,
-                    json.dumps(row.options.to_dict()),
-                    row.seed,
-                    _json_or_none(row.state),
-                    row.deadline,
-                    int(row.reminded),
-                    row.created_at,
-                    row.updated_at,
-                ),
-            )
-            game_id = cursor.lastrowid
-            assert game_id is not None
-            await self._write_seats(game_id, row.seats)
-            await self._append(game_id, log)
+        game_id = await self._one_trip_transaction(lambda db: _insert_game(db, row, log))
         return GameRow(
             game_id,
             row.guild_id,
@@ -366,33 +347,7 @@ class Store:
         """
         stats = list(stats)
         _check_integers(row, log, stats)
-        async with self._transaction():
-            cursor = await self._db.execute(
-                "UPDATE games SET status = ?, state = ?, deadline = ?, reminded = ?, updated_at = ? "
-                "WHERE id = ?",
-                (
-                    row.status.value,
-                    _json_or_none(row.state),
-                    row.deadline,
-                    int(row.reminded),
-                    row.updated_at,
-                    row.id,
-                ),
-            )
-            if cursor.rowcount != 1:
-                raise KeyError(f"no game {row.id}")
-            await self._db.execute("DELETE FROM seats WHERE game_id = ?", (row.id,))
-            await self._write_seats(row.id, row.seats)
-            await self._append(row.id, log)
-            for delta in stats:
-                await self._add_stats(delta)
-            if outbox is None:
-                return None
-            cursor = await self._db.execute(
-                "INSERT INTO outbox (game_id, data, created_at) VALUES (?, ?, ?)",
-                (row.id, json.dumps(outbox), row.updated_at),
-            )
-            return cursor.lastrowid
+        return await self._one_trip_transaction(lambda db: _update_game(db, row, log, stats, outbox))
 
     async def mark_sent(self, entry_id: int, at: float) -> None:
         """Mark the queued announcement ``entry_id`` delivered at ``at``.
@@ -400,7 +355,7 @@ class Store:
         Raises:
             sqlite3.Error: the write failed.
         """
-        async with self._transaction():
+        async with self._lock:  # one statement: a transaction of its own
             await self._db.execute("UPDATE outbox SET sent_at = ? WHERE id = ?", (at, entry_id))
 
     async def quarantine(self, game_id: int, reason: str) -> None:
@@ -411,7 +366,7 @@ class Store:
             sqlite3.Error: the write failed.
         """
         async with self._transaction():
-            await self._quarantine(game_id, reason)
+            await self._db.execute("UPDATE games SET quarantined = ? WHERE id = ?", (reason[:500], game_id))
 
     # Reading ------------------------------------------------------------------------------------
 
@@ -481,7 +436,8 @@ class Store:
     async def _transaction(self) -> AsyncIterator[None]:
         """``BEGIN IMMEDIATE`` ... :meth:`_commit` under the lock, rolled back if anything in it raises
         (the ``BEGIN`` included, or a cancellation while it runs). The lock is not reentrant: nothing
-        inside may call a public method of the store."""
+        inside may call a public method of the store. Each statement is a trip to the connection's
+        thread: :meth:`_one_trip_transaction` makes two whatever the number of statements."""
         async with self._lock:
             try:
                 await self._db.execute("BEGIN IMMEDIATE")
@@ -492,6 +448,28 @@ class Store:
                 # cancellation arrived, and it does nothing outside a transaction.
                 await self._db.rollback()
                 raise
+
+    async def _one_trip_transaction(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        """As :meth:`_transaction`, with ``work`` (its statements) as the body: ``BEGIN IMMEDIATE`` and
+        ``work`` run as one call on the connection's thread, then :meth:`_commit`: two trips to that
+        thread, which each must win the GIL back, whatever the number of statements. ``work`` must not
+        touch the store. Returns what ``work`` returns."""
+        async with self._lock:
+            try:
+                result = await self._run(lambda db: _begun(db, work))
+                await self._commit()
+            except BaseException:
+                await self._db.rollback()  # as in _transaction
+                raise
+            return result
+
+    async def _run(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        """``work(connection)``, called on the connection's thread (one trip, however many statements).
+
+        aiosqlite has no public way to run a callable on its thread: this uses the method its own
+        ``execute`` and ``commit`` use."""
+        db = self._db
+        return cast(_T, await db._execute(lambda: work(db._conn)))  # type: ignore[no-untyped-call]
 
     async def _commit(self) -> None:
         await self._db.commit()
@@ -540,44 +518,6 @@ class Store:
                 if self._db.in_transaction:
                     await self._db.rollback()
                 raise
-
-    async def _write_seats(self, game_id: int, seats: Sequence[SeatRow]) -> None:
-        await self._db.executemany(
-            "INSERT INTO seats (game_id, seat, user_id, name, ai_level, hints_used, timeouts) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(game_id, s.seat, s.user_id, s.name, s.ai_level, s.hints_used, s.timeouts) for s in seats],
-        )
-
-    async def _append(self, game_id: int, log: Sequence[LogEntry]) -> None:
-        await self._db.executemany(
-            "INSERT INTO events (game_id, at, kind, seat, data) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, entry.at, entry.kind, entry.seat, json.dumps(entry.data)) for entry in log],
-        )
-
-    async def _add_stats(self, delta: StatsDelta) -> None:
-        await self._db.execute(
-            "INSERT INTO stats (guild_id, user_id, name, games, wins, total_score, best_score, best_move) "
-            "VALUES (?, ?, ?, 1, ?, ?, ?, ?) "
-            "ON CONFLICT (guild_id, user_id) DO UPDATE SET "
-            "name = excluded.name, games = games + 1, wins = wins + excluded.wins, "
-            "total_score = total_score + excluded.total_score, "
-            "best_move = CASE WHEN best_score IS NULL OR excluded.best_score > best_score "
-            "THEN excluded.best_move ELSE best_move END, "
-            "best_score = CASE WHEN best_score IS NULL OR excluded.best_score > best_score "
-            "THEN excluded.best_score ELSE best_score END",
-            (
-                delta.guild_id,
-                delta.user_id,
-                delta.name,
-                int(delta.won),
-                delta.score,
-                delta.best_score,
-                delta.best_move,
-            ),
-        )
-
-    async def _quarantine(self, game_id: int, reason: str) -> None:
-        await self._db.execute("UPDATE games SET quarantined = ? WHERE id = ?", (reason[:500], game_id))
 
     async def _games(self, where: str, params: tuple[object, ...]) -> list[GameRow]:
         """The games ``where`` selects.
@@ -644,6 +584,108 @@ def _migrations(directory: Path) -> list[tuple[int, Path]]:
     if [number for number, _ in found] != list(range(1, len(found) + 1)):
         raise ValueError(f"{directory}: migrations must be numbered 1, 2, 3... without a gap")
     return found
+
+
+def _begun(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], _T]) -> _T:
+    """``BEGIN IMMEDIATE``, then ``work``: the first trip of :meth:`Store._one_trip_transaction`."""
+    db.execute("BEGIN IMMEDIATE")
+    return work(db)
+
+
+def _insert_game(db: sqlite3.Connection, row: GameRow, log: Sequence[LogEntry]) -> int:
+    """Insert the game ``row`` with its seats and log (in a transaction); its new id."""
+    cursor = db.execute(
+        "INSERT INTO games (guild_id, channel_id, creator_id, status, options, seed, state, "
+        "deadline, reminded, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            row.guild_id,
+            row.channel_id,
+            row.creator_id,
+            row.status.value,
+            json.dumps(row.options.to_dict()),
+            row.seed,
+            _json_or_none(row.state),
+            row.deadline,
+            int(row.reminded),
+            row.created_at,
+            row.updated_at,
+        ),
+    )
+    game_id = cursor.lastrowid
+    assert game_id is not None
+    _write_seats(db, game_id, row.seats)
+    _append(db, game_id, log)
+    return game_id
+
+
+def _update_game(
+    db: sqlite3.Connection,
+    row: GameRow,
+    log: Sequence[LogEntry],
+    stats: Sequence[StatsDelta],
+    outbox: Mapping[str, Any] | None,
+) -> int | None:
+    """Write the body of :meth:`Store.save` (in a transaction); the queued announcement's id.
+
+    Raises:
+        KeyError: no game has that id.
+    """
+    cursor = db.execute(
+        "UPDATE games SET status = ?, state = ?, deadline = ?, reminded = ?, updated_at = ? WHERE id = ?",
+        (row.status.value, _json_or_none(row.state), row.deadline, int(row.reminded), row.updated_at, row.id),
+    )
+    if cursor.rowcount != 1:
+        raise KeyError(f"no game {row.id}")
+    db.execute("DELETE FROM seats WHERE game_id = ?", (row.id,))
+    _write_seats(db, row.id, row.seats)
+    _append(db, row.id, log)
+    for delta in stats:
+        _add_stats(db, delta)
+    if outbox is None:
+        return None
+    cursor = db.execute(
+        "INSERT INTO outbox (game_id, data, created_at) VALUES (?, ?, ?)",
+        (row.id, json.dumps(outbox), row.updated_at),
+    )
+    return cursor.lastrowid
+
+
+def _write_seats(db: sqlite3.Connection, game_id: int, seats: Sequence[SeatRow]) -> None:
+    db.executemany(
+        "INSERT INTO seats (game_id, seat, user_id, name, ai_level, hints_used, timeouts) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(game_id, s.seat, s.user_id, s.name, s.ai_level, s.hints_used, s.timeouts) for s in seats],
+    )
+
+
+def _append(db: sqlite3.Connection, game_id: int, log: Sequence[LogEntry]) -> None:
+    db.executemany(
+        "INSERT INTO events (game_id, at, kind, seat, data) VALUES (?, ?, ?, ?, ?)",
+        [(game_id, entry.at, entry.kind, entry.seat, json.dumps(entry.data)) for entry in log],
+    )
+
+
+def _add_stats(db: sqlite3.Connection, delta: StatsDelta) -> None:
+    db.execute(
+        "INSERT INTO stats (guild_id, user_id, name, games, wins, total_score, best_score, best_move) "
+        "VALUES (?, ?, ?, 1, ?, ?, ?, ?) "
+        "ON CONFLICT (guild_id, user_id) DO UPDATE SET "
+        "name = excluded.name, games = games + 1, wins = wins + excluded.wins, "
+        "total_score = total_score + excluded.total_score, "
+        "best_move = CASE WHEN best_score IS NULL OR excluded.best_score > best_score "
+        "THEN excluded.best_move ELSE best_move END, "
+        "best_score = CASE WHEN best_score IS NULL OR excluded.best_score > best_score "
+        "THEN excluded.best_score ELSE best_score END",
+        (
+            delta.guild_id,
+            delta.user_id,
+            delta.name,
+            int(delta.won),
+            delta.score,
+            delta.best_score,
+            delta.best_move,
+        ),
+    )
 
 
 def _json_or_none(value: Mapping[str, Any] | None) -> str | None:

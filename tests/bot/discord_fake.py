@@ -291,6 +291,10 @@ class FakeDiscord:
     (discord.py sends the request again: its nonce must not make a second message)."""
     _windows: dict[str, _Window] = field(default_factory=dict)
     _nonces: dict[tuple[int, str], int] = field(default_factory=dict)
+    gateway_url: str = "ws://127.0.0.1:1/"
+    """What ``GET /gateway/bot`` answers (see ``discord_gateway.FakeGateway``)."""
+    listeners: list[Callable[[RecordedRequest], None]] = field(default_factory=list)
+    """Called with every request once it is recorded and answered (a benchmark's hook)."""
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1_100_000_000_000_000_000))
     _runner: web.AppRunner | None = None
     _changed: asyncio.Condition | None = None
@@ -317,6 +321,7 @@ class FakeDiscord:
         routes = [
             web.get("/users/@me", self._get_me),
             web.get("/oauth2/applications/@me", self._get_application),
+            web.get("/gateway/bot", self._get_gateway),
             web.put("/applications/{app_id}/commands", self._put_commands),
             web.put("/applications/{app_id}/guilds/{guild_id}/commands", self._put_commands),
             web.get("/applications/{app_id}/commands", self._get_commands),
@@ -472,6 +477,8 @@ class FakeDiscord:
         async with self._changed:
             self.requests.append(recorded)
             self._changed.notify_all()
+        for listener in self.listeners:
+            listener(recorded)
         return response
 
     def _rate_limit(self, request: web.Request) -> tuple[dict[str, str], web.Response | None]:
@@ -588,6 +595,10 @@ class FakeDiscord:
                 "approximate_guild_count": 1,
             }
         )
+
+    async def _get_gateway(self, request: web.Request) -> web.Response:
+        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+        return _json({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
 
     def _scope(self, request: web.Request) -> int | None:
         guild_id = request.match_info.get("guild_id")
