@@ -32,6 +32,17 @@ from typing import Any, Final
 
 import aiosqlite
 
+from bot.service.rating_model import (
+    INITIAL,
+    MODEL_VERSION,
+    PlayerRating,
+    RatedGame,
+    Rating,
+    RatingPoint,
+    Record,
+    rate,
+    rated_game,
+)
 from scrabble_core.ai import Level
 from scrabble_core.game import ChallengeMode
 
@@ -115,13 +126,14 @@ class GameStatus(enum.StrEnum):
 @dataclass(frozen=True, slots=True)
 class GameOptions:
     """The settings a game was created with. ``turn_seconds`` 0 means no time limit, ``hints`` 0 no
-    hints; ``ai_level`` is the level of the game's AI seats."""
+    hints; ``ai_level`` is the level of the game's AI seats; an unrated game changes no rating."""
 
     variant: str
     challenge_mode: ChallengeMode
     turn_seconds: int
     hints: int
     ai_level: Level
+    rated: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         """The options as JSON-compatible data."""
@@ -131,6 +143,7 @@ class GameOptions:
             "turn_seconds": self.turn_seconds,
             "hints": self.hints,
             "ai_level": str(self.ai_level),
+            "rated": self.rated,
         }
 
     @classmethod
@@ -142,6 +155,7 @@ class GameOptions:
             int(data["turn_seconds"]),
             int(data["hints"]),
             Level(str(data["ai_level"])),
+            bool(data.get("rated", True)),  # games saved before ratings existed are rated
         )
 
 
@@ -277,6 +291,7 @@ class Store:
                 store = cls(db, lock_fd)
                 await store._check(path, migrations[-1][0] if migrations else 0)
                 await store._migrate(migrations)
+                await store._check_ratings()
             except BaseException:
                 await db.close()
                 raise
@@ -356,8 +371,9 @@ class Store:
         outbox: Mapping[str, Any] | None = None,
     ) -> int | None:
         """Write ``row`` over the stored game of its id (status, state, timer, seats), append ``log``,
-        add ``stats`` and queue the announcement ``outbox`` (see :meth:`pending_outbox`), in one
-        transaction. Returns the queued announcement's id.
+        add ``stats``, rate the game if ``row`` finishes it (see :meth:`rebuild_ratings`) and queue the
+        announcement ``outbox`` (see :meth:`pending_outbox`), in one transaction. Returns the queued
+        announcement's id.
 
         Raises:
             KeyError: no game has that id (nothing is written).
@@ -386,6 +402,8 @@ class Store:
             await self._append(row.id, log)
             for delta in stats:
                 await self._add_stats(delta)
+            if row.status is GameStatus.FINISHED:
+                await self._rate_finished(row)
             if outbox is None:
                 return None
             cursor = await self._db.execute(
@@ -630,6 +648,207 @@ class Store:
             ) as cursor,
         ):
             return [StatsRow(*row) for row in await cursor.fetchall()]
+
+    # Ratings (derived data: see bot.service.rating_model) and feature toggles --------------------
+
+    async def ratings(self, guild_id: int) -> list[PlayerRating]:
+        """Every rated player of the guild (people and AI levels), by key."""
+        async with (
+            self._lock,
+            self._db.execute(
+                "SELECT player, name, mu, sigma, games FROM ratings WHERE guild_id = ? ORDER BY player",
+                (guild_id,),
+            ) as cursor,
+        ):
+            rows = await cursor.fetchall()
+        return [
+            PlayerRating(player, name, Rating(mu, sigma), games) for player, name, mu, sigma, games in rows
+        ]
+
+    async def rating_history(self, guild_id: int, player: str) -> list[RatingPoint]:
+        """``player``'s rating after each of their rated games in the guild, in finish order."""
+        async with (
+            self._lock,
+            self._db.execute(
+                "SELECT game_id, finished_at, mu, sigma FROM rating_history WHERE guild_id = ? AND player = ? "
+                "ORDER BY finished_at, game_id",
+                (guild_id, player),
+            ) as cursor,
+        ):
+            rows = await cursor.fetchall()
+        return [RatingPoint(game_id, at, Rating(mu, sigma)) for game_id, at, mu, sigma in rows]
+
+    async def records(self, guild_id: int, player: str) -> list[Record]:
+        """``player``'s won-lost-drawn record against each player they met in rated games of the guild,
+        most games together first (then by key)."""
+        async with (
+            self._lock,
+            self._db.execute(
+                "SELECT other.player, MAX(rated.name), SUM(me.place < other.place), "
+                "SUM(me.place > other.place), SUM(me.place = other.place) "
+                "FROM rating_history AS me JOIN rating_history AS other "
+                "ON other.game_id = me.game_id AND other.player != me.player "
+                "JOIN ratings AS rated ON rated.guild_id = other.guild_id AND rated.player = other.player "
+                "WHERE me.guild_id = ? AND me.player = ? "
+                "GROUP BY other.player ORDER BY COUNT(*) DESC, other.player",
+                (guild_id, player),
+            ) as cursor,
+        ):
+            rows = await cursor.fetchall()
+        return [Record(*row) for row in rows]
+
+    async def rebuild_ratings(self, guild_id: int | None = None) -> int:
+        """Recompute the ratings of ``guild_id`` (of every guild if ``None``) from its finished rated
+        games in finish order, in one transaction; the numbers are those the games gave as they
+        finished. Returns the number of games rated.
+
+        Raises:
+            sqlite3.Error: the write failed (nothing changed).
+        """
+        async with self._transaction():
+            return await self._rebuild_ratings(guild_id)
+
+    async def features(self, guild_id: int) -> dict[str, bool]:
+        """The features the guild turned on or off (a feature it never set is not in it)."""
+        async with (
+            self._lock,
+            self._db.execute(
+                "SELECT feature, enabled FROM guild_features WHERE guild_id = ?", (guild_id,)
+            ) as cursor,
+        ):
+            return {feature: bool(enabled) for feature, enabled in await cursor.fetchall()}
+
+    async def set_feature(self, guild_id: int, feature: str, enabled: bool) -> None:
+        """Turn ``feature`` on or off in the guild.
+
+        Raises:
+            sqlite3.Error: the write failed.
+        """
+        async with self._transaction():
+            await self._db.execute(
+                "INSERT INTO guild_features (guild_id, feature, enabled) VALUES (?, ?, ?) "
+                "ON CONFLICT (guild_id, feature) DO UPDATE SET enabled = excluded.enabled",
+                (guild_id, feature, int(enabled)),
+            )
+
+    async def _check_ratings(self) -> None:
+        """Rebuild every rating if they are out of date: computed by another model, or not over the
+        finished games the database holds (a database from before ratings, migrated). Nothing to do
+        in a database without ratings (migrations of another directory)."""
+        async with self._lock:
+            async with self._db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'rating_state'"
+            ) as cursor:
+                if await cursor.fetchone() is None:
+                    return
+            async with self._db.execute("SELECT model, finished, last_game FROM rating_state") as cursor:
+                stored = await cursor.fetchone()
+            marker = await self._finished_marker()
+        if stored is not None and tuple(stored) == (MODEL_VERSION, *marker):
+            return
+        logger.info("the ratings are out of date: rebuilding them from %d finished games", marker[0])
+        games = await self.rebuild_ratings()
+        logger.info("ratings rebuilt from %d rated games", games)
+
+    async def _finished_marker(self) -> tuple[int, int | None]:
+        """How many games are finished, and the last of them in finish order."""
+        async with self._db.execute(
+            "SELECT COUNT(*), (SELECT id FROM games WHERE status = 'finished' "
+            "ORDER BY updated_at DESC, id DESC LIMIT 1) FROM games WHERE status = 'finished'"
+        ) as cursor:
+            row = await cursor.fetchone()
+        assert row is not None
+        return int(row[0]), row[1]
+
+    async def _rate_finished(self, row: GameRow) -> None:
+        """Rate the game ``row`` finishes (inside a transaction): after the guild's last rated game in
+        finish order, or, if it finished before it (a clock set back), by rebuilding the guild's
+        ratings. A game rated already is not rated again."""
+        game = rated_game(row)
+        if game is not None and not await self._was_rated(row.id):
+            async with self._db.execute(
+                "SELECT finished_at, game_id FROM rating_history WHERE guild_id = ? "
+                "ORDER BY finished_at DESC, game_id DESC LIMIT 1",
+                (row.guild_id,),
+            ) as cursor:
+                last = await cursor.fetchone()
+            if last is None or (game.finished_at, game.game_id) > tuple(last):
+                await self._apply_rated(game)
+            else:
+                await self._rebuild_ratings(row.guild_id)
+        await self._mark_ratings()
+
+    async def _was_rated(self, game_id: int) -> bool:
+        async with self._db.execute(
+            "SELECT 1 FROM rating_history WHERE game_id = ? LIMIT 1", (game_id,)
+        ) as cursor:
+            return await cursor.fetchone() is not None
+
+    async def _rebuild_ratings(self, guild_id: int | None) -> int:
+        where, params = ("", ()) if guild_id is None else ("WHERE guild_id = ?", (guild_id,))
+        await self._db.execute(f"DELETE FROM ratings {where}", params)
+        await self._db.execute(f"DELETE FROM rating_history {where}", params)
+        games, broken = await self._read_games(
+            f"WHERE status = 'finished' {'' if guild_id is None else 'AND guild_id = ?'} "
+            "ORDER BY updated_at, id",
+            params,
+        )
+        for game_id, reason in broken:
+            logger.error("game %d cannot be read (%s): not rated", game_id, reason)
+        count = 0
+        for row in games:
+            game = rated_game(row)
+            if game is not None:
+                await self._apply_rated(game)
+                count += 1
+        await self._mark_ratings()
+        return count
+
+    async def _apply_rated(self, game: RatedGame) -> None:
+        """Rate ``game`` after every game rated before it in its guild."""
+        priors: list[tuple[Rating, int]] = []
+        for seat in game.seats:
+            async with self._db.execute(
+                "SELECT mu, sigma, games FROM ratings WHERE guild_id = ? AND player = ?",
+                (game.guild_id, seat.player),
+            ) as cursor:
+                stored = await cursor.fetchone()
+            priors.append((INITIAL, 0) if stored is None else (Rating(stored[0], stored[1]), stored[2]))
+        after = rate([prior for prior, _ in priors], [seat.place for seat in game.seats])
+        await self._db.executemany(
+            "INSERT INTO ratings (guild_id, player, name, mu, sigma, games) VALUES (?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (guild_id, player) DO UPDATE SET name = excluded.name, mu = excluded.mu, "
+            "sigma = excluded.sigma, games = excluded.games",
+            [
+                (game.guild_id, seat.player, seat.name, rating.mu, rating.sigma, games + 1)
+                for seat, rating, (_, games) in zip(game.seats, after, priors, strict=True)
+            ],
+        )
+        await self._db.executemany(
+            "INSERT INTO rating_history (game_id, guild_id, player, name, place, mu, sigma, finished_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            [
+                (
+                    game.game_id,
+                    game.guild_id,
+                    seat.player,
+                    seat.name,
+                    seat.place,
+                    rating.mu,
+                    rating.sigma,
+                    game.finished_at,
+                )
+                for seat, rating in zip(game.seats, after, strict=True)
+            ],
+        )
+
+    async def _mark_ratings(self) -> None:
+        """Record that the ratings are computed by this model over the finished games stored now."""
+        finished, last_game = await self._finished_marker()
+        await self._db.execute(
+            "UPDATE rating_state SET model = ?, finished = ?, last_game = ?",
+            (MODEL_VERSION, finished, last_game),
+        )
 
 
 def _migrations(directory: Path) -> list[tuple[int, Path]]:
