@@ -44,7 +44,9 @@ def rating_line(player: PlayerRating, rank: int, of: int) -> str:
     """A player's rating, rank among the guild's rated players, and whether it is provisional."""
     rating = player.rating
     games = f"{player.games} rated game{'s' if player.games != 1 else ''}"
-    standing = f"provisional, {games} of {PROVISIONAL_GAMES}" if player.provisional else games
+    standing = (
+        f"provisional ({player.games} of {PROVISIONAL_GAMES} rated games)" if player.provisional else games
+    )
     return (
         f"Rating {rating.ordinal:.1f} (μ {rating.mu:.2f}, σ {rating.sigma:.2f}; {RATING_RULE}), "
         f"rank {rank} of {of} in this server, {standing}."
