@@ -27,6 +27,8 @@ from service_fakes import (
 )
 from test_ratings_model import finished_row, humans
 
+from bot.render.rating_chart import ESTIMATE_COLOUR, RATING_COLOUR, render_rating_chart
+from bot.render.style import CHART_BACKGROUND
 from bot.service.errors import FeatureOffError, OptionError, SettingError
 from bot.service.features import Feature
 from bot.service.game_service import NewGame, User
@@ -342,3 +344,20 @@ async def test_feature_toggles(harness: Harness) -> None:
 def test_options_json_keeps_rated() -> None:
     row: GameRow = finished_row(humans("Ann", "Bob"), [1, 2], rated=False)
     assert json.loads(json.dumps(row.options.to_dict()))["rated"] is False
+
+
+def test_rating_chart_draws_both_lines_in_the_chart_style() -> None:
+    history = [INITIAL, WIN, rate([WIN, INITIAL], [1, 2])[0]]
+    image = Image.open(io.BytesIO(render_rating_chart("Alice", history))).convert("RGB")
+    assert image.size == (960, 540)
+    colours: list[tuple[int, tuple[int, int, int]]] = image.getcolors(1 << 16) or []  # type: ignore[assignment]
+
+    def drawn(target: tuple[int, int, int]) -> int:
+        """Pixels of about ``target`` (the palette PNG shifts colours by a few units)."""
+        return sum(n for n, c in colours if max(abs(a - b) for a, b in zip(c, target, strict=True)) <= 8)
+
+    assert drawn(RATING_COLOUR) > 1000 and drawn(ESTIMATE_COLOUR) > 1000
+    assert drawn(CHART_BACKGROUND) > 960 * 540 // 2
+    assert render_rating_chart("Alice", history) != render_rating_chart("Alice", history[:2])
+    with pytest.raises(ValueError, match="at least the initial rating"):
+        render_rating_chart("Alice", [])
