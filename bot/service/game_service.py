@@ -713,7 +713,8 @@ class GameService:
         guild turned ratings off, their rating, rank, record and rating chart (see
         :func:`bot.service.ratings.stats_message`)."""
         shown = await self.feature_enabled(guild_id, Feature.RATINGS)
-        return await ratings.stats_message(self._store, guild_id, user_id, show_ratings=shown)
+        renderer = self._runner.renderer
+        return await ratings.stats_message(self._store, renderer, guild_id, user_id, show_ratings=shown)
 
     async def leaderboard(self, guild_id: int) -> Message:
         """The guild's best players: by conservative rating, or with ratings turned off (or before any

@@ -2,7 +2,8 @@
 with their rating, rank, record against each opponent and AI level, and a rating chart.
 
 The numbers come from the store (:mod:`bot.store` keeps them, :mod:`bot.service.rating_model` says how
-they move). With the guild's ratings feature off, the answers are those of before ratings: wins and
+they move); the chart comes from the service's renderer if it draws one (:class:`RatingChartRenderer`:
+:class:`bot.render.png.PngRenderer` does; the terminal's text renderer does not, and stats come without). With the guild's ratings feature off, the answers are those of before ratings: wins and
 average score, no rating line (the ratings are still computed, so turning the feature back on shows
 them up to date).
 """
@@ -11,15 +12,16 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
-from typing import Final
+from typing import Final, Protocol, runtime_checkable
 
 from bot.messages import Attachment, Message, mention
-from bot.render.rating_chart import render_rating_chart
 from bot.service import text
+from bot.service.protocols import Renderer
 from bot.service.rating_model import (
     INITIAL,
     PROVISIONAL_GAMES,
     PlayerRating,
+    Rating,
     Record,
     human_key,
     user_of,
@@ -32,6 +34,15 @@ RECORD_LINES: Final = 12
 
 RATING_RULE: Final = "rating = μ − 3σ: the skill estimate μ less three times its uncertainty σ"
 """How the leaderboard ranks, as its heading says it."""
+
+
+@runtime_checkable
+class RatingChartRenderer(Protocol):
+    """A renderer that also draws rating charts."""
+
+    def rating_chart(self, name: str, ratings: Sequence[Rating]) -> bytes:
+        """``name``'s rating before their first rated game and after each one, as a PNG chart."""
+        ...
 
 
 def ranked(ratings: Sequence[PlayerRating]) -> list[PlayerRating]:
@@ -96,10 +107,12 @@ async def leaderboard_message(store: Store, guild_id: int, limit: int, *, show_r
     return Message(leaderboard_text(players, stats, limit), private=True)
 
 
-async def stats_message(store: Store, guild_id: int, user_id: int, *, show_ratings: bool) -> Message:
+async def stats_message(
+    store: Store, renderer: Renderer, guild_id: int, user_id: int, *, show_ratings: bool
+) -> Message:
     """``user_id``'s stats in the guild (private): games, wins, average score and best move; with
     ``show_ratings``, their rating, rank, provisional or not, record against each opponent and AI
-    level, and their rating after each rated game as a chart."""
+    level, and (if ``renderer`` draws one) their rating after each rated game as a chart."""
     row = await store.stats(guild_id, user_id)
     if row is None:
         return Message(f"{mention(user_id)} has not finished a game in this server yet.", private=True)
@@ -115,6 +128,8 @@ async def stats_message(store: Store, guild_id: int, user_id: int, *, show_ratin
     player = players[rank - 1]
     lines.append(rating_line(player, rank, len(players)))
     lines += record_lines(await store.records(guild_id, key))
+    if not isinstance(renderer, RatingChartRenderer):
+        return Message("\n".join(lines), private=True)
     history = [INITIAL, *(point.rating for point in await store.rating_history(guild_id, key))]
-    chart = await asyncio.to_thread(render_rating_chart, player.name, history)
+    chart = await asyncio.to_thread(renderer.rating_chart, player.name, history)
     return Message("\n".join(lines), (Attachment("rating.png", chart),), private=True)

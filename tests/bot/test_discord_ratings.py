@@ -11,6 +11,8 @@ from typing import Any
 from discord_fake import BotHarness, FakeDiscord, MakeHarness, RecordedRequest, string_option, user_option
 from PIL import Image
 
+from bot.render.png import PngRenderer
+
 BOB = 700_000_000_000_000_002
 MANAGE_GUILD = 1 << 5
 SETTINGS = "scrabble-settings"
@@ -55,6 +57,7 @@ async def test_settings_group_is_synced_for_server_managers_only(
 
 
 async def test_stats_and_leaderboard_show_ratings_and_a_chart(harness: BotHarness) -> None:
+    harness.service._runner.renderer = PngRenderer()  # the real chart
     await won_by_alice(harness)
     reply = await slash(harness, "stats")
     assert reply.ephemeral

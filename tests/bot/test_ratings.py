@@ -21,12 +21,14 @@ from service_fakes import (
     DAVE,
     GUILD,
     Harness,
+    make_config,
     open_harness,
     play_turn,
     started_game,
 )
 from test_ratings_model import finished_row, humans
 
+from bot.render.png import PngRenderer
 from bot.render.rating_chart import ESTIMATE_COLOUR, RATING_COLOUR, render_rating_chart
 from bot.render.style import CHART_BACKGROUND
 from bot.service.errors import FeatureOffError, OptionError, SettingError
@@ -79,6 +81,23 @@ async def test_the_winner_goes_up_and_the_resigning_loser_down(harness: Harness)
     ]
     assert await store.rating_history(GUILD, "user:12") == [RatingPoint(1, 1_700_000_000.0, WIN)]
     assert await store.ratings(GUILD + 1) == []  # per guild
+
+
+async def test_a_forfeit_on_time_is_a_loss_whatever_the_score(tmp_path: Path) -> None:
+    harness = await open_harness(tmp_path, make_config(time_limit=60, max_timeouts=1))
+    try:
+        await started_game(harness)  # Alice first
+        await play_turn(harness, (ALICE, BOB))
+        await harness.svc.pass_turn(CHANNEL, BOB.id)
+        await harness.clock.advance(60)  # Alice runs out of time: forfeit
+        await harness.svc.idle()
+        assert harness.notifier.texts()[-2].startswith("Alice ran out of time.\nAlice resigned.")
+        ratings = {r.name: r.rating for r in await store_of(harness).ratings(GUILD)}
+        assert ratings == {"Alice": LOSS, "Bob": WIN}
+        alice = await store_of(harness).stats(GUILD, ALICE.id)
+        assert alice is not None and alice.total_score > 0  # she led on points
+    finally:
+        await harness.close()
 
 
 async def test_three_and_four_player_games(harness: Harness) -> None:
@@ -274,6 +293,7 @@ async def test_provisional_until_five_rated_games(harness: Harness) -> None:
 
 
 async def test_stats_show_rating_rank_record_and_chart(harness: Harness) -> None:
+    harness.svc._runner.renderer = PngRenderer()  # the real chart
     await resign_game(harness, (ALICE, BOB), [BOB])
     await resign_game(harness, (ALICE, BOB), [ALICE])
     await resign_game(harness, (ALICE, CAROL), [CAROL])
@@ -361,3 +381,24 @@ def test_rating_chart_draws_both_lines_in_the_chart_style() -> None:
     assert render_rating_chart("Alice", history) != render_rating_chart("Alice", history[:2])
     with pytest.raises(ValueError, match="at least the initial rating"):
         render_rating_chart("Alice", [])
+
+
+async def test_stats_come_without_a_chart_from_a_renderer_that_draws_none(harness: Harness) -> None:
+    harness.svc._runner.renderer = TextOnly()
+    await resign_game(harness, (ALICE, BOB), [BOB])
+    stats = await harness.svc.stats(GUILD, ALICE.id)
+    assert stats.text.splitlines()[1].startswith("Rating 3.4 (μ 27.64, σ 8.07; ")
+    assert stats.attachments == ()
+
+
+class TextOnly:
+    """A renderer without rating charts (like the terminal's)."""
+
+    def board(self, *args: object) -> bytes:
+        return b"board"
+
+    def rack(self, *args: object) -> bytes:
+        return b"rack"
+
+    def chart(self, *args: object) -> bytes:
+        return b"chart"
