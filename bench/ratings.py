@@ -6,11 +6,11 @@ A fresh SQLite file gets ``--games`` finished games of one guild (2, 3 and 4 sea
 pool of 20 and an AI level, seeded scores; each game's state is a real greedy game played to its end, so
 the rebuild reads states of realistic size). Each game is saved finished through :meth:`Store.save`:
 
-- ``rated``: the game is rated in that transaction (the path of every finished game);
-- ``unrated``: the same save of a game created unrated (the baseline: nothing to rate).
+- ``rated`` (every other game): the game is rated in that transaction (the path of every finished game);
+- ``unrated`` (the others): the same save of a game created unrated (the baseline: nothing to rate).
 
-Then :meth:`Store.rebuild_ratings` recomputes every rating ``--runs`` times, and the result is compared
-with the incremental one. Prints one line (medians, milliseconds):
+Then :meth:`Store.rebuild_ratings` recomputes every rating ``--runs`` times (reading every finished game,
+rating half of them), and the result is compared with the incremental one. Prints one line (medians, milliseconds):
 
     games=<int> save_rated_ms_median=<f> save_unrated_ms_median=<f> rebuild_s_median=<f>
     rebuild_identical=<bool>
@@ -69,10 +69,26 @@ def _game(number: int, states: dict[int, dict[str, Any]], rng: random.Random, ra
     ]
     options = GameOptions("standard", ChallengeMode.VOID, 0, 0, Level.HARD, rated)
     at = 1_700_000_000.0 + number
-    return GameRow(0, GUILD, 100 + number, people[0], GameStatus.ACTIVE, options, number, state, tuple(seats), None, False, at, at)
+    return GameRow(
+        0,
+        GUILD,
+        100 + number,
+        people[0],
+        GameStatus.ACTIVE,
+        options,
+        number,
+        state,
+        tuple(seats),
+        None,
+        False,
+        at,
+        at,
+    )
 
 
-async def _fill(store: Store, games: int, states: dict[int, dict[str, Any]]) -> tuple[list[float], list[float]]:
+async def _fill(
+    store: Store, games: int, states: dict[int, dict[str, Any]]
+) -> tuple[list[float], list[float]]:
     """Save ``games`` finished games, alternately rated and unrated; the save times of each kind (ms)."""
     rng = random.Random(0)
     times: dict[bool, list[float]] = {True: [], False: []}

@@ -33,14 +33,14 @@ from typing import Any, Final
 import aiosqlite
 
 from bot.service.rating_model import (
-    INITIAL,
     MODEL_VERSION,
     PlayerRating,
     RatedGame,
     Rating,
     RatingPoint,
     Record,
-    rate,
+    SeatResult,
+    rate_game,
     rated_game,
 )
 from scrabble_core.ai import Level
@@ -785,6 +785,9 @@ class Store:
             return await cursor.fetchone() is not None
 
     async def _rebuild_ratings(self, guild_id: int | None) -> int:
+        """Rate the finished games of ``guild_id`` (every guild: ``None``) again from scratch, in finish
+        order (inside a transaction); the number of games rated. The games are replayed in memory and
+        written at the end."""
         where, params = ("", ()) if guild_id is None else ("WHERE guild_id = ?", (guild_id,))
         await self._db.execute(f"DELETE FROM ratings {where}", params)
         await self._db.execute(f"DELETE FROM rating_history {where}", params)
@@ -795,52 +798,49 @@ class Store:
         )
         for game_id, reason in broken:
             logger.error("game %d cannot be read (%s): not rated", game_id, reason)
-        count = 0
+        guilds: dict[int, dict[str, tuple[Rating, int]]] = {}
+        names: dict[tuple[int, str], str] = {}
+        history: list[tuple[object, ...]] = []
+        rated = 0
         for row in games:
             game = rated_game(row)
             if game is not None:
-                await self._apply_rated(game)
-                count += 1
+                rated += 1
+                results = rate_game(game, guilds.setdefault(game.guild_id, {}))
+                history += _history_rows(game, results)
+                names.update(((game.guild_id, r.seat.player), r.seat.name) for r in results)
+        await self._db.executemany(_INSERT_HISTORY, history)
+        await self._db.executemany(
+            _UPSERT_RATING,
+            [
+                (guild, player, names[guild, player], rating.mu, rating.sigma, played)
+                for guild, current in guilds.items()
+                for player, (rating, played) in current.items()
+            ],
+        )
         await self._mark_ratings()
-        return count
+        return rated
 
     async def _apply_rated(self, game: RatedGame) -> None:
-        """Rate ``game`` after every game rated before it in its guild."""
-        priors: list[tuple[Rating, int]] = []
+        """Rate ``game`` after every game rated before it in its guild (inside a transaction)."""
+        current: dict[str, tuple[Rating, int]] = {}
         for seat in game.seats:
             async with self._db.execute(
                 "SELECT mu, sigma, games FROM ratings WHERE guild_id = ? AND player = ?",
                 (game.guild_id, seat.player),
             ) as cursor:
                 stored = await cursor.fetchone()
-            priors.append((INITIAL, 0) if stored is None else (Rating(stored[0], stored[1]), stored[2]))
-        after = rate([prior for prior, _ in priors], [seat.place for seat in game.seats])
+            if stored is not None:
+                current[seat.player] = (Rating(stored[0], stored[1]), stored[2])
+        results = rate_game(game, current)
         await self._db.executemany(
-            "INSERT INTO ratings (guild_id, player, name, mu, sigma, games) VALUES (?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (guild_id, player) DO UPDATE SET name = excluded.name, mu = excluded.mu, "
-            "sigma = excluded.sigma, games = excluded.games",
+            _UPSERT_RATING,
             [
-                (game.guild_id, seat.player, seat.name, rating.mu, rating.sigma, games + 1)
-                for seat, rating, (_, games) in zip(game.seats, after, priors, strict=True)
+                (game.guild_id, r.seat.player, r.seat.name, r.rating.mu, r.rating.sigma, r.games)
+                for r in results
             ],
         )
-        await self._db.executemany(
-            "INSERT INTO rating_history (game_id, guild_id, player, name, place, mu, sigma, finished_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-            [
-                (
-                    game.game_id,
-                    game.guild_id,
-                    seat.player,
-                    seat.name,
-                    seat.place,
-                    rating.mu,
-                    rating.sigma,
-                    game.finished_at,
-                )
-                for seat, rating in zip(game.seats, after, strict=True)
-            ],
-        )
+        await self._db.executemany(_INSERT_HISTORY, _history_rows(game, results))
 
     async def _mark_ratings(self) -> None:
         """Record that the ratings are computed by this model over the finished games stored now."""
@@ -849,6 +849,34 @@ class Store:
             "UPDATE rating_state SET model = ?, finished = ?, last_game = ?",
             (MODEL_VERSION, finished, last_game),
         )
+
+
+_UPSERT_RATING: Final = (
+    "INSERT INTO ratings (guild_id, player, name, mu, sigma, games) VALUES (?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (guild_id, player) DO UPDATE SET name = excluded.name, mu = excluded.mu, "
+    "sigma = excluded.sigma, games = excluded.games"
+)
+_INSERT_HISTORY: Final = (
+    "INSERT INTO rating_history (game_id, guild_id, player, name, place, mu, sigma, finished_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _history_rows(game: RatedGame, results: Sequence[SeatResult]) -> list[tuple[object, ...]]:
+    """The ``rating_history`` rows of a rated game."""
+    return [
+        (
+            game.game_id,
+            game.guild_id,
+            r.seat.player,
+            r.seat.name,
+            r.seat.place,
+            r.rating.mu,
+            r.rating.sigma,
+            game.finished_at,
+        )
+        for r in results
+    ]
 
 
 def _migrations(directory: Path) -> list[tuple[int, Path]]:

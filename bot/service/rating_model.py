@@ -123,6 +123,32 @@ def rate(priors: Sequence[Rating], places: Sequence[int]) -> list[Rating]:
     return [Rating(team[0].mu, team[0].sigma) for team in after]
 
 
+@dataclass(frozen=True, slots=True)
+class SeatResult:
+    """A rated player's rating after a game, and the number of rated games it has played then."""
+
+    seat: RatedSeat
+    rating: Rating
+    games: int
+
+
+def rate_game(game: RatedGame, current: dict[str, tuple[Rating, int]]) -> list[SeatResult]:
+    """Rate ``game`` from ``current``, its guild's ratings before it (by player key, with their rated
+    games; a player not in it is new: :data:`INITIAL`, 0 games), which it updates.
+
+    Raises:
+        ValueError: as :func:`rate`.
+    """
+    priors = [current.get(seat.player, (INITIAL, 0)) for seat in game.seats]
+    after = rate([prior for prior, _ in priors], [seat.place for seat in game.seats])
+    results = [
+        SeatResult(seat, rating, games + 1)
+        for seat, rating, (_, games) in zip(game.seats, after, priors, strict=True)
+    ]
+    current.update((result.seat.player, (result.rating, result.games)) for result in results)
+    return results
+
+
 def rated_game(row: GameRow) -> RatedGame | None:
     """What the finished game ``row`` gives the ratings, or ``None`` when it rates nobody: created
     unrated, a state that cannot be read (logged), or fewer than two rated players.

@@ -19,6 +19,7 @@ from bot.service.rating_model import (
     human_key,
     is_provisional,
     rate,
+    rate_game,
     rated_game,
     user_of,
 )
@@ -67,6 +68,15 @@ def test_two_players_the_winner_goes_up_the_loser_down_by_as_much() -> None:
         Rating(25.411309192632373, 7.82288719288111),
         Rating(24.588690807367627, 7.82288719288111),
     ]
+
+
+def test_rate_game_starts_new_players_at_the_initial_rating_and_counts_games() -> None:
+    current = {"user:1": (Rating(30.0, 4.0), 7)}
+    game = RatedGame(3, 5, 10.0, (RatedSeat("user:2", "New", 1), RatedSeat("user:1", "Old", 2)))
+    results = rate_game(game, current)
+    after = rate([INITIAL, Rating(30.0, 4.0)], [1, 2])
+    assert [(r.seat.name, r.rating, r.games) for r in results] == [("New", after[0], 1), ("Old", after[1], 8)]
+    assert current == {"user:1": (after[1], 8), "user:2": (after[0], 1)}
 
 
 def test_a_draw_between_equals_moves_no_mu_but_narrows_sigma() -> None:
