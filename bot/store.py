@@ -32,6 +32,17 @@ from typing import Any, Final, TypeVar, cast
 
 import aiosqlite
 
+from bot.service.rating_model import (
+    MODEL_VERSION,
+    PlayerRating,
+    RatedGame,
+    Rating,
+    RatingPoint,
+    Record,
+    SeatResult,
+    rate_game,
+    rated_game,
+)
 from scrabble_core.ai import Level
 from scrabble_core.game import ChallengeMode
 
@@ -117,13 +128,14 @@ class GameStatus(enum.StrEnum):
 @dataclass(frozen=True, slots=True)
 class GameOptions:
     """The settings a game was created with. ``turn_seconds`` 0 means no time limit, ``hints`` 0 no
-    hints; ``ai_level`` is the level of the game's AI seats."""
+    hints; ``ai_level`` is the level of the game's AI seats; an unrated game changes no rating."""
 
     variant: str
     challenge_mode: ChallengeMode
     turn_seconds: int
     hints: int
     ai_level: Level
+    rated: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         """The options as JSON-compatible data."""
@@ -133,6 +145,7 @@ class GameOptions:
             "turn_seconds": self.turn_seconds,
             "hints": self.hints,
             "ai_level": str(self.ai_level),
+            "rated": self.rated,
         }
 
     @classmethod
@@ -144,6 +157,7 @@ class GameOptions:
             int(data["turn_seconds"]),
             int(data["hints"]),
             Level(str(data["ai_level"])),
+            bool(data.get("rated", True)),  # games saved before ratings existed are rated
         )
 
 
@@ -279,6 +293,7 @@ class Store:
                 store = cls(db, lock_fd)
                 await store._check(path, migrations[-1][0] if migrations else 0)
                 await store._migrate(migrations)
+                await store._check_ratings()
             except BaseException:
                 await db.close()
                 raise
@@ -337,8 +352,9 @@ class Store:
         outbox: Mapping[str, Any] | None = None,
     ) -> int | None:
         """Write ``row`` over the stored game of its id (status, state, timer, seats), append ``log``,
-        add ``stats`` and queue the announcement ``outbox`` (see :meth:`pending_outbox`), in one
-        transaction. Returns the queued announcement's id.
+        add ``stats``, rate the game if ``row`` finishes it (see :meth:`rebuild_ratings`) and queue the
+        announcement ``outbox`` (see :meth:`pending_outbox`), in one transaction. Returns the queued
+        announcement's id.
 
         Raises:
             KeyError: no game has that id (nothing is written).
@@ -347,6 +363,11 @@ class Store:
         """
         stats = list(stats)
         _check_integers(row, log, stats)
+        if row.status is GameStatus.FINISHED:  # once a game: rating it reads, so more trips
+            async with self._transaction():
+                pending = await self._run(lambda db: _update_game(db, row, log, stats, outbox))
+                await self._rate_finished(row)
+            return pending
         return await self._one_trip_transaction(lambda db: _update_game(db, row, log, stats, outbox))
 
     async def mark_sent(self, entry_id: int, at: float) -> None:
@@ -570,6 +591,235 @@ class Store:
             ) as cursor,
         ):
             return [StatsRow(*row) for row in await cursor.fetchall()]
+
+    # Ratings (derived data: see bot.service.rating_model) and feature toggles --------------------
+
+    async def ratings(self, guild_id: int) -> list[PlayerRating]:
+        """Every rated player of the guild (people and AI levels), by key."""
+        async with (
+            self._lock,
+            self._db.execute(
+                "SELECT player, name, mu, sigma, games FROM ratings WHERE guild_id = ? ORDER BY player",
+                (guild_id,),
+            ) as cursor,
+        ):
+            rows = await cursor.fetchall()
+        return [
+            PlayerRating(player, name, Rating(mu, sigma), games) for player, name, mu, sigma, games in rows
+        ]
+
+    async def rating_history(self, guild_id: int, player: str) -> list[RatingPoint]:
+        """``player``'s rating after each of their rated games in the guild, in finish order."""
+        async with (
+            self._lock,
+            self._db.execute(
+                "SELECT game_id, finished_at, mu, sigma FROM rating_history WHERE guild_id = ? AND player = ? "
+                "ORDER BY finished_at, game_id",
+                (guild_id, player),
+            ) as cursor,
+        ):
+            rows = await cursor.fetchall()
+        return [RatingPoint(game_id, at, Rating(mu, sigma)) for game_id, at, mu, sigma in rows]
+
+    async def records(self, guild_id: int, player: str) -> list[Record]:
+        """``player``'s won-lost-drawn record against each player they met in rated games of the guild,
+        most games together first (then by key)."""
+        async with (
+            self._lock,
+            self._db.execute(
+                "SELECT other.player, MAX(rated.name), SUM(me.place < other.place), "
+                "SUM(me.place > other.place), SUM(me.place = other.place) "
+                "FROM rating_history AS me JOIN rating_history AS other "
+                "ON other.game_id = me.game_id AND other.player != me.player "
+                "JOIN ratings AS rated ON rated.guild_id = other.guild_id AND rated.player = other.player "
+                "WHERE me.guild_id = ? AND me.player = ? "
+                "GROUP BY other.player ORDER BY COUNT(*) DESC, other.player",
+                (guild_id, player),
+            ) as cursor,
+        ):
+            rows = await cursor.fetchall()
+        return [Record(*row) for row in rows]
+
+    async def rebuild_ratings(self, guild_id: int | None = None) -> int:
+        """Recompute the ratings of ``guild_id`` (of every guild if ``None``) from its finished rated
+        games in finish order, in one transaction; the numbers are those the games gave as they
+        finished. Returns the number of games rated.
+
+        Raises:
+            sqlite3.Error: the write failed (nothing changed).
+        """
+        async with self._transaction():
+            return await self._rebuild_ratings(guild_id)
+
+    async def features(self, guild_id: int) -> dict[str, bool]:
+        """The features the guild turned on or off (a feature it never set is not in it)."""
+        async with (
+            self._lock,
+            self._db.execute(
+                "SELECT feature, enabled FROM guild_features WHERE guild_id = ?", (guild_id,)
+            ) as cursor,
+        ):
+            return {feature: bool(enabled) for feature, enabled in await cursor.fetchall()}
+
+    async def set_feature(self, guild_id: int, feature: str, enabled: bool) -> None:
+        """Turn ``feature`` on or off in the guild.
+
+        Raises:
+            sqlite3.Error: the write failed.
+        """
+        async with self._transaction():
+            await self._db.execute(
+                "INSERT INTO guild_features (guild_id, feature, enabled) VALUES (?, ?, ?) "
+                "ON CONFLICT (guild_id, feature) DO UPDATE SET enabled = excluded.enabled",
+                (guild_id, feature, int(enabled)),
+            )
+
+    async def _check_ratings(self) -> None:
+        """Rebuild every rating if they are out of date: computed by another model, or not over the
+        finished games the database holds (a database from before ratings, migrated). Nothing to do
+        in a database without ratings (migrations of another directory)."""
+        async with self._lock:
+            async with self._db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'rating_state'"
+            ) as cursor:
+                if await cursor.fetchone() is None:
+                    return
+            async with self._db.execute("SELECT model, finished, last_game FROM rating_state") as cursor:
+                stored = await cursor.fetchone()
+            marker = await self._finished_marker()
+        if stored is not None and tuple(stored) == (MODEL_VERSION, *marker):
+            return
+        logger.info("the ratings are out of date: rebuilding them from %d finished games", marker[0])
+        games = await self.rebuild_ratings()
+        logger.info("ratings rebuilt from %d rated games", games)
+
+    async def _finished_marker(self) -> tuple[int, int | None]:
+        """How many games are finished, and the last of them in finish order."""
+        async with self._db.execute(
+            "SELECT COUNT(*), (SELECT id FROM games WHERE status = 'finished' "
+            "ORDER BY updated_at DESC, id DESC LIMIT 1) FROM games WHERE status = 'finished'"
+        ) as cursor:
+            row = await cursor.fetchone()
+        assert row is not None
+        return int(row[0]), row[1]
+
+    async def _rate_finished(self, row: GameRow) -> None:
+        """Rate the game ``row`` finishes (inside a transaction): after the guild's last rated game in
+        finish order, or, if it finished before it (a clock set back), by rebuilding the guild's
+        ratings. A game rated already is not rated again."""
+        game = rated_game(row)
+        if game is not None and not await self._was_rated(row.id):
+            async with self._db.execute(
+                "SELECT finished_at, game_id FROM rating_history WHERE guild_id = ? "
+                "ORDER BY finished_at DESC, game_id DESC LIMIT 1",
+                (row.guild_id,),
+            ) as cursor:
+                last = await cursor.fetchone()
+            if last is None or (game.finished_at, game.game_id) > tuple(last):
+                await self._apply_rated(game)
+            else:
+                await self._rebuild_ratings(row.guild_id)
+        await self._mark_ratings()
+
+    async def _was_rated(self, game_id: int) -> bool:
+        async with self._db.execute(
+            "SELECT 1 FROM rating_history WHERE game_id = ? LIMIT 1", (game_id,)
+        ) as cursor:
+            return await cursor.fetchone() is not None
+
+    async def _rebuild_ratings(self, guild_id: int | None) -> int:
+        """Rate the finished games of ``guild_id`` (every guild: ``None``) again from scratch, in finish
+        order (inside a transaction); the number of games rated. The games are replayed in memory and
+        written at the end."""
+        where, params = ("", ()) if guild_id is None else ("WHERE guild_id = ?", (guild_id,))
+        await self._db.execute(f"DELETE FROM ratings {where}", params)
+        await self._db.execute(f"DELETE FROM rating_history {where}", params)
+        games, broken = await self._read_games(
+            f"WHERE status = 'finished' {'' if guild_id is None else 'AND guild_id = ?'} "
+            "ORDER BY updated_at, id",
+            params,
+        )
+        for game_id, reason in broken:
+            logger.error("game %d cannot be read (%s): not rated", game_id, reason)
+        guilds: dict[int, dict[str, tuple[Rating, int]]] = {}
+        names: dict[tuple[int, str], str] = {}
+        history: list[tuple[object, ...]] = []
+        rated = 0
+        for row in games:
+            game = rated_game(row)
+            if game is not None:
+                rated += 1
+                results = rate_game(game, guilds.setdefault(game.guild_id, {}))
+                history += _history_rows(game, results)
+                names.update(((game.guild_id, r.seat.player), r.seat.name) for r in results)
+        await self._db.executemany(_INSERT_HISTORY, history)
+        await self._db.executemany(
+            _UPSERT_RATING,
+            [
+                (guild, player, names[guild, player], rating.mu, rating.sigma, played)
+                for guild, current in guilds.items()
+                for player, (rating, played) in current.items()
+            ],
+        )
+        await self._mark_ratings()
+        return rated
+
+    async def _apply_rated(self, game: RatedGame) -> None:
+        """Rate ``game`` after every game rated before it in its guild (inside a transaction)."""
+        current: dict[str, tuple[Rating, int]] = {}
+        for seat in game.seats:
+            async with self._db.execute(
+                "SELECT mu, sigma, games FROM ratings WHERE guild_id = ? AND player = ?",
+                (game.guild_id, seat.player),
+            ) as cursor:
+                stored = await cursor.fetchone()
+            if stored is not None:
+                current[seat.player] = (Rating(stored[0], stored[1]), stored[2])
+        results = rate_game(game, current)
+        await self._db.executemany(
+            _UPSERT_RATING,
+            [
+                (game.guild_id, r.seat.player, r.seat.name, r.rating.mu, r.rating.sigma, r.games)
+                for r in results
+            ],
+        )
+        await self._db.executemany(_INSERT_HISTORY, _history_rows(game, results))
+
+    async def _mark_ratings(self) -> None:
+        """Record that the ratings are computed by this model over the finished games stored now."""
+        finished, last_game = await self._finished_marker()
+        await self._db.execute(
+            "UPDATE rating_state SET model = ?, finished = ?, last_game = ?",
+            (MODEL_VERSION, finished, last_game),
+        )
+
+
+_UPSERT_RATING: Final = (
+    "INSERT INTO ratings (guild_id, player, name, mu, sigma, games) VALUES (?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (guild_id, player) DO UPDATE SET name = excluded.name, mu = excluded.mu, "
+    "sigma = excluded.sigma, games = excluded.games"
+)
+_INSERT_HISTORY: Final = (
+    "INSERT INTO rating_history (game_id, guild_id, player, name, place, mu, sigma, finished_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _history_rows(game: RatedGame, results: Sequence[SeatResult]) -> list[tuple[object, ...]]:
+    """The ``rating_history`` rows of a rated game."""
+    return [
+        (
+            game.game_id,
+            game.guild_id,
+            r.seat.player,
+            r.seat.name,
+            r.seat.place,
+            r.rating.mu,
+            r.rating.sigma,
+            game.finished_at,
+        )
+        for r in results
+    ]
 
 
 def _migrations(directory: Path) -> list[tuple[int, Path]]:

@@ -891,7 +891,7 @@ async def test_stats_and_leaderboard(harness: BotHarness) -> None:
     assert_private(reply, "<@700000000000000003> has not finished a game in this server yet.")
     board = await slash(harness, "leaderboard")
     assert_private(board)
-    assert board.content.startswith("Leaderboard:\n1. Alice: 1 wins in 1 games")
+    assert board.content.splitlines()[1] == "1. Alice: 3.4 (1 rated game, provisional), 1 win, average 0.0"
 
 
 async def test_export_after_the_game_is_a_private_gcg_file(harness: BotHarness) -> None:

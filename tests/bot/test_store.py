@@ -33,10 +33,10 @@ def draft(channel: int = 5, status: GameStatus = GameStatus.LOBBY) -> GameRow:
 
 async def test_migrations_wal_and_reopen(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "db.sqlite3")
-    assert await store.schema_version() == 2
+    assert await store.schema_version() == 3
     await store.close()
     store = await Store.open(tmp_path / "db.sqlite3")  # nothing re-applied
-    assert await store.schema_version() == 2
+    assert await store.schema_version() == 3
     await store.close()
     async with aiosqlite.connect(tmp_path / "db.sqlite3") as db, db.execute("PRAGMA journal_mode") as cursor:
         assert await cursor.fetchone() == ("wal",)
