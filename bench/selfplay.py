@@ -12,16 +12,20 @@ model file than the bundled one. Prints a progress line every 50 games, one
 line of details (points per turn, turns per game, exchanges and passes), then ends with one line:
 
     a=<level> b=<level> games=<int> a_win_rate=<float> ci95=<low>..<high> a_avg=<float> b_avg=<float>
-    mean_spread=<float> sec_per_turn_a=<float> games_per_s=<float>
+    mean_spread=<float> sec_per_turn_a=<float> games_per_s=<float> games_per_cpu_s=<float> load1=<float>
 
 ``a_win_rate`` counts a tie as half a win; ``ci95`` is the normal 95% interval of that mean;
 ``a_avg``/``b_avg`` are average final scores, ``mean_spread`` the mean of ``a``'s score minus ``b``'s; ``sec_per_turn_a`` is the AI time per turn of ``a``.
+``games_per_s`` counts wall time once the workers have loaded the lexicon; ``games_per_cpu_s`` is games
+per second of the workers' CPU time (one core's throughput, less distorted by other load on the
+machine); ``load1`` is the one-minute load average at the end.
 """
 
 from __future__ import annotations
 
 import argparse
 import multiprocessing
+import os
 import statistics
 import sys
 import time
@@ -50,6 +54,7 @@ class Result:
     a_points: int
     b_points: int
     a_seconds: float
+    cpu_seconds: float
     exchanges: int
     passes: int
 
@@ -67,6 +72,7 @@ def play(task: tuple[str, str, str, int, float | None]) -> Result:
     """Play game ``index`` of the run seeded ``seed`` between levels ``a`` and ``b``, each AI turn given
     ``time_per_turn`` seconds when not ``None`` (after :func:`_init`)."""
     a, b, seed, index, time_per_turn = task
+    cpu_started = time.process_time()
     lexicon, generator, leaves = _LOADED[0]
     a_seat = index % 2
     levels = [Level(a), Level(b)] if a_seat == 0 else [Level(b), Level(a)]
@@ -92,9 +98,14 @@ def play(task: tuple[str, str, str, int, float | None]) -> Result:
         a_points=sum(t.score for t in a_turns),
         b_points=sum(t.score for t in b_turns),
         a_seconds=sum(t.seconds for t in a_turns),
+        cpu_seconds=time.process_time() - cpu_started,
         exchanges=sum(t.move.startswith("-") and t.move != "-" for t in record.turns),
         passes=sum(t.move == "-" for t in record.turns),
     )
+
+
+def _ready(_: int) -> None:
+    """Nothing: a task that returns once a worker has run :func:`_init`."""
 
 
 def main() -> None:
@@ -110,15 +121,17 @@ def main() -> None:
     parser.add_argument("--time-per-turn", type=float, help="seconds per AI turn (default: no deadline)")
     args = parser.parse_args()
     tasks = [(args.a, args.b, str(args.seed), i, args.time_per_turn) for i in range(args.games)]
-    started = time.perf_counter()
     results: list[Result] = []
     if args.jobs <= 1:
         _init(args.leaves)
+        started = time.perf_counter()
         for task in tasks:
             results.append(play(task))
             _progress(results, started)
     else:
         with multiprocessing.get_context("spawn").Pool(args.jobs, _init, (args.leaves,)) as pool:
+            pool.map(_ready, range(args.jobs), chunksize=1)  # the workers have loaded the lexicon
+            started = time.perf_counter()
             for result in pool.imap(play, tasks):
                 results.append(result)
                 _progress(results, started)
@@ -153,7 +166,9 @@ def _summary(a: str, b: str, results: list[Result], elapsed: float) -> None:
         f"b_avg={statistics.fmean(r.b_score for r in results):.1f} "
         f"mean_spread={statistics.fmean(r.a_score - r.b_score for r in results):.1f} "
         f"sec_per_turn_a={sum(r.a_seconds for r in results) / a_turns:.4f} "
-        f"games_per_s={games / elapsed:.3f}"
+        f"games_per_s={games / elapsed:.3f} "
+        f"games_per_cpu_s={games / sum(r.cpu_seconds for r in results):.3f} "
+        f"load1={os.getloadavg()[0]:.2f}"
     )
 
 

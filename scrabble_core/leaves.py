@@ -79,6 +79,39 @@ def _needs(combination: str) -> tuple[tuple[str, int], ...]:
     return tuple(Counter(combination).items())
 
 
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """A model's weights laid out for summing the features of a leave without listing them."""
+
+    vowels: str
+    tiles: dict[str, float]
+    duplicates: dict[str, float]
+    balance: dict[str, float]
+    synergies: tuple[tuple[tuple[tuple[str, int], ...], float], ...]
+
+    def value(self, leave: str) -> float:
+        """The sum of the weights of :func:`leave_features` of ``leave`` (tiles sorted), added in the
+        order that function lists them."""
+        counts: dict[str, int] = {}
+        for tile in leave:
+            counts[tile] = counts.get(tile, 0) + 1
+        total = 0.0
+        vowel_count = consonant_count = 0
+        for tile, count in counts.items():
+            total += self.tiles.get(tile, 0.0) * count
+            if count > 1:
+                total += self.duplicates.get(tile, 0.0) * (count - 1)
+            if tile in self.vowels:
+                vowel_count += count
+            elif tile != BLANK:
+                consonant_count += count
+        total += self.balance.get(f"{vowel_count}/{consonant_count}", 0.0)
+        for needs, weight in self.synergies:
+            if all(counts.get(tile, 0) >= need for tile, need in needs):
+                total += weight
+        return total
+
+
 @dataclass(frozen=True, eq=False)
 class LeaveModel:
     """Fitted weights of the leave features (see the module docstring) and where they came from.
@@ -101,15 +134,26 @@ class LeaveModel:
 
     def evaluate(self, leave: str) -> float:
         """The value in points of keeping ``leave`` (a rack string, ``?`` for a blank; any order)."""
-        key = "".join(sorted(leave))
-        value = self._memo.get(key)
+        memo = self._memo
+        value = memo.get(leave)  # the AI asks for the same leaves, written the same way, again and again
         if value is None:
-            value = sum(
-                self.weights.get(group, {}).get(name, 0.0) * count
-                for (group, name), count in leave_features(key, self.vowels, self.synergies).items()
-            )
-            self._memo[key] = value
+            key = "".join(sorted(leave))
+            value = memo.get(key)
+            if value is None:
+                value = memo[key] = self._tables.value(key)
+            memo[leave] = value
         return value
+
+    @functools.cached_property
+    def _tables(self) -> _Tables:
+        weights = self.weights
+        return _Tables(
+            self.vowels,
+            tiles=dict(weights.get("tiles", {})),
+            duplicates=dict(weights.get("duplicates", {})),
+            balance=dict(weights.get("balance", {})),
+            synergies=tuple((_needs(name), weight) for name, weight in weights.get("synergies", {}).items()),
+        )
 
     def to_dict(self) -> dict[str, object]:
         """The model as the JSON data :func:`leave_model_from_dict` reads back."""
