@@ -2,12 +2,14 @@
 
     python bench/selfplay.py --a hard --b greedy --games 500 --seed 1 [--jobs 2] [--leaves FILE]
     python bench/selfplay.py --a expert --b hard --games 200 --seed 1 --jobs 2 --time-per-turn 1
+    python bench/selfplay.py --a expert --b hard --games 200 --seed 1 --sim-iterations 100 --endgame-nodes 2000
 
 Games come in pairs on the same bag order with the seats swapped (game ``i`` is seeded
 ``f"{seed}-{i // 2}"`` and ``a`` sits first when ``i`` is even), which cancels much of the luck of the
 draw. Levels: ``easy``, ``medium``, ``hard``, ``greedy``, ``expert``; ``--time-per-turn`` gives every AI
 turn a deadline that many seconds after it starts (``expert`` searches until it; without it ``expert``
-runs a small fixed budget); ``--leaves`` plays both seats with another leave
+runs a fixed budget: ``--sim-iterations`` simulation iterations, ``--endgame-nodes`` endgame positions,
+the same work whatever the load on the machine); ``--leaves`` plays both seats with another leave
 model file than the bundled one. Prints a progress line every 50 games, one
 line of details (points per turn, turns per game, exchanges and passes), then ends with one line:
 
@@ -34,7 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from scrabble_core.ai import Level, MoveSource
+from scrabble_core.ai import DEFAULT_BUDGET, ExpertBudget, Level, MoveSource
 from scrabble_core.leaves import LeaveModel, load_leave_model
 from scrabble_core.lexicon import Lexicon, load_enable
 from scrabble_core.movegen import load_move_generator
@@ -68,10 +70,11 @@ def _init(leaves: str | None) -> None:
     _LOADED.append((lexicon, load_move_generator(lexicon), model))
 
 
-def play(task: tuple[str, str, str, int, float | None]) -> Result:
+def play(task: tuple[str, str, str, int, float | None, ExpertBudget]) -> Result:
     """Play game ``index`` of the run seeded ``seed`` between levels ``a`` and ``b``, each AI turn given
-    ``time_per_turn`` seconds when not ``None`` (after :func:`_init`)."""
-    a, b, seed, index, time_per_turn = task
+    ``time_per_turn`` seconds when not ``None``, else ``expert`` searching ``budget`` (after
+    :func:`_init`)."""
+    a, b, seed, index, time_per_turn, budget = task
     cpu_started = time.process_time()
     lexicon, generator, leaves = _LOADED[0]
     a_seat = index % 2
@@ -84,6 +87,7 @@ def play(task: tuple[str, str, str, int, float | None]) -> Result:
         f"{seed}-{index // 2}",
         leaves=leaves,
         time_per_turn=time_per_turn,
+        budget=budget,
     )
     b_seat = 1 - a_seat
     a_turns = [t for t in record.turns if t.seat == a_seat]
@@ -119,8 +123,21 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (default 1)")
     parser.add_argument("--leaves", help="leave model file (default: the bundled one)")
     parser.add_argument("--time-per-turn", type=float, help="seconds per AI turn (default: no deadline)")
+    parser.add_argument(
+        "--sim-iterations",
+        type=int,
+        default=DEFAULT_BUDGET.iterations,
+        help=f"expert's simulation iterations per turn without --time-per-turn (default {DEFAULT_BUDGET.iterations})",
+    )
+    parser.add_argument(
+        "--endgame-nodes",
+        type=int,
+        default=DEFAULT_BUDGET.endgame_nodes,
+        help=f"expert's endgame positions per turn without --time-per-turn (default {DEFAULT_BUDGET.endgame_nodes})",
+    )
     args = parser.parse_args()
-    tasks = [(args.a, args.b, str(args.seed), i, args.time_per_turn) for i in range(args.games)]
+    budget = ExpertBudget(args.sim_iterations, args.endgame_nodes)
+    tasks = [(args.a, args.b, str(args.seed), i, args.time_per_turn, budget) for i in range(args.games)]
     results: list[Result] = []
     if args.jobs <= 1:
         _init(args.leaves)

@@ -80,6 +80,25 @@ CHALLENGE_RATES: Final[Mapping[Level, float]] = {
 """The chance that a level challenges a play with a word not in the dictionary (a valid play: never)."""
 
 
+@dataclass(frozen=True, slots=True)
+class ExpertBudget:
+    """How long ``expert`` searches when its turn has no deadline: a fixed amount of work, so its
+    choice is reproducible and the same on a loaded machine as on a quiet one.
+
+    Attributes:
+        iterations: simulation iterations (one draw of the unseen tiles, every candidate played out
+            on it; see :mod:`scrabble_core.simulation`).
+        endgame_nodes: positions the endgame solver searches once the bag is empty.
+    """
+
+    iterations: int = 6
+    endgame_nodes: int = 60
+
+
+DEFAULT_BUDGET: Final = ExpertBudget()
+"""The ``expert`` budget without a deadline when none is given: small, for tests and quick self-play."""
+
+
 class Candidate(Protocol):
     """A legal play as the move generator reports it."""
 
@@ -221,6 +240,7 @@ def choose_move(
     deadline: float | None = None,
     *,
     leaves: LeaveModel | None = None,
+    budget: ExpertBudget = DEFAULT_BUDGET,
 ) -> Move:
     """The move ``level`` makes for the seat of ``view``; the caller applies it to the game.
 
@@ -228,8 +248,8 @@ def choose_move(
     holds at least ``variant.exchange_min_bag`` tiles, else a :class:`Pass`. Randomness (``easy`` and
     ``medium`` only) comes from ``rng``. With a ``deadline`` (:func:`time.monotonic` value), the best
     move found when it passes is returned (at worst the highest-scoring play, found first).
-    ``leaves`` defaults to :func:`default_leave_model`. ``expert`` without a deadline searches a fixed
-    budget (:func:`scrabble_core.simulation.expert_move`).
+    ``leaves`` defaults to :func:`default_leave_model`. ``expert`` without a deadline searches
+    ``budget`` (:func:`scrabble_core.simulation.expert_move`).
     """
     board, rack = view.board, view.rack
     if level is Level.GREEDY:
@@ -248,7 +268,7 @@ def choose_move(
     if level is Level.EXPERT:
         from scrabble_core.simulation import expert_move  # it builds on this module
 
-        return expert_move(view, generator, model, rng, deadline)
+        return expert_move(view, generator, model, rng, deadline, budget=budget)
     return _human(view, generator, _STYLES[level], model, rng)
 
 

@@ -14,7 +14,7 @@ from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Exchange, Play
 from scrabble_core.movegen import load_move_generator
 from scrabble_core.selfplay import play_game
-from scrabble_core.simulation import MIN_ITERATIONS, candidates, simulate
+from scrabble_core.simulation import CANDIDATES, MIN_ITERATIONS, candidates, simulate
 from scrabble_core.validation import check_play
 from scrabble_core.variant import get_variant
 
@@ -94,7 +94,7 @@ def test_deadline_stops_before_an_iteration_would_overrun(
     assert result.iterations == 5
     assert readings[-1] == 10
     assert result.move in [move for move, _ in result.means]
-    assert len(result.means) == len(candidates(view, generator, model, 10))
+    assert len(result.means) == len(candidates(view, generator, model, CANDIDATES))
 
 
 def test_the_choice_does_not_depend_on_the_hidden_tiles(
