@@ -338,7 +338,7 @@ def _hard(view: SeatView, generator: MoveSource, model: LeaveModel) -> Move:
     an empty bag, the play of highest equity by the endgame rule (ties broken by notation)."""
     if view.bag_size == 0:
         return _endgame_static(view, generator, model)
-    best = generator.best(view.board, view.rack, model.evaluate)
+    best = generator.best(view.board, view.rack, model)
     exchange = best_exchange_value(view, model)
     if exchange is not None and (best is None or exchange > move_equity(view, best, model)):
         return exchange_options(view, model)[0][1]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import functools
 import json
 import math
+from array import array
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -77,6 +78,11 @@ def leave_features(leave: str, vowels: str, synergies: tuple[str, ...]) -> Count
 def _needs(combination: str) -> tuple[tuple[str, int], ...]:
     """The tiles of a synergy with how many of each it needs (computed once per combination)."""
     return tuple(Counter(combination).items())
+
+
+NativeLeaveTable = tuple[str, bytes, bytes, bytes, bytes, int, tuple[tuple[bytes, bytes, float], ...]]
+"""A leave model laid out for the native core (:attr:`LeaveModel.native_table`)."""
+_NATIVE_BALANCE_SIDE: Final = 65  # balance cells up to 64 vowels and 64 consonants (the native rack limit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +149,41 @@ class LeaveModel:
                 value = memo[key] = self._tables.value(key)
             memo[leave] = value
         return value
+
+    def __call__(self, leave: str) -> float:
+        """:meth:`evaluate`: a model is a leave valuation for the move generator, which computes the
+        values of a whole rack's leaves at once in its native core (:attr:`native_table`)."""
+        return self.evaluate(leave)
+
+    @functools.cached_property
+    def native_table(self) -> NativeLeaveTable:
+        """The weights as the native core's ``leave_values`` reads them (see ``_movegen.c``): it sums
+        the same terms in the same order as :meth:`evaluate`, so it gives the same values."""
+        tables = self._tables
+        synergy_tiles = {tile for needs, _ in tables.synergies for tile, _ in needs}
+        chars = "".join(sorted({BLANK, *self.vowels, *tables.tiles, *tables.duplicates, *synergy_tiles}))
+        index = {char: i for i, char in enumerate(chars)}
+        side = _NATIVE_BALANCE_SIDE
+        balance = array(
+            "d",
+            [
+                tables.balance.get(f"{vowels}/{consonants}", 0.0)
+                for vowels in range(side)
+                for consonants in range(side)
+            ],
+        )
+        return (
+            chars,
+            array("d", [tables.tiles.get(char, 0.0) for char in chars]).tobytes(),
+            array("d", [tables.duplicates.get(char, 0.0) for char in chars]).tobytes(),
+            bytes(1 if char in self.vowels else 2 if char == BLANK else 0 for char in chars),
+            balance.tobytes(),
+            side,
+            tuple(
+                (bytes(index[tile] for tile, _ in needs), bytes(need for _, need in needs), weight)
+                for needs, weight in tables.synergies
+            ),
+        )
 
     @functools.cached_property
     def _tables(self) -> _Tables:

@@ -114,7 +114,7 @@ def candidates(
     """The ``count`` plays of highest static equity and the :data:`EXCHANGES` best exchanges, as
     ``(equity, move, points)`` ranked by equity (ties by notation); the first is the static (``hard``)
     choice. Empty when the seat can neither play nor exchange."""
-    plays: Sequence[Candidate] = generator.top(view.board, view.rack, count, model.evaluate)
+    plays: Sequence[Candidate] = generator.top(view.board, view.rack, count, model)
     ranked: list[tuple[float, Move, int]] = [(move_equity(view, c, model), c.play, c.score) for c in plays]
     ranked.extend((equity, exchange, 0) for equity, exchange in exchange_options(view, model)[:EXCHANGES])
     ranked.sort(key=lambda option: (-option[0], str(option[1])))
@@ -199,19 +199,6 @@ def _survivors(results: list[list[float]], active: list[int], iterations: int) -
     return kept
 
 
-class _LeaveValues(dict[str, float]):
-    """The leave model's values by leave as written (any tile order), looked up without a Python call
-    on a hit: the playouts ask for the same leaves thousands of times."""
-
-    def __init__(self, model: LeaveModel) -> None:
-        super().__init__()
-        self.model = model
-
-    def __missing__(self, leave: str) -> float:
-        value = self[leave] = self.model.evaluate(leave)
-        return value
-
-
 class _Playout:
     """Plays one candidate and the turns after it on a working board, restoring it afterwards."""
 
@@ -220,7 +207,7 @@ class _Playout:
         self.rack = view.rack
         self.board: Board = view.board.copy()
         self.generator = generator
-        self.leave_values = _LeaveValues(model)
+        self.model = model
         self.plies = plies
 
     def run(self, move: Move, points: int, tiles: Sequence[str]) -> float:
@@ -253,14 +240,14 @@ class _Playout:
         kept (what it draws is the average draw the leave values are measured against), or with the
         bag empty the endgame rule's cost of its rack."""
         if bag:
-            return self.leave_values[kept]
+            return self.model.evaluate(kept)
         return -ENDGAME_RACK_FACTOR * self.variant.rack_value(rack)
 
     def _static(self, rack: str, other: str, bag: list[str]) -> tuple[Move, int]:
         """The static play of the player holding ``rack`` against ``other`` and its points (a pass
         without a play)."""
         if bag:
-            best = self.generator.best(self.board, rack, self.leave_values.__getitem__)
+            best = self.generator.best(self.board, rack, self.model)
         else:
             out = ENDGAME_RACK_FACTOR * self.variant.rack_value(other)
             value = self.variant.rack_value
