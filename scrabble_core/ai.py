@@ -290,7 +290,7 @@ def best_exchange_value(view: SeatView, model: LeaveModel) -> float | None:
     """The value of the first of :func:`exchange_options` (``None`` when there is none), without
     listing them."""
     keeps = _exchange_keeps(view)
-    return max(map(model.evaluate, keeps)) if keeps else None
+    return max(model.values(list(keeps))) if keeps else None
 
 
 def _exchange_keeps(view: SeatView) -> tuple[str, ...]:

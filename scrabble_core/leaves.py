@@ -25,7 +25,7 @@ import json
 import math
 from array import array
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -150,6 +150,13 @@ class LeaveModel:
             memo[leave] = value
         return value
 
+    def values(self, leaves: list[str]) -> list[float]:
+        """:meth:`evaluate` of each of ``leaves``, in the native core when the move generators use it."""
+        native = _native_leave_values()
+        if native is None:
+            return [self.evaluate(leave) for leave in leaves]
+        return native(self.native_table, leaves)
+
     def __call__(self, leave: str) -> float:
         """:meth:`evaluate`: a model is a leave valuation for the move generator, which computes the
         values of a whole rack's leaves at once in its native core (:attr:`native_table`)."""
@@ -204,6 +211,18 @@ class LeaveModel:
             "vowels": self.vowels,
             **{group: dict(self.weights.get(group, {})) for group in GROUPS},
         }
+
+
+@functools.cache
+def _native_leave_values() -> Callable[[NativeLeaveTable, list[str]], list[float]] | None:
+    """The native core's ``leave_values`` where the move generators use the core, else ``None``."""
+    from scrabble_core.movegen import native_core  # movegen builds on this module
+
+    if native_core() is None:
+        return None
+    from scrabble_core._movegen import leave_values
+
+    return leave_values
 
 
 def leave_model_from_dict(data: Mapping[str, object], source: str) -> LeaveModel:

@@ -88,6 +88,7 @@ def test_evaluate_is_the_weighted_sum_of_the_features(bundled: LeaveModel) -> No
         )
         assert bundled.evaluate(leave) == expected
         assert bundled.evaluate("".join(sorted(leave, reverse=True))) == expected
+        assert bundled.values([leave, leave[::-1]]) == [expected, expected]
 
 
 def test_bundled_model_is_plausible(bundled: LeaveModel) -> None:
