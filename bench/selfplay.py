@@ -13,10 +13,12 @@ the same work whatever the load on the machine); ``--leaves`` plays both seats w
 model file than the bundled one. Prints a progress line every 50 games, one
 line of details (points per turn, turns per game, exchanges and passes), then ends with one line:
 
-    a=<level> b=<level> games=<int> a_win_rate=<float> ci95=<low>..<high> a_avg=<float> b_avg=<float>
+    a=<level> b=<level> games=<int> a_win_rate=<float> ci95=<low>..<high> wilson95=<low>..<high>
+    a_avg=<float> b_avg=<float>
     mean_spread=<float> sec_per_turn_a=<float> games_per_s=<float> games_per_cpu_s=<float> load1=<float>
 
-``a_win_rate`` counts a tie as half a win; ``ci95`` is the normal 95% interval of that mean;
+``a_win_rate`` counts a tie as half a win; ``ci95`` is the normal 95% interval of that mean, ``wilson95``
+the Wilson score interval of the rate;
 ``a_avg``/``b_avg`` are average final scores, ``mean_spread`` the mean of ``a``'s score minus ``b``'s; ``sec_per_turn_a`` is the AI time per turn of ``a``.
 ``games_per_s`` counts wall time once the workers have loaded the lexicon; ``games_per_cpu_s`` is games
 per second of the workers' CPU time (one core's throughput, less distorted by other load on the
@@ -26,6 +28,7 @@ machine); ``load1`` is the one-minute load average at the end.
 from __future__ import annotations
 
 import argparse
+import math
 import multiprocessing
 import os
 import statistics
@@ -162,6 +165,14 @@ def _progress(results: list[Result], started: float) -> None:
         print(f"{len(results)} games a_win_rate={rate:.3f} {time.perf_counter() - started:.0f} s", flush=True)
 
 
+def _wilson(rate: float, games: int) -> str:
+    """The Wilson score 95% interval of a win rate over ``games`` games, as ``low..high``."""
+    z = 1.96
+    centre = (rate + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return f"{centre - half:.3f}..{centre + half:.3f}"
+
+
 def _summary(a: str, b: str, results: list[Result], elapsed: float) -> None:
     wins = [r.win for r in results]
     games = len(results)
@@ -179,6 +190,7 @@ def _summary(a: str, b: str, results: list[Result], elapsed: float) -> None:
     print(
         f"a={a} b={b} games={games} a_win_rate={rate:.3f} "
         f"ci95={max(rate - half, 0.0):.3f}..{min(rate + half, 1.0):.3f} "
+        f"wilson95={_wilson(rate, games)} "
         f"a_avg={statistics.fmean(r.a_score for r in results):.1f} "
         f"b_avg={statistics.fmean(r.b_score for r in results):.1f} "
         f"mean_spread={statistics.fmean(r.a_score - r.b_score for r in results):.1f} "

@@ -4,14 +4,19 @@ Simulation (:func:`simulate`): the candidates are the plays of highest static eq
 what ``hard`` plays) and the best exchanges. Each iteration draws a rack for the opponent and a bag
 order from the tiles the seat cannot see (:attr:`SeatView.unseen <scrabble_core.ai.SeatView.unseen>`,
 shuffled with the ``rng`` passed in: never the real rack or bag), then plays every candidate on that
-same draw, followed by ``plies`` turns of static play (the opponent's reply, our next move, ...). A
-candidate's result is the spread over those turns plus the leaves at the horizon (ours counted, the
-opponent's subtracted; with the bag empty the endgame rule instead); the candidate of best mean result
-wins if it beats the static choice clearly (:data:`CONFIDENCE`). From :data:`PRUNE_AFTER` iterations on,
-candidates clearly worse than the leader are dropped, so the time goes to the close ones; when only the
-static choice is left, the simulation stops early. Iterations stop at the deadline (an iteration is not started when the last one's duration would
-overrun it) or at ``max_iterations``; below :data:`MIN_ITERATIONS` the static choice stands, so the
-expert is never worse than ``hard`` for lack of time.
+same draw, followed by ``plies`` turns of static play (the opponent's reply, our next move, ...; each
+the ``hard`` choice for the rack it holds). A candidate's result is the spread over those turns plus,
+at the horizon, the leave value of the tiles our last move kept minus that of the tiles the opponent's
+last move kept (the tiles drawn after them are the average draw leave values are measured against);
+with the bag empty the endgame rule instead, and going out ends the playout with its bonus. The
+candidate of best mean result is played (the draws are the same for every candidate, so their
+differences are paired; among equal means, the higher static equity). From :data:`PRUNE_AFTER`
+iterations on, candidates the leader beats by :data:`PRUNE_CONFIDENCE` standard errors are dropped, so
+the time goes to the close ones; when one is left, the simulation stops early. Iterations stop at the
+deadline (an iteration is not started when the last one's duration would overrun it) or at
+``max_iterations``; below :data:`MIN_ITERATIONS` the static choice stands, so the expert is never
+worse than ``hard`` for lack of time. Without a deadline the work is fixed by an
+:class:`~scrabble_core.ai.ExpertBudget`, so self-play measures strength the same on a loaded machine.
 
 With the bag 1-6 tiles (the pre-endgame) more candidates are simulated and the playouts go on to the end
 of the game (:data:`PRE_ENDGAME_PLIES`): which tiles are left for whom decides most there.
