@@ -88,8 +88,9 @@ def fixed_palette(sample: Image.Image) -> Image.Image:
     on first use and keeps with the palette. It is filled here, for every cell, before the palette is
     returned, so :func:`png_bytes` only reads it afterwards and threads may share the palette.
     """
-    counted = sorted(sample.getcolors(sample.width * sample.height) or (), reverse=True)
-    exact = [channel for _, colour in counted[:EXACT_COLOURS] for channel in colour]
+    counted = sample.getcolors(sample.width * sample.height) or []
+    frequent = sorted(counted, key=lambda found: found[0], reverse=True)[:EXACT_COLOURS]
+    exact = [channel for _, colour in frequent if isinstance(colour, tuple) for channel in colour]
     rest = sample.quantize(256 - EXACT_COLOURS, method=Image.Quantize.FASTOCTREE).getpalette() or []
     palette = Image.new("P", (1, 1))
     palette.putpalette((exact + rest)[: 256 * 3])
