@@ -5,8 +5,8 @@ coordinates, frame), one sprite per tile and the header strip. :func:`render_boa
 caches (the empty board per variant, the sprites per letter, value, size and state, the header's parts:
 see :mod:`bot.render.header`) and :func:`full_redraw` draws every part afresh; both compose them the same way, so
 their pixels are identical (the tests and ``bench/render.py`` compare them). The PNG of either takes
-the 256 colours of :func:`board_palette`, chosen once per variant and header for every board it can
-show, so a render only looks colours up. The cached parts are only read once made, so renders may run
+the 256 colours of :func:`board_palette`, chosen once per variant for every board it can show, so a
+render only looks colours up. The cached parts are only read once made, so renders may run
 in several threads at once.
 """
 

@@ -81,8 +81,8 @@ def png_bytes(
 
 def fixed_palette(sample: Image.Image) -> Image.Image:
     """A palette image (mode ``P``) of 256 colours for images drawn like ``sample`` (RGB): the
-    :data:`EXACT_COLOURS` most frequent colours of ``sample`` as they are (the flat colours stay
-    exact) and a fast octree palette of the rest (the anti-aliased edges between them).
+    :data:`EXACT_COLOURS` most frequent colours of ``sample`` as they are (the flat colours get an
+    entry each) and a fast octree palette of the rest (the anti-aliased edges between them).
 
     Pillow maps a pixel to a palette through a lookup table of 64×64×64 colour cells that it fills
     on first use and keeps with the palette. It is filled here, for every cell, before the palette is
