@@ -4,12 +4,15 @@ Run from the repository root: ``python bench/render.py [--runs N]``. Each board 
 ways in the same run: ``full`` draws every part afresh (:func:`bot.render.board.full_redraw`, the
 reference) and ``cached`` is :func:`bot.render.render_board`, which composes cached parts (its caches are
 warmed by one render first; the header strip is drawn afresh each time, as after every move). Both
-include the PNG encoding. Times are medians of the process's CPU time (the machine may be busy with
+include the PNG encoding in the variant's fixed palette (:func:`bot.render.board.board_palette`, chosen
+once per variant: its cost is printed apart as ``board_palette_ms``). Times are medians of the process's CPU time (the machine may be busy with
 other work; CPU time is what a render takes from the bot). One line per board:
 ``<name> full_ms=<median> cached_ms=<median> ratio=<full/cached> png_kb=<float> size=<width>x<height>``.
-Then the encoding of the midgame board alone: ``palette_ms=<median>`` (the 256-colour palette
-conversion, the same at every level) and one line per zlib level ``png_level=<n> png_ms=<median>
-png_kb=<float>`` (palette and compression together), and ``rack median_ms=``.
+Then the encoding of the midgame board alone: ``octree_palette_ms=<median> fixed_palette_ms=<median>``
+(choosing a 256-colour palette for the image, as every render did before, against mapping it to the
+fixed palette; the same at every level), one line per zlib level ``png_level=<n> png_ms=<median>
+png_kb=<float>`` (fixed palette and compression together), ``board_palette_ms=`` (choosing the fixed
+palette of a variant, once per process) and ``rack median_ms=``.
 The target is a cached median of at most 10 ms for ``board_standard_midgame``.
 
 ``--go`` measures the Go board images instead (:func:`go_boards`), in the same CPU time: a 19×19 board in
@@ -34,7 +37,7 @@ from PIL import Image
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.render import BoardHeader, PlayerLine, render_board, render_rack
-from bot.render.board import full_redraw
+from bot.render.board import board_palette, board_png, full_redraw
 from bot.render.drawing import png_bytes
 from scrabble_core.board import Board
 from scrabble_core.squares import Square
@@ -78,7 +81,9 @@ def compare_board(name: str, board: Board, last_move: list[Square], runs: int) -
         return BoardHeader((PlayerLine("Alice", score, False), PlayerLine("Bob", 298, True)), bag=52)
 
     png = render_board(board, last_move=last_move, header=header())
-    full = median_ms(lambda: png_bytes(full_redraw(board, last_move=last_move, header=header())), runs)
+    full = median_ms(
+        lambda: board_png(full_redraw(board, last_move=last_move, header=header()), board.variant), runs
+    )
     cached = median_ms(lambda: render_board(board, last_move=last_move, header=header()), runs)
     width, height = Image.open(io.BytesIO(png)).size
     print(
@@ -88,15 +93,24 @@ def compare_board(name: str, board: Board, last_move: list[Square], runs: int) -
 
 
 def compare_encoding(board: Board, last_move: list[Square], runs: int) -> None:
-    """Print the palette conversion's and each zlib level's cost for the image of ``board``."""
+    """Print the palette conversions' and each zlib level's cost for the image of ``board``, and the
+    cost of choosing the variant's fixed palette."""
     header = BoardHeader((PlayerLine("Alice", 312, False), PlayerLine("Bob", 298, True)), bag=52)
     image = full_redraw(board, last_move=last_move, header=header)
-    palette = median_ms(lambda: image.quantize(256, method=Image.Quantize.FASTOCTREE), runs)
-    print(f"palette_ms={palette:.1f}")
+    palette = board_palette(board.variant)
+    octree = median_ms(lambda: image.quantize(256, method=Image.Quantize.FASTOCTREE), runs)
+    fixed = median_ms(lambda: image.quantize(palette=palette, dither=Image.Dither.NONE), runs)
+    print(f"octree_palette_ms={octree:.1f} fixed_palette_ms={fixed:.1f}")
     for level in (1, 3, 6, 9):
-        total = median_ms(partial(png_bytes, image, compress_level=level), runs)
-        size = len(png_bytes(image, compress_level=level))
+        total = median_ms(partial(png_bytes, image, palette=palette, compress_level=level), runs)
+        size = len(png_bytes(image, palette=palette, compress_level=level))
         print(f"png_level={level} png_ms={total:.1f} png_kb={size / 1024:.1f}")
+
+    def choose() -> None:
+        board_palette.cache_clear()
+        board_palette(board.variant)
+
+    print(f"board_palette_ms={median_ms(choose, max(runs // 10, 1)):.1f}")
 
 
 def go_boards(runs: int) -> None:

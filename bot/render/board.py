@@ -4,8 +4,10 @@ An image is composed from parts: the empty board of the variant (squares, labels
 coordinates, frame), one sprite per tile and the header strip. :func:`render_board` takes the parts from
 caches (the empty board per variant, the sprites per letter, value, size and state, the header's parts:
 see :mod:`bot.render.header`) and :func:`full_redraw` draws every part afresh; both compose them the same way, so
-their pixels are identical (the tests and ``bench/render.py`` compare them). The cached parts are only
-read once made, so renders may run in several threads at once.
+their pixels are identical (the tests and ``bench/render.py`` compare them). The PNG of either takes
+the 256 colours of :func:`board_palette`, chosen once per variant for every board it can show, so a
+render only looks colours up. The cached parts are only read once made, so renders may run
+in several threads at once.
 """
 
 from __future__ import annotations
@@ -13,12 +15,13 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Collection, Sequence
 from functools import lru_cache
+from itertools import cycle
 
 from PIL import Image, ImageDraw
 
 from bot.messages import BoardHeader, PlayerLine
 from bot.render import style
-from bot.render.drawing import draw_centred, png_bytes, shrink
+from bot.render.drawing import draw_centred, fixed_palette, png_bytes, shrink
 from bot.render.header import draw_header_strip, header_strip
 from bot.render.tiles import draw_tile, tile_image
 from scrabble_core.board import Board
@@ -57,7 +60,44 @@ def render_board(
     squares are highlighted (squares there without a tile are ignored). With ``header`` a strip above
     the board lists the players with their scores, marks whose turn it is and gives the bag's count.
     """
-    return png_bytes(compose_board(board, last_move=last_move, header=header))
+    image = compose_board(board, last_move=last_move, header=header)
+    return board_png(image, board.variant)
+
+
+def board_png(image: Image.Image, variant: Variant) -> bytes:
+    """The PNG bytes of ``image``, a board of ``variant`` from :func:`compose_board` or
+    :func:`full_redraw`, in the colours of :func:`board_palette`."""
+    return png_bytes(image, palette=board_palette(variant))
+
+
+@lru_cache(maxsize=16)
+def board_palette(variant: Variant) -> Image.Image:
+    """The 256 colours of every board image of ``variant``, with the header strip or without (one
+    palette for both, so the board below the strip is the same), chosen once from
+    :func:`_palette_sample`: the premium squares, labels, coordinates and frame, tiles of every kind on
+    every square, the header's pills and texts. Shared and only read (see
+    :func:`~bot.render.drawing.fixed_palette`)."""
+    return fixed_palette(_palette_sample(variant))
+
+
+def _palette_sample(variant: Variant) -> Image.Image:
+    """Every colour a board of ``variant`` can show, in about the proportions boards show them: the
+    board covered with tiles (every letter, a blank on every seventh square, every fifth square in
+    the last move) under a header strip, above the empty board twice."""
+    covered = Board(variant)
+    squares = list(variant.squares())
+    letters = cycle(variant.alphabet)
+    covered.place(
+        (square, letter.lower() if index % 7 == 3 else letter)
+        for index, (square, letter) in enumerate(zip(squares, letters, strict=False))
+    )
+    players = (PlayerLine("Ada Lovelace", 123, to_move=True), PlayerLine("Grace Hopper", 456, to_move=False))
+    tiles = compose_board(covered, last_move=squares[::5], header=BoardHeader(players, bag=78))
+    empty = _empty_board(variant)
+    sample = Image.new("RGB", (tiles.width, tiles.height + 2 * empty.height))
+    for top in (0, tiles.height, tiles.height + empty.height):
+        sample.paste(empty if top else tiles, (0, top))
+    return sample
 
 
 def compose_board(

@@ -1,8 +1,8 @@
 """Tests of the board, rack and score chart images.
 
 Golden images: fixed positions are rendered and compared with the PNGs in ``tests/bot/golden/``. A
-pixel differs when one of its channels is off by more than the rounding of the PNG palettes (each image
-quantises to its own); any differing pixel fails, so a changed letter, digit or bag count fails (the
+pixel differs when one of its channels is off by more than the rounding of the PNG palettes (a board
+takes its variant's fixed palette, a rack or chart one of its own); any differing pixel fails, so a changed letter, digit or bag count fails (the
 bag count 52 to 53 changes 72 pixels; see the tests of :func:`golden_problem`). When the design changes
 on purpose (or a Pillow upgrade moves the glyphs' edges), regenerate them, look at them, and commit them
 with the change::
@@ -42,7 +42,8 @@ PALETTE_TOLERANCE); no pixel may differ."""
 COLOUR_TOLERANCE = 8
 """Largest channel difference allowed between a drawn flat colour and the style's (PNG palettes round)."""
 PALETTE_TOLERANCE = 40
-"""Two renders of the same pixels may differ by up to this much: each image gets its own palette."""
+"""Two renders of the same pixels may differ by up to this much: a rack or chart gets a palette of its own
+(boards of one variant share theirs, see test_render_palette)."""
 
 # A standard game after six turns: blanks in ARgON and FIXeD; BOUNTY (through the Y) played last.
 MIDGAME_ROWS = """

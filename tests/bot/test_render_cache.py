@@ -2,7 +2,8 @@
 
 :func:`bot.render.board.compose_board` takes the empty board, the tile sprites and the header strip
 from caches; :func:`bot.render.board.full_redraw` draws all of them afresh. Each case compares the two
-images pixel for pixel (no tolerance), with the caches cold and then warm, and the PNGs byte for byte.
+images pixel for pixel (no tolerance), with the caches cold and then warm, and the PNGs byte for byte
+(both in the board's fixed palette, :func:`bot.render.board.board_palette`).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from bot.messages import BoardHeader, PlayerLine
 from bot.render import board as board_module
 from bot.render import header as header_module
 from bot.render import tiles
-from bot.render.board import compose_board, full_redraw, render_board, square_box
+from bot.render.board import board_palette, board_png, compose_board, full_redraw, render_board, square_box
 from bot.render.drawing import PNG_COMPRESS_LEVEL, png_bytes
 from bot.render.header import draw_header_strip, header_strip
 from scrabble_core.board import Board
@@ -102,6 +103,7 @@ CASES = dict(cases())
 def clear_caches() -> None:
     for cache in (
         board_module._empty_board,
+        board_module.board_palette,
         header_module._without_texts,
         header_module._columns,
         tiles.tile_image,
@@ -118,7 +120,8 @@ def test_cached_render_is_the_full_redraw(name: str) -> None:
         cached = compose_board(board, last_move=last_move, header=strip)
         assert cached.size == reference.size
         assert ImageChops.difference(cached, reference).getbbox() is None, f"{warmth} caches"
-    assert render_board(board, last_move=last_move, header=strip) == png_bytes(reference)
+    expected = board_png(reference, board.variant)
+    assert render_board(board, last_move=last_move, header=strip) == expected
 
 
 def test_comparison_sees_one_changed_tile() -> None:
@@ -140,7 +143,10 @@ def test_renders_in_threads_share_the_caches() -> None:
     """Eight threads render eight boards twice at once from cold caches; each PNG is its full redraw's."""
     names = list(CASES)[:8]
     expected = {
-        name: png_bytes(full_redraw(CASES[name][0], last_move=CASES[name][1], header=CASES[name][2]))
+        name: board_png(
+            full_redraw(CASES[name][0], last_move=CASES[name][1], header=CASES[name][2]),
+            CASES[name][0].variant,
+        )
         for name in names
     }
     clear_caches()
@@ -197,7 +203,9 @@ def test_png_pixels_are_exactly_the_golden_images(golden: str, case: str) -> Non
     """The faster compression level changes the bytes, not one decoded pixel of the golden images."""
     board, last_move, strip = CASES[case]
     image = full_redraw(board, last_move=last_move, header=strip)
+    palette = board_palette(board.variant)
     expected = Image.open(GOLDEN / golden).convert("RGB")
     for level in (PNG_COMPRESS_LEVEL, 6):
-        decoded = Image.open(io.BytesIO(png_bytes(image, compress_level=level))).convert("RGB")
+        png = png_bytes(image, palette=palette, compress_level=level)
+        decoded = Image.open(io.BytesIO(png)).convert("RGB")
         assert ImageChops.difference(decoded, expected).getbbox() is None, f"level {level}"
