@@ -13,6 +13,10 @@ fallback move at once: the greedy move (highest score, found by the generator's 
 milliseconds) computed in a thread of this process, or a pass if even that does not answer within
 the grace period.
 
+Other pure work that needs the move generator (the post-game analysis, the daily puzzles) goes to the same
+workers through :meth:`AiExecutor.run`: a module-level function of ``(generator, leave model, argument)``
+and its plain-data argument, with a timeout; a worker that misses it is replaced the same way.
+
 Processes are started with the ``spawn`` method (no fork of a process running an event loop and
 threads). Replies are awaited with :meth:`asyncio.AbstractEventLoop.add_reader` on the pipe, so this
 module needs an event loop with reader callbacks (the default loops on Unix).
@@ -27,6 +31,7 @@ import multiprocessing
 import random
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
@@ -34,7 +39,7 @@ from typing import Any, Final
 
 from scrabble_core.ai import Level, MoveSource, SeatView, choose_move, seat_view
 from scrabble_core.game import Game
-from scrabble_core.leaves import load_leave_model
+from scrabble_core.leaves import LeaveModel, load_leave_model
 from scrabble_core.lexicon import ENGLISH_ALPHABET, load_lexicon
 from scrabble_core.move import Move, Pass, move_from_gcg
 from scrabble_core.movegen import load_move_generator
@@ -57,6 +62,27 @@ class WorkerConfig:
     alphabet: str = ENGLISH_ALPHABET
     cache_dir: str | None = None
     leaves_path: str | None = None
+
+
+PoolFunction = Callable[[MoveSource, LeaveModel, Any], Any]
+"""Work for :meth:`AiExecutor.run`: a module-level function (a worker imports it by name) of the worker's
+move generator, its leave model and a plain-data argument, returning plain data."""
+
+
+@dataclass(frozen=True)
+class PoolTask:
+    """A request for a worker: call ``function(generator, leaves, argument)``."""
+
+    function: PoolFunction
+    argument: Any
+
+
+class PoolTimeoutError(TimeoutError):
+    """:meth:`AiExecutor.run` got no answer in time (no free worker, or a worker too slow: replaced)."""
+
+
+class PoolTaskError(RuntimeError):
+    """The function of :meth:`AiExecutor.run` raised in the worker (the text names the exception)."""
 
 
 @dataclass(eq=False)
@@ -84,6 +110,12 @@ def _worker_main(config: WorkerConfig, conn: Connection) -> None:
             return
         if request is None:
             return
+        if isinstance(request, PoolTask):
+            try:
+                conn.send(("result", request.function(generator, leaves, request.argument)))
+            except Exception as error:  # reported to the caller, who raises PoolTaskError
+                conn.send(("error", f"{type(error).__name__}: {error}"))
+            continue
         view_data, level, seed, budget, delay = request
         started = time.monotonic()
         try:
@@ -189,6 +221,33 @@ class AiExecutor:
             logger.error("AI worker error: %s; fallback move", text)
             return await self._fallback(view)
         return move_from_gcg(text)
+
+    async def run(self, function: PoolFunction, argument: Any, timeout: float) -> Any:
+        """``function(generator, leaves, argument)`` computed in a worker (see :data:`PoolFunction`).
+
+        Raises:
+            PoolTimeoutError: no worker was free within ``timeout``, or the worker did not answer within
+                ``timeout + grace`` (it is replaced).
+            PoolTaskError: ``function`` raised in the worker.
+        """
+        limit = time.monotonic() + timeout + self.grace
+        try:
+            worker = await asyncio.wait_for(self._idle.get(), timeout)
+        except TimeoutError:
+            raise PoolTimeoutError(f"no free AI worker within {timeout:.1f} s") from None
+        try:
+            worker.conn.send(PoolTask(function, argument))
+            kind, result = await asyncio.wait_for(self._receive(worker), limit - time.monotonic())
+        except (TimeoutError, EOFError, OSError) as error:
+            self._replace(worker)
+            raise PoolTimeoutError(f"the AI worker did not answer ({type(error).__name__})") from None
+        except asyncio.CancelledError:
+            self._replace(worker)
+            raise
+        self._idle.put_nowait(worker)
+        if kind != "result":
+            raise PoolTaskError(result)
+        return result
 
     async def _spawn(self) -> _Worker:
         """Start one worker process and wait for its ready message."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 from scrabble_core.board import Board
@@ -116,6 +116,18 @@ def record_of(game: Game, notes: Mapping[int, str] | None = None) -> GcgRecord:
 def export_gcg(game: Game, notes: Mapping[int, str] | None = None) -> str:
     """The GCG text of ``game`` so far, with ``notes`` on its events (by index in ``game.history``)."""
     return record_of(game, notes).text()
+
+
+def without_racks(record: GcgRecord) -> GcgRecord:
+    """``record`` as it may be shown while its game goes on: no racks, and exchanges as a count of tiles
+    (``-3``)."""
+    events = tuple(
+        replace(
+            event, rack="", move=f"-{len(event.move) - 1}" if event.kind is EventKind.EXCHANGE else event.move
+        )
+        for event in record.events
+    )
+    return replace(record, events=events)
 
 
 def parse_gcg(text: str) -> GcgRecord:

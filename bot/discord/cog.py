@@ -270,20 +270,12 @@ class ScrabbleCog(
 
     # Questions -----------------------------------------------------------------------------------
 
-    @app_commands.command(name="rack", description="Show your rack (only you see it)")
+    @app_commands.command(name="rack", description="Show your rack (only you see it) and renew your web link")
     async def rack(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
-        """Your rack as letters and an image, ephemerally."""
+        """Your rack as letters and an image, ephemerally (with the web board: your link to play there and a
+        button for a new one)."""
         user_id = interaction.user.id
         await run(interaction, GameService.rack, user_id, slow=True)
-
-    @app_commands.command(
-        name="link",
-        description="Get a new private link to play on the web board (your old one stops working)",
-    )
-    async def link(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
-        """A renewed link that plays the caller's seat on the web board, ephemerally."""
-        user_id = interaction.user.id
-        await run(interaction, GameService.renew_link, user_id, slow=False)
 
     @app_commands.command(
         name="hint", description="Show your best moves (only you see them; uses one of your hints)"
@@ -313,17 +305,13 @@ class ScrabbleCog(
         user_id = interaction.user.id
         await run(interaction, GameService.bag, user_id, slow=False)
 
-    @app_commands.command(name="history", description="List the moves of this channel's game so far")
-    async def history(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
-        """Every move so far, ephemerally."""
-        await run(interaction, GameService.history, slow=False)
-
     @app_commands.command(
-        name="export", description="Get the record (GCG file) of the last game finished here"
+        name="history",
+        description="List the moves of this channel's game, or the last one, with its GCG file",
     )
-    async def export(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
-        """The GCG record as an attachment, ephemerally."""
-        await run(interaction, GameService.export, slow=True)
+    async def history(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
+        """Every move of the game going on (or of the last one finished here) and its record, ephemerally."""
+        await run(interaction, GameService.history, slow=True)
 
     @app_commands.command(name="check", description="Check whether a word is in this game's dictionary")
     @app_commands.describe(word="The word to look up")
