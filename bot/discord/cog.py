@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 MAX_CHOICES: Final = 25
 """The most suggestions Discord shows."""
 
+MAX_GAME_ID: Final = 2**53
+"""The largest game id a command accepts (Discord's integers are doubles)."""
+
 MAX_CHOICE_LENGTH: Final = 100
 """The longest name or value of a suggestion Discord accepts."""
 
@@ -312,6 +315,33 @@ class ScrabbleCog(
     async def history(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
         """Every move of the game going on (or of the last one finished here) and its record, ephemerally."""
         await run(interaction, GameService.history, slow=True)
+
+    @app_commands.command(
+        name="analyze",
+        description="Analyse the last game finished here (or a game id): the best moves and misses",
+    )
+    @app_commands.describe(
+        game_id="The game to analyse (default: the last one finished in this channel)",
+        private="Only you see the analysis (default: yes)",
+    )
+    async def analyze(
+        self,
+        interaction: discord.Interaction[ScrabbleBot],
+        game_id: app_commands.Range[int, 1, MAX_GAME_ID] | None = None,
+        private: bool = True,
+    ) -> None:
+        """Each turn against the AI's best move, with progress shown by editing the "thinking" message;
+        the analysis is stored, so asking again is instant."""
+        guild_id, channel_id = where(interaction)
+        await defer(interaction, public=not private)
+
+        async def progress(text: str) -> None:
+            await interaction.edit_original_response(content=text)
+
+        reply = await self.bot.service.analysis.analyze(
+            guild_id, channel_id, game_id, private=private, progress=progress
+        )
+        await answer(interaction, reply)
 
     @app_commands.command(name="check", description="Check whether a word is in this game's dictionary")
     @app_commands.describe(word="The word to look up")

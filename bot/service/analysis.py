@@ -18,7 +18,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Final, Protocol
 
-from bot.messages import Attachment, Message
+from bot.messages import Attachment, Message, shorten
 from bot.service.errors import NoGameError, ServiceError
 from bot.service.protocols import Clock
 from bot.store import GameRow, GameStatus, Store
@@ -184,7 +184,7 @@ class AnalysisService:
         heading = f"Analysis of game {row.id} ({names}) at the {analysis.level} level:"
         summary = summary_text(analysis)
         if len(summary) > MESSAGE_LIMIT:
-            summary = summary_text(_without_snippets(analysis))
+            summary = shorten(summary_text(_without_snippets(analysis)), MESSAGE_LIMIT)
         files = [Attachment(f"analysis-{row.id}.txt", report_text(analysis).encode())]
         if self._chart is not None:
             losses = [(move.number, move.seat, move.loss) for move in analysis.moves]

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from bot.ai_executor import AiExecutor, ExecutorAiPlayer, WorkerConfig
 from bot.config import Config
+from bot.render.analysis_chart import render_loss_chart
 from bot.service.advisor import GeneratorAdvisor
 from bot.service.game_service import GameService
 from bot.service.protocols import Notifier, Renderer
@@ -37,9 +38,11 @@ class ServiceParts:
     def service(self, notifier: Notifier, renderer: Renderer) -> GameService:
         """The game service over these parts, sending through ``notifier`` and drawing with
         ``renderer`` (call its ``start`` before use)."""
-        return GameService(
+        service = GameService(
             self.config, self.store, self.lexicon, notifier, self.ai, self.advisor, renderer=renderer
         )
+        service.use_pool(self.ai.executor, render_loss_chart)
+        return service
 
 
 @asynccontextmanager

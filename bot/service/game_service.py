@@ -26,6 +26,7 @@ from bot.config import Config
 from bot.messages import Attachment, Button, Message, mention
 from bot.service import announcements, text
 from bot.service.actions import SEED_BITS, turn_seed
+from bot.service.analysis import AnalysisService, LossChart, Pool
 from bot.service.errors import (
     AlreadySeatedError,
     GameExistsError,
@@ -97,6 +98,7 @@ class GameService:
         self._new_seed = new_seed
         self.variants = variants or Variants(config.variant_files)
         self._runner = GameRunner(config, store, lexicon, notifier, ai, renderer, self._clock)
+        self.analysis = AnalysisService(store, lexicon, self._clock)
 
     # Life cycle ---------------------------------------------------------------------------------
 
@@ -124,6 +126,10 @@ class GameService:
         if channel_id is None:
             raise NoGameError("That game is over")
         return channel_id
+
+    def use_pool(self, pool: Pool, loss_chart: LossChart | None = None) -> None:
+        """Run the post-game analyses in ``pool`` (the AI workers), drawing their chart with ``loss_chart``."""
+        self.analysis.use_pool(pool, loss_chart)
 
     def use_links(self, links: BoardLinks | None) -> None:
         """Put the web board's ``links`` in the messages from now on (None: no board, no links)."""
