@@ -343,6 +343,24 @@ class ScrabbleCog(
         )
         await answer(interaction, reply)
 
+    @app_commands.command(
+        name="puzzle",
+        description="Today's puzzle: find the best play; yesterday's answer and the leaderboard",
+    )
+    async def puzzle(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
+        """Post the server's puzzle of the day (public), with yesterday's answer and the puzzle leaderboard."""
+        guild_id, _ = where(interaction)
+        await defer(interaction, public=True)
+        await answer(interaction, await self.bot.service.puzzles.puzzle(guild_id))
+
+    @app_commands.command(name="solve", description="Answer today's puzzle (only you see it; one try a day)")
+    @app_commands.describe(move="Your play, e.g. 8H QUIZ (across) or H8 QUIZ (down); ?E is a blank")
+    async def solve(self, interaction: discord.Interaction[ScrabbleBot], move: str) -> None:
+        """Grade the caller's answer to today's puzzle, ephemerally."""
+        guild_id, _ = where(interaction)
+        await defer(interaction)
+        await answer(interaction, await self.bot.service.puzzles.solve(guild_id, user_of(interaction), move))
+
     @app_commands.command(name="check", description="Check whether a word is in this game's dictionary")
     @app_commands.describe(word="The word to look up")
     async def check(self, interaction: discord.Interaction[ScrabbleBot], word: str) -> None:

@@ -43,6 +43,7 @@ from bot.service.errors import (
 from bot.service.listeners import GameListener
 from bot.service.options import NewGame, game_options
 from bot.service.protocols import Advisor, AiPlayer, BoardLinks, Clock, Notifier, Renderer, SystemClock
+from bot.service.puzzles import PuzzleService
 from bot.service.rules import rules_text
 from bot.service.runner import GameRunner
 from bot.service.seats import User, draw_first, program_user_id, seat_name, shown
@@ -99,6 +100,7 @@ class GameService:
         self.variants = variants or Variants(config.variant_files)
         self._runner = GameRunner(config, store, lexicon, notifier, ai, renderer, self._clock)
         self.analysis = AnalysisService(store, lexicon, self._clock)
+        self.puzzles = PuzzleService(store, lexicon, self._clock, renderer, config.variant)
 
     # Life cycle ---------------------------------------------------------------------------------
 
@@ -128,8 +130,10 @@ class GameService:
         return channel_id
 
     def use_pool(self, pool: Pool, loss_chart: LossChart | None = None) -> None:
-        """Run the post-game analyses in ``pool`` (the AI workers), drawing their chart with ``loss_chart``."""
+        """Run the post-game analyses and choose the daily puzzles in ``pool`` (the AI workers), drawing the
+        analyses' chart with ``loss_chart``."""
         self.analysis.use_pool(pool, loss_chart)
+        self.puzzles.use_pool(pool)
 
     def use_links(self, links: BoardLinks | None) -> None:
         """Put the web board's ``links`` in the messages from now on (None: no board, no links)."""
