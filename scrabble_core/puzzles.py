@@ -98,7 +98,7 @@ def puzzle_seed(guild_id: int, day: str) -> int:
 def ranked_plays(view: SeatView, generator: MoveSource, model: LeaveModel) -> list[RankedPlay]:
     """Every play of ``view`` by equity, best first (ties by notation)."""
     ranked = [
-        RankedPlay(option.play.gcg(), option.score, round(move_equity(view, option, model), 1))
+        RankedPlay(option.play.gcg(), option.score, round(float(move_equity(view, option, model)), 1))
         for option in generator.generate(view.board, view.rack)
     ]
     ranked.sort(key=lambda play: (-play.equity, play.move))
