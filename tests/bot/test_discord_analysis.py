@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 from analysis_fakes import InlinePool, known_game, store_finished
-from discord_fake import BotHarness, MakeHarness, integer_option
+from discord_fake import BotHarness, FakeDiscord, MakeHarness, integer_option
 
 from bot.render.analysis_chart import render_loss_chart
 from scrabble_core.ai import default_leave_model
@@ -85,3 +85,15 @@ async def test_analyze_without_a_finished_game_says_so(make_harness: MakeHarness
     reply = await harness.reply(harness.payloads.slash("analyze", [integer_option("game_id", 5)]))
     assert reply.ephemeral
     assert reply.content == "No finished game 5 in this server"
+
+
+async def test_every_command_group_fits_discords_limit_of_25_subcommands(
+    make_harness: MakeHarness, fake_discord: FakeDiscord
+) -> None:
+    await make_harness(sync_commands=True)
+    (put,) = fake_discord.find("PUT", "/applications/")
+    groups = {command["name"]: command["options"] for command in put.json if command["type"] == 1}
+    assert len(groups["scrabble"]) == 25
+    assert all(len(options) <= 25 for options in groups.values())
+    assert {"analyze", "puzzle", "solve"} <= {c["name"] for c in groups["scrabble"]}
+    assert not {"link", "export"} & {c["name"] for c in groups["scrabble"]}
