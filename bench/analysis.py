@@ -6,7 +6,7 @@ The game is a GCG record (``--gcg``; its turns without a rack are skipped) or, b
 ``medium`` vs ``hard`` self-play game. Every turn is analysed as ``/scrabble analyze`` does it
 (:func:`bot.service.analysis.analyse_turn`: ``expert``, its iterations and budget), and, as the baseline
 in the same run, at ``hard`` (static equity). With ``--pool`` the expert pass also goes through a real
-AI worker (:meth:`bot.ai_executor.AiExecutor.run`), inter-process transfer included. Prints one line per
+AI worker (:meth:`bot.ai_executor.AiExecutor.call`), inter-process transfer included. Prints one line per
 pass:
 
     <pass> turns=<int> median_ms=<float> p90_ms=<float> max_ms=<float> total_s=<float>
@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.ai_executor import AiExecutor, WorkerConfig
 from bot.service.analysis import ITERATIONS, LEVEL, MOVE_BUDGET, MOVE_TIMEOUT, analyse_turn
-from scrabble_core.ai import Level, MoveSource, choose_move, default_leave_model, seat_view
+from scrabble_core.ai import Level, MoveSource, choose_move, seat_view
 from scrabble_core.analysis import (
     MoveAnalysis,
     Position,
@@ -92,7 +92,7 @@ async def pooled(positions: Sequence[Position]) -> list[float]:
     async with AiExecutor(WorkerConfig()) as executor:
         for position in positions:
             started = time.perf_counter()
-            await executor.run(analyse_turn, argument(position, LEVEL), MOVE_TIMEOUT)
+            await executor.call(analyse_turn, argument(position, LEVEL), timeout=MOVE_TIMEOUT)
             seconds.append(time.perf_counter() - started)
     return seconds
 
@@ -106,7 +106,6 @@ def main() -> None:
     args = parser.parse_args()
     lexicon = load_enable()
     generator = load_move_generator(lexicon)
-    leaves = default_leave_model()
     if args.gcg is not None:
         record = parse_gcg(args.gcg.read_text(encoding="utf-8"))
         positions = record_positions(record, get_variant("standard"))
@@ -117,9 +116,9 @@ def main() -> None:
         positions = game_positions(game)
         names = [player.name for player in game.players]
         print(f"game: self-play seed {args.seed}, scores {[p.score for p in game.players]}")
-    hard, _ = timed(positions, lambda p: analyse_turn(generator, leaves, argument(p, Level.HARD)))
+    hard, _ = timed(positions, lambda p: analyse_turn(generator, argument(p, Level.HARD)))
     report("hard(baseline)", hard)
-    expert, moves = timed(positions, lambda p: analyse_turn(generator, leaves, argument(p, LEVEL)))
+    expert, moves = timed(positions, lambda p: analyse_turn(generator, argument(p, LEVEL)))
     report("expert", expert)
     if args.pool:
         report("expert(pool)", asyncio.run(pooled(positions)))

@@ -1,9 +1,20 @@
-"""Benchmark of the image rendering: a full standard board, a full Super board and a rack.
+"""Benchmark of the image rendering: the cached board render beside the full redraw, PNG encoding, a rack.
 
-Run from the repository root: ``python bench/render.py [--runs N]``. Each image is rendered N times
-(the first render of a board or rack also draws and caches its empty background); the script prints
-one line per image: ``<name> median_ms=<float> png_kb=<float> size=<width>x<height>``. The targets for
-the full standard board are a median of at most 50 ms and a PNG of at most 300 KB.
+Run from the repository root: ``python bench/render.py [--runs N]``. Each board is rendered N times both
+ways in the same run: ``full`` draws every part afresh (:func:`bot.render.board.full_redraw`, the
+reference) and ``cached`` is :func:`bot.render.render_board`, which composes cached parts (its caches are
+warmed by one render first; the header strip is drawn afresh each time, as after every move). Both
+include the PNG encoding. Times are medians of the process's CPU time (the machine may be busy with
+other work; CPU time is what a render takes from the bot). One line per board:
+``<name> full_ms=<median> cached_ms=<median> ratio=<full/cached> png_kb=<float> size=<width>x<height>``.
+Then the encoding of the midgame board alone: ``palette_ms=<median>`` (the 256-colour palette
+conversion, the same at every level) and one line per zlib level ``png_level=<n> png_ms=<median>
+png_kb=<float>`` (palette and compression together), and ``rack median_ms=``.
+The target is a cached median of at most 10 ms for ``board_standard_midgame``.
+
+``--go`` measures the Go board images instead (:func:`go_boards`), in the same CPU time: a 19×19 board in
+the middle of a game and a full one, ``<name> median_ms=<median> png_kb=<float> size=<width>x<height>``;
+the targets are at most 50 ms and 300 KB.
 """
 
 from __future__ import annotations
@@ -14,7 +25,8 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from itertools import cycle
+from functools import partial
+from itertools import count, cycle
 from pathlib import Path
 
 from PIL import Image
@@ -22,8 +34,18 @@ from PIL import Image
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.render import BoardHeader, PlayerLine, render_board, render_rack
+from bot.render.board import full_redraw
+from bot.render.drawing import png_bytes
 from scrabble_core.board import Board
+from scrabble_core.squares import Square
 from scrabble_core.variant import Variant, get_variant
+
+MIDGAME_ROWS = """
+............... ............... ............... ............... ...............
+........FIXeD.. ........E...O.. ...QUARTZ...J.. ...I.R......O.. .....g.........
+.....O......... .....NEWT...... ........O...... ...BOUNTY...... ...............
+"""
+"""A standard game after six turns (the board of the golden image ``board_midgame.png``)."""
 
 
 def full_board(variant: Variant) -> Board:
@@ -37,34 +59,88 @@ def full_board(variant: Variant) -> Board:
     return board
 
 
-def measure(name: str, render: Callable[[], bytes], runs: int) -> None:
-    """Render ``runs`` times and print the median time, the PNG's size and the image's size."""
+def median_ms(action: Callable[[], object], runs: int) -> float:
+    """The median CPU time of ``runs`` calls of ``action``, in milliseconds."""
     times = []
-    png = b""
     for _ in range(runs):
-        start = time.perf_counter()
-        png = render()
-        times.append((time.perf_counter() - start) * 1000)
+        start = time.process_time()
+        action()
+        times.append((time.process_time() - start) * 1000)
+    return statistics.median(times)
+
+
+def compare_board(name: str, board: Board, last_move: list[Square], runs: int) -> None:
+    """Print the full redraw's and the cached render's medians for ``board``, a new header each time."""
+    scores = count()
+
+    def header() -> BoardHeader:
+        score = next(scores)
+        return BoardHeader((PlayerLine("Alice", score, False), PlayerLine("Bob", 298, True)), bag=52)
+
+    png = render_board(board, last_move=last_move, header=header())
+    full = median_ms(lambda: png_bytes(full_redraw(board, last_move=last_move, header=header())), runs)
+    cached = median_ms(lambda: render_board(board, last_move=last_move, header=header()), runs)
     width, height = Image.open(io.BytesIO(png)).size
     print(
-        f"{name} median_ms={statistics.median(times):.1f} png_kb={len(png) / 1024:.1f} size={width}x{height}"
+        f"{name} full_ms={full:.1f} cached_ms={cached:.1f} ratio={full / cached:.1f} "
+        f"png_kb={len(png) / 1024:.1f} size={width}x{height}"
     )
+
+
+def compare_encoding(board: Board, last_move: list[Square], runs: int) -> None:
+    """Print the palette conversion's and each zlib level's cost for the image of ``board``."""
+    header = BoardHeader((PlayerLine("Alice", 312, False), PlayerLine("Bob", 298, True)), bag=52)
+    image = full_redraw(board, last_move=last_move, header=header)
+    palette = median_ms(lambda: image.quantize(256, method=Image.Quantize.FASTOCTREE), runs)
+    print(f"palette_ms={palette:.1f}")
+    for level in (1, 3, 6, 9):
+        total = median_ms(partial(png_bytes, image, compress_level=level), runs)
+        size = len(png_bytes(image, compress_level=level))
+        print(f"png_level={level} png_ms={total:.1f} png_kb={size / 1024:.1f}")
+
+
+def go_boards(runs: int) -> None:
+    """The Go board images: 19×19 after 200 seeded random moves (captures included), and covered with
+    stones but for one liberty per group, the last move marked."""
+    import random
+
+    from bot.render.go_board import render_go_board
+    from go_core import Game
+
+    game, rng = Game(19), random.Random(1)
+    for _ in range(200):
+        game.play(rng.choice(game.legal_points()))
+    full = Game(19)
+    for point in full.board.points():
+        if (point.col + point.row) % 3 and full.is_legal(point):
+            full.play(point)
+    for name, position in (("go_19x19_midgame", game), ("go_19x19_full", full)):
+        png = render_go_board(position, black="Alice", white="GNU Go (level 5)")
+        median = median_ms(partial(render_go_board, position, black="Alice", white="GNU Go (level 5)"), runs)
+        width, height = Image.open(io.BytesIO(png)).size
+        print(f"{name} median_ms={median:.1f} png_kb={len(png) / 1024:.1f} size={width}x{height}")
 
 
 def main() -> None:
-    """Parse the command line and run the three measurements."""
+    """Parse the command line and run the measurements (the Go ones with ``--go``)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=30, help="renders per image (default 30)")
-    runs = parser.parse_args().runs
-    header = BoardHeader(
-        players=(PlayerLine("Alice", 312, to_move=False), PlayerLine("Bob", 298, to_move=True)), bag=0
-    )
-    standard = full_board(get_variant("standard"))
-    last_move = [(7, col) for col in range(3, 10)]
-    measure("board_standard_full", lambda: render_board(standard, last_move=last_move, header=header), runs)
-    super_board = full_board(get_variant("super"))
-    measure("board_super_full", lambda: render_board(super_board, last_move=last_move, header=header), runs)
-    measure("rack", lambda: render_rack("AEQRS?Z", get_variant("standard")), runs)
+    parser.add_argument("--go", action="store_true", help="measure the Go board images instead")
+    args = parser.parse_args()
+    runs = args.runs
+    if args.go:
+        go_boards(runs)
+        return
+    standard, super_variant = get_variant("standard"), get_variant("super")
+    midgame = Board.from_rows(standard, MIDGAME_ROWS.split())
+    bounty = [(13, col) for col in range(3, 9)]
+    row_eight = [(7, col) for col in range(3, 10)]
+    compare_board("board_standard_midgame", midgame, bounty, runs)
+    compare_board("board_standard_full", full_board(standard), row_eight, runs)
+    compare_board("board_super_full", full_board(super_variant), row_eight, max(runs // 3, 1))
+    compare_encoding(midgame, bounty, runs)
+    rack = median_ms(lambda: render_rack("AEQRS?Z", standard), runs)
+    print(f"rack median_ms={rack:.1f}")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 """Start the bot: ``scrabble-bot [--config FILE]`` or ``python -m bot [--config FILE]``; or play in the
-terminal without Discord: ``scrabble-bot play ...`` (see :mod:`bot.console`).
+terminal without Discord: ``scrabble-bot play ...`` (see :mod:`bot.console`); or Go: ``scrabble-bot go
+...`` (see :mod:`bot.go`).
 
 The settings come from the config file (``config.toml`` in the current directory if there is one) and
 the token from ``$DISCORD_TOKEN`` or the file's ``token``. The token is never printed or logged.
@@ -135,6 +136,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list[:1] == ["play"]:
         return play_in_terminal(args_list[1:])
+    if args_list[:1] == ["go"]:
+        from bot.go.cli import main as go  # Go in the terminal, or its GTP engine
+
+        return go(args_list[1:])
     if args_list[:1] in (["web"], ["arena"]):
         from bot.web import cli  # the web board without Discord
 

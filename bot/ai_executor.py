@@ -13,10 +13,6 @@ fallback move at once: the greedy move (highest score, found by the generator's 
 milliseconds) computed in a thread of this process, or a pass if even that does not answer within
 the grace period.
 
-Other pure work that needs the move generator (the post-game analysis, the daily puzzles) goes to the same
-workers through :meth:`AiExecutor.run`: a module-level function of ``(generator, leave model, argument)``
-and its plain-data argument, with a timeout; a worker that misses it is replaced the same way.
-
 Processes are started with the ``spawn`` method (no fork of a process running an event loop and
 threads). Replies are awaited with :meth:`asyncio.AbstractEventLoop.add_reader` on the pipe, so this
 module needs an event loop with reader callbacks (the default loops on Unix).
@@ -35,11 +31,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar
 
 from scrabble_core.ai import Level, MoveSource, SeatView, choose_move, seat_view
 from scrabble_core.game import Game
-from scrabble_core.leaves import LeaveModel, load_leave_model
+from scrabble_core.leaves import load_leave_model
 from scrabble_core.lexicon import ENGLISH_ALPHABET, load_lexicon
 from scrabble_core.move import Move, Pass, move_from_gcg
 from scrabble_core.movegen import load_move_generator
@@ -50,6 +46,13 @@ DEFAULT_GRACE: Final = 1.0
 DEFAULT_RESPAWN_DELAY: Final = 1.0
 RESPAWN_DELAY_CAP: Final = 300.0
 _READY: Final = "ready"
+_CALL: Final = "call"
+
+_R = TypeVar("_R")
+
+
+class WorkerLostError(RuntimeError):
+    """A worker missed its time limit or died while computing a request; it is being replaced."""
 
 
 @dataclass(frozen=True)
@@ -62,27 +65,6 @@ class WorkerConfig:
     alphabet: str = ENGLISH_ALPHABET
     cache_dir: str | None = None
     leaves_path: str | None = None
-
-
-PoolFunction = Callable[[MoveSource, LeaveModel, Any], Any]
-"""Work for :meth:`AiExecutor.run`: a module-level function (a worker imports it by name) of the worker's
-move generator, its leave model and a plain-data argument, returning plain data."""
-
-
-@dataclass(frozen=True)
-class PoolTask:
-    """A request for a worker: call ``function(generator, leaves, argument)``."""
-
-    function: PoolFunction
-    argument: Any
-
-
-class PoolTimeoutError(TimeoutError):
-    """:meth:`AiExecutor.run` got no answer in time (no free worker, or a worker too slow: replaced)."""
-
-
-class PoolTaskError(RuntimeError):
-    """The function of :meth:`AiExecutor.run` raised in the worker (the text names the exception)."""
 
 
 @dataclass(eq=False)
@@ -99,7 +81,9 @@ def _load(config: WorkerConfig) -> MoveSource:
 
 def _worker_main(config: WorkerConfig, conn: Connection) -> None:
     """A worker process: load once, say ready, then answer ``(view, level, seed, budget, delay)``
-    requests with ``("move", gcg)`` or ``("error", text)`` until the pipe closes or ``None`` arrives."""
+    requests with ``("move", gcg)`` or ``("error", text)``, and ``("call", function, args)`` requests
+    with ``("result", function(generator, *args))`` or ``("error", text)``, until the pipe closes or
+    ``None`` arrives."""
     generator = _load(config)
     leaves = load_leave_model(Path(config.leaves_path) if config.leaves_path else None)
     conn.send((_READY, ""))
@@ -110,10 +94,11 @@ def _worker_main(config: WorkerConfig, conn: Connection) -> None:
             return
         if request is None:
             return
-        if isinstance(request, PoolTask):
+        if request[0] == _CALL:
+            _, function, args = request
             try:
-                conn.send(("result", request.function(generator, leaves, request.argument)))
-            except Exception as error:  # reported to the caller, who raises PoolTaskError
+                conn.send(("result", function(generator, *args)))
+            except Exception as error:  # reported to the caller, who decides
                 conn.send(("error", f"{type(error).__name__}: {error}"))
             continue
         view_data, level, seed, budget, delay = request
@@ -199,55 +184,56 @@ class AiExecutor:
         docstring). ``debug_delay`` makes the worker sleep first: a hook for tests of that path. A
         cancelled call replaces its worker too, so that a late answer is never read as another's.
         """
-        limit = time.monotonic() + timeout + self.grace
+        request = (view.to_dict(), level.value, seed, timeout, debug_delay)
         try:
-            worker = await asyncio.wait_for(self._idle.get(), timeout)
+            kind, text = await self._ask(request, timeout)
         except TimeoutError:
             logger.warning("no free AI worker within %.1f s: fallback move", timeout)
             return await self._fallback(view)
-        request = (view.to_dict(), level.value, seed, timeout, debug_delay)
-        try:
-            worker.conn.send(request)
-            kind, text = await asyncio.wait_for(self._receive(worker), limit - time.monotonic())
-        except (TimeoutError, EOFError, OSError) as error:
-            logger.warning("AI worker failed (%s): replacing it, fallback move", type(error).__name__)
-            self._replace(worker)
+        except WorkerLostError as error:
+            logger.warning("AI worker failed (%s): replacing it, fallback move", error)
             return await self._fallback(view)
-        except asyncio.CancelledError:
-            self._replace(worker)  # its late answer must not reach the next request
-            raise
-        self._idle.put_nowait(worker)
         if kind != "move":
             logger.error("AI worker error: %s; fallback move", text)
             return await self._fallback(view)
         return move_from_gcg(text)
 
-    async def run(self, function: PoolFunction, argument: Any, timeout: float) -> Any:
-        """``function(generator, leaves, argument)`` computed in a worker (see :data:`PoolFunction`).
+    async def call(self, function: Callable[..., _R], *args: Any, timeout: float) -> _R:
+        """``function(generator, *args)`` computed in a worker, ``generator`` being the worker's move
+        generator: CPU-bound work (hints...) that must not hold this process's GIL. ``function`` must be
+        a module-level function and ``args`` and its result plain picklable data.
 
         Raises:
-            PoolTimeoutError: no worker was free within ``timeout``, or the worker did not answer within
-                ``timeout + grace`` (it is replaced).
-            PoolTaskError: ``function`` raised in the worker.
+            TimeoutError: no worker was free within ``timeout`` seconds (nothing was computed).
+            WorkerLostError: the worker missed ``timeout + grace`` or died (it is being replaced).
+            RuntimeError: ``function`` raised in the worker (the message names its exception).
+        """
+        kind, result = await self._ask((_CALL, function, args), timeout)
+        if kind != "result":
+            raise RuntimeError(f"the AI worker failed: {result}")
+        return result  # type: ignore[no-any-return]
+
+    async def _ask(self, request: tuple[Any, ...], timeout: float) -> tuple[str, Any]:
+        """Send ``request`` to the first free worker and return its answer ``(kind, data)``. A
+        cancelled call replaces its worker too, so that a late answer is never read as another's.
+
+        Raises:
+            TimeoutError: no worker was free within ``timeout`` (nothing was sent).
+            WorkerLostError: the worker missed ``timeout + grace`` (counted from the call) or died.
         """
         limit = time.monotonic() + timeout + self.grace
+        worker = await asyncio.wait_for(self._idle.get(), timeout)
         try:
-            worker = await asyncio.wait_for(self._idle.get(), timeout)
-        except TimeoutError:
-            raise PoolTimeoutError(f"no free AI worker within {timeout:.1f} s") from None
-        try:
-            worker.conn.send(PoolTask(function, argument))
-            kind, result = await asyncio.wait_for(self._receive(worker), limit - time.monotonic())
+            worker.conn.send(request)
+            answer: tuple[str, Any] = await asyncio.wait_for(self._receive(worker), limit - time.monotonic())
         except (TimeoutError, EOFError, OSError) as error:
             self._replace(worker)
-            raise PoolTimeoutError(f"the AI worker did not answer ({type(error).__name__})") from None
+            raise WorkerLostError(type(error).__name__) from error
         except asyncio.CancelledError:
-            self._replace(worker)
+            self._replace(worker)  # its late answer must not reach the next request
             raise
         self._idle.put_nowait(worker)
-        if kind != "result":
-            raise PoolTaskError(result)
-        return result
+        return answer
 
     async def _spawn(self) -> _Worker:
         """Start one worker process and wait for its ready message."""

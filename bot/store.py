@@ -24,14 +24,25 @@ import logging
 import os
 import re
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Any, Final, TypeVar, cast
 
 import aiosqlite
 
+from bot.service.rating_model import (
+    MODEL_VERSION,
+    PlayerRating,
+    RatedGame,
+    Rating,
+    RatingPoint,
+    Record,
+    SeatResult,
+    rate_game,
+    rated_game,
+)
 from scrabble_core.ai import Level
 from scrabble_core.game import ChallengeMode
 
@@ -45,6 +56,8 @@ INT64_MIN: Final = -(1 << 63)
 INT64_MAX: Final = (1 << 63) - 1
 
 logger = logging.getLogger("bot.store")
+
+_T = TypeVar("_T")
 
 
 class StoreOpenError(sqlite3.DatabaseError):
@@ -115,13 +128,14 @@ class GameStatus(enum.StrEnum):
 @dataclass(frozen=True, slots=True)
 class GameOptions:
     """The settings a game was created with. ``turn_seconds`` 0 means no time limit, ``hints`` 0 no
-    hints; ``ai_level`` is the level of the game's AI seats."""
+    hints; ``ai_level`` is the level of the game's AI seats; an unrated game changes no rating."""
 
     variant: str
     challenge_mode: ChallengeMode
     turn_seconds: int
     hints: int
     ai_level: Level
+    rated: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         """The options as JSON-compatible data."""
@@ -131,6 +145,7 @@ class GameOptions:
             "turn_seconds": self.turn_seconds,
             "hints": self.hints,
             "ai_level": str(self.ai_level),
+            "rated": self.rated,
         }
 
     @classmethod
@@ -142,6 +157,7 @@ class GameOptions:
             int(data["turn_seconds"]),
             int(data["hints"]),
             Level(str(data["ai_level"])),
+            bool(data.get("rated", True)),  # games saved before ratings existed are rated
         )
 
 
@@ -292,6 +308,7 @@ class Store:
                 store = cls(db, lock_fd)
                 await store._check(path, migrations[-1][0] if migrations else 0)
                 await store._migrate(migrations)
+                await store._check_ratings()
             except BaseException:
                 await db.close()
                 raise
@@ -325,28 +342,7 @@ class Store:
             IntegerRangeError: a number does not fit SQLite (nothing is written).
         """
         _check_integers(row, log, ())
-        async with self._transaction():
-            cursor = await self._db.execute(
-                "INSERT INTO games (guild_id, channel_id, creator_id, status, options, seed, state, "
-                "deadline, reminded, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    row.guild_id,
-                    row.channel_id,
-                    row.creator_id,
-                    row.status.value,
-                    json.dumps(row.options.to_dict()),
-                    row.seed,
-                    _json_or_none(row.state),
-                    row.deadline,
-                    int(row.reminded),
-                    row.created_at,
-                    row.updated_at,
-                ),
-            )
-            game_id = cursor.lastrowid
-            assert game_id is not None
-            await self._write_seats(game_id, row.seats)
-            await self._append(game_id, log)
+        game_id = await self._one_trip_transaction(lambda db: _insert_game(db, row, log))
         return GameRow(
             game_id,
             row.guild_id,
@@ -371,8 +367,9 @@ class Store:
         outbox: Mapping[str, Any] | None = None,
     ) -> int | None:
         """Write ``row`` over the stored game of its id (status, state, timer, seats), append ``log``,
-        add ``stats`` and queue the announcement ``outbox`` (see :meth:`pending_outbox`), in one
-        transaction. Returns the queued announcement's id.
+        add ``stats``, rate the game if ``row`` finishes it (see :meth:`rebuild_ratings`) and queue the
+        announcement ``outbox`` (see :meth:`pending_outbox`), in one transaction. Returns the queued
+        announcement's id.
 
         Raises:
             KeyError: no game has that id (nothing is written).
@@ -381,33 +378,12 @@ class Store:
         """
         stats = list(stats)
         _check_integers(row, log, stats)
-        async with self._transaction():
-            cursor = await self._db.execute(
-                "UPDATE games SET status = ?, state = ?, deadline = ?, reminded = ?, updated_at = ? "
-                "WHERE id = ?",
-                (
-                    row.status.value,
-                    _json_or_none(row.state),
-                    row.deadline,
-                    int(row.reminded),
-                    row.updated_at,
-                    row.id,
-                ),
-            )
-            if cursor.rowcount != 1:
-                raise KeyError(f"no game {row.id}")
-            await self._db.execute("DELETE FROM seats WHERE game_id = ?", (row.id,))
-            await self._write_seats(row.id, row.seats)
-            await self._append(row.id, log)
-            for delta in stats:
-                await self._add_stats(delta)
-            if outbox is None:
-                return None
-            cursor = await self._db.execute(
-                "INSERT INTO outbox (game_id, data, created_at) VALUES (?, ?, ?)",
-                (row.id, json.dumps(outbox), row.updated_at),
-            )
-            return cursor.lastrowid
+        if row.status is GameStatus.FINISHED:  # once a game: rating it reads, so more trips
+            async with self._transaction():
+                pending = await self._run(lambda db: _update_game(db, row, log, stats, outbox))
+                await self._rate_finished(row)
+            return pending
+        return await self._one_trip_transaction(lambda db: _update_game(db, row, log, stats, outbox))
 
     async def mark_sent(self, entry_id: int, at: float) -> None:
         """Mark the queued announcement ``entry_id`` delivered at ``at``.
@@ -415,7 +391,7 @@ class Store:
         Raises:
             sqlite3.Error: the write failed.
         """
-        async with self._transaction():
+        async with self._lock:  # one statement: a transaction of its own
             await self._db.execute("UPDATE outbox SET sent_at = ? WHERE id = ?", (at, entry_id))
 
     async def quarantine(self, game_id: int, reason: str) -> None:
@@ -426,7 +402,7 @@ class Store:
             sqlite3.Error: the write failed.
         """
         async with self._transaction():
-            await self._quarantine(game_id, reason)
+            await self._db.execute("UPDATE games SET quarantined = ? WHERE id = ?", (reason[:500], game_id))
 
     # Reading ------------------------------------------------------------------------------------
 
@@ -496,7 +472,8 @@ class Store:
     async def _transaction(self) -> AsyncIterator[None]:
         """``BEGIN IMMEDIATE`` ... :meth:`_commit` under the lock, rolled back if anything in it raises
         (the ``BEGIN`` included, or a cancellation while it runs). The lock is not reentrant: nothing
-        inside may call a public method of the store."""
+        inside may call a public method of the store. Each statement is a trip to the connection's
+        thread: :meth:`_one_trip_transaction` makes two whatever the number of statements."""
         async with self._lock:
             try:
                 await self._db.execute("BEGIN IMMEDIATE")
@@ -507,6 +484,28 @@ class Store:
                 # cancellation arrived, and it does nothing outside a transaction.
                 await self._db.rollback()
                 raise
+
+    async def _one_trip_transaction(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        """As :meth:`_transaction`, with ``work`` (its statements) as the body: ``BEGIN IMMEDIATE`` and
+        ``work`` run as one call on the connection's thread, then :meth:`_commit`: two trips to that
+        thread, which each must win the GIL back, whatever the number of statements. ``work`` must not
+        touch the store. Returns what ``work`` returns."""
+        async with self._lock:
+            try:
+                result = await self._run(lambda db: _begun(db, work))
+                await self._commit()
+            except BaseException:
+                await self._db.rollback()  # as in _transaction
+                raise
+            return result
+
+    async def _run(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+        """``work(connection)``, called on the connection's thread (one trip, however many statements).
+
+        aiosqlite has no public way to run a callable on its thread: this uses the method its own
+        ``execute`` and ``commit`` use."""
+        db = self._db
+        return cast(_T, await db._execute(lambda: work(db._conn)))  # type: ignore[no-untyped-call]
 
     async def _commit(self) -> None:
         await self._db.commit()
@@ -555,44 +554,6 @@ class Store:
                 if self._db.in_transaction:
                     await self._db.rollback()
                 raise
-
-    async def _write_seats(self, game_id: int, seats: Sequence[SeatRow]) -> None:
-        await self._db.executemany(
-            "INSERT INTO seats (game_id, seat, user_id, name, ai_level, hints_used, timeouts) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(game_id, s.seat, s.user_id, s.name, s.ai_level, s.hints_used, s.timeouts) for s in seats],
-        )
-
-    async def _append(self, game_id: int, log: Sequence[LogEntry]) -> None:
-        await self._db.executemany(
-            "INSERT INTO events (game_id, at, kind, seat, data) VALUES (?, ?, ?, ?, ?)",
-            [(game_id, entry.at, entry.kind, entry.seat, json.dumps(entry.data)) for entry in log],
-        )
-
-    async def _add_stats(self, delta: StatsDelta) -> None:
-        await self._db.execute(
-            "INSERT INTO stats (guild_id, user_id, name, games, wins, total_score, best_score, best_move) "
-            "VALUES (?, ?, ?, 1, ?, ?, ?, ?) "
-            "ON CONFLICT (guild_id, user_id) DO UPDATE SET "
-            "name = excluded.name, games = games + 1, wins = wins + excluded.wins, "
-            "total_score = total_score + excluded.total_score, "
-            "best_move = CASE WHEN best_score IS NULL OR excluded.best_score > best_score "
-            "THEN excluded.best_move ELSE best_move END, "
-            "best_score = CASE WHEN best_score IS NULL OR excluded.best_score > best_score "
-            "THEN excluded.best_score ELSE best_score END",
-            (
-                delta.guild_id,
-                delta.user_id,
-                delta.name,
-                int(delta.won),
-                delta.score,
-                delta.best_score,
-                delta.best_move,
-            ),
-        )
-
-    async def _quarantine(self, game_id: int, reason: str) -> None:
-        await self._db.execute("UPDATE games SET quarantined = ? WHERE id = ?", (reason[:500], game_id))
 
     async def _games(self, where: str, params: tuple[object, ...]) -> list[GameRow]:
         """The games ``where`` selects.
@@ -645,6 +606,207 @@ class Store:
             ) as cursor,
         ):
             return [StatsRow(*row) for row in await cursor.fetchall()]
+
+    # Ratings (derived data: see bot.service.rating_model) and feature toggles --------------------
+
+    async def ratings(self, guild_id: int) -> list[PlayerRating]:
+        """Every rated player of the guild (people and AI levels), by key."""
+        async with (
+            self._lock,
+            self._db.execute(
+                "SELECT player, name, mu, sigma, games FROM ratings WHERE guild_id = ? ORDER BY player",
+                (guild_id,),
+            ) as cursor,
+        ):
+            rows = await cursor.fetchall()
+        return [
+            PlayerRating(player, name, Rating(mu, sigma), games) for player, name, mu, sigma, games in rows
+        ]
+
+    async def rating_history(self, guild_id: int, player: str) -> list[RatingPoint]:
+        """``player``'s rating after each of their rated games in the guild, in finish order."""
+        async with (
+            self._lock,
+            self._db.execute(
+                "SELECT game_id, finished_at, mu, sigma FROM rating_history WHERE guild_id = ? AND player = ? "
+                "ORDER BY finished_at, game_id",
+                (guild_id, player),
+            ) as cursor,
+        ):
+            rows = await cursor.fetchall()
+        return [RatingPoint(game_id, at, Rating(mu, sigma)) for game_id, at, mu, sigma in rows]
+
+    async def records(self, guild_id: int, player: str) -> list[Record]:
+        """``player``'s won-lost-drawn record against each player they met in rated games of the guild,
+        most games together first (then by key)."""
+        async with (
+            self._lock,
+            self._db.execute(
+                "SELECT other.player, MAX(rated.name), SUM(me.place < other.place), "
+                "SUM(me.place > other.place), SUM(me.place = other.place) "
+                "FROM rating_history AS me JOIN rating_history AS other "
+                "ON other.game_id = me.game_id AND other.player != me.player "
+                "JOIN ratings AS rated ON rated.guild_id = other.guild_id AND rated.player = other.player "
+                "WHERE me.guild_id = ? AND me.player = ? "
+                "GROUP BY other.player ORDER BY COUNT(*) DESC, other.player",
+                (guild_id, player),
+            ) as cursor,
+        ):
+            rows = await cursor.fetchall()
+        return [Record(*row) for row in rows]
+
+    async def rebuild_ratings(self, guild_id: int | None = None) -> int:
+        """Recompute the ratings of ``guild_id`` (of every guild if ``None``) from its finished rated
+        games in finish order, in one transaction; the numbers are those the games gave as they
+        finished. Returns the number of games rated.
+
+        Raises:
+            sqlite3.Error: the write failed (nothing changed).
+        """
+        async with self._transaction():
+            return await self._rebuild_ratings(guild_id)
+
+    async def features(self, guild_id: int) -> dict[str, bool]:
+        """The features the guild turned on or off (a feature it never set is not in it)."""
+        async with (
+            self._lock,
+            self._db.execute(
+                "SELECT feature, enabled FROM guild_features WHERE guild_id = ?", (guild_id,)
+            ) as cursor,
+        ):
+            return {feature: bool(enabled) for feature, enabled in await cursor.fetchall()}
+
+    async def set_feature(self, guild_id: int, feature: str, enabled: bool) -> None:
+        """Turn ``feature`` on or off in the guild.
+
+        Raises:
+            sqlite3.Error: the write failed.
+        """
+        async with self._transaction():
+            await self._db.execute(
+                "INSERT INTO guild_features (guild_id, feature, enabled) VALUES (?, ?, ?) "
+                "ON CONFLICT (guild_id, feature) DO UPDATE SET enabled = excluded.enabled",
+                (guild_id, feature, int(enabled)),
+            )
+
+    async def _check_ratings(self) -> None:
+        """Rebuild every rating if they are out of date: computed by another model, or not over the
+        finished games the database holds (a database from before ratings, migrated). Nothing to do
+        in a database without ratings (migrations of another directory)."""
+        async with self._lock:
+            async with self._db.execute(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'rating_state'"
+            ) as cursor:
+                if await cursor.fetchone() is None:
+                    return
+            async with self._db.execute("SELECT model, finished, last_game FROM rating_state") as cursor:
+                stored = await cursor.fetchone()
+            marker = await self._finished_marker()
+        if stored is not None and tuple(stored) == (MODEL_VERSION, *marker):
+            return
+        logger.info("the ratings are out of date: rebuilding them from %d finished games", marker[0])
+        games = await self.rebuild_ratings()
+        logger.info("ratings rebuilt from %d rated games", games)
+
+    async def _finished_marker(self) -> tuple[int, int | None]:
+        """How many games are finished, and the last of them in finish order."""
+        async with self._db.execute(
+            "SELECT COUNT(*), (SELECT id FROM games WHERE status = 'finished' "
+            "ORDER BY updated_at DESC, id DESC LIMIT 1) FROM games WHERE status = 'finished'"
+        ) as cursor:
+            row = await cursor.fetchone()
+        assert row is not None
+        return int(row[0]), row[1]
+
+    async def _rate_finished(self, row: GameRow) -> None:
+        """Rate the game ``row`` finishes (inside a transaction): after the guild's last rated game in
+        finish order, or, if it finished before it (a clock set back), by rebuilding the guild's
+        ratings. A game rated already is not rated again."""
+        game = rated_game(row)
+        if game is not None and not await self._was_rated(row.id):
+            async with self._db.execute(
+                "SELECT finished_at, game_id FROM rating_history WHERE guild_id = ? "
+                "ORDER BY finished_at DESC, game_id DESC LIMIT 1",
+                (row.guild_id,),
+            ) as cursor:
+                last = await cursor.fetchone()
+            if last is None or (game.finished_at, game.game_id) > tuple(last):
+                await self._apply_rated(game)
+            else:
+                await self._rebuild_ratings(row.guild_id)
+        await self._mark_ratings()
+
+    async def _was_rated(self, game_id: int) -> bool:
+        async with self._db.execute(
+            "SELECT 1 FROM rating_history WHERE game_id = ? LIMIT 1", (game_id,)
+        ) as cursor:
+            return await cursor.fetchone() is not None
+
+    async def _rebuild_ratings(self, guild_id: int | None) -> int:
+        """Rate the finished games of ``guild_id`` (every guild: ``None``) again from scratch, in finish
+        order (inside a transaction); the number of games rated. The games are replayed in memory and
+        written at the end."""
+        where, params = ("", ()) if guild_id is None else ("WHERE guild_id = ?", (guild_id,))
+        await self._db.execute(f"DELETE FROM ratings {where}", params)
+        await self._db.execute(f"DELETE FROM rating_history {where}", params)
+        games, broken = await self._read_games(
+            f"WHERE status = 'finished' {'' if guild_id is None else 'AND guild_id = ?'} "
+            "ORDER BY updated_at, id",
+            params,
+        )
+        for game_id, reason in broken:
+            logger.error("game %d cannot be read (%s): not rated", game_id, reason)
+        guilds: dict[int, dict[str, tuple[Rating, int]]] = {}
+        names: dict[tuple[int, str], str] = {}
+        history: list[tuple[object, ...]] = []
+        rated = 0
+        for row in games:
+            game = rated_game(row)
+            if game is not None:
+                rated += 1
+                results = rate_game(game, guilds.setdefault(game.guild_id, {}))
+                history += _history_rows(game, results)
+                names.update(((game.guild_id, r.seat.player), r.seat.name) for r in results)
+        await self._db.executemany(_INSERT_HISTORY, history)
+        await self._db.executemany(
+            _UPSERT_RATING,
+            [
+                (guild, player, names[guild, player], rating.mu, rating.sigma, played)
+                for guild, current in guilds.items()
+                for player, (rating, played) in current.items()
+            ],
+        )
+        await self._mark_ratings()
+        return rated
+
+    async def _apply_rated(self, game: RatedGame) -> None:
+        """Rate ``game`` after every game rated before it in its guild (inside a transaction)."""
+        current: dict[str, tuple[Rating, int]] = {}
+        for seat in game.seats:
+            async with self._db.execute(
+                "SELECT mu, sigma, games FROM ratings WHERE guild_id = ? AND player = ?",
+                (game.guild_id, seat.player),
+            ) as cursor:
+                stored = await cursor.fetchone()
+            if stored is not None:
+                current[seat.player] = (Rating(stored[0], stored[1]), stored[2])
+        results = rate_game(game, current)
+        await self._db.executemany(
+            _UPSERT_RATING,
+            [
+                (game.guild_id, r.seat.player, r.seat.name, r.rating.mu, r.rating.sigma, r.games)
+                for r in results
+            ],
+        )
+        await self._db.executemany(_INSERT_HISTORY, _history_rows(game, results))
+
+    async def _mark_ratings(self) -> None:
+        """Record that the ratings are computed by this model over the finished games stored now."""
+        finished, last_game = await self._finished_marker()
+        await self._db.execute(
+            "UPDATE rating_state SET model = ?, finished = ?, last_game = ?",
+            (MODEL_VERSION, finished, last_game),
+        )
 
     # Analyses and puzzles (issue 12) --------------------------------------------------------------
 
@@ -741,6 +903,34 @@ class Store:
         return [PuzzleAnswer(g, d, u, n, a, p, bool(s), t) for g, d, u, n, a, p, s, t in rows]
 
 
+_UPSERT_RATING: Final = (
+    "INSERT INTO ratings (guild_id, player, name, mu, sigma, games) VALUES (?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (guild_id, player) DO UPDATE SET name = excluded.name, mu = excluded.mu, "
+    "sigma = excluded.sigma, games = excluded.games"
+)
+_INSERT_HISTORY: Final = (
+    "INSERT INTO rating_history (game_id, guild_id, player, name, place, mu, sigma, finished_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+def _history_rows(game: RatedGame, results: Sequence[SeatResult]) -> list[tuple[object, ...]]:
+    """The ``rating_history`` rows of a rated game."""
+    return [
+        (
+            game.game_id,
+            game.guild_id,
+            r.seat.player,
+            r.seat.name,
+            r.seat.place,
+            r.rating.mu,
+            r.rating.sigma,
+            game.finished_at,
+        )
+        for r in results
+    ]
+
+
 def _migrations(directory: Path) -> list[tuple[int, Path]]:
     """The migration files of ``directory`` by number, which must run 1, 2, 3... without a gap."""
     found = []
@@ -753,6 +943,108 @@ def _migrations(directory: Path) -> list[tuple[int, Path]]:
     if [number for number, _ in found] != list(range(1, len(found) + 1)):
         raise ValueError(f"{directory}: migrations must be numbered 1, 2, 3... without a gap")
     return found
+
+
+def _begun(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], _T]) -> _T:
+    """``BEGIN IMMEDIATE``, then ``work``: the first trip of :meth:`Store._one_trip_transaction`."""
+    db.execute("BEGIN IMMEDIATE")
+    return work(db)
+
+
+def _insert_game(db: sqlite3.Connection, row: GameRow, log: Sequence[LogEntry]) -> int:
+    """Insert the game ``row`` with its seats and log (in a transaction); its new id."""
+    cursor = db.execute(
+        "INSERT INTO games (guild_id, channel_id, creator_id, status, options, seed, state, "
+        "deadline, reminded, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (
+            row.guild_id,
+            row.channel_id,
+            row.creator_id,
+            row.status.value,
+            json.dumps(row.options.to_dict()),
+            row.seed,
+            _json_or_none(row.state),
+            row.deadline,
+            int(row.reminded),
+            row.created_at,
+            row.updated_at,
+        ),
+    )
+    game_id = cursor.lastrowid
+    assert game_id is not None
+    _write_seats(db, game_id, row.seats)
+    _append(db, game_id, log)
+    return game_id
+
+
+def _update_game(
+    db: sqlite3.Connection,
+    row: GameRow,
+    log: Sequence[LogEntry],
+    stats: Sequence[StatsDelta],
+    outbox: Mapping[str, Any] | None,
+) -> int | None:
+    """Write the body of :meth:`Store.save` (in a transaction); the queued announcement's id.
+
+    Raises:
+        KeyError: no game has that id.
+    """
+    cursor = db.execute(
+        "UPDATE games SET status = ?, state = ?, deadline = ?, reminded = ?, updated_at = ? WHERE id = ?",
+        (row.status.value, _json_or_none(row.state), row.deadline, int(row.reminded), row.updated_at, row.id),
+    )
+    if cursor.rowcount != 1:
+        raise KeyError(f"no game {row.id}")
+    db.execute("DELETE FROM seats WHERE game_id = ?", (row.id,))
+    _write_seats(db, row.id, row.seats)
+    _append(db, row.id, log)
+    for delta in stats:
+        _add_stats(db, delta)
+    if outbox is None:
+        return None
+    cursor = db.execute(
+        "INSERT INTO outbox (game_id, data, created_at) VALUES (?, ?, ?)",
+        (row.id, json.dumps(outbox), row.updated_at),
+    )
+    return cursor.lastrowid
+
+
+def _write_seats(db: sqlite3.Connection, game_id: int, seats: Sequence[SeatRow]) -> None:
+    db.executemany(
+        "INSERT INTO seats (game_id, seat, user_id, name, ai_level, hints_used, timeouts) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(game_id, s.seat, s.user_id, s.name, s.ai_level, s.hints_used, s.timeouts) for s in seats],
+    )
+
+
+def _append(db: sqlite3.Connection, game_id: int, log: Sequence[LogEntry]) -> None:
+    db.executemany(
+        "INSERT INTO events (game_id, at, kind, seat, data) VALUES (?, ?, ?, ?, ?)",
+        [(game_id, entry.at, entry.kind, entry.seat, json.dumps(entry.data)) for entry in log],
+    )
+
+
+def _add_stats(db: sqlite3.Connection, delta: StatsDelta) -> None:
+    db.execute(
+        "INSERT INTO stats (guild_id, user_id, name, games, wins, total_score, best_score, best_move) "
+        "VALUES (?, ?, ?, 1, ?, ?, ?, ?) "
+        "ON CONFLICT (guild_id, user_id) DO UPDATE SET "
+        "name = excluded.name, games = games + 1, wins = wins + excluded.wins, "
+        "total_score = total_score + excluded.total_score, "
+        "best_move = CASE WHEN best_score IS NULL OR excluded.best_score > best_score "
+        "THEN excluded.best_move ELSE best_move END, "
+        "best_score = CASE WHEN best_score IS NULL OR excluded.best_score > best_score "
+        "THEN excluded.best_score ELSE best_score END",
+        (
+            delta.guild_id,
+            delta.user_id,
+            delta.name,
+            int(delta.won),
+            delta.score,
+            delta.best_score,
+            delta.best_move,
+        ),
+    )
 
 
 def _json_or_none(value: Mapping[str, Any] | None) -> str | None:

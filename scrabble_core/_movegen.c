@@ -894,6 +894,137 @@ done:
     return result;
 }
 
+/* leave_values(table, leaves): the value of each leave under a leave model, as leaves.py's
+ * _Tables.value sums it (same terms in the same order, so the same doubles). ``table`` is
+ * LeaveModel.native_table: (chars, tile weights, duplicate weights, kinds, balance, side, synergies);
+ * chars are sorted by code point, the weights are doubles (one per char), kinds one byte per char
+ * (0 consonant, 1 vowel, 2 neither), balance side * side doubles by (vowels, consonants), and each
+ * synergy is (char indexes, counts needed, weight). A char not in chars weighs nothing and counts as
+ * a consonant. */
+#define MAX_LEAVE_CHARS 255
+#define MAX_SYNERGY 16
+
+typedef struct {
+    int n;
+    unsigned char index[MAX_SYNERGY], need[MAX_SYNERGY];
+    double weight;
+} Synergy;
+
+static int char_index(const Py_UCS4 *codes, int n, Py_UCS4 ch)
+{
+    int low = 0, high = n - 1;
+    while (low <= high) {
+        int mid = (low + high) / 2;
+        if (codes[mid] == ch) return mid;
+        if (codes[mid] < ch) low = mid + 1;
+        else high = mid - 1;
+    }
+    return -1;
+}
+
+static PyObject *leave_values(PyObject *module, PyObject *args)
+{
+    PyObject *chars, *synergies, *leaves, *result = NULL;
+    Py_buffer tiles, dups, kinds, balance;
+    int side;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "(Uy*y*y*y*iO!)O!", &chars, &tiles, &dups, &kinds, &balance, &side, &PyTuple_Type,
+                          &synergies, &PyList_Type, &leaves))
+        return NULL;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(chars), nsyn = PyTuple_GET_SIZE(synergies);
+    Synergy *syn = PyMem_Calloc((size_t)(nsyn ? nsyn : 1), sizeof(Synergy));
+    Py_UCS4 codes[MAX_LEAVE_CHARS];
+    if (!syn) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    if (n > MAX_LEAVE_CHARS || side < 1 || side > 256 || tiles.len != n * (Py_ssize_t)sizeof(double) ||
+        dups.len != tiles.len || kinds.len != n || balance.len != (Py_ssize_t)side * side * (Py_ssize_t)sizeof(double)) {
+        PyErr_SetString(PyExc_ValueError, "leave table: sizes do not match");
+        goto done;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        codes[i] = PyUnicode_READ_CHAR(chars, i);
+        if (i && codes[i] <= codes[i - 1]) {
+            PyErr_SetString(PyExc_ValueError, "leave table: chars must be sorted and distinct");
+            goto done;
+        }
+    }
+    for (Py_ssize_t k = 0; k < nsyn; k++) {
+        const char *index, *need;
+        Py_ssize_t nindex, nneed;
+        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(synergies, k), "y#y#d", &index, &nindex, &need, &nneed,
+                              &syn[k].weight))
+            goto done;
+        if (nindex != nneed || nindex > MAX_SYNERGY) {
+            PyErr_SetString(PyExc_ValueError, "leave table: a synergy's indexes and needs differ in length");
+            goto done;
+        }
+        syn[k].n = (int)nindex;
+        for (Py_ssize_t i = 0; i < nindex; i++) {
+            syn[k].index[i] = (unsigned char)index[i];
+            syn[k].need[i] = (unsigned char)need[i];
+            if (syn[k].index[i] >= n) {
+                PyErr_SetString(PyExc_ValueError, "leave table: a synergy's char is not in chars");
+                goto done;
+            }
+        }
+    }
+    const double *tile_w = tiles.buf, *dup_w = dups.buf, *bal = balance.buf;
+    const unsigned char *kind = kinds.buf;
+    Py_ssize_t nleaves = PyList_GET_SIZE(leaves);
+    long counts[MAX_LEAVE_CHARS] = {0}; /* back to zeros after each leave */
+    result = PyList_New(nleaves);
+    if (!result) goto done;
+    for (Py_ssize_t j = 0; j < nleaves; j++) {
+        PyObject *leave = PyList_GET_ITEM(leaves, j);
+        if (!PyUnicode_Check(leave)) {
+            PyErr_SetString(PyExc_TypeError, "leaves must be strings");
+            Py_CLEAR(result);
+            goto done;
+        }
+        long vowels = 0, consonants = 0;
+        Py_ssize_t length = PyUnicode_GET_LENGTH(leave);
+        for (Py_ssize_t i = 0; i < length; i++) {
+            int at = char_index(codes, (int)n, PyUnicode_READ_CHAR(leave, i));
+            if (at < 0) consonants++;
+            else counts[at]++;
+        }
+        double total = 0.0;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            long count = counts[i];
+            if (!count) continue;
+            total += tile_w[i] * (double)count;
+            if (count > 1) total += dup_w[i] * (double)(count - 1);
+            if (kind[i] == 1) vowels += count;
+            else if (kind[i] == 0) consonants += count;
+        }
+        total += vowels < side && consonants < side ? bal[vowels * side + consonants] : 0.0;
+        for (Py_ssize_t k = 0; k < nsyn; k++) {
+            int all = 1;
+            for (int i = 0; i < syn[k].n && all; i++) all = counts[syn[k].index[i]] >= syn[k].need[i];
+            if (all) total += syn[k].weight;
+        }
+        for (Py_ssize_t i = 0; i < length; i++) {
+            int at = char_index(codes, (int)n, PyUnicode_READ_CHAR(leave, i));
+            if (at >= 0) counts[at] = 0;
+        }
+        PyObject *value = PyFloat_FromDouble(total);
+        if (!value) {
+            Py_CLEAR(result);
+            goto done;
+        }
+        PyList_SET_ITEM(result, j, value);
+    }
+done:
+    PyMem_Free(syn);
+    PyBuffer_Release(&tiles);
+    PyBuffer_Release(&dups);
+    PyBuffer_Release(&kinds);
+    PyBuffer_Release(&balance);
+    return result;
+}
+
 static PyObject *Graph_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
 {
     static char *keywords[] = {"table", "alphabet", NULL};
@@ -976,8 +1107,14 @@ static PyTypeObject GraphType = {
     .tp_methods = Graph_methods,
 };
 
+static PyMethodDef module_methods[] = {
+    {"leave_values", leave_values, METH_VARARGS, "The value of each leave under a leave model: see _movegen.pyi."},
+    {NULL, NULL, 0, NULL},
+};
+
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_movegen", "The native core of scrabble_core.movegen.", -1, NULL, NULL, NULL, NULL, NULL,
+    PyModuleDef_HEAD_INIT, "_movegen", "The native core of scrabble_core.movegen.", -1, module_methods,
+    NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__movegen(void)

@@ -5,6 +5,17 @@ from array import array
 from scrabble_core.move import Play
 from scrabble_core.movegen import GeneratedMove
 
+def leave_values(
+    table: tuple[str, bytes, bytes, bytes, bytes, int, tuple[tuple[bytes, bytes, float], ...]],
+    leaves: list[str],
+) -> list[float]:
+    """The value of each of ``leaves`` under the leave model laid out as ``table``
+    (LeaveModel.native_table), the same floats as LeaveModel.evaluate.
+
+    Raises ValueError for a table whose parts do not fit together; TypeError for a leave that is not a
+    string.
+    """
+
 class Graph:
     """A DAWG's flat table (scrabble_core.dawg's layout), checked and copied.
 

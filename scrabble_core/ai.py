@@ -41,7 +41,7 @@ import random
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from itertools import combinations
 from typing import Any, Final, Protocol
 
@@ -78,6 +78,25 @@ CHALLENGE_RATES: Final[Mapping[Level, float]] = {
     Level.EXPERT: 1.0,
 }
 """The chance that a level challenges a play with a word not in the dictionary (a valid play: never)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ExpertBudget:
+    """How long ``expert`` searches when its turn has no deadline: a fixed amount of work, so its
+    choice is reproducible and the same on a loaded machine as on a quiet one.
+
+    Attributes:
+        iterations: simulation iterations (one draw of the unseen tiles, every candidate played out
+            on it; see :mod:`scrabble_core.simulation`).
+        endgame_nodes: positions the endgame solver searches once the bag is empty.
+    """
+
+    iterations: int = 6
+    endgame_nodes: int = 60
+
+
+DEFAULT_BUDGET: Final = ExpertBudget()
+"""The ``expert`` budget without a deadline when none is given: small, for tests and quick self-play."""
 
 
 class Candidate(Protocol):
@@ -221,6 +240,7 @@ def choose_move(
     deadline: float | None = None,
     *,
     leaves: LeaveModel | None = None,
+    budget: ExpertBudget = DEFAULT_BUDGET,
 ) -> Move:
     """The move ``level`` makes for the seat of ``view``; the caller applies it to the game.
 
@@ -228,8 +248,8 @@ def choose_move(
     holds at least ``variant.exchange_min_bag`` tiles, else a :class:`Pass`. Randomness (``easy`` and
     ``medium`` only) comes from ``rng``. With a ``deadline`` (:func:`time.monotonic` value), the best
     move found when it passes is returned (at worst the highest-scoring play, found first).
-    ``leaves`` defaults to :func:`default_leave_model`. ``expert`` without a deadline searches a fixed
-    budget (:func:`scrabble_core.simulation.expert_move`).
+    ``leaves`` defaults to :func:`default_leave_model`. ``expert`` without a deadline searches
+    ``budget`` (:func:`scrabble_core.simulation.expert_move`).
     """
     board, rack = view.board, view.rack
     if level is Level.GREEDY:
@@ -248,7 +268,7 @@ def choose_move(
     if level is Level.EXPERT:
         from scrabble_core.simulation import expert_move  # it builds on this module
 
-        return expert_move(view, generator, model, rng, deadline)
+        return expert_move(view, generator, model, rng, deadline, budget=budget)
     return _human(view, generator, _STYLES[level], model, rng)
 
 
@@ -258,18 +278,48 @@ def exchange_options(view: SeatView, model: LeaveModel, weight: float = 1.0) -> 
     Empty when the bag holds fewer than ``variant.exchange_min_bag`` tiles (or none). At most as many
     tiles as the bag holds are put back. Ties are broken by the exchange's notation.
     """
-    if view.bag_size < max(view.variant.exchange_min_bag, 1):
-        return []
     rack = view.rack
-    options: dict[str, float] = {}
-    for size in range(max(len(rack) - view.bag_size, 0), len(rack)):
-        for kept in combinations(sorted(rack), size):
-            keep = "".join(kept)
-            if keep not in options:
-                options[keep] = weight * model.evaluate(keep)
-    ranked = [(value, Exchange(remove_tiles(rack, keep))) for keep, value in options.items()]
+    ranked = [
+        (weight * model.evaluate(keep), Exchange(remove_tiles(rack, keep))) for keep in _exchange_keeps(view)
+    ]
     ranked.sort(key=lambda option: (-option[0], option[1].tiles))
     return ranked
+
+
+def best_exchange_value(view: SeatView, model: LeaveModel) -> float | None:
+    """The value of the first of :func:`exchange_options` (``None`` when there is none), without
+    listing them."""
+    keeps = _exchange_keeps(view)
+    return max(model.values(list(keeps))) if keeps else None
+
+
+def _exchange_keeps(view: SeatView) -> tuple[str, ...]:
+    """The distinct racks an allowed exchange may keep (tiles sorted)."""
+    if view.bag_size < max(view.variant.exchange_min_bag, 1):
+        return ()
+    return _sub_racks("".join(sorted(view.rack)), max(len(view.rack) - view.bag_size, 0))
+
+
+@lru_cache(maxsize=4096)
+def _sub_racks(tiles: str, smallest: int) -> tuple[str, ...]:
+    """The distinct sub-racks of ``tiles`` (sorted) of ``smallest`` tiles up to one fewer than all."""
+    return tuple(
+        dict.fromkeys(
+            "".join(kept) for size in range(smallest, len(tiles)) for kept in combinations(tiles, size)
+        )
+    )
+
+
+def endgame_leave_value(view: SeatView) -> Callable[[str], float]:
+    """What a play's leave adds to its score under the endgame rule of :func:`move_equity` (bag
+    empty), as a leave valuation for :meth:`MoveSource.best`."""
+    out = (ENDGAME_RACK_FACTOR if view.players == 2 else 1) * view.variant.rack_value(view.unseen)
+    value = view.variant.rack_value
+
+    def leave_value(leave: str) -> float:
+        return out if not leave else -ENDGAME_RACK_FACTOR * value(leave)
+
+    return leave_value
 
 
 def move_equity(view: SeatView, candidate: Candidate, model: LeaveModel, leave_weight: float = 1.0) -> float:
@@ -285,18 +335,25 @@ def move_equity(view: SeatView, candidate: Candidate, model: LeaveModel, leave_w
 
 def _hard(view: SeatView, generator: MoveSource, model: LeaveModel) -> Move:
     """The move of highest equity: the bounded search with leaves, compared with the best exchange; with
-    an empty bag, every play ranked by the endgame rule."""
+    an empty bag, the play of highest equity by the endgame rule (ties broken by notation)."""
     if view.bag_size == 0:
-        ranked = _ranked(view, generator.generate(view.board, view.rack), model, 1.0)
-        return ranked[0][1] if ranked else Pass()
-    best = generator.best(view.board, view.rack, model.evaluate)
-    exchanges = exchange_options(view, model)
-    if best is None:
-        return exchanges[0][1] if exchanges else Pass()
-    equity = move_equity(view, best, model)
-    if exchanges and exchanges[0][0] > equity:
-        return exchanges[0][1]
-    return best.play
+        return _endgame_static(view, generator, model)
+    best = generator.best(view.board, view.rack, model)
+    exchange = best_exchange_value(view, model)
+    if exchange is not None and (best is None or exchange > move_equity(view, best, model)):
+        return exchange_options(view, model)[0][1]
+    return best.play if best is not None else Pass()
+
+
+def _endgame_static(view: SeatView, generator: MoveSource, model: LeaveModel) -> Move:
+    """The play of highest :func:`move_equity` with the bag empty, ties broken by notation; a pass
+    without a play. The two best by the bounded search decide unless they tie."""
+    top = generator.top(view.board, view.rack, 2, endgame_leave_value(view))
+    if not top:
+        return Pass()
+    if len(top) == 1 or move_equity(view, top[0], model) > move_equity(view, top[1], model):
+        return top[0].play
+    return _ranked(view, generator.generate(view.board, view.rack), model, 1.0)[0][1]
 
 
 def _human(

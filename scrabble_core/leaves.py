@@ -23,8 +23,9 @@ from __future__ import annotations
 import functools
 import json
 import math
+from array import array
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
@@ -79,6 +80,44 @@ def _needs(combination: str) -> tuple[tuple[str, int], ...]:
     return tuple(Counter(combination).items())
 
 
+NativeLeaveTable = tuple[str, bytes, bytes, bytes, bytes, int, tuple[tuple[bytes, bytes, float], ...]]
+"""A leave model laid out for the native core (:attr:`LeaveModel.native_table`)."""
+_NATIVE_BALANCE_SIDE: Final = 65  # balance cells up to 64 vowels and 64 consonants (the native rack limit)
+
+
+@dataclass(frozen=True, slots=True)
+class _Tables:
+    """A model's weights laid out for summing the features of a leave without listing them."""
+
+    vowels: str
+    tiles: dict[str, float]
+    duplicates: dict[str, float]
+    balance: dict[str, float]
+    synergies: tuple[tuple[tuple[tuple[str, int], ...], float], ...]
+
+    def value(self, leave: str) -> float:
+        """The sum of the weights of :func:`leave_features` of ``leave`` (tiles sorted), added in the
+        order that function lists them."""
+        counts: dict[str, int] = {}
+        for tile in leave:
+            counts[tile] = counts.get(tile, 0) + 1
+        total = 0.0
+        vowel_count = consonant_count = 0
+        for tile, count in counts.items():
+            total += self.tiles.get(tile, 0.0) * count
+            if count > 1:
+                total += self.duplicates.get(tile, 0.0) * (count - 1)
+            if tile in self.vowels:
+                vowel_count += count
+            elif tile != BLANK:
+                consonant_count += count
+        total += self.balance.get(f"{vowel_count}/{consonant_count}", 0.0)
+        for needs, weight in self.synergies:
+            if all(counts.get(tile, 0) >= need for tile, need in needs):
+                total += weight
+        return total
+
+
 @dataclass(frozen=True, eq=False)
 class LeaveModel:
     """Fitted weights of the leave features (see the module docstring) and where they came from.
@@ -101,15 +140,68 @@ class LeaveModel:
 
     def evaluate(self, leave: str) -> float:
         """The value in points of keeping ``leave`` (a rack string, ``?`` for a blank; any order)."""
-        key = "".join(sorted(leave))
-        value = self._memo.get(key)
+        memo = self._memo
+        value = memo.get(leave)  # the AI asks for the same leaves, written the same way, again and again
         if value is None:
-            value = sum(
-                self.weights.get(group, {}).get(name, 0.0) * count
-                for (group, name), count in leave_features(key, self.vowels, self.synergies).items()
-            )
-            self._memo[key] = value
+            key = "".join(sorted(leave))
+            value = memo.get(key)
+            if value is None:
+                value = memo[key] = self._tables.value(key)
+            memo[leave] = value
         return value
+
+    def values(self, leaves: list[str]) -> list[float]:
+        """:meth:`evaluate` of each of ``leaves``, in the native core when the move generators use it."""
+        native = _native_leave_values()
+        if native is None:
+            return [self.evaluate(leave) for leave in leaves]
+        return native(self.native_table, leaves)
+
+    def __call__(self, leave: str) -> float:
+        """:meth:`evaluate`: a model is a leave valuation for the move generator, which computes the
+        values of a whole rack's leaves at once in its native core (:attr:`native_table`)."""
+        return self.evaluate(leave)
+
+    @functools.cached_property
+    def native_table(self) -> NativeLeaveTable:
+        """The weights as the native core's ``leave_values`` reads them (see ``_movegen.c``): it sums
+        the same terms in the same order as :meth:`evaluate`, so it gives the same values."""
+        tables = self._tables
+        synergy_tiles = {tile for needs, _ in tables.synergies for tile, _ in needs}
+        chars = "".join(sorted({BLANK, *self.vowels, *tables.tiles, *tables.duplicates, *synergy_tiles}))
+        index = {char: i for i, char in enumerate(chars)}
+        side = _NATIVE_BALANCE_SIDE
+        balance = array(
+            "d",
+            [
+                tables.balance.get(f"{vowels}/{consonants}", 0.0)
+                for vowels in range(side)
+                for consonants in range(side)
+            ],
+        )
+        return (
+            chars,
+            array("d", [tables.tiles.get(char, 0.0) for char in chars]).tobytes(),
+            array("d", [tables.duplicates.get(char, 0.0) for char in chars]).tobytes(),
+            bytes(1 if char in self.vowels else 2 if char == BLANK else 0 for char in chars),
+            balance.tobytes(),
+            side,
+            tuple(
+                (bytes(index[tile] for tile, _ in needs), bytes(need for _, need in needs), weight)
+                for needs, weight in tables.synergies
+            ),
+        )
+
+    @functools.cached_property
+    def _tables(self) -> _Tables:
+        weights = self.weights
+        return _Tables(
+            self.vowels,
+            tiles=dict(weights.get("tiles", {})),
+            duplicates=dict(weights.get("duplicates", {})),
+            balance=dict(weights.get("balance", {})),
+            synergies=tuple((_needs(name), weight) for name, weight in weights.get("synergies", {}).items()),
+        )
 
     def to_dict(self) -> dict[str, object]:
         """The model as the JSON data :func:`leave_model_from_dict` reads back."""
@@ -119,6 +211,18 @@ class LeaveModel:
             "vowels": self.vowels,
             **{group: dict(self.weights.get(group, {})) for group in GROUPS},
         }
+
+
+@functools.cache
+def _native_leave_values() -> Callable[[NativeLeaveTable, list[str]], list[float]] | None:
+    """The native core's ``leave_values`` where the move generators use the core, else ``None``."""
+    from scrabble_core.movegen import native_core  # movegen builds on this module
+
+    if native_core() is None:
+        return None
+    from scrabble_core._movegen import leave_values
+
+    return leave_values
 
 
 def leave_model_from_dict(data: Mapping[str, object], source: str) -> LeaveModel:

@@ -53,6 +53,7 @@ from typing import TYPE_CHECKING, Final
 from scrabble_core.board import Board
 from scrabble_core.dawg import LOOKAHEAD, Dawg, load_dawg
 from scrabble_core.errors import InvalidMoveError, ScrabbleError
+from scrabble_core.leaves import LeaveModel, NativeLeaveTable
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Play
 from scrabble_core.variant import BLANK, Variant
@@ -61,7 +62,9 @@ if TYPE_CHECKING:
     from scrabble_core._movegen import Graph
 
 LeaveValue = Callable[[str], float]
-"""The value of keeping ``leave`` (tiles as a rack, ``?`` for blanks) after a play, for :meth:`best`."""
+"""The value of keeping ``leave`` (tiles as a rack, ``?`` for blanks) after a play, for :meth:`best`.
+A :class:`~scrabble_core.leaves.LeaveModel` is one, evaluated by the native core for a whole rack at
+once."""
 
 _SENTINEL: Final = -2
 _EMPTY: Final = -1
@@ -353,7 +356,12 @@ class MoveGenerator:
         if geometry is None or not prepared.fits_native():
             return None
         tiles, leaves = prepared.native_tiles()
-        bonus = None if leave_value is None or not count else [leave_value(leave) for leave in leaves]
+        if leave_value is None or not count:
+            bonus = None
+        elif isinstance(leave_value, LeaveModel):
+            bonus = native.leave_values(leave_value.native_table, leaves)
+        else:
+            bonus = [leave_value(leave) for leave in leaves]
         return native.search(geometry, board, tiles, leaves, count, bonus)
 
     def _check_alphabet(self, variant: Variant) -> None:
@@ -452,9 +460,12 @@ _Geometry = tuple[int, int, bytes, tuple[int, ...], int, int, int, int]
 class _NativeSearch:
     """The native core's copy of one DAWG, with what it needs of each variant (cached)."""
 
-    __slots__ = ("_codes", "_geometries", "_graph", "_index")
+    __slots__ = ("_codes", "_geometries", "_graph", "_index", "_leave_values")
 
     def __init__(self, graph: type[Graph], dawg: Dawg) -> None:
+        from scrabble_core._movegen import leave_values  # built with the graph
+
+        self._leave_values = leave_values
         alphabet = dawg.alphabet
         self._graph = graph(array("i" if len(alphabet) <= 31 else "q", dawg.table), alphabet)
         self._index = {letter: i for i, letter in enumerate(alphabet)}
@@ -510,6 +521,10 @@ class _NativeSearch:
             self._geometries.clear()
         self._geometries[id(variant)] = (variant, geometry)
         return geometry
+
+    def leave_values(self, table: NativeLeaveTable, leaves: list[str]) -> list[float]:
+        """The value of each of ``leaves`` under the leave model of ``table``."""
+        return self._leave_values(table, leaves)
 
     def search(
         self,

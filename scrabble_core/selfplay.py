@@ -11,7 +11,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from scrabble_core.ai import Level, MoveSource, choose_move, seat_view
+from scrabble_core.ai import DEFAULT_BUDGET, ExpertBudget, Level, MoveSource, choose_move, seat_view
 from scrabble_core.game import Game
 from scrabble_core.leaves import LeaveModel
 from scrabble_core.lexicon import WordList
@@ -54,9 +54,11 @@ def play_game(
     *,
     leaves: LeaveModel | None = None,
     time_per_turn: float | None = None,
+    budget: ExpertBudget = DEFAULT_BUDGET,
 ) -> GameRecord:
     """Play one game to its end, seat ``n`` played by ``levels[n]``, words checked on play; with
-    ``time_per_turn``, each AI turn gets a deadline that many seconds after it starts.
+    ``time_per_turn``, each AI turn gets a deadline that many seconds after it starts, else ``expert``
+    searches ``budget``.
 
     Raises:
         ScrabbleError: the AI chose a move the game refuses (a bug).
@@ -78,7 +80,7 @@ def play_game(
         started = time.perf_counter()
         deadline = None if time_per_turn is None else time.monotonic() + time_per_turn
         move = choose_move(
-            seat_view(game, seat), generator, levels[seat], rngs[seat], deadline, leaves=leaves
+            seat_view(game, seat), generator, levels[seat], rngs[seat], deadline, leaves=leaves, budget=budget
         )
         seconds = time.perf_counter() - started
         events = game.push(seat, move)

@@ -23,6 +23,7 @@ from bot.console.terminal import Terminal
 from bot.console.terminal_board import Style, draw_board, draw_header, draw_rack, draw_scores
 from bot.messages import Message, mention
 from bot.render import BoardHeader, render_board
+from bot.service.seats import shown, unescaped
 from scrabble_core.board import Board
 from scrabble_core.squares import Square
 from scrabble_core.variant import Variant
@@ -161,10 +162,11 @@ class ConsoleNotifier:
 
     def _plain(self, text: str) -> str:
         """``text`` with names for mentions (``Ann (<@1>)`` becomes ``Ann``), "this game" for the
-        channel and no sentence about attached files."""
+        channel, no sentence about attached files, and names as they are (not escaped for chat)."""
         for user_id, name in self._names.items():
-            text = text.replace(f"{name} ({mention(user_id)})", name).replace(mention(user_id), name)
-        return _ATTACHED.sub("", _CHANNEL_LINK.sub("this game", text))
+            named = shown(name)
+            text = text.replace(f"{named} ({mention(user_id)})", named).replace(mention(user_id), named)
+        return unescaped(_ATTACHED.sub("", _CHANNEL_LINK.sub("this game", text)))
 
 
 def _is_rack(message: Message) -> bool:

@@ -12,6 +12,7 @@ from bot.config import Config
 from bot.discord.cog import ScrabbleCog
 from bot.discord.errors import ScrabbleCommandTree
 from bot.discord.notifier import DiscordNotifier
+from bot.discord.settings_cog import SettingsCog
 from bot.discord.views import DYNAMIC_ITEMS, submit_form
 from bot.service.game_service import GameService
 from bot.service.protocols import Notifier
@@ -59,6 +60,7 @@ class ScrabbleBot(commands.Bot):
         """Add the cog, register the persistent buttons, sync the commands if asked to, then start the
         game service (which resumes the open games: timers, AI turns)."""
         await self.add_cog(ScrabbleCog(self))
+        await self.add_cog(SettingsCog(self))
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.sync_commands:
             await self.sync_app_commands()

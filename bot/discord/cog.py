@@ -139,6 +139,7 @@ class ScrabbleCog(
         ai_level="How well the AI opponents play",
         hints="Hints each player may use; 0 disables hints",
         bot_seats="Seats for programs (bot clients of the web board's protocol): you get their tokens",
+        rated="Whether the game changes the players' ratings (default: rated)",
     )
     @app_commands.choices(challenges=CHALLENGE_MODES, ai_level=LEVELS)
     async def new(
@@ -151,10 +152,13 @@ class ScrabbleCog(
         ai_level: str | None = None,
         hints: app_commands.Range[int, 0, MAX_HINTS] | None = None,
         bot_seats: app_commands.Range[int, 0, MAX_PLAYERS - 1] = 0,
+        rated: bool = True,
     ) -> None:
         """Open a lobby (posted with its Join, Add AI, Start and Cancel buttons), then give
         ``bot_seats`` seats to programs (their tokens come in the private answer)."""
-        options = NewGame(variant, challenges, time_limit, ai_opponents, ai_level, hints, programs=bot_seats)
+        options = NewGame(
+            variant, challenges, time_limit, ai_opponents, ai_level, hints, programs=bot_seats, rated=rated
+        )
         user = user_of(interaction)
         _, channel_id = where(interaction)
         await run(interaction, GameService.new_game, channel_id, user, options, slow=True, in_guild=True)
@@ -372,13 +376,14 @@ class ScrabbleCog(
     async def stats(
         self, interaction: discord.Interaction[ScrabbleBot], user: discord.Member | discord.User | None = None
     ) -> None:
-        """Games, wins, average score and best move of ``user`` (or the caller), ephemerally."""
+        """Games, wins, average score and best move of ``user`` (or the caller), with their rating,
+        rank, record and rating chart, ephemerally (deferred: the chart is drawn)."""
         user_id = (user or interaction.user).id
-        await run(interaction, GameService.stats, user_id, slow=False, in_guild=True)
+        await run(interaction, GameService.stats, user_id, slow=True, in_guild=True)
 
     @app_commands.command(name="leaderboard", description="Show this server's best players")
     async def leaderboard(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
-        """Most wins, then best average score, ephemerally."""
+        """By conservative rating (or most wins, then best average score, with ratings off), ephemerally."""
         await run(interaction, GameService.leaderboard, slow=False, in_guild=True)
 
     # No game needed ------------------------------------------------------------------------------

@@ -5,7 +5,8 @@ Every message the bot sends goes through here (:func:`send_to`, :func:`answer`).
 ``Message`` into discord.py arguments is here: the text split into pieces of at most 2,000 characters
 (Discord's limit), at most five of them (a longer text is cut), the attachments as files (on the last piece, with the buttons),
 and the allowed mentions (exactly the users the message mentions, never ``@everyone`` or roles). The
-buttons are built by the caller (:func:`bot.discord.views.view_for`) and passed in.
+buttons are built by the caller (:func:`bot.discord.views.view_for`) and passed in. :func:`merged` is how
+two messages for a channel that fell behind (rate limits) become one.
 """
 
 from __future__ import annotations
@@ -22,6 +23,10 @@ MAX_CONTENT: Final = 2000
 MAX_PIECES: Final = 5
 """The most messages one :class:`~bot.messages.Message` becomes: a longer text is cut."""
 CUT_MARK: Final = "… (cut)"
+MAX_FILES: Final = 10
+"""The most files Discord accepts on one message."""
+BOARD_IMAGE: Final = "board.png"
+"""The file name of a board image: a newer one supersedes it (see :func:`merged`)."""
 
 PUBLIC_DEFERRAL: Final = "scrabble:public-deferral"
 """The key of :attr:`discord.Interaction.extras` set when an interaction was deferred publicly: its
@@ -73,6 +78,41 @@ def capped_pieces(text: str) -> list[str]:
         return pieces
     last = pieces[MAX_PIECES - 1]
     return [*pieces[: MAX_PIECES - 1], last[: MAX_CONTENT - len(CUT_MARK)] + CUT_MARK]
+
+
+def merged(earlier: Message, later: Message) -> Message | None:
+    """One message saying what ``earlier`` then ``later`` say, for a channel whose messages wait to go
+    out; ``None`` when they must go separately.
+
+    The merged message has both texts in order (a blank line between), the mentions of both, the files
+    of both except ``earlier``'s board image when ``later`` has one (the newer board supersedes it), and
+    ``later``'s buttons and links. They go separately when either is private, the texts do not fit in
+    one Discord message together (nothing is ever cut), there would be more than :data:`MAX_FILES`
+    files, ``earlier`` has buttons ``later`` does not supersede (buttons that act on whatever the turn
+    is, or on another game, or ``later`` has no turn buttons), or ``earlier`` has links ``later`` has not.
+    """
+    text = f"{earlier.text}\n\n{later.text}"
+    if earlier.private or later.private or len(text) > MAX_CONTENT:
+        return None
+    if earlier.buttons and (earlier.turn is None or later.turn is None or earlier.game != later.game):
+        return None
+    if earlier.links and earlier.links != later.links:
+        return None
+    superseded = any(a.filename == BOARD_IMAGE for a in later.attachments)
+    kept = tuple(a for a in earlier.attachments if not (superseded and a.filename == BOARD_IMAGE))
+    attachments = kept + later.attachments
+    if len(attachments) > MAX_FILES:
+        return None
+    mentions = tuple(dict.fromkeys(earlier.mentions + later.mentions))
+    return Message(
+        text,
+        attachments=attachments,
+        mentions=mentions,
+        buttons=later.buttons,
+        game=later.game,
+        turn=later.turn,
+        links=later.links,
+    )
 
 
 def _pieces(message: Message, view: discord.ui.View | None) -> list[dict[str, Any]]:

@@ -1,16 +1,49 @@
-"""The game service's :class:`~bot.service.protocols.Notifier` over discord.py: channel messages and DMs."""
+"""The game service's :class:`~bot.service.protocols.Notifier` over discord.py: channel messages and DMs.
+
+A channel's messages go out one at a time, in the order they were posted. discord.py waits out
+Discord's rate limits (a 429's ``retry_after``) and sends the very same request again, whose nonce
+keeps Discord from creating the message twice; meanwhile the channel's next messages wait. Messages
+that wait together are merged as they arrive (:func:`~bot.discord.delivery.merged`: every text is kept
+in order, a newer board image supersedes an older one), so a busy channel holds about one waiting
+message, with one board, instead of a queue that grows with its moves. (The runner awaits each turn's
+announcement under the game's lock, so one game's turn messages do not wait together today: the
+merging bounds a channel's queue whatever posts do.)
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections import deque
+from dataclasses import dataclass
 
 import discord
 
-from bot.discord.delivery import send_to
+from bot.discord.delivery import merged, send_to
 from bot.discord.views import view_for
 from bot.messages import Message
 
 log = logging.getLogger(__name__)
+
+
+@dataclass
+class _Outgoing:
+    """A message waiting for its channel, and the futures of the posts it holds (several once merged)."""
+
+    message: Message
+    posts: list[asyncio.Future[None]]
+
+    def settle(self, error: BaseException | None) -> None:
+        """Tell the posts it holds that it went out, or failed with ``error``."""
+        for post in self.posts:
+            if post.done():  # the poster stopped waiting
+                continue
+            if error is None:
+                post.set_result(None)
+            elif isinstance(error, asyncio.CancelledError):
+                post.cancel()
+            else:
+                post.set_exception(error)
 
 
 class DiscordNotifier:
@@ -20,14 +53,48 @@ class DiscordNotifier:
     def __init__(self, client: discord.Client) -> None:
         """Send through ``client`` (which must be logged in before the first message)."""
         self._client = client
+        self._waiting: dict[int, deque[_Outgoing]] = {}
+        self._senders: dict[int, asyncio.Task[None]] = {}
 
     async def post(self, channel_id: int, message: Message) -> None:
-        """Post ``message`` in ``channel_id`` with its files and buttons, pinging only its mentions.
+        """Post ``message`` in ``channel_id`` with its files and buttons, pinging only its mentions,
+        after the channel's earlier messages; return once it went out, alone or merged with the
+        messages that waited with it (see the module's documentation).
 
         Raises:
-            discord.HTTPException: Discord refused it (the service logs and goes on).
+            discord.HTTPException: Discord refused it, or the merged message holding it (the service
+                logs and goes on).
         """
-        await send_to(self._client.get_partial_messageable(channel_id), message, view_for(message))
+        posted: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        waiting = self._waiting.setdefault(channel_id, deque())
+        both = merged(waiting[-1].message, message) if waiting else None
+        if both is not None:
+            waiting[-1] = _Outgoing(both, [*waiting[-1].posts, posted])
+        else:
+            waiting.append(_Outgoing(message, [posted]))
+        if channel_id not in self._senders:
+            self._senders[channel_id] = asyncio.create_task(self._send_waiting(channel_id))
+        await posted
+
+    async def _send_waiting(self, channel_id: int) -> None:
+        """Send the channel's waiting messages in order until none is left."""
+        waiting = self._waiting[channel_id]
+        channel = self._client.get_partial_messageable(channel_id)
+        try:
+            while waiting:
+                outgoing = waiting.popleft()
+                try:
+                    await send_to(channel, outgoing.message, view_for(outgoing.message))
+                except BaseException as error:
+                    outgoing.settle(error)
+                    if not isinstance(error, Exception):
+                        raise
+                else:
+                    outgoing.settle(None)
+        finally:
+            for outgoing in waiting:  # only if the sender was cancelled: the client is closing
+                outgoing.settle(asyncio.CancelledError())
+            del self._senders[channel_id], self._waiting[channel_id]
 
     async def direct(self, user_id: int, message: Message) -> bool:
         """DM ``message`` to ``user_id``; False if Discord refuses (DMs closed: error 50007, or

@@ -1,21 +1,26 @@
 """The board image: premium squares, coordinates, tiles, the last move and an optional header.
 
-The empty board of a variant (squares, labels, the start star, coordinates) is drawn once and kept; a
-render copies it, pastes the tiles and, when asked, adds the header strip above it.
+An image is composed from parts: the empty board of the variant (squares, labels, the start star,
+coordinates, frame), one sprite per tile and the header strip. :func:`render_board` takes the parts from
+caches (the empty board per variant, the sprites per letter, value, size and state, the header's parts:
+see :mod:`bot.render.header`) and :func:`full_redraw` draws every part afresh; both compose them the same way, so
+their pixels are identical (the tests and ``bench/render.py`` compare them). The cached parts are only
+read once made, so renders may run in several threads at once.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Sequence
 from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.messages import BoardHeader
+from bot.messages import BoardHeader, PlayerLine
 from bot.render import style
-from bot.render.drawing import draw_centred, fit_text, font, png_bytes, shrink
-from bot.render.tiles import tile_image
+from bot.render.drawing import draw_centred, png_bytes, shrink
+from bot.render.header import draw_header_strip, header_strip
+from bot.render.tiles import draw_tile, tile_image
 from scrabble_core.board import Board
 from scrabble_core.squares import COLUMN_LETTERS, Square
 from scrabble_core.variant import Premium, Variant
@@ -23,8 +28,6 @@ from scrabble_core.variant import Premium, Variant
 _LIGHT_PREMIUMS = {Premium.PLAIN, Premium.DOUBLE_LETTER, Premium.DOUBLE_WORD}
 _LABEL_SIZE = 18
 _COORDINATE_SIZE = 19
-_HEADER_TEXT_SIZE = 21
-_HEADER_PAD = 10
 
 
 def board_size(variant: Variant, *, header: bool = False) -> tuple[int, int]:
@@ -54,28 +57,57 @@ def render_board(
     squares are highlighted (squares there without a tile are ignored). With ``header`` a strip above
     the board lists the players with their scores, marks whose turn it is and gives the bag's count.
     """
+    return png_bytes(compose_board(board, last_move=last_move, header=header))
+
+
+def compose_board(
+    board: Board, *, last_move: Collection[Square] = (), header: BoardHeader | None = None
+) -> Image.Image:
+    """The RGB image :func:`render_board` encodes, composed from cached parts."""
+    return _compose(board, last_move, header, _empty_board(board.variant), tile_image, header_strip)
+
+
+def full_redraw(
+    board: Board, *, last_move: Collection[Square] = (), header: BoardHeader | None = None
+) -> Image.Image:
+    """The image of :func:`compose_board` with every part drawn afresh, no cache used or filled: the
+    reference the cached render is compared with, pixel for pixel."""
+    return _compose(board, last_move, header, draw_empty_board(board.variant), draw_tile, draw_header_strip)
+
+
+_TileDrawer = Callable[..., Image.Image]
+"""``(letter, value, size, *, last_move) -> RGBA tile``: :func:`draw_tile` or its cache."""
+
+
+def _compose(
+    board: Board,
+    last_move: Collection[Square],
+    header: BoardHeader | None,
+    background: Image.Image,
+    tile: _TileDrawer,
+    header_strip: Callable[[int, Sequence[PlayerLine], int], Image.Image],
+) -> Image.Image:
+    """Paste the tiles (and the header strip) onto a copy of the empty ``background``."""
     variant = board.variant
-    background = _empty_board(variant)
     if header is None:
         canvas = background.copy()
         offset = 0
     else:
         canvas = Image.new("RGB", board_size(variant, header=True), style.FRAME_DARK)
-        canvas.paste(_header_strip(canvas.width, header), (0, 0))
+        canvas.paste(header_strip(canvas.width, tuple(header.players), header.bag), (0, 0))
         canvas.paste(background, (0, style.HEADER_HEIGHT))
         offset = style.HEADER_HEIGHT
     highlighted = set(last_move)
-    for square, tile in board.tiles():
-        value = None if tile.islower() else variant.value(tile)
-        sprite = tile_image(tile.upper(), value, style.CELL, last_move=square in highlighted)
+    for square, letter in board.tiles():
+        value = None if letter.islower() else variant.value(letter)
+        sprite = tile(letter.upper(), value, style.CELL, last_move=square in highlighted)
         left, top, _, _ = square_box(square)
         canvas.paste(sprite, (left, top + offset), sprite)
-    return png_bytes(canvas)
+    return canvas
 
 
-@lru_cache(maxsize=8)
-def _empty_board(variant: Variant) -> Image.Image:
-    """The board of ``variant`` with no tile: frame, coordinates and squares. Shared: copy before use."""
+def draw_empty_board(variant: Variant) -> Image.Image:
+    """Draw the board of ``variant`` with no tile: frame, coordinates and squares."""
     scale = style.SUPERSAMPLE
     width, height = board_size(variant)
     image = Image.new("RGB", (width * scale, height * scale), style.FRAME)
@@ -97,6 +129,10 @@ def _empty_board(variant: Variant) -> Image.Image:
                 draw_centred(draw, centre, style.PREMIUM_LABELS[premium], _LABEL_SIZE * scale, ink)
     _draw_coordinates(draw, variant, scale)
     return shrink(image, scale)
+
+
+_empty_board = lru_cache(maxsize=16)(draw_empty_board)
+""":func:`draw_empty_board` drawn once per variant and kept. Shared: copy before changing it."""
 
 
 def _draw_star(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float) -> None:
@@ -124,40 +160,3 @@ def _draw_coordinates(draw: ImageDraw.ImageDraw, variant: Variant, scale: int) -
         y = style.MARGIN * scale + row * cell + cell / 2
         for x in (half_margin, far_x):
             draw_centred(draw, (x, y), str(row + 1), size, style.COORDINATE_TEXT)
-
-
-def _header_strip(width: int, header: BoardHeader) -> Image.Image:
-    """Players as pills, the one to move in yellow with an arrow, and the bag's count on the right."""
-    scale = style.SUPERSAMPLE
-    image = Image.new("RGB", (width * scale, style.HEADER_HEIGHT * scale), style.FRAME_DARK)
-    draw = ImageDraw.Draw(image)
-    size = _HEADER_TEXT_SIZE * scale
-    face = font(size)
-    pad = _HEADER_PAD * scale
-    radius = 8 * scale
-    top, bottom = pad, image.height - pad
-    middle = image.height / 2
-    bag_text = f"Bag {header.bag}"
-    bag_width = face.getlength(bag_text) + 2 * pad
-    right = image.width - style.MARGIN * scale
-    draw.rounded_rectangle((right - bag_width, top, right, bottom), radius, fill=style.HEADER_PILL)
-    draw.text((right - pad, middle), bag_text, font=face, fill=style.HEADER_TEXT, anchor="rm")
-    players = header.players
-    left = style.MARGIN * scale
-    space = right - bag_width - pad - left
-    pill = (space - pad * (len(players) - 1)) / max(len(players), 1)
-    for index, player in enumerate(players):
-        x0 = left + index * (pill + pad)
-        x1 = x0 + pill
-        fill, ink = (
-            (style.TO_MOVE_PILL, style.TO_MOVE_TEXT)
-            if player.to_move
-            else (style.HEADER_PILL, style.HEADER_TEXT)
-        )
-        draw.rounded_rectangle((x0, top, x1, bottom), radius, fill=fill)
-        score = str(player.score)
-        draw.text((x1 - pad, middle), score, font=face, fill=ink, anchor="rm")
-        name = ("▶ " if player.to_move else "") + player.name
-        name = fit_text(name, size, pill - face.getlength(score) - 3 * pad)
-        draw.text((x0 + pad, middle), name, font=face, fill=ink, anchor="lm")
-    return shrink(image, scale)

@@ -7,6 +7,8 @@ from collections.abc import Collection, Sequence
 
 from bot.messages import BoardHeader
 from bot.render import render_board, render_rack, render_score_chart
+from bot.render.rating_chart import render_rating_chart
+from bot.service.rating_model import Rating
 from scrabble_core.board import Board
 from scrabble_core.squares import Square
 from scrabble_core.variant import Variant
@@ -26,3 +28,7 @@ class PngRenderer:
     def chart(self, players: Sequence[str], totals: Sequence[Sequence[int]]) -> bytes:
         """See :func:`bot.render.render_score_chart`."""
         return render_score_chart(players, totals)
+
+    def rating_chart(self, name: str, ratings: Sequence[Rating]) -> bytes:
+        """See :func:`bot.render.rating_chart.render_rating_chart`."""
+        return render_rating_chart(name, ratings)

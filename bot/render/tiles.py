@@ -2,7 +2,8 @@
 
 Real tiles have a wheat face with a dark letter and the value in the bottom-right corner; blanks have a
 lavender face with a purple letter and no value; tiles of the last move have a yellow face and an orange
-ring. Each distinct tile is drawn once per size and kept.
+ring. :func:`tile_image` keeps each distinct tile (letter, value, size, state) drawn by :func:`draw_tile`:
+the images are only read after that, so threads may share them.
 """
 
 from __future__ import annotations
@@ -15,12 +16,11 @@ from bot.render import style
 from bot.render.drawing import draw_centred, font, shrink
 
 
-@lru_cache(maxsize=1024)
-def tile_image(letter: str, value: int | None, size: int, *, last_move: bool = False) -> Image.Image:
-    """An RGBA image ``size`` pixels square of one tile (transparent around it).
+def draw_tile(letter: str, value: int | None, size: int, *, last_move: bool = False) -> Image.Image:
+    """Draw an RGBA image ``size`` pixels square of one tile (transparent around it).
 
     ``value`` is ``None`` for a blank, which is drawn in the blank colours with ``letter`` and no value;
-    ``letter`` may be empty for a blank still on a rack. Do not modify the returned image: it is shared.
+    ``letter`` may be empty for a blank still on a rack.
     """
     scale = style.SUPERSAMPLE
     side = size * scale
@@ -55,6 +55,10 @@ def tile_image(letter: str, value: int | None, size: int, *, last_move: bool = F
         corner = (body[2] - bevel - side * 0.04, body[3] - bevel - side * 0.04)
         draw.text(corner, str(value), font=font(int(side * 0.24)), fill=ink, anchor="rs")
     return shrink(image, scale)
+
+
+tile_image = lru_cache(maxsize=1024)(draw_tile)
+""":func:`draw_tile`, drawn once per distinct tile and kept. Do not modify the returned image: it is shared."""
 
 
 def _shifted(box: tuple[int, int, int, int], offset: int) -> tuple[int, int, int, int]:

@@ -10,5 +10,7 @@ timers and AI turns), :mod:`~bot.service.options` (a new game's options and thei
 :mod:`~bot.service.tasks` (turn timers, AI turns and their work tasks), :mod:`~bot.service.errors`
 (its refusals), :mod:`~bot.service.protocols` (what it needs from outside: notifier, AI, advisor,
 renderer, clock), :mod:`~bot.service.text` (the wording of its messages), :mod:`~bot.service.advisor`
-(hints from the move generator).
+(hints from the move generator), :mod:`~bot.service.rating_model` (who a game rates and how ratings
+move), :mod:`~bot.service.ratings` (ratings in the stats and leaderboard), :mod:`~bot.service.features`
+(the features a guild can turn off).
 """

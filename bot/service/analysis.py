@@ -22,7 +22,7 @@ from bot.messages import Attachment, Message, shorten
 from bot.service.errors import NoGameError, ServiceError
 from bot.service.protocols import Clock
 from bot.store import GameRow, GameStatus, Store
-from scrabble_core.ai import Level, MoveSource
+from scrabble_core.ai import Level, MoveSource, default_leave_model
 from scrabble_core.analysis import (
     GameAnalysis,
     MoveAnalysis,
@@ -34,7 +34,6 @@ from scrabble_core.analysis import (
     summary_text,
 )
 from scrabble_core.game import Game
-from scrabble_core.leaves import LeaveModel
 from scrabble_core.lexicon import WordList
 
 LEVEL: Final = Level.EXPERT
@@ -56,14 +55,12 @@ LossChart = Callable[[Sequence[str], Sequence[tuple[int, int, float]]], bytes]
 
 
 class Pool(Protocol):
-    """Runs pure functions of ``(generator, leave model, argument)`` off the event loop (the AI worker
-    pool: :meth:`bot.ai_executor.AiExecutor.run`)."""
+    """Runs pure functions of ``(generator, *args)`` off the event loop (the AI worker pool:
+    :meth:`bot.ai_executor.AiExecutor.call`)."""
 
-    async def run(
-        self, function: Callable[[MoveSource, LeaveModel, Any], Any], argument: Any, timeout: float
-    ) -> Any:
-        """``function(generator, leaves, argument)``'s result. Raises TimeoutError when it takes longer
-        than ``timeout``, RuntimeError when it fails."""
+    async def call(self, function: Callable[..., Any], *args: Any, timeout: float) -> Any:
+        """``function(generator, *args)``'s result. Raises TimeoutError when no worker is free in time,
+        RuntimeError when the worker fails or is too slow."""
         ...
 
 
@@ -71,16 +68,16 @@ class AnalysisError(ServiceError):
     """The analysis cannot be made (no worker pool, or a turn could not be analysed)."""
 
 
-def analyse_turn(generator: MoveSource, leaves: LeaveModel, argument: Mapping[str, Any]) -> dict[str, Any]:
-    """Analyse one turn in a worker: ``argument`` holds the position (:meth:`Position.to_dict`), the
-    level, the seed, the iterations and the budget in seconds; the answer is
-    :meth:`MoveAnalysis.to_dict`."""
+def analyse_turn(generator: MoveSource, argument: Mapping[str, Any]) -> dict[str, Any]:
+    """Analyse one turn in a worker, with the bundled leave model: ``argument`` holds the position
+    (:meth:`Position.to_dict`), the level, the seed, the iterations and the budget in seconds; the answer
+    is :meth:`MoveAnalysis.to_dict`."""
     position = Position.from_dict(argument["position"])
     deadline = time.monotonic() + argument["budget"]
     return analyse_position(
         position,
         generator,
-        leaves,
+        default_leave_model(),
         level=Level(argument["level"]),
         seed=argument["seed"],
         iterations=argument["iterations"],
@@ -169,7 +166,7 @@ class AnalysisService:
                 "budget": MOVE_BUDGET,
             }
             try:
-                result = await pool.run(analyse_turn, argument, MOVE_TIMEOUT)
+                result = await pool.call(analyse_turn, argument, timeout=MOVE_TIMEOUT)
             except (TimeoutError, RuntimeError) as error:
                 raise AnalysisError(
                     f"Move {position.number} could not be analysed ({type(error).__name__}): try again later"

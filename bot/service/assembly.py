@@ -1,5 +1,6 @@
 """The one place that builds the game service from its parts: the store, the AI worker pool and the
-hints advisor over an already loaded lexicon, then the service itself. The bot and the console both
+hints advisor over an already loaded lexicon (hints are computed in the AI workers, with the
+generator as their fallback), then the service itself. The bot and the console both
 use :func:`service_parts`; each brings its own notifier and renderer."""
 
 from __future__ import annotations
@@ -72,7 +73,8 @@ async def service_parts(
         except (RuntimeError, LexiconError) as error:
             raise AssemblyError(f"cannot start the AI workers: {error}") from error
         ai = ExecutorAiPlayer(executor, config.ai_turn_timeout)
-        yield ServiceParts(config, store, lexicon, ai, GeneratorAdvisor(generator))
+        advisor = GeneratorAdvisor(generator, executor, config.ai_turn_timeout)
+        yield ServiceParts(config, store, lexicon, ai, advisor)
     finally:
         await executor.close()
         await store.close()

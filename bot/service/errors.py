@@ -141,3 +141,17 @@ class NoBoardError(ServiceError):
 
     def __init__(self) -> None:
         super().__init__("This bot does not serve the web board (its [web] settings disable it)")
+
+
+class SettingError(ServiceError):
+    """A bad setting of a guild (an unknown feature)."""
+
+
+class FeatureOffError(ServiceError):
+    """A command of a feature the guild turned off."""
+
+    def __init__(self, feature: str) -> None:
+        super().__init__(
+            f"The {feature} feature is turned off in this server: someone who can manage the server can "
+            f"turn it on with /scrabble-settings enable {feature}"
+        )

@@ -24,11 +24,12 @@ from typing import Any, Final
 
 from bot.config import Config
 from bot.messages import Attachment, Button, Message, mention
-from bot.service import announcements, text
+from bot.service import announcements, ratings, text
 from bot.service.actions import SEED_BITS, turn_seed
 from bot.service.analysis import AnalysisService, LossChart, Pool
 from bot.service.errors import (
     AlreadySeatedError,
+    FeatureOffError,
     GameExistsError,
     GameStartedError,
     HintError,
@@ -40,13 +41,16 @@ from bot.service.errors import (
     NotSeatedError,
     WordError,
 )
+from bot.service.features import Feature, feature_named, features_text, is_on
 from bot.service.listeners import GameListener
 from bot.service.options import NewGame, game_options
+from bot.service.outbox import Announcement
 from bot.service.protocols import Advisor, AiPlayer, BoardLinks, Clock, Notifier, Renderer, SystemClock
 from bot.service.puzzles import PuzzleService
 from bot.service.rules import rules_text
 from bot.service.runner import GameRunner
 from bot.service.seats import User, draw_first, program_user_id, seat_name, shown
+from bot.service.storage import typed_storage_errors
 from bot.service.table import Table
 from bot.service.variants import Variants
 from bot.store import GameRow, GameStatus, LogEntry, SeatRow, Store
@@ -224,6 +228,8 @@ class GameService:
         created = (
             f"Game {row.id} created: others join with /scrabble join, then start it with /scrabble start."
         )
+        if not settings.rated:
+            created += " It is unrated: it changes no rating."
         added = row.seats[len(row.seats) - options.programs :]  # the seats given to programs here
         programs = [self._program_text(row.id, seat) for seat in added]
         return _ack("\n\n".join([created, *programs]))
@@ -299,7 +305,8 @@ class GameService:
     def _program_text(self, game_id: int, seat: SeatRow) -> str:
         """How to run a program in ``seat`` (its token: private)."""
         assert self._runner.links is not None  # checked by require_board
-        access = self._runner.links.program(game_id, seat.seat)
+        assert seat.user_id is not None  # a program's pseudo user
+        access = self._runner.links.program(game_id, seat.user_id)
         return announcements.program_seat_text(seat.name, seat.seat, access)
 
     async def leave(self, channel_id: int, user_id: int) -> Message:
@@ -389,9 +396,14 @@ class GameService:
                 updated_at=now,
             )
             new = Table(row, game)
-            await self._runner.save(new, [LogEntry("started", None, {"first": seats[0].name}, now)])
+            opening = ("The game begins!", draw.line)
+            pending = await self._runner.save(
+                new,
+                [LogEntry("started", None, {"first": seats[0].name}, now)],
+                announcement=Announcement(0, (), opening, tuple(seat.seat for seat in seats)),
+            )
             logger.info("game %d: started with %d players, %s first", row.id, len(row.seats), seats[0].name)
-            await self._runner.announce(new, [], ["The game begins!", draw.line], row.seats)
+            await self._runner.announce(new, [], opening, row.seats, pending=pending)
             await self._runner.schedule(new)
         return _ack("The game has started: your rack comes by DM.")
 
@@ -716,16 +728,55 @@ class GameService:
         return Message(rules_text(variant, players, topic), private=True)
 
     async def stats(self, guild_id: int, user_id: int) -> Message:
-        """``user_id``'s stats in the guild (games, wins, average score, best move)."""
-        row = await self._store.stats(guild_id, user_id)
-        if row is None:
-            return Message(f"{mention(user_id)} has not finished a game in this server yet.", private=True)
-        return Message(text.stats_text(row), private=True)
+        """``user_id``'s stats in the guild (games, wins, average score, best move) and, unless the
+        guild turned ratings off, their rating, rank, record and rating chart (see
+        :func:`bot.service.ratings.stats_message`)."""
+        shown = await self.feature_enabled(guild_id, Feature.RATINGS)
+        renderer = self._runner.renderer
+        return await ratings.stats_message(self._store, renderer, guild_id, user_id, show_ratings=shown)
 
     async def leaderboard(self, guild_id: int) -> Message:
-        """The guild's best players: most wins, then best average score."""
-        rows = await self._store.leaderboard(guild_id, LEADERBOARD_SIZE)
-        return Message(text.leaderboard_text(rows), private=True)
+        """The guild's best players: by conservative rating, or with ratings turned off (or before any
+        rated game) most wins, then best average score."""
+        shown = await self.feature_enabled(guild_id, Feature.RATINGS)
+        return await ratings.leaderboard_message(self._store, guild_id, LEADERBOARD_SIZE, show_ratings=shown)
+
+    # Server settings ----------------------------------------------------------------------------
+
+    async def feature_enabled(self, guild_id: int, feature: Feature) -> bool:
+        """Whether ``feature`` is on in the guild (every feature is, until turned off)."""
+        return is_on(await self._store.features(guild_id), feature)
+
+    async def features(self, guild_id: int) -> Message:
+        """Which features are on in the guild (private)."""
+        return Message(features_text(await self._store.features(guild_id)), private=True)
+
+    async def set_feature(self, guild_id: int, feature: str, enabled: bool) -> Message:
+        """Turn ``feature`` on or off in the guild (for those who may manage it: the front end checks).
+        Ratings are computed either way: off, they are only not shown.
+
+        Raises:
+            SettingError: no feature has that name; StorageError: the write failed.
+        """
+        chosen = feature_named(feature)
+        with typed_storage_errors():
+            await self._store.set_feature(guild_id, chosen.value, enabled)
+        logger.info("guild %d: %s turned %s", guild_id, chosen, "on" if enabled else "off")
+        return _ack(f"The {chosen} feature is now {'on' if enabled else 'off'} in this server.")
+
+    async def rebuild_ratings(self, guild_id: int) -> Message:
+        """Recompute the guild's ratings from its finished rated games, in finish order (the same
+        numbers, unless the stored ones were damaged).
+
+        Raises:
+            FeatureOffError: the guild turned ratings off; StorageError: the write failed.
+        """
+        if not await self.feature_enabled(guild_id, Feature.RATINGS):
+            raise FeatureOffError(Feature.RATINGS)
+        with typed_storage_errors():
+            games = await self._store.rebuild_ratings(guild_id)
+        logger.info("guild %d: ratings rebuilt from %d games", guild_id, games)
+        return _ack(f"Ratings rebuilt from {games} rated game{'s' if games != 1 else ''}.")
 
 
 def _program_seat(seats: Sequence[SeatRow]) -> SeatRow:

@@ -27,8 +27,8 @@ _Choice = TypeVar("_Choice", bound=enum.StrEnum)
 class NewGame:
     """The options of ``/scrabble new``; ``None`` takes the configured default. ``seed`` fixes the
     game's randomness (tests); by default it is random. ``programs`` seats are given to programs (bot
-    clients of the web board's protocol). Values come from users: :func:`game_options` checks their
-    types as well as their values."""
+    clients of the web board's protocol). An unrated game (``rated`` false) changes no rating. Values
+    come from users: :func:`game_options` checks their types as well as their values."""
 
     variant: str | None = None
     challenge_mode: str | None = None
@@ -38,6 +38,7 @@ class NewGame:
     hints: int | None = None
     seed: int | None = None
     programs: int = 0
+    rated: bool = True
 
 
 def game_options(options: NewGame, config: Config, variants: Variants) -> GameOptions:
@@ -64,7 +65,9 @@ def game_options(options: NewGame, config: Config, variants: Variants) -> GameOp
         raise OptionError(f"A game has at most {MAX_PLAYERS} players, AI and programs included")
     if options.seed is not None and not 0 <= _whole(options.seed, "seed", 0) < SEED_LIMIT:
         raise OptionError(f"The seed must be a whole number from 0 to {SEED_LIMIT - 1}")
-    return GameOptions(variant, mode, seconds, hints, level)
+    if not isinstance(options.rated, bool):
+        raise OptionError(f"Rated must be true or false, not {type(options.rated).__name__}")
+    return GameOptions(variant, mode, seconds, hints, level, options.rated)
 
 
 def _text(value: object, what: str) -> str | None:

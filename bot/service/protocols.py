@@ -118,6 +118,8 @@ class BoardLinks(Protocol):
         seat's older links stop working."""
         ...
 
-    def program(self, game_id: int, seat: int) -> tuple[str, str]:
-        """The websocket URL and the seat token a program plays ``seat`` of game ``game_id`` with."""
+    def program(self, game_id: int, user_id: int) -> tuple[str, str]:
+        """The websocket URL and the token a program plays its seat of game ``game_id`` with: the seat
+        of pseudo user ``user_id``, wherever it moves in the lobby and with the draw for the first
+        turn."""
         ...

@@ -27,7 +27,6 @@ from scrabble_core.ai import MoveSource, default_leave_model
 from scrabble_core.analysis import Position, game_positions
 from scrabble_core.errors import ScrabbleError
 from scrabble_core.game import Game
-from scrabble_core.leaves import LeaveModel
 from scrabble_core.lexicon import WordList
 from scrabble_core.move import Play
 from scrabble_core.puzzles import (
@@ -56,11 +55,11 @@ class PuzzleError(ServiceError):
     second answer)."""
 
 
-def find_puzzle(
-    generator: MoveSource, leaves: LeaveModel, argument: Mapping[str, Any]
-) -> dict[str, Any] | None:
-    """Choose a puzzle in a worker: ``argument`` holds the positions (``[source, Position.to_dict()]``),
-    the seed and the variant for self-play; the answer is :meth:`Puzzle.to_dict`, or ``None``."""
+def find_puzzle(generator: MoveSource, argument: Mapping[str, Any]) -> dict[str, Any] | None:
+    """Choose a puzzle in a worker, with the bundled leave model: ``argument`` holds the positions
+    (``[source, Position.to_dict()]``), the seed and the variant for self-play; the answer is
+    :meth:`Puzzle.to_dict`, or ``None``."""
+    leaves = default_leave_model()
     seed = argument["seed"]
     positions = [(source, Position.from_dict(data)) for source, data in argument["positions"]]
     puzzle = choose_puzzle(positions, generator, leaves, seed)
@@ -246,7 +245,7 @@ class PuzzleService:
             "variant": variant_to_dict(get_variant(self._variant)),
         }
         try:
-            data = await pool.run(find_puzzle, argument, PUZZLE_TIMEOUT)
+            data = await pool.call(find_puzzle, argument, timeout=PUZZLE_TIMEOUT)
         except (TimeoutError, RuntimeError) as error:
             raise PuzzleError(
                 f"Today's puzzle could not be chosen ({type(error).__name__}): try again later"

@@ -15,6 +15,7 @@ MAX_NAME_LENGTH: Final = 32
 
 
 _MARKUP: Final = re.compile(r"([\\*_~|`>\[\]()<@#:-])")
+_ESCAPED: Final = re.compile(r"\\" + _MARKUP.pattern)
 
 
 def shown(name: str) -> str:
@@ -24,6 +25,12 @@ def shown(name: str) -> str:
     ``@everyone`` in a display name render literally (and never ping: the messages allow only the pings
     they list). Names are stored and exported as they are; only the texts escape them, here."""
     return _MARKUP.sub(r"\\\1", name)
+
+
+def unescaped(text: str) -> str:
+    """``text`` (a message of the service) with the escapes of :func:`shown` taken out, for a front end
+    without chat markup (a terminal): names as they are."""
+    return _ESCAPED.sub(r"\1", text)
 
 
 @dataclass(frozen=True, slots=True)

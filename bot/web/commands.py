@@ -14,7 +14,7 @@ from typing import Any, Final, TypeGuard
 from bot.service.errors import NotSeatedError
 from bot.service.game_service import GameService
 from bot.web.errors import ProtocolError
-from bot.web.links import Grant
+from bot.web.links import Grant, seat_of
 from bot.web.tiles import PlacedTile, play_from_tiles
 from scrabble_core.board import Board
 from scrabble_core.move import Play
@@ -26,7 +26,7 @@ __all__ = ["COMMANDS", "run_command"]
 MAX_TEXT: Final = 200
 MAX_TILES: Final = 25
 COMMANDS: Final = frozenset(
-    {"play", "exchange", "pass", "challenge", "accept", "resign", "hint", "preview", "ping"}
+    {"play", "exchange", "pass", "challenge", "accept", "no_challenge", "resign", "hint", "preview", "ping"}
 )
 
 
@@ -36,23 +36,24 @@ async def run_command(
     """Carry out ``message`` (whose ``type`` is in :data:`COMMANDS`) for ``grant``; return the result.
 
     Raises:
-        ProtocolError: a missing or badly typed field; ScrabbleError: the service's or engine's refusal
-        (NotSeatedError for a spectator).
+        ProtocolError: a missing or badly typed field, or a token that plays no seat any more;
+        ScrabbleError: the service's or engine's refusal (NotSeatedError for a spectator).
     """
     kind = message["type"]
     if kind == "ping":
         return {"now": now}
-    if grant.seat is None:
-        raise NotSeatedError
     table = service.open_table(grant.game_id)
-    user_id = table.row.seats[grant.seat].user_id
+    seat = seat_of(grant, table.row.seats)
+    if seat is None:
+        raise NotSeatedError
+    user_id = table.row.seats[seat].user_id
     if user_id is None:  # an AI's seat: no token is ever issued for one
         raise NotSeatedError
     channel, game_id = table.row.channel_id, grant.game_id
     turn = _turn(message)
     if kind == "preview":
         game = table.started()
-        rack = game.players[grant.seat].rack
+        rack = game.players[seat].rack
         play = _play(message, game.board, rack)
         return {"move": play.gcg(), "score": check_play(game.board, play, rack=rack).total}
     if kind == "play":
@@ -71,6 +72,8 @@ async def run_command(
         reply = await service.challenge(channel, user_id, game_id=game_id, turn=turn)
     elif kind == "accept":
         reply = await service.accept(channel, user_id, game_id=game_id, turn=turn)
+    elif kind == "no_challenge":
+        reply = await service.no_challenge(channel, user_id, game_id=game_id, turn=turn)
     elif kind == "resign":
         reply = await service.resign(channel, user_id, game_id=game_id, turn=turn)
     else:

@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
 from bot.service.table import Table
-from bot.web.links import Grant
+from bot.web.links import Grant, Role, seat_of
 from bot.web.state import final_info, game_state, history_entries
 
 __all__ = ["Connection", "Hub"]
@@ -55,10 +55,13 @@ class Connection:
         self._wakeup = asyncio.Event()
         self._close_with: tuple[int, str] | None = None
 
-    @property
-    def seat(self) -> int | None:
-        """The seat whose private state this connection sees (None: a spectator)."""
-        return self.grant.seat
+    def seat_in(self, table: Table) -> int | None:
+        """The seat of ``table``'s game whose private state this connection sees (None: a spectator).
+
+        Raises:
+            ProtocolError: its token plays no seat of the game any more.
+        """
+        return seat_of(self.grant, table.row.seats)
 
     def send(self, text: str | bytes) -> None:
         """Queue ``text`` (a JSON text, or one encoded in UTF-8 to share between connections); a client
@@ -127,18 +130,19 @@ class Hub:
             events = [event for event in channel.buffer if event["seq"] > last_seq]
             if len(events) == channel.seq - last_seq:
                 missed = events
-        seat_row = table.row.seats[connection.seat] if connection.seat is not None else None
+        seat = connection.seat_in(table)
+        seat_row = table.row.seats[seat] if seat is not None else None
         return {
             "type": "welcome",
             "protocol": 1,
             "game_id": game_id,
             "you": {
                 "role": connection.grant.role.value,
-                "seat": connection.seat,
+                "seat": seat,
                 "name": seat_row.name if seat_row else None,
             },
             "seq": channel.seq,
-            "state": game_state(table, connection.seat, self._now()),
+            "state": game_state(table, seat, self._now()),
             "missed": missed,
         }
 
@@ -149,11 +153,11 @@ class Hub:
             channel.connections.discard(connection)
 
     def close_seat(self, game_id: int, seat: int) -> None:
-        """Close the connections that play ``seat`` of game ``game_id`` (its link was renewed: they
-        came with a token that no longer works)."""
+        """Close the connections of a person playing ``seat`` of game ``game_id`` (its link was renewed:
+        they came with a token that no longer works)."""
         channel = self._channels.get(game_id)
         for connection in list(channel.connections) if channel else []:
-            if connection.seat == seat:
+            if connection.grant.role is Role.PLAYER and connection.grant.number == seat:
                 connection.close(CLOSE_RENEWED, "link renewed")
 
     def game_changed(self, table: Table) -> None:
@@ -179,7 +183,7 @@ class Hub:
         now = self._now()
         texts: dict[int | None, bytes] = {}
         for connection in channel.connections:
-            seat = connection.seat
+            seat = connection.seat_in(table)
             if seat not in texts:
                 texts[seat] = json.dumps(event | {"state": game_state(table, seat, now)}).encode()
             connection.send(texts[seat])

@@ -1,9 +1,12 @@
 """Signed links to the board: tokens scoped to one game and one seat (or a spectator), and the keys that
 sign them.
 
-A token is ``<game>.<role><seat>.<generation>.<signature>``: ``s`` a spectator, ``p`` a person's seat,
-``b`` a seat given to a program; the signature is an HMAC-SHA256 of the rest with the server's secret.
-Renewing a seat's link bumps its generation, so the old token stops verifying. Tokens are never logged.
+A token is ``<game>.<role><number>.<generation>.<signature>``: ``s`` a spectator (no number), ``p`` a
+person's seat (the seat's number: people get links once the game has started and seats no longer move),
+``b`` a seat given to a program (the program's number, which stays with it while its seat moves up in
+the lobby and with the draw for the first turn: see :func:`seat_of`); the signature is an HMAC-SHA256 of
+the rest with the server's secret. Renewing a seat's link bumps its generation, so the old token stops
+verifying. Tokens are never logged.
 """
 
 from __future__ import annotations
@@ -16,17 +19,20 @@ import json
 import os
 import re
 import secrets
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
+from bot.service.seats import is_program
+from bot.store import SeatRow
 from bot.web.errors import ProtocolError
 
-__all__ = ["Grant", "LinkSigner", "Role", "board_url"]
+__all__ = ["Grant", "LinkSigner", "Role", "board_url", "program_number", "seat_of"]
 
 MAX_TOKEN_LENGTH: Final = 200
 SIGNATURE_CHARS: Final = 22
-_TOKEN: Final = re.compile(r"^(\d{1,12})\.([spb])(\d?)\.(\d{1,9})\.([A-Za-z0-9_-]{22})$")
+_TOKEN: Final = re.compile(r"^(\d{1,12})\.([spb])(\d{0,2})\.(\d{1,9})\.([A-Za-z0-9_-]{22})$")
 
 
 class Role(enum.StrEnum):
@@ -43,11 +49,41 @@ _ROLE: Final = {letter: role for role, letter in _LETTER.items()}
 
 @dataclass(frozen=True, slots=True)
 class Grant:
-    """What a valid token allows: ``role`` in game ``game_id``, at ``seat`` (None for a spectator)."""
+    """What a valid token allows: ``role`` in game ``game_id``, with the token's ``number``: a person's
+    seat, a program's number (:func:`program_number`), None for a spectator. :func:`seat_of` finds
+    the seat it plays."""
 
     game_id: int
     role: Role
-    seat: int | None
+    number: int | None
+
+
+def program_number(user_id: int) -> int:
+    """The number in a program's token for the seat of pseudo user ``user_id``
+    (:func:`bot.service.seats.program_user_id`: -1, -2...): 0, 1..."""
+    return -1 - user_id
+
+
+def seat_of(grant: Grant, seats: Sequence[SeatRow]) -> int | None:
+    """The seat ``grant`` plays among a game's ``seats`` as they are now (None for a spectator): a
+    person's the seat its token names, a program's the seat of its pseudo user.
+
+    Raises:
+        ProtocolError: ``unauthorized``: no such seat, or a person's token on a program's seat.
+    """
+    if grant.number is None:
+        return None
+    if grant.role is Role.BOT:
+        for seat in seats:
+            if (
+                seat.user_id is not None
+                and is_program(seat.user_id)
+                and program_number(seat.user_id) == grant.number
+            ):
+                return seat.seat
+    elif grant.number < len(seats) and not is_program(seats[grant.number].user_id):
+        return grant.number
+    raise ProtocolError("unauthorized", "this link is not valid")
 
 
 class LinkSigner:
@@ -69,20 +105,21 @@ class LinkSigner:
         if path is not None and self._keep_secret and stored is None:
             self._save()
 
-    def token(self, game_id: int, role: Role, seat: int | None = None) -> str:
-        """The current token of ``role`` at ``seat`` (None for a spectator) in game ``game_id``."""
-        if (seat is None) != (role is Role.SPECTATOR):
-            raise ValueError("a spectator has no seat; a player or bot has one")
-        generation = self._generations.get(f"{game_id}.{seat}", 0) if seat is not None else 0
-        payload = f"{game_id}.{_LETTER[role]}{'' if seat is None else seat}.{generation}"
+    def token(self, game_id: int, role: Role, number: int | None = None) -> str:
+        """The current token of ``role`` with ``number`` (see :class:`Grant`; None for a spectator) in
+        game ``game_id``."""
+        if (number is None) != (role is Role.SPECTATOR):
+            raise ValueError("a spectator has no number; a player or bot has one")
+        generation = self._generations.get(_key(game_id, role, number), 0) if number is not None else 0
+        payload = f"{game_id}.{_LETTER[role]}{'' if number is None else number}.{generation}"
         return f"{payload}.{self._sign(payload)}"
 
-    def renew(self, game_id: int, role: Role, seat: int) -> str:
-        """A new token for ``seat`` of game ``game_id``; every older token of that seat stops working."""
-        key = f"{game_id}.{seat}"
+    def renew(self, game_id: int, role: Role, number: int) -> str:
+        """A new token of ``role`` with ``number`` in game ``game_id``; every older one stops working."""
+        key = _key(game_id, role, number)
         self._generations[key] = self._generations.get(key, 0) + 1
         self._save()
-        return self.token(game_id, role, seat)
+        return self.token(game_id, role, number)
 
     def verify(self, token: str) -> Grant:
         """What ``token`` allows.
@@ -98,12 +135,12 @@ class LinkSigner:
         if not hmac.compare_digest(signature, self._sign(payload)):
             raise ProtocolError("unauthorized", "this link is not valid")
         role = _ROLE[letter]
-        seat = int(seat_text) if seat_text else None
-        if (seat is None) != (role is Role.SPECTATOR):
+        number = int(seat_text) if seat_text else None
+        if (number is None) != (role is Role.SPECTATOR):
             raise ProtocolError("unauthorized", "this link is not valid")
-        if seat is not None and int(generation) != self._generations.get(f"{game}.{seat}", 0):
+        if number is not None and int(generation) != self._generations.get(_key(int(game), role, number), 0):
             raise ProtocolError("unauthorized", "this link was renewed: use the newest one")
-        return Grant(int(game), role, seat)
+        return Grant(int(game), role, number)
 
     def _sign(self, payload: str) -> str:
         digest = hmac.new(self._secret, payload.encode(), hashlib.sha256).digest()
@@ -120,6 +157,11 @@ class LinkSigner:
         with os.fdopen(descriptor, "w", encoding="utf-8") as file:
             json.dump(data, file)
         temporary.replace(self._path)
+
+
+def _key(game_id: int, role: Role, number: int) -> str:
+    """Where the generation of a token is kept (a person's seat keeps the key of the first version)."""
+    return f"{game_id}.{number}" if role is Role.PLAYER else f"{game_id}.{_LETTER[role]}{number}"
 
 
 def board_url(base: str, token: str) -> str:

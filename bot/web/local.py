@@ -24,7 +24,7 @@ from bot.service.assembly import service_parts
 from bot.service.game_service import GameService, NewGame
 from bot.service.seats import User
 from bot.service.table import Table
-from bot.web.links import LinkSigner, Role, board_url
+from bot.web.links import LinkSigner, Role, board_url, program_number
 from bot.web.server import DEFAULT_LIMITS, Limits, WebServer
 from scrabble_core.lexicon import ENGLISH_ALPHABET, load_lexicon
 from scrabble_core.movegen import load_move_generator
@@ -104,7 +104,11 @@ class LocalHost:
         roles = {user.id: role for user, (_, role) in zip(users, seats, strict=True)}
         signer = self.server.signer
         tokens = tuple(
-            None if seat.user_id is None else signer.token(table.row.id, roles[seat.user_id], seat.seat)
+            None
+            if seat.user_id is None
+            else signer.token(table.row.id, Role.BOT, program_number(seat.user_id))
+            if roles[seat.user_id] is Role.BOT
+            else signer.token(table.row.id, Role.PLAYER, seat.seat)
             for seat in table.row.seats
         )
         return LocalGame(

@@ -25,12 +25,10 @@ from aiohttp import WSMsgType, web
 
 from bot.config import Config
 from bot.service.game_service import GameService
-from bot.service.seats import is_program
-from bot.service.table import Table
 from bot.web.commands import COMMANDS, run_command
 from bot.web.errors import ProtocolError, error_body
 from bot.web.hub import Connection, Hub
-from bot.web.links import Grant, LinkSigner, Role, board_url
+from bot.web.links import Grant, LinkSigner, Role, board_url, program_number, seat_of
 from scrabble_core.errors import ScrabbleError
 
 __all__ = ["DEFAULT_LIMITS", "PROTOCOL_VERSION", "Limits", "ServerLinks", "WebServer", "board_server"]
@@ -211,7 +209,7 @@ class WebServer:
                 raise ProtocolError("bad_message", "last_seq must be an integer or null")
             grant = self.signer.verify(token)
             table = self.service.open_table(grant.game_id)
-            _check_seat(grant, table)
+            seat_of(grant, table.row.seats)
             if self.hub.connections(grant.game_id) >= self.limits.per_game:
                 raise ProtocolError("too_many_connections", "this game has too many viewers")
         except (ProtocolError, ScrabbleError) as error:
@@ -339,12 +337,13 @@ class ServerLinks:
         """See :meth:`WebServer.link` (a person's seat)."""
         return self._server.link(game_id, seat, renew=renew)
 
-    def program(self, game_id: int, seat: int) -> tuple[str, str]:
-        """The websocket URL of the protocol under the public URL, and ``seat``'s token for a program."""
+    def program(self, game_id: int, user_id: int) -> tuple[str, str]:
+        """The websocket URL of the protocol under the public URL, and the token of the program seated
+        as pseudo user ``user_id``."""
         server = self._server
         base = server.public_url or f"http://{server.host}:{server.port}"
         socket = "ws" + base.rstrip("/").removeprefix("http") + "/ws"
-        return socket, server.signer.token(game_id, Role.BOT, seat)
+        return socket, server.signer.token(game_id, Role.BOT, program_number(user_id))
 
 
 @contextlib.asynccontextmanager
@@ -368,20 +367,6 @@ async def board_server(config: Config, service: GameService) -> AsyncIterator[We
     finally:
         service.use_links(None)
         await server.close()
-
-
-def _check_seat(grant: Grant, table: Table) -> None:
-    """Check that ``grant``'s seat is still the one its token was made for: a program's token plays a
-    program's seat, a person's a person's (the seats of a lobby move up when someone leaves).
-
-    Raises:
-        ProtocolError: ``unauthorized``.
-    """
-    if grant.seat is None:
-        return
-    seats = table.row.seats
-    if grant.seat >= len(seats) or is_program(seats[grant.seat].user_id) != (grant.role is Role.BOT):
-        raise ProtocolError("unauthorized", "this link is not valid")
 
 
 def _reply(message_id: Any, *, result: dict[str, Any] | None = None, error: Exception | None = None) -> str:

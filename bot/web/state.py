@@ -116,6 +116,7 @@ def game_state(table: Table, seat: int | None, now: float) -> dict[str, Any]:
                 "seat": game.challengeable,
                 "words": game.challengeable_words(),
                 "final": game.awaiting_final_challenge,
+                "window": table.challenge_window(game) is not None and row.deadline is not None,
             }
         over = game.is_over or not row.status.is_open
         state |= {

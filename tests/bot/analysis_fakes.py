@@ -14,7 +14,6 @@ from typing import Any
 from bot.store import GameOptions, GameRow, GameStatus, SeatRow, Store
 from scrabble_core.ai import Level, MoveSource
 from scrabble_core.game import ChallengeMode, Game
-from scrabble_core.leaves import LeaveModel
 from scrabble_core.lexicon import WordList
 from scrabble_core.move import move_from_gcg
 from scrabble_core.variant import get_variant
@@ -61,19 +60,17 @@ async def store_finished(
 
 
 class InlinePool:
-    """The AI worker pool's :meth:`~bot.ai_executor.AiExecutor.run`, in a thread of this process, with
-    the calls recorded; ``fail_at`` makes the call of that number (from 1) raise ``TimeoutError``."""
+    """The AI worker pool's :meth:`~bot.ai_executor.AiExecutor.call`, in a thread of this process, with
+    the calls recorded as ``(function, first argument, timeout)``; ``fail_at`` makes the call of that
+    number (from 1) raise ``TimeoutError``."""
 
-    def __init__(self, generator: MoveSource, leaves: LeaveModel, fail_at: int | None = None) -> None:
+    def __init__(self, generator: MoveSource, fail_at: int | None = None) -> None:
         self.generator = generator
-        self.leaves = leaves
         self.fail_at = fail_at
         self.calls: list[tuple[Callable[..., Any], Any, float]] = []
 
-    async def run(
-        self, function: Callable[[MoveSource, LeaveModel, Any], Any], argument: Any, timeout: float
-    ) -> Any:
-        self.calls.append((function, argument, timeout))
+    async def call(self, function: Callable[..., Any], *args: Any, timeout: float) -> Any:
+        self.calls.append((function, args[0], timeout))
         if len(self.calls) == self.fail_at:
             raise TimeoutError("the worker did not answer")
-        return await asyncio.to_thread(function, self.generator, self.leaves, argument)
+        return await asyncio.to_thread(function, self.generator, *args)

@@ -20,6 +20,7 @@ How the harness works (discord.py 2.7):
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import itertools
 import json
 import re
@@ -115,6 +116,19 @@ def _too_long(body: Any) -> web.Response | None:
             error = {"message": "Invalid Form Body", "code": 50035}
             return _json(error, status=400)
     return None
+
+
+def _too_many(retry_after: float, headers: Mapping[str, str], *, is_global: bool) -> web.Response:
+    """Discord's 429: the JSON body with ``retry_after``, and ``headers`` with ``Retry-After`` and
+    ``Via`` (discord.py takes a 429 without ``Via`` for a Cloudflare ban)."""
+    refusal = {
+        "message": "You are being rate limited.",
+        "retry_after": round(retry_after, 3),
+        "global": is_global,
+    }
+    response = _json(refusal, status=429)
+    response.headers.update({**headers, "Retry-After": f"{retry_after:.3f}", "Via": "1.1 google"})
+    return response
 
 
 def _iso_now() -> str:
@@ -213,6 +227,40 @@ def dm_channel_payload(channel_id: int, recipient: JSON) -> JSON:
     }
 
 
+@dataclass(frozen=True)
+class RateLimits:
+    """Discord's rate limits, as the fake applies them when :attr:`FakeDiscord.rate_limits` is set.
+
+    Each route (method and path template) and major parameter (the channel, guild, webhook or
+    interaction) is a bucket of ``per_route`` requests per ``route_window`` seconds; every request but
+    those of interactions (callbacks and followups: exempt, as on Discord) also counts towards
+    ``global_limit`` requests per ``global_window`` seconds. A window starts with its first request. Every answer carries the
+    bucket's ``X-RateLimit-*`` headers; a request over a limit is not handled but answered 429 with the
+    JSON body ``{"message", "retry_after", "global"}`` and the headers ``Retry-After``,
+    ``X-RateLimit-Scope`` (``user`` or ``global``), ``X-RateLimit-Global`` for the global one, and ``Via``
+    (without it discord.py takes a 429 for a Cloudflare ban), and recorded in
+    :attr:`FakeDiscord.rate_limited` instead of :attr:`FakeDiscord.requests`.
+    """
+
+    per_route: int = 5
+    route_window: float = 5.0
+    global_limit: int = 50
+    global_window: float = 1.0
+
+
+@dataclass
+class _Window:
+    """The requests counted in a rate-limit window, and when it ends (``time.monotonic``)."""
+
+    count: int
+    ends_at: float
+
+
+_MAJOR_PARAMETERS = ("channel_id", "guild_id", "interaction_id", "app_id")
+_INTERACTION_ENDPOINTS = (f"{API_PREFIX}/interactions/", f"{API_PREFIX}/webhooks/")
+"""The paths outside the global rate limit."""
+
+
 @dataclass
 class FakeDiscord:
     """Discord's REST API, faked on ``127.0.0.1`` with a random port.
@@ -220,6 +268,9 @@ class FakeDiscord:
     Every request is recorded in :attr:`requests`; :meth:`wait_for` waits for one that matches.
     Messages posted to channels are stored (with their components) so tests can click their buttons.
     With ``valid_token`` set, ``GET /users/@me`` refuses any other token with a 401, as Discord does.
+    With :attr:`rate_limits` set, it enforces Discord's rate limits. A message created with a nonce
+    and ``enforce_nonce`` (discord.py sends both) is created once: the same nonce in the same channel
+    returns the first message, as on Discord.
     """
 
     application_id: int = 900_000_000_000_000_001
@@ -231,6 +282,19 @@ class FakeDiscord:
     messages: dict[int, JSON] = field(default_factory=dict)
     dm_recipients: dict[int, int] = field(default_factory=dict)
     commands: dict[int | None, list[JSON]] = field(default_factory=dict)
+    rate_limits: RateLimits | None = None
+    """Discord's rate limits, applied when set (see :class:`RateLimits`); none by default."""
+    rate_limited: list[RecordedRequest] = field(default_factory=list)
+    """The requests answered 429, in order."""
+    failures_after_create: int = 0
+    """The next this many channel messages are created, then answered 500 as if the answer were lost
+    (discord.py sends the request again: its nonce must not make a second message)."""
+    _windows: dict[str, _Window] = field(default_factory=dict)
+    _nonces: dict[tuple[int, str], int] = field(default_factory=dict)
+    gateway_url: str = "ws://127.0.0.1:1/"
+    """What ``GET /gateway/bot`` answers (see ``discord_gateway.FakeGateway``)."""
+    listeners: list[Callable[[RecordedRequest], None]] = field(default_factory=list)
+    """Called with every request once it is recorded and answered (a benchmark's hook)."""
     _ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1_100_000_000_000_000_000))
     _runner: web.AppRunner | None = None
     _changed: asyncio.Condition | None = None
@@ -257,6 +321,7 @@ class FakeDiscord:
         routes = [
             web.get("/users/@me", self._get_me),
             web.get("/oauth2/applications/@me", self._get_application),
+            web.get("/gateway/bot", self._get_gateway),
             web.put("/applications/{app_id}/commands", self._put_commands),
             web.put("/applications/{app_id}/guilds/{guild_id}/commands", self._put_commands),
             web.get("/applications/{app_id}/commands", self._get_commands),
@@ -402,12 +467,60 @@ class FakeDiscord:
             received_at=received_at,
         )
         request[RECORDED] = recorded
+        bucket, limited = self._rate_limit(request)
+        if limited is not None:
+            self.rate_limited.append(recorded)
+            return limited
         response: web.StreamResponse = await handler(request)
+        response.headers.update(bucket)
         assert self._changed is not None
         async with self._changed:
             self.requests.append(recorded)
             self._changed.notify_all()
+        for listener in self.listeners:
+            listener(recorded)
         return response
+
+    def _rate_limit(self, request: web.Request) -> tuple[dict[str, str], web.Response | None]:
+        """Count ``request`` in its windows: its bucket's headers, and the 429 answer if it is over a
+        limit (then it counts in none)."""
+        limits = self.rate_limits
+        if limits is None:
+            return {}, None
+        now = time.monotonic()
+        resource = request.match_info.route.resource
+        route = f"{request.method} {resource.canonical if resource is not None else request.path}"
+        major = ":".join(request.match_info.get(name, "") for name in _MAJOR_PARAMETERS)
+        bucket = self._window(f"{route} {major}", limits.route_window, now)
+        global_window = (
+            None
+            if request.path.startswith(_INTERACTION_ENDPOINTS)
+            else self._window("global", limits.global_window, now)
+        )
+        reset_after = bucket.ends_at - now
+        headers = {
+            "X-RateLimit-Limit": str(limits.per_route),
+            "X-RateLimit-Remaining": str(max(limits.per_route - bucket.count - 1, 0)),
+            "X-RateLimit-Reset": f"{time.time() + reset_after:.3f}",
+            "X-RateLimit-Reset-After": f"{reset_after:.3f}",
+            "X-RateLimit-Bucket": hashlib.sha1(route.encode()).hexdigest()[:16],
+        }
+        if global_window is not None and global_window.count >= limits.global_limit:
+            scope = {"X-RateLimit-Global": "true", "X-RateLimit-Scope": "global"}
+            return headers, _too_many(global_window.ends_at - now, scope, is_global=True)
+        if bucket.count >= limits.per_route:
+            return headers, _too_many(reset_after, headers | {"X-RateLimit-Scope": "user"}, is_global=False)
+        bucket.count += 1
+        if global_window is not None:
+            global_window.count += 1
+        return headers, None
+
+    def _window(self, key: str, length: float, now: float) -> _Window:
+        """The current rate-limit window of ``key``: a new one if the last has ended."""
+        window = self._windows.get(key)
+        if window is None or window.ends_at <= now:
+            window = self._windows[key] = _Window(0, now + length)
+        return window
 
     # -- message helpers -----------------------------------------------------------------------------
 
@@ -482,6 +595,10 @@ class FakeDiscord:
                 "approximate_guild_count": 1,
             }
         )
+
+    async def _get_gateway(self, request: web.Request) -> web.Response:
+        limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
+        return _json({"url": self.gateway_url, "shards": 1, "session_start_limit": limit})
 
     def _scope(self, request: web.Request) -> int | None:
         guild_id = request.match_info.get("guild_id")
@@ -573,8 +690,18 @@ class FakeDiscord:
             return _json({"message": "Cannot send messages to this user", "code": 50007}, status=403)
         if (refused := _too_long(self._recorded(request).json)) is not None:
             return refused
+        body = self._recorded(request).json or {}
+        nonce = (channel_id, str(body["nonce"])) if body.get("enforce_nonce") and "nonce" in body else None
+        if nonce is not None and nonce in self._nonces:
+            return _json(self.messages[self._nonces[nonce]])
         message = self._message(channel_id, self._recorded(request))
         self.messages[int(message["id"])] = message
+        if nonce is not None:
+            message["nonce"] = nonce[1]
+            self._nonces[nonce] = int(message["id"])
+        if self.failures_after_create > 0:
+            self.failures_after_create -= 1
+            return _json({"message": "500: Internal Server Error", "code": 0}, status=500)
         return _json(message)
 
     async def _get_message(self, request: web.Request) -> web.Response:

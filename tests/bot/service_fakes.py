@@ -111,6 +111,9 @@ class QuickRenderer:
     def chart(self, players: Sequence[str], totals: Sequence[Sequence[int]]) -> bytes:
         return b"chart"
 
+    def rating_chart(self, name: str, ratings: Sequence[object]) -> bytes:
+        return b"rating chart"
+
 
 class AnyWord:
     """A lexicon that accepts every word except those listed as phonies."""

@@ -49,7 +49,9 @@ async def test_a_stuck_worker_gives_the_fallback_move_and_is_replaced(
         started = time.monotonic()
         move = await executor.choose(view, Level.HARD, seed=1, timeout=0.2, debug_delay=30.0)
         elapsed = time.monotonic() - started
-        assert elapsed < 0.2 + 0.3 + 0.3  # timeout + grace (+ the fallback, itself bounded by grace)
+        # timeout + grace + the fallback (bounded by grace) is 0.8 s; the bound leaves room for a loaded
+        # machine and still fails if the turn waited for the stuck worker (30 s)
+        assert elapsed < 5.0
         assert isinstance(move, Play)
         check_play(view.board, move, rack=view.rack, lexicon=enable_lexicon)
         assert executor.replaced == 1

@@ -11,7 +11,7 @@ from analysis_fakes import InlinePool, known_game, store_finished
 from PIL import Image
 from service_fakes import CHANNEL, GUILD, OTHER_CHANNEL, Harness, open_harness
 
-from bot.ai_executor import AiExecutor, PoolTaskError, WorkerConfig
+from bot.ai_executor import AiExecutor, WorkerConfig
 from bot.render.analysis_chart import render_loss_chart
 from bot.service.analysis import ITERATIONS, LEVEL, MOVE_TIMEOUT, AnalysisError, analyse_turn
 from bot.service.errors import NoGameError
@@ -56,7 +56,7 @@ async def test_the_analysis_runs_turn_by_turn_in_the_pool_shows_progress_and_is_
     harness: Harness, enable_lexicon: Lexicon, generator: MoveGenerator
 ) -> None:
     game_id = await finished(harness, enable_lexicon)
-    pool = InlinePool(generator, default_leave_model())
+    pool = InlinePool(generator)
     harness.svc.use_pool(pool, render_loss_chart)
     shown: list[str] = []
 
@@ -87,11 +87,11 @@ async def test_asking_again_is_instant_even_after_a_restart(
     harness: Harness, enable_lexicon: Lexicon, generator: MoveGenerator
 ) -> None:
     game_id = await finished(harness, enable_lexicon)
-    pool = InlinePool(generator, default_leave_model())
+    pool = InlinePool(generator)
     harness.svc.use_pool(pool)
     first = await harness.svc.analysis.analyze(GUILD, CHANNEL)
     await harness.restart()
-    again_pool = InlinePool(generator, default_leave_model())
+    again_pool = InlinePool(generator)
     harness.svc.use_pool(again_pool)
     shown: list[str] = []
 
@@ -112,7 +112,7 @@ async def test_the_history_record_carries_the_analysis_as_notes(
     await finished(harness, enable_lexicon)
     (before,) = (await harness.svc.history(CHANNEL)).attachments
     assert "#note" not in before.data.decode()
-    harness.svc.use_pool(InlinePool(generator, default_leave_model()))
+    harness.svc.use_pool(InlinePool(generator))
     await harness.svc.analysis.analyze(GUILD, CHANNEL)
     (after,) = (await harness.svc.history(CHANNEL)).attachments
     lines = after.data.decode().splitlines()
@@ -125,7 +125,7 @@ async def test_the_history_record_carries_the_analysis_as_notes(
 async def test_a_game_must_be_finished_and_of_this_server(
     harness: Harness, enable_lexicon: Lexicon, generator: MoveGenerator
 ) -> None:
-    harness.svc.use_pool(InlinePool(generator, default_leave_model()))
+    harness.svc.use_pool(InlinePool(generator))
     with pytest.raises(
         NoGameError, match=r"^No game has ended in this channel yet: give a game id, or play one first$"
     ):
@@ -143,7 +143,7 @@ async def test_without_a_pool_or_when_a_turn_fails_nothing_is_stored(
     game_id = await finished(harness, enable_lexicon)
     with pytest.raises(AnalysisError, match=r"^Game analysis is not available on this bot$"):
         await harness.svc.analysis.analyze(GUILD, CHANNEL)
-    pool = InlinePool(generator, default_leave_model(), fail_at=3)
+    pool = InlinePool(generator, fail_at=3)
     harness.svc.use_pool(pool)
     with pytest.raises(
         AnalysisError, match=r"^Move 3 could not be analysed \(TimeoutError\): try again later$"
@@ -161,9 +161,9 @@ async def test_the_real_worker_pool_analyses_a_turn(
     position = game_positions(known_game(enable_lexicon))[6]
     argument = {"position": position.to_dict(), "level": "hard", "seed": 1, "iterations": 1, "budget": 5.0}
     async with AiExecutor(WorkerConfig()) as executor:
-        result = await executor.run(analyse_turn, argument, 30.0)
-        with pytest.raises(PoolTaskError, match=r"^KeyError: 'position'$"):
-            await executor.run(analyse_turn, {}, 30.0)
-    direct = analyse_turn(generator, default_leave_model(), argument)
+        result = await executor.call(analyse_turn, argument, timeout=30.0)
+        with pytest.raises(RuntimeError, match=r"^the AI worker failed: KeyError: 'position'$"):
+            await executor.call(analyse_turn, {}, timeout=30.0)
+    direct = analyse_turn(generator, argument)
     assert result == direct
     assert (result["best"], result["best_score"]) == ("L1 INHEREN.", 74)

@@ -355,6 +355,17 @@ async def test_hot_seat_shows_a_rack_only_to_its_player(tmp_path: Path) -> None:
     assert "AI" not in script.output
 
 
+async def test_names_with_chat_markup_are_shown_as_they_are(tmp_path: Path) -> None:
+    code, script = await run(
+        tmp_path / "c.sqlite3", lines("", "pass", "", "pass", "", "quit"), "--players", "ann_b,*Bo*"
+    )
+    assert code == 0
+    assert "Pass the keyboard to ann_b" in script.output
+    assert "Pass the keyboard to *Bo*" in script.output
+    assert "ann_b passed" in script.output
+    assert "\\" not in script.output
+
+
 @pytest.mark.usefixtures("cache")
 async def test_hot_seat_challenge_takes_the_phony_back(tmp_path: Path) -> None:
     code, script = await run(

@@ -9,7 +9,6 @@ from analysis_fakes import InlinePool, known_game, store_finished
 from discord_fake import BotHarness, FakeDiscord, MakeHarness, integer_option
 
 from bot.render.analysis_chart import render_loss_chart
-from scrabble_core.ai import default_leave_model
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.movegen import MoveGenerator, load_move_generator
 
@@ -30,7 +29,7 @@ async def with_finished_game(
     make_harness: MakeHarness, lexicon: Lexicon, generator: MoveGenerator
 ) -> tuple[BotHarness, InlinePool, int]:
     harness = await make_harness()
-    pool = InlinePool(generator, default_leave_model())
+    pool = InlinePool(generator)
     harness.service.use_pool(pool, render_loss_chart)
     row = await store_finished(
         harness.store, known_game(lexicon), harness.payloads.guild_id, harness.payloads.channel_id

@@ -167,8 +167,8 @@ class StubLinks:
     def seat(self, game_id: int, seat: int, *, renew: bool = False) -> str:
         return f"https://board.example/game#t={game_id}.p{seat}.{int(renew)}.{'p' * 22}"
 
-    def program(self, game_id: int, seat: int) -> tuple[str, str]:
-        return "wss://board.example/ws", f"{game_id}.b{seat}.0.{'b' * 22}"
+    def program(self, game_id: int, user_id: int) -> tuple[str, str]:
+        return "wss://board.example/ws", f"{game_id}.b{-1 - user_id}.0.{'b' * 22}"
 
 
 def link_urls(request: RecordedRequest) -> list[str]:
@@ -891,7 +891,7 @@ async def test_stats_and_leaderboard(harness: BotHarness) -> None:
     assert_private(reply, "<@700000000000000003> has not finished a game in this server yet.")
     board = await slash(harness, "leaderboard")
     assert_private(board)
-    assert board.content.startswith("Leaderboard:\n1. Alice: 1 wins in 1 games")
+    assert board.content.splitlines()[1] == "1. Alice: 3.4 (1 rated game, provisional), 1 win, average 0.0"
 
 
 async def test_history_attaches_the_gcg_file_without_racks_until_the_game_ends(harness: BotHarness) -> None:

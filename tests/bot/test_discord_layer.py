@@ -172,7 +172,7 @@ async def test_help_lists_every_command(harness: BotHarness) -> None:
     assert [line.split("`")[1].split()[1] for line in lines[1:]] == COMMANDS
     assert "`/scrabble play <move>`: Play a word: 8H QUIZ goes across, H8 QUIZ down, ?E is a blank" in lines
     assert (
-        "`/scrabble new [variant] [challenges] [time_limit] [ai_opponents] [ai_level] [hints] [bot_seats]`: "
+        "`/scrabble new [variant] [challenges] [time_limit] [ai_opponents] [ai_level] [hints] [bot_seats] [rated]`: "
         "Open a new game in this channel: others join, then you start it"
     ) in lines
     assert "`/scrabble stats [user]`: Show a player's results in this server" in lines
@@ -210,7 +210,7 @@ async def test_global_sync_sends_the_scrabble_group_with_descriptions(
     await make_harness(sync_commands=True)
     (put,) = fake_discord.find("PUT", "/applications/")
     assert put.path == f"/applications/{fake_discord.application_id}/commands"
-    (group,) = put.json
+    group, _ = put.json  # and /scrabble-settings: see test_discord_ratings.py
     assert group["name"] == "scrabble"
     assert group["type"] == 1
     assert [c["name"] for c in group["options"]] == COMMANDS
@@ -270,7 +270,7 @@ async def test_dev_guild_sync_copies_the_global_commands_to_the_guild(
     await make_harness(Config(database=tmp_path / "games.sqlite3", dev_guild_id=4242), sync_commands=True)
     (put,) = fake_discord.find("PUT", "/applications/")
     assert put.path == f"/applications/{fake_discord.application_id}/guilds/4242/commands"
-    assert [c["name"] for c in put.json] == ["scrabble"]
+    assert [c["name"] for c in put.json] == ["scrabble", "scrabble-settings"]
     assert_described(put.json[0])
 
 

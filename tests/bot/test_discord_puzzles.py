@@ -7,7 +7,6 @@ from analysis_fakes import InlinePool
 from discord_fake import BotHarness, MakeHarness, string_option
 from service_fakes import typed
 
-from scrabble_core.ai import default_leave_model
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Play
 from scrabble_core.movegen import MoveGenerator, load_move_generator
@@ -25,7 +24,7 @@ def generator(enable_lexicon: Lexicon, tmp_path_factory: pytest.TempPathFactory)
 
 async def puzzle_harness(make_harness: MakeHarness, generator: MoveGenerator) -> BotHarness:
     harness = await make_harness()
-    harness.service.use_pool(InlinePool(generator, default_leave_model()))
+    harness.service.use_pool(InlinePool(generator))
     return harness
 
 

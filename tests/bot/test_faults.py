@@ -23,7 +23,9 @@ from service_fakes import (
     ALICE,
     BOB,
     CHANNEL,
+    CREATOR_FIRST_SEED,
     GUILD,
+    Harness,
     find_play,
     make_config,
     open_harness,
@@ -114,6 +116,45 @@ async def test_a_play_committed_but_not_announced_is_announced_once_after_a_rest
     assert harness.notifier.posts[posts:] == expected_posts
     assert harness.notifier.dms[dms:] == expected_dms
     assert harness.svc.game(CHANNEL).to_dict() == expected_state
+    await harness.restart()  # delivered once: not again
+    assert harness.notifier.posts[posts:] == expected_posts
+    assert harness.notifier.dms[dms:] == expected_dms
+    await harness.close()
+
+
+async def test_a_start_committed_but_not_announced_is_announced_once_after_a_restart(
+    tmp_path: Path,
+) -> None:
+    async def lobby(harness: Harness) -> None:
+        await harness.svc.new_game(GUILD, CHANNEL, ALICE, NewGame(seed=CREATOR_FIRST_SEED))
+        await harness.svc.join(CHANNEL, BOB)
+
+    (tmp_path / "reference").mkdir()
+    reference = await open_harness(tmp_path / "reference")
+    await lobby(reference)
+    posts, dms = len(reference.notifier.posts), len(reference.notifier.dms)
+    await reference.svc.start_game(CHANNEL, ALICE.id)
+    expected_posts, expected_dms = reference.notifier.posts[posts:], reference.notifier.dms[dms:]
+    await reference.close()
+    assert expected_posts[0][1].text.startswith("The game begins!\nDraw for the first turn: ")
+    assert [user for user, _ in expected_dms] == [ALICE.id, BOB.id]
+
+    (tmp_path / "crash").mkdir()
+    harness = await open_harness(tmp_path / "crash")
+    await lobby(harness)
+    await harness.close()
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, str(CHILD), "--start", str(harness.path), stdout=subprocess.PIPE
+    )
+    assert child.stdout is not None
+    assert await asyncio.wait_for(child.stdout.readline(), 60) == b"announcing\n"
+    child.send_signal(signal.SIGKILL)
+    assert await child.wait() == -signal.SIGKILL
+
+    posts, dms = len(harness.notifier.posts), len(harness.notifier.dms)
+    await harness.open()
+    assert harness.notifier.posts[posts:] == expected_posts
+    assert harness.notifier.dms[dms:] == expected_dms
     await harness.restart()  # delivered once: not again
     assert harness.notifier.posts[posts:] == expected_posts
     assert harness.notifier.dms[dms:] == expected_dms

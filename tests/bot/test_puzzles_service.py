@@ -47,7 +47,7 @@ async def puzzles(
     store = await Store.open(tmp_path / "games.sqlite3")
     clock = FakeClock()
     service = PuzzleService(store, enable_lexicon, clock, PngRenderer(), "standard")
-    pool = InlinePool(generator, default_leave_model())
+    pool = InlinePool(generator)
     service.use_pool(pool)
     yield Puzzles(store, service, pool, clock)
     await store.close()
@@ -79,7 +79,7 @@ async def test_the_puzzle_comes_from_the_guilds_games_and_its_seed(
     puzzle = await puzzles.current()
     assert puzzle.source.startswith(f"game {row.id}, turn ")
     (call,) = puzzles.pool.calls
-    assert find_puzzle(generator, default_leave_model(), call[1]) == puzzle.to_dict()  # reproducible
+    assert find_puzzle(generator, call[1]) == puzzle.to_dict()  # reproducible
 
 
 async def test_answers_are_graded_privately_once_a_day(puzzles: Puzzles, enable_lexicon: Lexicon) -> None:

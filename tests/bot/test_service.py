@@ -947,6 +947,7 @@ async def test_export_stats_and_leaderboard_after_games(harness: Harness) -> Non
     assert all(row.games == 3 for row in rows)
     first = rows[0]
     assert (first.wins, first.average) >= (rows[1].wins, rows[1].average)
+    await service.set_feature(GUILD, "ratings", False)  # the board of wins (rated: see test_ratings.py)
     board = (await service.leaderboard(GUILD)).text.splitlines()
     assert board[0] == "Leaderboard:"
     assert board[1].startswith(f"1. {first.name}: {first.wins} wins in 3 games, average ")

@@ -224,3 +224,51 @@ async def test_the_outbox_is_written_with_its_change_and_marked_sent(store: Stor
     ]
     await store.mark_sent(first, 5.0)
     assert [entry.id for entry in await store.pending_outbox()] == [second]
+
+
+async def test_a_statement_failing_in_the_middle_of_a_save_leaves_nothing(tmp_path: Path) -> None:
+    store = await Store.open(tmp_path / "db.sqlite3")
+    row = await store.create_game(draft(), [LogEntry("created", 0, {}, 1.0)])
+    async with aiosqlite.connect(tmp_path / "db.sqlite3") as db:  # the last statement of a save fails
+        await db.execute(
+            "CREATE TRIGGER no_outbox BEFORE INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'outbox refused'); END"
+        )
+        await db.commit()
+    seats = (SeatRow(0, 7, "Ann", None, 2),)
+    changed = GameRow(**_fields(row, status=GameStatus.FINISHED, state={"a": 1}, seats=seats))  # type: ignore[arg-type]
+    with pytest.raises(sqlite3.IntegrityError, match="outbox refused"):
+        await store.save(
+            changed,
+            [LogEntry("ended", None, {}, 2.0)],
+            [StatsDelta(1, 7, "Ann", True, 5, 5, "8H AB")],
+            {"move": 9},
+        )
+    assert await store.game(row.id) == row
+    assert [entry.kind for entry in await store.log(row.id)] == ["created"]
+    assert await store.stats(1, 7) is None
+    await store.save(changed, [LogEntry("ended", None, {}, 2.0)])  # no transaction was left open
+    assert await store.game(row.id) == changed
+    await store.close()
+
+
+async def test_a_save_is_two_trips_to_the_connections_thread(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    row = await store.create_game(draft(), [])
+    trips: list[object] = []
+    execute = aiosqlite.Connection._execute
+
+    async def counted(self: aiosqlite.Connection, fn: object, *args: object, **kwargs: object) -> object:
+        trips.append(fn)
+        return await execute(self, fn, *args, **kwargs)  # type: ignore[no-untyped-call]
+
+    monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
+    stats = [StatsDelta(1, 7, "Ann", True, 5, 5, "8H AB"), StatsDelta(1, 8, "Bob", False, 3, 3, "8H A")]
+    log = [LogEntry("play", 0, {}, 2.0), LogEntry("end-rack", None, {}, 2.0)]
+    assert await store.save(row, log, stats, {"move": 1}) is not None
+    assert len(trips) == 2  # the statements, then the commit
+    await store.mark_sent(1, 3.0)
+    assert len(trips) == 3
+    monkeypatch.undo()
+    assert [entry.kind for entry in await store.log(row.id)] == ["play", "end-rack"]
+    assert await store.pending_outbox() == []

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import random
 import time
@@ -229,3 +230,28 @@ def test_the_levels_a_configuration_offers() -> None:
         ChallengeMode.FIVE_POINT,
     )
     assert [str(mode) for mode in CHALLENGE_MODES] == ["void", "single", "double", "five-point"]
+
+
+# Games recorded before the hard level was made faster (same choices, found with less work): its
+# moves are a contract. Seat 0 is hard; (opponent, seed, final scores, turns, sha256 of the moves).
+RECORDED_GAMES = [
+    (Level.HARD, "golden0", [377, 342], 21, "4189f5b5d2378941"),
+    (Level.HARD, "golden4", [424, 301], 33, "3474176e50eb7a79"),  # an exchange, a long endgame
+    (Level.MEDIUM, "golden1", [455, 286], 23, "dc9f268873591cc0"),
+]
+
+
+@pytest.mark.parametrize(("opponent", "seed", "scores", "turns", "digest"), RECORDED_GAMES)
+def test_hard_replays_the_recorded_games(
+    enable_lexicon: Lexicon,
+    generator: MoveSource,
+    opponent: Level,
+    seed: str,
+    scores: list[int],
+    turns: int,
+    digest: str,
+) -> None:
+    record = play_game(get_variant("standard"), enable_lexicon, generator, [Level.HARD, opponent], seed)
+    moves = " ".join(turn.move for turn in record.turns)
+    assert (record.scores, len(record.turns)) == (scores, turns)
+    assert hashlib.sha256(moves.encode()).hexdigest()[:16] == digest, moves

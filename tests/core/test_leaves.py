@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import random
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -69,6 +70,25 @@ def test_evaluate_sums_weights_in_any_order() -> None:
     assert model.evaluate("QU") == model.evaluate("UQ") == -7.0 - 1.0 + 0.5 + 4.0
     assert model.evaluate("SQU") == 8.0 - 7.0 - 1.0 + 1.5 + 4.0
     assert model.evaluate("XYZ") == 0.0
+
+
+def test_evaluate_is_the_weighted_sum_of_the_features(bundled: LeaveModel) -> None:
+    # evaluate() sums a precomputed table, not leave_features(): both must give the same float, in
+    # any tile order (summed in the sorted order), cached or not: the AI's choices depend on the exact
+    # values.
+    rng = random.Random(7)
+    bag = (
+        "AAAAAAAAABBCCDDDDEEEEEEEEEEEEFFGGGHHIIIIIIIIIJKLLLLMMNNNNNNOOOOOOOOPPQRRRRRRSSSSTTTTTTUUUUVVWWXYYZ??"
+    )
+    for _ in range(3000):
+        leave = "".join(rng.sample(bag, rng.randint(0, 7)))
+        features = leave_features("".join(sorted(leave)), bundled.vowels, bundled.synergies)
+        expected = sum(
+            bundled.weights[group].get(name, 0.0) * count for (group, name), count in features.items()
+        )
+        assert bundled.evaluate(leave) == expected
+        assert bundled.evaluate("".join(sorted(leave, reverse=True))) == expected
+        assert bundled.values([leave, leave[::-1]]) == [expected, expected]
 
 
 def test_bundled_model_is_plausible(bundled: LeaveModel) -> None:

@@ -23,6 +23,7 @@ import pytest
 from scrabble_core import movegen as movegen_module
 from scrabble_core.board import Board
 from scrabble_core.errors import InvalidMoveError, ScrabbleError
+from scrabble_core.leaves import LeaveModel, load_leave_model
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Play
 from scrabble_core.movegen import GeneratedMove, MoveGenerator, load_move_generator, native_core
@@ -365,3 +366,41 @@ def test_the_core_checks_its_arguments() -> None:
     for index, value, error, message in cases:
         with pytest.raises(error, match=message):
             call(index, value)
+
+
+@needs_native
+def test_the_core_values_leaves_as_the_model_does() -> None:
+    from scrabble_core._movegen import leave_values
+
+    model = load_leave_model()
+    odd = LeaveModel(
+        "AEIOUÄ",
+        {
+            "tiles": {"Ä": 1.25, "S": 2.0, "?": 9.5},
+            "duplicates": {"Ä": -3.0},
+            "balance": {"1/1": 0.75, "2/0": -1.5, "03/1": 50.0},  # "03/1" is no cell: never counted
+            "synergies": {"ÄS": 4.0, "SS?": -2.5},
+        },
+        {},
+    )
+    rng = random.Random(5)
+    tiles = "AAEEIOUÄÄBCDLNRSSSTXZ??"
+    for each in (model, odd):
+        leaves = ["", "Ä", "ÄÄS", "SS?", "ÉÉ"] + [
+            "".join(rng.sample(tiles, rng.randint(0, 8))) for _ in range(3000)
+        ]
+        assert leave_values(each.native_table, leaves) == [each.evaluate(leave) for leave in leaves]
+    with pytest.raises(ValueError, match="sizes do not match"):
+        leave_values((*model.native_table[:5], 3, model.native_table[6]), ["A"])
+    with pytest.raises(TypeError, match="leaves must be strings"):
+        leave_values(model.native_table, ["A", 1])  # type: ignore[list-item]
+
+
+@needs_native
+def test_a_leave_model_is_valued_in_the_core(enable_pair: tuple[MoveGenerator, MoveGenerator]) -> None:
+    native, python = enable_pair
+    model = load_leave_model()
+    board = Board(get_variant("standard"))
+    for rack in ("AEINST?", "QQUUXZ?", "EEEIIOU"):
+        assert native.top(board, rack, 5, model) == python.top(board, rack, 5, model)
+        assert native.top(board, rack, 5, model) == native.top(board, rack, 5, model.evaluate)

@@ -7,14 +7,22 @@ import random
 
 import pytest
 
-from scrabble_core.ai import Level, MoveSource, SeatView, choose_move, default_leave_model, seat_view
+from scrabble_core.ai import (
+    ExpertBudget,
+    Level,
+    MoveSource,
+    SeatView,
+    choose_move,
+    default_leave_model,
+    seat_view,
+)
 from scrabble_core.game import Game
 from scrabble_core.leaves import LeaveModel
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Exchange, Play
 from scrabble_core.movegen import load_move_generator
 from scrabble_core.selfplay import play_game
-from scrabble_core.simulation import MIN_ITERATIONS, candidates, simulate
+from scrabble_core.simulation import CANDIDATES, MIN_ITERATIONS, PRUNE_AFTER, _Playout, candidates, simulate
 from scrabble_core.validation import check_play
 from scrabble_core.variant import get_variant
 
@@ -94,7 +102,7 @@ def test_deadline_stops_before_an_iteration_would_overrun(
     assert result.iterations == 5
     assert readings[-1] == 10
     assert result.move in [move for move, _ in result.means]
-    assert len(result.means) == len(candidates(view, generator, model, 10))
+    assert len(result.means) == len(candidates(view, generator, model, CANDIDATES))
 
 
 def test_the_choice_does_not_depend_on_the_hidden_tiles(
@@ -128,6 +136,49 @@ def test_expert_plays_legal_moves_in_the_pre_endgame(
     assert result.iterations == MIN_ITERATIONS
     assert isinstance(result.move, Play)
     check_play(view.board, result.move, rack=view.rack, lexicon=enable_lexicon)
+
+
+def test_the_best_simulated_mean_is_chosen(
+    enable_lexicon: Lexicon, generator: MoveSource, model: LeaveModel
+) -> None:
+    # Before any pruning every candidate has the same draws: the move is the one of best mean, not
+    # the static choice unless it is the best.
+    changed = 0
+    for seed in range(4):
+        view = seat_view(_game_after(enable_lexicon, generator, 3 + seed, seed=seed), (3 + seed) % 2)
+        result = simulate(view, generator, model, random.Random(seed), max_iterations=PRUNE_AFTER - 1)
+        assert result.iterations == PRUNE_AFTER - 1
+        assert result.move == result.means[0][0]
+        assert result.means[0][1] > result.means[1][1]
+        changed += result.move != result.static
+    assert changed
+
+
+def test_a_playout_without_plies_is_the_score_plus_the_leave_kept(
+    enable_lexicon: Lexicon, generator: MoveSource, model: LeaveModel
+) -> None:
+    # The horizon values the tiles the last move kept, not the rack after drawing.
+    view = seat_view(_game_after(enable_lexicon, generator, 2, seed=9), 0)
+    playout = _Playout(view, generator, model, plies=0)
+    tiles = sorted(view.unseen)
+    assert model.evaluate("") == 0.0
+    for _, move, points in candidates(view, generator, model, 5):  # plays and exchanges
+        kept = view.rack
+        for tile in move.rack_tiles():
+            kept = kept.replace(tile, "", 1)
+        assert playout.run(move, points, tiles) == points + model.evaluate(kept)
+    assert (
+        view.board == _game_after(enable_lexicon, generator, 2, seed=9).board
+    )  # the view's board is untouched
+
+
+def test_choose_move_searches_the_budget_given(
+    enable_lexicon: Lexicon, generator: MoveSource, model: LeaveModel
+) -> None:
+    view = seat_view(_game_after(enable_lexicon, generator, 5, seed=2), 1)
+    budget = ExpertBudget(iterations=PRUNE_AFTER - 2, endgame_nodes=10)
+    move = choose_move(view, generator, Level.EXPERT, random.Random(3), budget=budget)
+    assert move == simulate(view, generator, model, random.Random(3), max_iterations=PRUNE_AFTER - 2).move
 
 
 @pytest.mark.slow

@@ -421,6 +421,25 @@ def test_a_challenged_phony_is_withdrawn_on_every_page(
     assert [entry.score for entry in game_server.game().history][1] == -game_server.game().history[0].score
 
 
+def test_letting_the_play_stand_lets_the_waiting_ai_play(
+    live: Callable[..., LiveGame], open_page: Callable[..., Viewer]
+) -> None:
+    game_server = live(ai=1, challenge_mode="single")  # Alice, the AI, Bob
+    alice = open_page(game_server.link(0))
+    bob = open_page(game_server.link(2))
+    play = find_play(game_server.game(), 0)
+    assert play is not None
+    game_server.run(game_server.harness.svc.play(CHANNEL, ALICE.id, typed(play)))
+    stand = bob.page.get_by_role("button", name="Let it stand")
+    expect(stand).to_be_enabled()
+    expect(alice.page.get_by_role("button", name="Let it stand")).to_be_hidden()
+    stand.click()
+    expect(bob.page.locator("#history li")).to_have_count(2)
+    expect(stand).to_be_hidden()
+    assert [entry.player for entry in game_server.game().history] == [0, 1]
+    assert alice.errors == bob.errors == []
+
+
 def test_a_name_that_looks_like_html_is_shown_as_text(
     live: Callable[..., LiveGame], open_page: Callable[..., Viewer]
 ) -> None:

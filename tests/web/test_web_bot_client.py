@@ -11,7 +11,7 @@ from service_fakes import CHANNEL
 
 from bot.service.seats import User
 from bot.store import GameStatus
-from bot.web.links import Role
+from bot.web.links import Role, program_number
 from scrabble_core.game import EventKind, Game
 from tests.web.web_harness import MakeWeb
 
@@ -20,7 +20,7 @@ EXAMPLE = Path(__file__).parents[2] / "examples" / "bot_client.py"
 
 async def test_the_example_bot_plays_a_whole_game_against_the_ai(make_web: MakeWeb) -> None:
     web = await make_web((User(-21, "Robot"),), ai=1)  # a program's seat: a negative pseudo user id
-    token = web.signer.token(web.game_id(), Role.BOT, 0)
+    token = web.signer.token(web.game_id(), Role.BOT, program_number(-21))
     url = str(web.test_server.make_url("/ws"))
     process = await asyncio.create_subprocess_exec(
         sys.executable, str(EXAMPLE), "--url", url, "--token", token, stdout=asyncio.subprocess.PIPE

@@ -37,7 +37,7 @@ async def test_web_prints_links_that_open_the_game(tmp_path: Path) -> None:
         assert lines[0] == "Game 1 is on. Open your link in a browser:\n"
         ann = re.fullmatch(r"  Ann: (http://127\.0\.0\.1:(\d+))/game#t=(\S+)\n", lines[1])
         assert ann is not None
-        assert re.fullmatch(r"  bot seat 2 \(Bot\): token 1\.b2\.0\.\S+\n", lines[2])
+        assert re.fullmatch(r"  bot seat 2 \(Bot\): token 1\.b1\.0\.\S+\n", lines[2])
         assert lines[3] == f"    websocket {ann.group(1).replace('http', 'ws')}/ws (see docs/protocol.md)\n"
         assert re.fullmatch(r"  spectators: http://127\.0\.0\.1:\d+/game#t=1\.s\.0\.\S+\n", lines[4])
         base, token = ann.group(1), ann.group(3)

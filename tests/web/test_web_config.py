@@ -89,8 +89,9 @@ def test_links_survive_a_restart_and_a_renewal_stays_final(tmp_path: Path) -> No
 def test_a_configured_secret_is_never_written(tmp_path: Path) -> None:
     path = tmp_path / "links.json"
     signer = LinkSigner(b"configured-secret-123", path)
-    signer.renew(1, Role.BOT, 0)
-    assert json.loads(path.read_text()) == {"generations": {"1.0": 1}}
+    signer.renew(1, Role.PLAYER, 0)
+    signer.renew(1, Role.BOT, 0)  # a program's number has a generation of its own
+    assert json.loads(path.read_text()) == {"generations": {"1.0": 1, "1.b0": 1}}
     assert LinkSigner(b"configured-secret-123", path).verify(signer.token(1, Role.BOT, 0)) == Grant(
         1, Role.BOT, 0
     )

@@ -286,7 +286,7 @@ async def test_a_bot_seat_token_goes_to_the_creator_and_plays_a_move(make_linked
     token = TOKEN.search(answer.content)
     assert token is not None
     game_id = next(iter(linked.harness.service._runner.tables.values())).row.id
-    assert token[0].startswith(f"{game_id}.b1.0.")
+    assert token[0].startswith(f"{game_id}.b0.0.")
     assert linked.server is not None
     url = "ws" + linked.server.public_url.removeprefix("http") + "/ws"
     assert f"python examples/bot_client.py --url {url} --token {token[0]}" in answer.content
@@ -325,7 +325,7 @@ async def test_the_add_bot_button_is_for_the_creator(make_linked: MakeLinked) ->
     assert answer.ephemeral and answer.content.startswith("Bot takes seat 2, for a program.")
     token = TOKEN.search(answer.content)
     assert token is not None
-    assert token[0].startswith(f"{game_id}.b1.0.")
+    assert token[0].startswith(f"{game_id}.b0.0.")
     assert assert_no_seat_token_in_public(linked.fake) >= 2
 
 
@@ -347,7 +347,7 @@ async def test_no_links_without_the_web_board(make_linked: MakeLinked) -> None:
     assert not any(TOKEN.search(r.content) or link_buttons(r.body) for r in linked.fake.requests)
 
 
-async def test_a_bot_token_never_plays_a_persons_seat_after_the_lobby_moves(make_linked: MakeLinked) -> None:
+async def test_a_bot_token_follows_its_seat_when_the_lobby_moves(make_linked: MakeLinked) -> None:
     linked = await make_linked()
     await linked.slash("new")
     await linked.slash("join", user_id=BOB_ID)
@@ -356,18 +356,22 @@ async def test_a_bot_token_never_plays_a_persons_seat_after_the_lobby_moves(make
     match = TOKEN.search(answer.content)
     assert match is not None
     token = match[0]
-    assert token.startswith(f"{game_id}.b2.0.")
+    assert token.startswith(f"{game_id}.b0.0.")
     await linked.slash("leave", user_id=BOB_ID)  # the program's seat moves up to seat 2 (index 1)
     await linked.slash("join", user_id=BOB_ID + 1)  # a person now sits where the program was (index 2)
     await linked.slash("start")
-    _, refused = await linked.connect(token)
-    assert (refused["ok"], refused["error"]["code"]) == (False, "unauthorized")
-    # A person's link does not play the program's seat either.
+    seats = linked.harness.service._runner.tables[linked.payloads.channel_id].row.seats
+    program = next(seat.seat for seat in seats if seat.user_id == -1)
+    _, welcome = await linked.connect(token)
+    assert (welcome["type"], welcome["you"]["seat"], welcome["you"]["name"]) == ("welcome", program, "Bot")
+    game = linked.harness.service.game(linked.payloads.channel_id)
+    assert welcome["state"]["rack"] == game.players[program].rack
+    # A person's link does not play the program's seat, nor a program's token another number.
     assert linked.server is not None
-    _, refused = await linked.connect(linked.server.signer.token(game_id, Role.PLAYER, 1))
+    _, refused = await linked.connect(linked.server.signer.token(game_id, Role.PLAYER, program))
     assert (refused["ok"], refused["error"]["code"]) == (False, "unauthorized")
-    _, welcome = await linked.connect(linked.server.signer.token(game_id, Role.BOT, 1))
-    assert (welcome["type"], welcome["you"]["name"]) == ("welcome", "Bot")
+    _, refused = await linked.connect(linked.server.signer.token(game_id, Role.BOT, 1))
+    assert (refused["ok"], refused["error"]["code"]) == (False, "unauthorized")
 
 
 async def test_the_example_bot_runs_with_the_command_the_creator_was_given(make_linked: MakeLinked) -> None:
@@ -412,9 +416,9 @@ async def test_too_many_seats_for_programs_are_refused_and_nothing_is_created(
     ]
     tokens = TOKEN.findall(answer.content)
     assert [token.split(".")[1] for token in tokens[::2]] == [
-        "b2",
-        "b3",
-    ]  # each token twice: alone, in the command
+        "b0",
+        "b1",
+    ]  # each token twice: alone, in the command; numbered by program, not by seat
 
 
 async def test_the_board_server_gives_the_service_its_links_while_it_runs(tmp_path: Path) -> None:
@@ -427,7 +431,7 @@ async def test_the_board_server_gives_the_service_its_links_while_it_runs(tmp_pa
             assert links is not None
             assert links.spectator(7) == server.link(7)
             assert links.seat(7, 1) == server.link(7, 1)
-            assert links.program(7, 2) == ("wss://x.org/ws", server.signer.token(7, Role.BOT, 2))
+            assert links.program(7, -3) == ("wss://x.org/ws", server.signer.token(7, Role.BOT, 2))
             renewed = links.seat(7, 1, renew=True)
             assert renewed.split("#t=")[1].startswith("7.p1.1.")
         assert harness.svc._runner.links is None

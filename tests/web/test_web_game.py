@@ -164,3 +164,31 @@ async def test_racks_never_reach_anyone_but_their_seat(make_web: MakeWeb) -> Non
             assert set(entry) == {"kind", "player", "move", "score", "total", "detail"}
             if entry["kind"] == "exchange":
                 assert entry["move"] in {"-1", "-2"}
+
+
+async def test_the_other_human_lets_the_play_stand_and_the_ai_plays_at_once(make_web: MakeWeb) -> None:
+    web = await make_web((ALICE, BOB), ai=1, challenge_mode="single")  # Alice, the AI, Bob
+    service = web.harness.svc
+    alice, bob = await web.seat(0), await web.seat(2)
+    play = find_play(service.game(CHANNEL), 0)
+    assert play is not None
+    assert (await alice.call("play", turn=0, move=typed(play)))["ok"]
+    state = (await bob.until("move"))["state"]
+    words = service.game(CHANNEL).challengeable_words()
+    assert state["challenge"] == {"seat": 0, "words": words, "final": False, "window": True}
+    assert state["deadline"] == web.harness.clock.now() + 15
+    assert (await bob.call("no_challenge", turn=0))["error"]["code"] == "stale_turn"
+    assert (await bob.call("no_challenge", turn=1))["result"] == {"message": "You let the play stand."}
+    await service.idle()
+    assert [e.player for e in service.game(CHANNEL).history] == [0, 1]
+    assert (await bob.call("no_challenge", turn=2))["error"]["code"] == "stale_turn"
+
+
+async def test_no_window_between_two_humans(make_web: MakeWeb) -> None:
+    web = await make_web((ALICE, BOB), challenge_mode="single")
+    alice, bob = await web.seat(0), await web.seat(1)
+    play = find_play(web.harness.svc.game(CHANNEL), 0)
+    assert play is not None
+    assert (await alice.call("play", turn=0, move=typed(play)))["ok"]
+    assert (await bob.until("move"))["state"]["challenge"]["window"] is False
+    assert (await bob.call("no_challenge", turn=1))["error"]["code"] == "stale_turn"

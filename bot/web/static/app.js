@@ -91,6 +91,9 @@ function renderControls() {
   enable("challenge", canChallenge && !exchanging);
   byId("accept").hidden = !(canChallenge && challenge.final);
   enable("accept", canChallenge && challenge.final);
+  const inWindow = canChallenge && challenge.window;
+  byId("no-challenge").hidden = !inWindow;
+  enable("no-challenge", inWindow && !exchanging);
   const me = state.players[page.you.seat];
   enable("resign", !me.resigned);
   const hintsLeft = state.hints_left ?? 0;
@@ -446,6 +449,7 @@ function wireInput() {
   byId("pass").addEventListener("click", () => command("pass", { turn: page.state.turn }));
   byId("challenge").addEventListener("click", () => command("challenge", { turn: page.state.turn }));
   byId("accept").addEventListener("click", () => command("accept", { turn: page.state.turn }));
+  byId("no-challenge").addEventListener("click", () => command("no_challenge", { turn: page.state.turn }));
   byId("resign").addEventListener("click", armResign);
   byId("hint").addEventListener("click", hint);
   byId("hint-close").addEventListener("click", () => {

@@ -1,0 +1,120 @@
+"""Hints: computed in the AI worker processes, the same as computed in the bot's own process, with a
+fallback when no worker answers; the count of hints used survives a restart."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+from pathlib import Path
+
+import pytest
+from service_fakes import ALICE, CHANNEL, open_harness, started_game
+
+from bot.ai_executor import AiExecutor, WorkerConfig
+from bot.service.advisor import GeneratorAdvisor, suggestions, view_suggestions
+from scrabble_core.ai import Level, seat_view
+from scrabble_core.game import Game
+from scrabble_core.hints import hints
+from scrabble_core.lexicon import Lexicon
+from scrabble_core.movegen import MoveGenerator, load_move_generator
+from scrabble_core.notation import player_notation
+from scrabble_core.variant import get_variant
+
+
+class NoGenerator:
+    """A move generator that must not be used: the hint comes from the workers."""
+
+    def __getattr__(self, name: str) -> object:
+        raise AssertionError(f"the bot's own generator was used ({name})")
+
+
+@pytest.fixture
+def config(enable_lexicon: Lexicon) -> WorkerConfig:
+    assert enable_lexicon.trie_path is not None
+    return WorkerConfig(cache_dir=str(enable_lexicon.trie_path.parent))
+
+
+def positions(lexicon: Lexicon, generator: MoveGenerator, count: int) -> list[Game]:
+    """``count`` positions of a game between two best-move players, copies taken before each move."""
+    game = Game(get_variant("standard"), ["a", "b"], rng=random.Random(5), lexicon=lexicon)
+    found: list[Game] = []
+    while len(found) < count and not game.is_over:
+        found.append(Game.from_dict(game.to_dict(), lexicon=lexicon))
+        best = generator.best(game.board, game.players[game.current].rack)
+        if best is None:
+            game.pass_turn(game.current)
+        else:
+            game.play(game.current, player_notation(best.play))
+    return found
+
+
+async def test_hints_from_the_workers_are_the_hints_computed_here(
+    config: WorkerConfig, enable_lexicon: Lexicon
+) -> None:
+    generator = load_move_generator(enable_lexicon)
+    local = GeneratorAdvisor(generator)
+    async with AiExecutor(config) as executor:
+        pooled = GeneratorAdvisor(NoGenerator(), executor, timeout=10.0)  # type: ignore[arg-type]
+        for game in positions(enable_lexicon, generator, 12):
+            seat = game.current
+            expected = hints(game.board, game.players[seat].rack, generator, 3).moves
+            from_pool = await pooled.top_moves(game, seat, 3)
+            assert from_pool == await local.top_moves(game, seat, 3)
+            assert [(s.move, s.score, s.leave) for s in from_pool] == [
+                (player_notation(hint.play), hint.score, hint.leave) for hint in expected
+            ]
+            assert len(from_pool) == 3
+
+
+async def test_without_a_free_worker_the_hint_is_computed_here(
+    config: WorkerConfig, enable_lexicon: Lexicon, caplog: pytest.LogCaptureFixture
+) -> None:
+    generator = load_move_generator(enable_lexicon)
+    (game,) = positions(enable_lexicon, generator, 1)
+    async with AiExecutor(config) as executor:
+        busy = asyncio.create_task(
+            executor.choose(seat_view(game, 0), Level.MEDIUM, 1, timeout=5.0, debug_delay=3.0)
+        )
+        await asyncio.sleep(0.1)
+        advisor = GeneratorAdvisor(generator, executor, timeout=0.2)
+        with caplog.at_level(logging.WARNING, "bot.service.advisor"):
+            found = await advisor.top_moves(game, 0, 3)
+        assert found == await GeneratorAdvisor(generator).top_moves(game, 0, 3)
+        assert [r.getMessage() for r in caplog.records] == [
+            "hint not computed by the AI workers (TimeoutError): computing it here"
+        ]
+        await busy
+
+
+async def test_the_count_of_hints_used_survives_a_restart(tmp_path: Path) -> None:
+    harness = await open_harness(tmp_path)
+    await started_game(harness, hints=3)
+    first = await harness.svc.hint(CHANNEL, ALICE.id)
+    assert first.text.startswith("Hint 1 of 3, for your rack")
+    await harness.restart()
+    assert harness.store is not None
+    (row,) = await harness.store.open_games()
+    assert [seat.hints_used for seat in row.seats] == [1, 0]
+    second = await harness.svc.hint(CHANNEL, ALICE.id)
+    assert second.text.startswith("Hint 2 of 3, for your rack")
+    await harness.close()
+
+
+def refuse(generator: object, rack: str) -> None:
+    """A function for the workers that fails."""
+    raise ValueError(f"no such rack {rack}")
+
+
+async def test_a_function_failing_in_a_worker_is_reported_and_the_worker_kept(
+    config: WorkerConfig, enable_lexicon: Lexicon
+) -> None:
+    generator = load_move_generator(enable_lexicon)
+    (game,) = positions(enable_lexicon, generator, 1)
+    async with AiExecutor(config) as executor:
+        with pytest.raises(RuntimeError, match=r"^the AI worker failed: ValueError: no such rack QQ$"):
+            await executor.call(refuse, "QQ", timeout=5.0)
+        assert executor.replaced == 0
+        view = seat_view(game, 0).to_dict()
+        found = await executor.call(view_suggestions, view, 2, timeout=5.0)
+        assert found == suggestions(game.board, game.players[0].rack, generator, 2)

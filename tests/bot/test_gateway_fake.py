@@ -1,0 +1,88 @@
+"""The real ``scrabble-bot`` process driven through the fake gateway and the fake REST API: it logs in,
+syncs its commands, identifies, and answers a slash command sent as a gateway event."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from discord_fake import TEST_TOKEN, FakeDiscord, Payloads, RecordedRequest
+from discord_gateway import FakeGateway, guild_payload
+
+GATEWAY_SCRIPT = Path(__file__).with_name("discord_gateway.py")
+
+pytestmark = pytest.mark.slow
+
+
+@dataclass
+class RunningBot:
+    fake: FakeDiscord
+    gateway: FakeGateway
+    payloads: Payloads
+    process: asyncio.subprocess.Process
+
+    async def interact(self, payload: dict[str, object]) -> RecordedRequest:
+        """Send ``payload`` as an ``INTERACTION_CREATE`` event; the answer (followup after a deferral)."""
+        await self.gateway.dispatch("INTERACTION_CREATE", payload)
+        callback = await self.fake.callback_for(payload, timeout=20)
+        if callback.json["type"] != 5:
+            return callback
+        (followup, *_) = await self.fake.followups_for(payload, timeout=20)
+        return followup
+
+
+@pytest.fixture
+async def running_bot(tmp_path: Path) -> AsyncIterator[RunningBot]:
+    """``scrabble-bot`` in a subprocess, logged in and identified against the fakes."""
+    fake = FakeDiscord(valid_token=TEST_TOKEN)
+    await fake.start()
+    payloads = Payloads(application_id=fake.application_id)
+    gateway = FakeGateway(
+        fake.bot_user, fake.application_id, [guild_payload(payloads.guild_id, payloads.user_id)]
+    )
+    await gateway.start()
+    fake.gateway_url = gateway.url
+    config = tmp_path / "config.toml"
+    config.write_text(f'database = {json.dumps(str(tmp_path / "games.sqlite3"))}\nlog_level = "WARNING"\n')
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, str(GATEWAY_SCRIPT), fake.api_base, gateway.url, "--config", str(config),
+        env=os.environ | {"DISCORD_TOKEN": TEST_TOKEN},
+    )  # fmt: skip
+    try:
+        await asyncio.wait_for(gateway.identified.wait(), 60)
+        yield RunningBot(fake, gateway, payloads, process)
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGINT)
+            try:
+                await asyncio.wait_for(process.wait(), 20)
+            except TimeoutError:
+                process.kill()
+                await process.wait()
+        await gateway.close()
+        await fake.close()
+
+
+async def test_the_real_bot_identifies_and_answers_a_slash_command(running_bot: RunningBot) -> None:
+    fake, gateway = running_bot.fake, running_bot.gateway
+    assert gateway.identify is not None
+    assert gateway.identify["token"] == TEST_TOKEN
+    assert gateway.identify["intents"] == (1 << 0) | (1 << 12)  # guilds, direct messages
+    synced = fake.find("PUT", f"/applications/{fake.application_id}/commands")
+    assert [command["name"] for command in synced[0].json] == ["scrabble"]
+
+    reply = await running_bot.interact(running_bot.payloads.slash("new"))
+
+    assert reply.content == (
+        "Game 1 created: others join with /scrabble join, then start it with /scrabble start."
+    )
+    assert reply.ephemeral
+    (lobby,) = fake.channel_messages(running_bot.payloads.channel_id)
+    assert "Join" in json.dumps(lobby["components"])

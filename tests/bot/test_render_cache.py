@@ -1,0 +1,203 @@
+"""The cached board render against the full redraw: the same pixels on every kind of board and header.
+
+:func:`bot.render.board.compose_board` takes the empty board, the tile sprites and the header strip
+from caches; :func:`bot.render.board.full_redraw` draws all of them afresh. Each case compares the two
+images pixel for pixel (no tolerance), with the caches cold and then warm, and the PNGs byte for byte.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+from collections.abc import Collection, Iterator
+from concurrent.futures import ThreadPoolExecutor
+from itertools import cycle
+
+import pytest
+from PIL import Image, ImageChops
+from test_render import (
+    GOLDEN,
+    HOLES_LAST_MOVE,
+    HOLES_ROWS,
+    HOLES_VARIANT_DATA,
+    MIDGAME_HEADER,
+    MIDGAME_LAST_MOVE,
+    MIDGAME_ROWS,
+    board_from,
+)
+
+from bot.messages import BoardHeader, PlayerLine
+from bot.render import board as board_module
+from bot.render import header as header_module
+from bot.render import tiles
+from bot.render.board import compose_board, full_redraw, render_board, square_box
+from bot.render.drawing import PNG_COMPRESS_LEVEL, png_bytes
+from bot.render.header import draw_header_strip, header_strip
+from scrabble_core.board import Board
+from scrabble_core.squares import Square
+from scrabble_core.variant import Variant, get_variant, variant_from_dict
+
+Case = tuple[Board, Collection[Square], BoardHeader | None]
+
+
+def full_board(variant: Variant) -> Board:
+    """Every square covered, cycling through the alphabet, a blank on every seventh square."""
+    board = Board(variant)
+    letters = cycle(variant.alphabet)
+    board.place(
+        (square, letter.lower() if index % 7 == 3 else letter)
+        for index, (square, letter) in enumerate(zip(variant.squares(), letters, strict=False))
+    )
+    return board
+
+
+def header(*players: tuple[str, int, bool], bag: int) -> BoardHeader:
+    return BoardHeader(
+        tuple(PlayerLine(name, score, to_move=to_move) for name, score, to_move in players), bag
+    )
+
+
+HEADERS = {
+    "none": None,
+    "midgame": MIDGAME_HEADER,
+    "first to move": header(("Alice", 0, True), ("Bob", 0, False), bag=86),
+    "second to move": header(("Alice", 14, False), ("Bob", 0, True), bag=79),
+    "game over": header(("Alice", 412, False), ("Bob", -7, False), bag=0),
+    "solo": header(("Zoë ✨", 1234, True), bag=100),
+    "three": header(("Ann", 5, False), ("Ben", 10, True), ("Cy", 99, False), bag=7),
+    "four long names": header(
+        *(
+            (f"A player with a very long display name number {index}", index * 111, index == 3)
+            for index in range(4)
+        ),
+        bag=9,
+    ),
+    "seven": header(*((f"P{index}", index, index == 0) for index in range(7)), bag=1),
+}
+
+
+def cases() -> Iterator[tuple[str, Case]]:
+    standard, super_variant = get_variant("standard"), get_variant("super")
+    holes = variant_from_dict(HOLES_VARIANT_DATA, "test holes variant")
+    midgame = board_from(standard, MIDGAME_ROWS)
+    for name, strip in HEADERS.items():
+        yield f"midgame, header {name}", (midgame, MIDGAME_LAST_MOVE, strip)
+    yield "standard empty", (Board(standard), (), MIDGAME_HEADER)
+    yield "standard empty, no header", (Board(standard), (), None)
+    yield "standard full with blanks", (full_board(standard), [(7, col) for col in range(15)], MIDGAME_HEADER)
+    yield "last move on empty squares", (midgame, [(0, 0), (14, 14)], MIDGAME_HEADER)
+    yield "blank in the last move", (midgame, [(5, 11), (5, 12), (9, 5)], HEADERS["three"])
+    super_midgame = board_from(
+        super_variant, "\n".join(["." * 21] * 7 + ["...QUARTZ" + "." * 12] + ["." * 21] * 13)
+    )
+    yield "super midgame", (super_midgame, [(7, col) for col in range(3, 9)], HEADERS["four long names"])
+    yield "super full", (full_board(super_variant), [(20, col) for col in range(21)], HEADERS["game over"])
+    yield "custom variant with holes", (board_from(holes, HOLES_ROWS), HOLES_LAST_MOVE, None)
+    yield "custom variant with a header", (board_from(holes, HOLES_ROWS), HOLES_LAST_MOVE, HEADERS["solo"])
+
+
+CASES = dict(cases())
+
+
+def clear_caches() -> None:
+    for cache in (
+        board_module._empty_board,
+        header_module._without_texts,
+        header_module._columns,
+        tiles.tile_image,
+    ):
+        cache.cache_clear()
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_cached_render_is_the_full_redraw(name: str) -> None:
+    board, last_move, strip = CASES[name]
+    reference = full_redraw(board, last_move=last_move, header=strip)
+    clear_caches()
+    for warmth in ("cold", "warm"):
+        cached = compose_board(board, last_move=last_move, header=strip)
+        assert cached.size == reference.size
+        assert ImageChops.difference(cached, reference).getbbox() is None, f"{warmth} caches"
+    assert render_board(board, last_move=last_move, header=strip) == png_bytes(reference)
+
+
+def test_comparison_sees_one_changed_tile() -> None:
+    board, last_move, strip = CASES["midgame, header midgame"]
+    changed = Board(board.variant)
+    changed.place((square, "E" if square == (7, 3) else letter) for square, letter in board.tiles())
+    difference = ImageChops.difference(
+        compose_board(changed, last_move=last_move, header=strip),
+        full_redraw(board, last_move=last_move, header=strip),
+    ).getbbox()
+    left, top, right, bottom = square_box((7, 3), header=True)
+    assert difference is not None
+    assert (
+        left <= difference[0] and top <= difference[1] and difference[2] <= right and difference[3] <= bottom
+    )
+
+
+def test_renders_in_threads_share_the_caches() -> None:
+    """Eight threads render eight boards twice at once from cold caches; each PNG is its full redraw's."""
+    names = list(CASES)[:8]
+    expected = {
+        name: png_bytes(full_redraw(CASES[name][0], last_move=CASES[name][1], header=CASES[name][2]))
+        for name in names
+    }
+    clear_caches()
+
+    def render(name: str) -> bytes:
+        board, last_move, strip = CASES[name]
+        return render_board(board, last_move=last_move, header=strip)
+
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        rendered = list(pool.map(render, names * 2))
+    assert rendered == [expected[name] for name in names * 2]
+
+
+def random_players(rng: random.Random) -> tuple[PlayerLine, ...]:
+    """One to seven players with names of 1 to 40 characters (some not Latin), scores from -50 to
+    999 and one or none to move."""
+    count = rng.randint(1, 7)
+    to_move = rng.randrange(count + 1)
+    alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ    éßΩЖ李✨"
+    return tuple(
+        PlayerLine(
+            "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 40))).strip() or "x",
+            rng.randint(-50, 999),
+            to_move=index == to_move,
+        )
+        for index in range(count)
+    )
+
+
+def test_header_strip_from_parts_is_the_drawn_strip() -> None:
+    """Sixty random headers, at the widths of the standard, Super and a 9-column board, one after the
+    other as a game's would come (parts made by one header reused by the next): every one is the
+    strip drawn afresh, pixel for pixel."""
+    rng = random.Random(15)
+    widths = (960, 1320, 600)
+    for index in range(60):
+        players, bag = random_players(rng), rng.choice((0, 1, 7, 9, 10, 52, 86, 99, 100))
+        width = widths[index % 3]
+        drawn = draw_header_strip(width, players, bag)
+        assert ImageChops.difference(header_strip(width, players, bag), drawn).getbbox() is None, (
+            players,
+            bag,
+        )
+
+
+@pytest.mark.parametrize(
+    ("golden", "case"),
+    [
+        ("board_midgame.png", "midgame, header midgame"),
+        ("board_holes.png", "custom variant with holes"),
+    ],
+)
+def test_png_pixels_are_exactly_the_golden_images(golden: str, case: str) -> None:
+    """The faster compression level changes the bytes, not one decoded pixel of the golden images."""
+    board, last_move, strip = CASES[case]
+    image = full_redraw(board, last_move=last_move, header=strip)
+    expected = Image.open(GOLDEN / golden).convert("RGB")
+    for level in (PNG_COMPRESS_LEVEL, 6):
+        decoded = Image.open(io.BytesIO(png_bytes(image, compress_level=level))).convert("RGB")
+        assert ImageChops.difference(decoded, expected).getbbox() is None, f"level {level}"
