@@ -79,6 +79,7 @@ async def run(config: Config, token: str) -> None:
         StartupError: the lexicon, the database or the AI workers could not be loaded.
     """
     from bot.discord.client import ScrabbleBot
+    from bot.render.analysis_chart import render_loss_chart
     from bot.render.png import PngRenderer
     from bot.service.assembly import AssemblyError, service_parts
     from bot.web.server import board_server
@@ -95,7 +96,7 @@ async def run(config: Config, token: str) -> None:
         async with service_parts(config, lexicon, generator) as parts:
 
             def make_service(notifier: Notifier) -> GameService:
-                return parts.service(notifier, PngRenderer())
+                return parts.service(notifier, PngRenderer(), render_loss_chart)
 
             async with ScrabbleBot(config, make_service) as bot, board_server(config, bot.service):
                 await bot.start(token)

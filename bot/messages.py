@@ -31,6 +31,7 @@ class Button(enum.StrEnum):
     CHALLENGE = "challenge"
     ACCEPT = "accept"
     NO_CHALLENGE = "no-challenge"
+    NEW_LINK = "new-link"
 
 
 @dataclass(frozen=True, slots=True)

@@ -250,6 +250,21 @@ class StatsRow:
         return self.total_score / self.games if self.games else 0.0
 
 
+@dataclass(frozen=True, slots=True)
+class PuzzleAnswer:
+    """A user's answer to a guild's daily puzzle: the play given, the points it earned and whether it
+    solved the puzzle (within its tolerance)."""
+
+    guild_id: int
+    day: str
+    user_id: int
+    name: str
+    answer: str
+    points: int
+    solved: bool
+    at: float
+
+
 class Store:
     """An open database. Create with :meth:`open`; :meth:`close` when done."""
 
@@ -792,6 +807,100 @@ class Store:
             "UPDATE rating_state SET model = ?, finished = ?, last_game = ?",
             (MODEL_VERSION, finished, last_game),
         )
+
+    # Analyses and puzzles (issue 12) --------------------------------------------------------------
+
+    async def save_analysis(self, game_id: int, level: str, data: Mapping[str, Any], at: float) -> None:
+        """Store the analysis of game ``game_id`` (JSON ``data``), replacing any earlier one."""
+        async with self._transaction():
+            await self._db.execute(
+                "INSERT OR REPLACE INTO analyses (game_id, level, data, created_at) VALUES (?, ?, ?, ?)",
+                (game_id, level, json.dumps(data), at),
+            )
+
+    async def analysis(self, game_id: int) -> Mapping[str, Any] | None:
+        """The stored analysis of game ``game_id`` (its JSON data), if any."""
+        async with (
+            self._lock,
+            self._db.execute("SELECT data FROM analyses WHERE game_id = ?", (game_id,)) as cursor,
+        ):
+            row = await cursor.fetchone()
+        return None if row is None else _json_object(row[0])
+
+    async def finished_games(self, guild_id: int, limit: int) -> list[GameRow]:
+        """The guild's last ``limit`` finished games, newest first."""
+        return await self._games(
+            "WHERE guild_id = ? AND status = 'finished' AND state IS NOT NULL ORDER BY id DESC LIMIT ?",
+            (guild_id, limit),
+        )
+
+    async def puzzle(self, guild_id: int, day: str) -> Mapping[str, Any] | None:
+        """The guild's puzzle of ``day`` (its JSON data), if it was made."""
+        async with (
+            self._lock,
+            self._db.execute(
+                "SELECT data FROM puzzles WHERE guild_id = ? AND day = ?", (guild_id, day)
+            ) as cursor,
+        ):
+            row = await cursor.fetchone()
+        return None if row is None else _json_object(row[0])
+
+    async def add_puzzle(
+        self, guild_id: int, day: str, data: Mapping[str, Any], at: float
+    ) -> Mapping[str, Any]:
+        """Store the guild's puzzle of ``day`` unless one is stored already; returns the stored one."""
+        async with self._transaction():
+            await self._db.execute(
+                "INSERT OR IGNORE INTO puzzles (guild_id, day, data, created_at) VALUES (?, ?, ?, ?)",
+                (guild_id, day, json.dumps(data), at),
+            )
+            async with self._db.execute(
+                "SELECT data FROM puzzles WHERE guild_id = ? AND day = ?", (guild_id, day)
+            ) as cursor:
+                row = await cursor.fetchone()
+        assert row is not None  # inserted or already there, in this transaction
+        return _json_object(row[0])
+
+    async def add_puzzle_answer(self, answer: PuzzleAnswer) -> bool:
+        """Record ``answer``; False (and nothing written) when that user already answered that puzzle."""
+        async with self._transaction():
+            cursor = await self._db.execute(
+                "INSERT OR IGNORE INTO puzzle_answers (guild_id, day, user_id, name, answer, points, solved, at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    answer.guild_id,
+                    answer.day,
+                    answer.user_id,
+                    answer.name,
+                    answer.answer,
+                    answer.points,
+                    int(answer.solved),
+                    answer.at,
+                ),
+            )
+            return cursor.rowcount == 1
+
+    async def puzzle_answer(self, guild_id: int, day: str, user_id: int) -> PuzzleAnswer | None:
+        """``user_id``'s answer to the guild's puzzle of ``day``, if any."""
+        rows = await self._answers("WHERE guild_id = ? AND day = ? AND user_id = ?", (guild_id, day, user_id))
+        return rows[0] if rows else None
+
+    async def puzzle_answers(self, guild_id: int, user_id: int | None = None) -> list[PuzzleAnswer]:
+        """The guild's puzzle answers (of ``user_id`` only, if given), oldest day first."""
+        if user_id is None:
+            return await self._answers("WHERE guild_id = ? ORDER BY day, at", (guild_id,))
+        return await self._answers("WHERE guild_id = ? AND user_id = ? ORDER BY day", (guild_id, user_id))
+
+    async def _answers(self, where: str, params: tuple[object, ...]) -> list[PuzzleAnswer]:
+        async with (
+            self._lock,
+            self._db.execute(
+                f"SELECT guild_id, day, user_id, name, answer, points, solved, at FROM puzzle_answers {where}",
+                params,
+            ) as cursor,
+        ):
+            rows = await cursor.fetchall()
+        return [PuzzleAnswer(g, d, u, n, a, p, bool(s), t) for g, d, u, n, a, p, s, t in rows]
 
 
 _UPSERT_RATING: Final = (

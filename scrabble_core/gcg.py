@@ -10,13 +10,15 @@ A record is a header of ``#pragma`` lines (``#player1 nick Full Name``) and one 
     >nick:  (OPEG) +14 345            end of game: the opponents' tiles (twice their value with two players)
     >nick: AEI (AEI) -3 340           end of game: the tiles left on the player's own rack
     >nick: RACK (time) -10 330        a time penalty
+
+A ``#note text`` line after an event is a comment on it (the post-game analysis writes one per turn).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Final
 
 from scrabble_core.board import Board
@@ -52,19 +54,24 @@ class GcgEvent:
 
 @dataclass(frozen=True, slots=True)
 class GcgRecord:
-    """A whole record: the players (nickname, full name) in seat order and the events."""
+    """A whole record: the players (nickname, full name) in seat order, the events and the notes on
+    them (by the event's index in ``events``)."""
 
     players: tuple[tuple[str, str], ...]
     events: tuple[GcgEvent, ...]
     pragmas: dict[str, str] = field(default_factory=dict)
+    notes: Mapping[int, str] = field(default_factory=dict)
 
     def text(self) -> str:
         """The record as GCG text: the encoding, the pragmas (``#lexicon``, ``#variant``), the players
-        and the events."""
+        and the events, each followed by its ``#note`` line if it has one (on one line)."""
         lines = ["#character-encoding UTF-8"]
         lines += [f"#{key} {value}" for key, value in self.pragmas.items() if key != "character-encoding"]
         lines += [f"#player{i} {nick} {name}" for i, (nick, name) in enumerate(self.players, 1)]
-        lines += [event.line() for event in self.events]
+        for index, event in enumerate(self.events):
+            lines.append(event.line())
+            if note := self.notes.get(index):
+                lines.append(f"{NOTE_PRAGMA} {' '.join(note.split())}")
         return "\n".join(lines) + "\n"
 
 
@@ -84,43 +91,63 @@ LEXICON_PRAGMA: Final = "lexicon"
 """``#lexicon NAME``: the dictionary the game was played with (as Woogles and Macondo write it)."""
 VARIANT_PRAGMA: Final = "variant"
 """``#variant NAME``: the variant (board and tile set) the game was played on."""
+NOTE_PRAGMA: Final = "#note"
+"""``#note TEXT`` after an event: a comment on it."""
 
 
-def record_of(game: Game) -> GcgRecord:
-    """The GCG record of ``game`` so far, with its lexicon (if any) and variant as pragmas.
-    Resignations have no GCG line and are left out."""
+def record_of(game: Game, notes: Mapping[int, str] | None = None) -> GcgRecord:
+    """The GCG record of ``game`` so far, with its lexicon (if any) and variant as pragmas, and
+    ``notes`` (by index in ``game.history``) as ``#note`` lines. Resignations have no GCG line and are
+    left out."""
     names = [player.name for player in game.players]
     nicks = nicknames(names)
+    kept = [(index, event) for index, event in enumerate(game.history) if event.kind is not EventKind.RESIGN]
     events = tuple(
         GcgEvent(nicks[event.player], event.rack, event.kind, event.move, event.score, event.total)
-        for event in game.history
-        if event.kind is not EventKind.RESIGN
+        for _, event in kept
     )
+    given = notes or {}
+    record_notes = {line: given[index] for line, (index, _) in enumerate(kept) if index in given}
     pragmas = {} if game.lexicon is None else {LEXICON_PRAGMA: game.lexicon.name}
     pragmas[VARIANT_PRAGMA] = game.variant.name
-    return GcgRecord(tuple(zip(nicks, names, strict=True)), events, pragmas)
+    return GcgRecord(tuple(zip(nicks, names, strict=True)), events, pragmas, record_notes)
 
 
-def export_gcg(game: Game) -> str:
-    """The GCG text of ``game`` so far."""
-    return record_of(game).text()
+def export_gcg(game: Game, notes: Mapping[int, str] | None = None) -> str:
+    """The GCG text of ``game`` so far, with ``notes`` on its events (by index in ``game.history``)."""
+    return record_of(game, notes).text()
+
+
+def without_racks(record: GcgRecord) -> GcgRecord:
+    """``record`` as it may be shown while its game goes on: no racks, and exchanges as a count of tiles
+    (``-3``)."""
+    events = tuple(
+        replace(
+            event, rack="", move=f"-{len(event.move) - 1}" if event.kind is EventKind.EXCHANGE else event.move
+        )
+        for event in record.events
+    )
+    return replace(record, events=events)
 
 
 def parse_gcg(text: str) -> GcgRecord:
-    """Read a GCG record.
+    """Read a GCG record (a ``#note`` line is kept as the note of the event before it).
 
     Raises:
         GcgError: a line that is not GCG, or an event of a player the header does not name.
     """
     players: dict[int, tuple[str, str]] = {}
     pragmas: dict[str, str] = {}
+    notes: dict[int, str] = {}
     events: list[GcgEvent] = []
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip().lstrip("\ufeff")
         if not line:
             continue
         if line.startswith("#"):
-            if match := _PLAYER.match(line):
+            if line.startswith(NOTE_PRAGMA + " ") and events:
+                notes[len(events) - 1] = line[len(NOTE_PRAGMA) :].strip()
+            elif match := _PLAYER.match(line):
                 players[int(match["number"])] = (match["nick"], (match["name"] or match["nick"]).strip())
             else:
                 key, _, value = line[1:].partition(" ")
@@ -135,7 +162,7 @@ def parse_gcg(text: str) -> GcgRecord:
         events.append(_parse_event(match["nick"], match["rest"], number))
     if len(players) < 2 or sorted(players) != list(range(1, len(players) + 1)):
         raise GcgError(1, "the header must name the players as #player1, #player2 (up to #player4)")
-    return GcgRecord(tuple(players[i] for i in sorted(players)), tuple(events), pragmas)
+    return GcgRecord(tuple(players[i] for i in sorted(players)), tuple(events), pragmas, notes)
 
 
 def _parse_event(nick: str, rest: str, number: int) -> GcgEvent:

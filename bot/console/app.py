@@ -19,7 +19,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
@@ -40,12 +40,16 @@ GUILD: Final = 0
 FIRST_USER: Final = 1
 LAST_PLAYED: Final = 0
 """``--resume`` without an id: the game played last."""
+LAST_FINISHED: Final = 0
+"""``--analyze`` without an id: the game finished last."""
 
 EXIT_OK: Final = 0
 EXIT_FAILED: Final = 1
 EXIT_USAGE: Final = 2
 
 RESUME_HINT: Final = "continue it with scrabble-bot play --resume"
+REPORT_SUFFIX: Final = ".txt"
+"""The attachment of an analysis that holds its whole report."""
 _ACTIONS: Final = frozenset({Verb.PLAY, Verb.EXCHANGE, Verb.PASS, Verb.CHALLENGE, Verb.ACCEPT, Verb.RESIGN})
 
 
@@ -122,6 +126,30 @@ class ConsoleApp:
             self._terminal.say("No game is saved: start one with scrabble-bot play")
         for row in saved:
             self._terminal.say(f"Game {row.id}: {self._describe(row)}")
+        return EXIT_OK
+
+    async def analyze(self, game_id: int | None = None) -> int:
+        """Show the analysis of the finished console game ``game_id`` (default: the one finished last),
+        the same report as ``/scrabble analyze`` (every turn, then each player's summary), with its
+        progress on one line; returns the exit code.
+
+        Raises:
+            ScrabbleError: no such finished game, or the analysis cannot be made.
+        """
+        if game_id is None:
+            finished = await self._store.finished_games(GUILD, 1)
+            if not finished:
+                raise NoGameError("No console game has finished yet: play one to the end first")
+            game_id = finished[0].id
+
+        async def progress(text: str) -> None:
+            self._terminal.write(f"\r{text}")
+
+        message = await self._service.analysis.analyze(GUILD, GUILD, game_id, progress=progress)
+        heading = message.text.split("\n", 1)[0]
+        reports = [a.data.decode() for a in message.attachments if a.filename.endswith(REPORT_SUFFIX)]
+        self._terminal.say()
+        self._terminal.say("\n".join([heading, *reports]))
         return EXIT_OK
 
     # Setting up ---------------------------------------------------------------------------------
@@ -258,6 +286,8 @@ class ConsoleApp:
             return await self._act(command, user_id)
         if command.verb is Verb.EXPORT:
             self._export(Path(command.argument).expanduser())
+        elif command.verb is Verb.ANALYZE:
+            await self.analyze()
         elif command.verb is Verb.IMAGE:
             self._image(Path(command.argument).expanduser())
         elif command.verb is Verb.HELP:
@@ -296,7 +326,7 @@ class ConsoleApp:
             Verb.BAG: lambda: service.bag(channel, user_id),
             Verb.CHECK: lambda: service.check(channel, argument),
             Verb.SCORE: lambda: service.score(channel),
-            Verb.HISTORY: lambda: service.history(channel),
+            Verb.HISTORY: lambda: _text_only(service.history(channel)),
             Verb.BOARD: lambda: service.board(channel),
         }
         return await questions[command.verb]()
@@ -337,6 +367,12 @@ class ConsoleApp:
     def _quit(self) -> int:
         self._terminal.say(f"The game is saved: {RESUME_HINT} {self._game_id}")
         return EXIT_OK
+
+
+async def _text_only(answer: Awaitable[Message]) -> Message:
+    """The text of ``answer`` without its files (the console's history writes no record: ``export``
+    does)."""
+    return replace(await answer, attachments=())
 
 
 def _know_variant(name: str) -> None:

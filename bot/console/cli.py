@@ -20,7 +20,15 @@ from pathlib import Path
 from typing import Final
 
 from bot.config import AI_LEVELS, Config, ConfigError, load_config
-from bot.console.app import EXIT_FAILED, EXIT_USAGE, LAST_PLAYED, RESUME_HINT, ConsoleApp, Setup
+from bot.console.app import (
+    EXIT_FAILED,
+    EXIT_USAGE,
+    LAST_FINISHED,
+    LAST_PLAYED,
+    RESUME_HINT,
+    ConsoleApp,
+    Setup,
+)
 from bot.console.commands import Verb, cut
 from bot.console.screen import ConsoleNotifier, TextRenderer
 from bot.console.terminal import Terminal, line_editing
@@ -87,6 +95,15 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         help="continue the saved game ID (default: the one played last)",
     )
     saved.add_argument("--list", action="store_true", help="list the saved games and their ids")
+    saved.add_argument(
+        "--analyze",
+        type=int,
+        nargs="?",
+        const=LAST_FINISHED,
+        metavar="ID",
+        help="show the analysis of the finished game ID (default: the one finished last): each move "
+        "against the AI's best",
+    )
     parser.add_argument(
         "--db",
         type=Path,
@@ -176,6 +193,8 @@ async def play(args: argparse.Namespace, config: Config, terminal: Terminal) -> 
             app = ConsoleApp(service, parts.store, notifier, renderer, terminal)
             if args.list:
                 return await app.list_games()
+            if args.analyze is not None:
+                return await app.analyze(None if args.analyze == LAST_FINISHED else args.analyze)
             return await app.run(_setup(args), resume=args.resume, new_options=args.new_options)
         finally:
             await service.close()

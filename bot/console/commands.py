@@ -39,6 +39,7 @@ class Verb(enum.StrEnum):
     CHECK = "check"
     EXPORT = "export"
     IMAGE = "image"
+    ANALYZE = "analyze"
     HELP = "help"
     QUIT = "quit"
 
@@ -52,7 +53,7 @@ _ARGUMENTS: Final = {
 }
 ECHO_LENGTH: Final = 40
 """The most characters of what the player typed that an error repeats."""
-_ALIASES: Final = {"exit": Verb.QUIT, "?": Verb.HELP, "scores": Verb.SCORE}
+_ALIASES: Final = {"exit": Verb.QUIT, "?": Verb.HELP, "scores": Verb.SCORE, "analyse": Verb.ANALYZE}
 
 HELP: Final = """\
 Commands (any case; Tab completes them, the arrow keys recall earlier lines):
@@ -70,6 +71,7 @@ Commands (any case; Tab completes them, the arrow keys recall earlier lines):
   check WORD       whether a word is in the dictionary
   export FILE.gcg  write the game's record (GCG)
   image FILE.png   write the board as the PNG the Discord bot posts
+  analyze          the analysis of the last game finished here: each move against the AI's best
   help             this list
   quit             stop here: the game is saved, continue it with --resume"""
 

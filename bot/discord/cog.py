@@ -33,6 +33,9 @@ if TYPE_CHECKING:
 MAX_CHOICES: Final = 25
 """The most suggestions Discord shows."""
 
+MAX_GAME_ID: Final = 2**53
+"""The largest game id a command accepts (Discord's integers are doubles)."""
+
 MAX_CHOICE_LENGTH: Final = 100
 """The longest name or value of a suggestion Discord accepts."""
 
@@ -274,20 +277,12 @@ class ScrabbleCog(
 
     # Questions -----------------------------------------------------------------------------------
 
-    @app_commands.command(name="rack", description="Show your rack (only you see it)")
+    @app_commands.command(name="rack", description="Show your rack (only you see it) and renew your web link")
     async def rack(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
-        """Your rack as letters and an image, ephemerally."""
+        """Your rack as letters and an image, ephemerally (with the web board: your link to play there and a
+        button for a new one)."""
         user_id = interaction.user.id
         await run(interaction, GameService.rack, user_id, slow=True)
-
-    @app_commands.command(
-        name="link",
-        description="Get a new private link to play on the web board (your old one stops working)",
-    )
-    async def link(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
-        """A renewed link that plays the caller's seat on the web board, ephemerally."""
-        user_id = interaction.user.id
-        await run(interaction, GameService.renew_link, user_id, slow=False)
 
     @app_commands.command(
         name="hint", description="Show your best moves (only you see them; uses one of your hints)"
@@ -317,17 +312,58 @@ class ScrabbleCog(
         user_id = interaction.user.id
         await run(interaction, GameService.bag, user_id, slow=False)
 
-    @app_commands.command(name="history", description="List the moves of this channel's game so far")
+    @app_commands.command(
+        name="history",
+        description="List the moves of this channel's game, or the last one, with its GCG file",
+    )
     async def history(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
-        """Every move so far, ephemerally."""
-        await run(interaction, GameService.history, slow=False)
+        """Every move of the game going on (or of the last one finished here) and its record, ephemerally."""
+        await run(interaction, GameService.history, slow=True)
 
     @app_commands.command(
-        name="export", description="Get the record (GCG file) of the last game finished here"
+        name="analyze",
+        description="Analyse the last game finished here (or a game id): the best moves and misses",
     )
-    async def export(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
-        """The GCG record as an attachment, ephemerally."""
-        await run(interaction, GameService.export, slow=True)
+    @app_commands.describe(
+        game_id="The game to analyse (default: the last one finished in this channel)",
+        private="Only you see the analysis (default: yes)",
+    )
+    async def analyze(
+        self,
+        interaction: discord.Interaction[ScrabbleBot],
+        game_id: app_commands.Range[int, 1, MAX_GAME_ID] | None = None,
+        private: bool = True,
+    ) -> None:
+        """Each turn against the AI's best move, with progress shown by editing the "thinking" message;
+        the analysis is stored, so asking again is instant."""
+        guild_id, channel_id = where(interaction)
+        await defer(interaction, public=not private)
+
+        async def progress(text: str) -> None:
+            await interaction.edit_original_response(content=text)
+
+        reply = await self.bot.service.analysis.analyze(
+            guild_id, channel_id, game_id, private=private, progress=progress
+        )
+        await answer(interaction, reply)
+
+    @app_commands.command(
+        name="puzzle",
+        description="Today's puzzle: find the best play; yesterday's answer and the leaderboard",
+    )
+    async def puzzle(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
+        """Post the server's puzzle of the day (public), with yesterday's answer and the puzzle leaderboard."""
+        guild_id, _ = where(interaction)
+        await defer(interaction, public=True)
+        await answer(interaction, await self.bot.service.puzzles.puzzle(guild_id))
+
+    @app_commands.command(name="solve", description="Answer today's puzzle (only you see it; one try a day)")
+    @app_commands.describe(move="Your play, e.g. 8H QUIZ (across) or H8 QUIZ (down); ?E is a blank")
+    async def solve(self, interaction: discord.Interaction[ScrabbleBot], move: str) -> None:
+        """Grade the caller's answer to today's puzzle, ephemerally."""
+        guild_id, _ = where(interaction)
+        await defer(interaction)
+        await answer(interaction, await self.bot.service.puzzles.solve(guild_id, user_of(interaction), move))
 
     @app_commands.command(name="check", description="Check whether a word is in this game's dictionary")
     @app_commands.describe(word="The word to look up")

@@ -63,6 +63,7 @@ _STYLES: Final[dict[Button, tuple[str, discord.ButtonStyle]]] = {
     Button.CHALLENGE: ("Challenge", discord.ButtonStyle.danger),
     Button.ACCEPT: ("Accept", discord.ButtonStyle.success),
     Button.NO_CHALLENGE: ("No challenge", discord.ButtonStyle.secondary),
+    Button.NEW_LINK: ("New web link", discord.ButtonStyle.secondary),
 }
 """Each button's label and colour."""
 
@@ -166,6 +167,7 @@ def _actions(game_id: int, turn: int | None) -> dict[Button, Work]:
         Button.NO_CHALLENGE: lambda service, channel, i: service.no_challenge(
             channel, i.user.id, game_id=game_id, turn=turn
         ),
+        Button.NEW_LINK: lambda service, channel, i: service.renew_link(channel, i.user.id),
     }
 
 

@@ -14,6 +14,7 @@ from pathlib import Path
 from bot.ai_executor import AiExecutor, ExecutorAiPlayer, WorkerConfig
 from bot.config import Config
 from bot.service.advisor import GeneratorAdvisor
+from bot.service.analysis import LossChart
 from bot.service.game_service import GameService
 from bot.service.protocols import Notifier, Renderer
 from bot.store import Store, StoreOpenError
@@ -35,12 +36,17 @@ class ServiceParts:
     ai: ExecutorAiPlayer
     advisor: GeneratorAdvisor
 
-    def service(self, notifier: Notifier, renderer: Renderer) -> GameService:
+    def service(
+        self, notifier: Notifier, renderer: Renderer, loss_chart: LossChart | None = None
+    ) -> GameService:
         """The game service over these parts, sending through ``notifier`` and drawing with
-        ``renderer`` (call its ``start`` before use)."""
-        return GameService(
+        ``renderer`` (and the analyses' chart with ``loss_chart``), analysing games and choosing puzzles
+        in the AI workers (call its ``start`` before use)."""
+        service = GameService(
             self.config, self.store, self.lexicon, notifier, self.ai, self.advisor, renderer=renderer
         )
+        service.use_pool(self.ai.executor, loss_chart)
+        return service
 
 
 @asynccontextmanager

@@ -23,16 +23,16 @@ from dataclasses import replace
 from typing import Any, Final
 
 from bot.config import Config
-from bot.messages import Attachment, Message, mention
+from bot.messages import Attachment, Button, Message, mention
 from bot.service import announcements, ratings, text
 from bot.service.actions import SEED_BITS, turn_seed
+from bot.service.analysis import AnalysisService, LossChart, Pool
 from bot.service.errors import (
     AlreadySeatedError,
     FeatureOffError,
     GameExistsError,
     GameStartedError,
     HintError,
-    LobbyError,
     LobbyFullError,
     NoBoardError,
     NoGameError,
@@ -46,6 +46,7 @@ from bot.service.listeners import GameListener
 from bot.service.options import NewGame, game_options
 from bot.service.outbox import Announcement
 from bot.service.protocols import Advisor, AiPlayer, BoardLinks, Clock, Notifier, Renderer, SystemClock
+from bot.service.puzzles import PuzzleService
 from bot.service.rules import rules_text
 from bot.service.runner import GameRunner
 from bot.service.seats import User, draw_first, program_user_id, seat_name, shown
@@ -53,9 +54,10 @@ from bot.service.storage import typed_storage_errors
 from bot.service.table import Table
 from bot.service.variants import Variants
 from bot.store import GameRow, GameStatus, LogEntry, SeatRow, Store
+from scrabble_core.analysis import GameAnalysis
 from scrabble_core.errors import ScrabbleError
 from scrabble_core.game import MAX_PLAYERS, MIN_PLAYERS, ChallengeMode, EventKind, Game
-from scrabble_core.gcg import export_gcg
+from scrabble_core.gcg import export_gcg, record_of, without_racks
 from scrabble_core.lexicon import WordList
 from scrabble_core.notation import parse_player_play
 from scrabble_core.validation import check_play
@@ -101,6 +103,8 @@ class GameService:
         self._new_seed = new_seed
         self.variants = variants or Variants(config.variant_files)
         self._runner = GameRunner(config, store, lexicon, notifier, ai, renderer, self._clock)
+        self.analysis = AnalysisService(store, lexicon, self._clock)
+        self.puzzles = PuzzleService(store, lexicon, self._clock, renderer, config.variant)
 
     # Life cycle ---------------------------------------------------------------------------------
 
@@ -128,6 +132,12 @@ class GameService:
         if channel_id is None:
             raise NoGameError("That game is over")
         return channel_id
+
+    def use_pool(self, pool: Pool, loss_chart: LossChart | None = None) -> None:
+        """Run the post-game analyses and choose the daily puzzles in ``pool`` (the AI workers), drawing the
+        analyses' chart with ``loss_chart``."""
+        self.analysis.use_pool(pool, loss_chart)
+        self.puzzles.use_pool(pool)
 
     def use_links(self, links: BoardLinks | None) -> None:
         """Put the web board's ``links`` in the messages from now on (None: no board, no links)."""
@@ -546,6 +556,8 @@ class GameService:
         rack = game.players[seat].rack
         image = await asyncio.to_thread(self._runner.renderer.rack, rack, game.variant)
         message = Message(text.rack_text(rack, channel_id), (Attachment("rack.png", image),), private=True)
+        if self._runner.links is not None:  # the New web link button: renew_link
+            message = replace(message, buttons=(Button.NEW_LINK,), game=table.row.id)
         return announcements.with_seat_link(message, self._runner.links, table.row.id, seat)
 
     async def renew_link(self, channel_id: int, user_id: int) -> Message:
@@ -660,29 +672,29 @@ class GameService:
         return Message(text.bag_text(game, table.seat_of(user_id)), private=True)
 
     async def history(self, channel_id: int) -> Message:
-        """Every move so far, without racks or exchanged tiles (private).
+        """Every move of the channel's game so far, without racks or exchanged tiles, with its GCG record
+        attached, likewise without them (private). With no game going on, the same for the last game
+        that ended in the channel, whose record shows the racks (and, once analysed, the analysis as
+        ``#note`` lines).
 
         Raises:
-            NoGameError; GameNotStartedError.
+            NoGameError: no game is going on and none ended here.
         """
-        table = self._runner.table(channel_id, None)
-        return Message(text.history_text(table.started(), table.row.seats), private=True)
-
-    async def export(self, channel_id: int) -> Message:
-        """The GCG record of the last game that ended in the channel (private). A game in progress is
-        not exported: its record shows every rack.
-
-        Raises:
-            LobbyError: the channel's game is still going on; NoGameError: no game ended here.
-        """
-        if channel_id in self._runner.tables:
-            raise LobbyError("The record of this game is posted when it ends (it shows every rack)")
+        table = self._runner.tables.get(channel_id)
+        if table is not None and table.game is not None:
+            game = self._runner.copy(table)
+            public = without_racks(record_of(game)).text().encode()
+            lines = text.history_text(game, table.row.seats)
+            return Message(lines, (Attachment(f"game-{table.row.id}.gcg", public),), private=True)
         row = await self._store.last_finished_game(channel_id)
         if row is None or row.state is None:
             raise NoGameError("No game has ended in this channel yet: start one with /scrabble new")
         game = Game.from_dict(row.state, lexicon=self._lexicon)
-        record = Attachment(f"game-{row.id}.gcg", export_gcg(game).encode())
-        return Message(f"The record of game {row.id}.", (record,), private=True)
+        stored = await self._store.analysis(row.id)
+        notes = GameAnalysis.from_dict(stored).notes() if stored is not None else None
+        record = Attachment(f"game-{row.id}.gcg", export_gcg(game, notes).encode())
+        heading = f"The last game here, game {row.id}:\n"
+        return Message(heading + text.history_text(game, row.seats), (record,), private=True)
 
     async def check(self, channel_id: int, word: str) -> Message:
         """Whether ``word`` is in the game's lexicon (private).

@@ -221,7 +221,6 @@ def assert_no_rack_in_public(
         ("hint", ()),
         ("score", ()),
         ("bag", ()),
-        ("history", ()),
         ("check", (string_option("word", "QUIZ"),)),
     ],
 )
@@ -246,8 +245,8 @@ async def test_board_without_a_game_is_refused_privately_after_its_public_deferr
     assert harness.fake.requests.index(delete) < harness.fake.requests.index(followup)
 
 
-async def test_export_without_a_finished_game_says_so(harness: BotHarness) -> None:
-    reply = await slash(harness, "export")
+async def test_history_without_any_game_says_so(harness: BotHarness) -> None:
+    reply = await slash(harness, "history")
     assert_private(reply, "No game has ended in this channel yet: start one with /scrabble new")
 
 
@@ -863,8 +862,9 @@ async def test_long_history_is_split_into_messages_under_the_limit(
     monkeypatch.setattr(GameService, "history", _returning(Message(long_text, private=True)))
     payload = harness.payloads.slash("history")
     callback = await harness.ack(payload)
-    followups = await harness.fake.followups_for(payload, count=2)
-    pieces = [callback.json["data"]["content"], *(f.json["content"] for f in followups)]
+    assert callback.json == {"type": DEFERRED, "data": {"flags": EPHEMERAL}}  # it may read the store
+    followups = await harness.fake.followups_for(payload, count=3)
+    pieces = [f.json["content"] for f in followups]
     assert "\n".join(pieces) == long_text
     assert all(len(piece) <= 2000 for piece in pieces)
     assert all(f.json["flags"] == EPHEMERAL for f in followups)
@@ -894,15 +894,17 @@ async def test_stats_and_leaderboard(harness: BotHarness) -> None:
     assert board.content.splitlines()[1] == "1. Alice: 3.4 (1 rated game, provisional), 1 win, average 0.0"
 
 
-async def test_export_after_the_game_is_a_private_gcg_file(harness: BotHarness) -> None:
+async def test_history_attaches_the_gcg_file_without_racks_until_the_game_ends(harness: BotHarness) -> None:
     await started(harness)
-    assert_private(
-        await slash(harness, "export"), "The record of this game is posted when it ends (it shows every rack)"
-    )
+    during = await slash(harness, "history")
+    assert_private(during, "No move yet.")
+    gid = game_id(harness)
+    assert during.filenames == [f"game-{gid}.gcg"]
+    assert ">" not in during.files[0].data.decode()  # no event yet, so no rack either
     await slash(harness, "resign")
-    gid = int(re.findall(r"game-([0-9]+)\.gcg", " ".join(last_post(harness).filenames))[0])
-    reply = await slash(harness, "export", user_id=CAROL)
-    assert_private(reply, f"The record of game {gid}.")
+    reply = await slash(harness, "history", user_id=CAROL)
+    assert_private(reply)
+    assert reply.content.startswith(f"The last game here, game {gid}:\n1. ")
     assert reply.filenames == [f"game-{gid}.gcg"]
     assert reply.files[0].data.decode().startswith("#")
 
@@ -1129,7 +1131,7 @@ async def test_whole_game_against_the_ai_keeps_racks_private_and_exports(
     assert thinking
     ai_moves = [p for p in posts(harness) if p.content.startswith("AI played")]
     assert ai_moves
-    export = await slash(harness, "export")
+    export = await slash(harness, "history")
     assert_private(export)
     (gcg,) = export.files
     assert gcg.filename.endswith(".gcg")

@@ -37,6 +37,7 @@ import bot.store
 from bot.service.errors import NoGameError, StorageBusyError, StorageFullError, StorageRangeError
 from bot.service.game_service import NewGame, User
 from bot.store import (
+    MIGRATIONS_DIR,
     CorruptDatabaseError,
     DatabaseInUseError,
     GameOptions,
@@ -433,7 +434,8 @@ async def test_a_schema_from_the_future_is_refused_at_start(tmp_path: Path) -> N
     with pytest.raises(SchemaTooNewError) as refused:
         await Store.open(path)
     assert str(refused.value) == (
-        f"the database {path} has schema version 99, newer than this program's (3): it was written by a "
+        f"the database {path} has schema version 99, newer than this program's "
+        f"({len(list(MIGRATIONS_DIR.glob('*.sql')))}): it was written by a "
         "newer version. Upgrade this program, or use another database file"
     )
     with sqlite3.connect(path) as db:

@@ -904,17 +904,20 @@ async def test_questions(harness: Harness) -> None:
     assert (await service.history(CHANNEL)).text == "No move yet."
     await play_turn(harness, (ALICE, BOB))
     await service.exchange(CHANNEL, BOB.id, service.game(CHANNEL).players[1].rack[:4])
-    history = (await service.history(CHANNEL)).text.splitlines()
-    assert history[0].startswith("1. Alice played 8H ")
-    assert history[1] == "2. Bob exchanged 4 tiles."
+    history = await service.history(CHANNEL)
+    lines = history.text.splitlines()
+    assert lines[0].startswith("1. Alice played 8H ")
+    assert lines[1] == "2. Bob exchanged 4 tiles."
+    (record,) = history.attachments  # while the game goes on, its record shows no rack
+    gcg = record.data.decode().splitlines()
+    assert record.filename == "game-1.gcg"
+    assert gcg[-2].startswith(">Alice:  8H ") and gcg[-1] == ">Bob:  -4 +0 0"
     score = await service.score(CHANNEL)
     assert score.text.startswith("Scores: Alice ") and not score.private
     board = await service.board(CHANNEL)
     assert not board.private
     assert board.text.endswith("Next: Alice (<@11>). 84 tiles in the bag.")
     assert board.mentions == ()  # a repost names the player to move but does not ping them again
-    with pytest.raises(LobbyError, match="when it ends"):
-        await service.export(CHANNEL)
 
 
 async def test_export_stats_and_leaderboard_after_games(harness: Harness) -> None:
@@ -922,12 +925,13 @@ async def test_export_stats_and_leaderboard_after_games(harness: Harness) -> Non
     assert (await service.stats(GUILD, ALICE.id)).text == "<@11> has not finished a game in this server yet."
     assert (await service.leaderboard(GUILD)).text == "No finished game in this server yet."
     with pytest.raises(NoGameError, match="No game has ended in this channel yet"):
-        await service.export(CHANNEL)
+        await service.history(CHANNEL)
     for seed in (1, 2, 3):
         await started_game(harness, seed=seed)
         await play_to_end(harness, (ALICE, BOB))
-    export = await service.export(CHANNEL)
+    export = await service.history(CHANNEL)  # no game going on: the last one, racks shown
     assert export.private
+    assert export.text.startswith("The last game here, game 3:\n1. ")
     assert export.attachments[0].filename == "game-3.gcg"
     assert (
         export.attachments[0]

@@ -10,10 +10,11 @@ from pathlib import Path
 import aiosqlite
 import pytest
 
-from bot.store import GameOptions, GameRow, GameStatus, LogEntry, SeatRow, StatsDelta, Store
+from bot.store import MIGRATIONS_DIR, GameOptions, GameRow, GameStatus, LogEntry, SeatRow, StatsDelta, Store
 from scrabble_core.ai import Level
 from scrabble_core.game import ChallengeMode
 
+NEWEST_MIGRATION = len(list(MIGRATIONS_DIR.glob("*.sql")))
 OPTIONS = GameOptions("standard", ChallengeMode.VOID, 0, 3, Level.MEDIUM)
 
 
@@ -33,10 +34,10 @@ def draft(channel: int = 5, status: GameStatus = GameStatus.LOBBY) -> GameRow:
 
 async def test_migrations_wal_and_reopen(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "db.sqlite3")
-    assert await store.schema_version() == 3
+    assert await store.schema_version() == NEWEST_MIGRATION
     await store.close()
     store = await Store.open(tmp_path / "db.sqlite3")  # nothing re-applied
-    assert await store.schema_version() == 3
+    assert await store.schema_version() == NEWEST_MIGRATION
     await store.close()
     async with aiosqlite.connect(tmp_path / "db.sqlite3") as db, db.execute("PRAGMA journal_mode") as cursor:
         assert await cursor.fetchone() == ("wal",)

@@ -72,6 +72,19 @@ class Linked:
         message = self.fake.last_with_button(self.payloads.channel_id, custom_id)
         return await self.harness.reply(self.payloads.component(message, custom_id, user_id=user_id))
 
+    async def new_link(self, *, user_id: int = ALICE_ID, clicked_by: int | None = None) -> RecordedRequest:
+        """Ask for ``/scrabble rack`` as ``user_id`` and click its New web link button (as ``clicked_by``)."""
+        rack = await self.slash("rack", user_id=user_id)
+        game_id = next(iter(self.harness.service._runner.tables.values())).row.id
+        custom_id = f"scrabble:new-link:{game_id}"
+        assert custom_id in str(rack.body)
+        shown = {
+            **self.fake.channel_messages(self.payloads.channel_id)[-1],
+            "components": rack.body["components"],
+        }
+        payload = self.payloads.component(shown, custom_id, user_id=clicked_by or user_id)
+        return await self.harness.reply(payload)
+
     async def connect(self, token: str, url: str | None = None) -> tuple[WsClient, dict[str, Any]]:
         """A client that said hello with ``token`` (to ``url``, or the test server's), and its first answer."""
         assert self.test_server is not None
@@ -236,13 +249,15 @@ async def test_the_rack_dm_and_show_my_rack_carry_the_seat_link(make_linked: Mak
     assert assert_no_seat_token_in_public(linked.fake) >= 4
 
 
-async def test_scrabble_link_renews_the_link_and_the_old_one_is_refused(make_linked: MakeLinked) -> None:
+async def test_the_new_web_link_button_renews_the_link_and_the_old_one_is_refused(
+    make_linked: MakeLinked,
+) -> None:
     linked = await make_linked()
     await started_game(linked)
     old = token_of(link_buttons(linked.fake.dms_to(BOB_ID)[-1].body)[0][1])
     old_client, welcome = await linked.connect(old)
     assert welcome["type"] == "welcome"
-    answer = await linked.slash("link", user_id=BOB_ID)
+    answer = await linked.new_link(user_id=BOB_ID)
     assert answer.ephemeral
     assert answer.content == "Your new link to play on the board (your older links no longer work):"
     [(label, url)] = link_buttons(answer.body)
@@ -258,7 +273,7 @@ async def test_scrabble_link_renews_the_link_and_the_old_one_is_refused(make_lin
     assert (welcome["type"], welcome["you"]["seat"]) == ("welcome", 1)
     # The rack answers now carry the new link; someone not seated gets no link.
     assert link_buttons((await linked.slash("rack", user_id=BOB_ID)).body) == [("Play on the board", url)]
-    refusal = await linked.slash("link", user_id=ALICE_ID + 5)
+    refusal = await linked.new_link(user_id=BOB_ID, clicked_by=ALICE_ID + 5)
     assert refusal.ephemeral and refusal.content.endswith("You are not playing in this game")
     assert link_buttons(refusal.body) == []
     assert assert_no_seat_token_in_public(linked.fake) >= 3
@@ -326,9 +341,9 @@ async def test_no_links_without_the_web_board(make_linked: MakeLinked) -> None:
     assert "scrabble:add-bot" not in str(lobby["components"])
     assert link_buttons(turn_messages(linked)[-1].body) == []
     assert link_buttons(linked.fake.dms_to(ALICE_ID)[-1].body) == []
-    assert link_buttons((await linked.slash("rack")).body) == []
-    refused = await linked.slash("link")
-    assert refused.content.endswith("This bot does not serve the web board (its [web] settings disable it)")
+    rack = await linked.slash("rack")
+    assert link_buttons(rack.body) == []
+    assert "scrabble:new-link" not in str(rack.body)  # no New web link button without the board
     assert not any(TOKEN.search(r.content) or link_buttons(r.body) for r in linked.fake.requests)
 
 
