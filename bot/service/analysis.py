@@ -20,6 +20,7 @@ from typing import Any, Final, Protocol
 
 from bot.messages import Attachment, Message, shorten
 from bot.service.errors import NoGameError, ServiceError
+from bot.service.features import Feature, require_on
 from bot.service.protocols import Clock
 from bot.store import GameRow, GameStatus, Store
 from scrabble_core.ai import Level, MoveSource, default_leave_model
@@ -116,10 +117,11 @@ class AnalysisService:
         as a text file; ``private`` says whether only the asker sees it.
 
         Raises:
+            FeatureOffError: the guild turned analysis off.
             NoGameError: no such finished game in this guild (or none finished in the channel).
             AnalysisError: no worker pool, or a turn could not be analysed (nothing is stored).
         """
-        # FEATURE: analysis
+        require_on(await self._store.features(guild_id), Feature.ANALYSIS)
         row = await self._finished_game(guild_id, channel_id, game_id)
         lock = self._locks.setdefault(row.id, asyncio.Lock())
         async with lock:

@@ -10,7 +10,7 @@ import enum
 from collections.abc import Mapping
 from typing import Final
 
-from bot.service.errors import SettingError
+from bot.service.errors import FeatureOffError, SettingError
 from bot.service.text import quoted
 
 
@@ -45,6 +45,16 @@ def feature_named(name: object) -> Feature:
 def is_on(settings: Mapping[str, bool], feature: Feature) -> bool:
     """Whether ``feature`` is on in a guild whose stored ``settings`` are these (on unless set off)."""
     return settings.get(feature.value, True)
+
+
+def require_on(settings: Mapping[str, bool], feature: Feature) -> None:
+    """Refuse a command of ``feature`` in a guild whose stored ``settings`` turned it off.
+
+    Raises:
+        FeatureOffError: it is off.
+    """
+    if not is_on(settings, feature):
+        raise FeatureOffError(feature)
 
 
 def features_text(settings: Mapping[str, bool]) -> str:

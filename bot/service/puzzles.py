@@ -20,6 +20,7 @@ from typing import Any, Final
 from bot.messages import Attachment, BoardHeader, Message, PlayerLine
 from bot.service.analysis import Pool
 from bot.service.errors import ServiceError
+from bot.service.features import Feature, require_on
 from bot.service.protocols import Clock, Renderer
 from bot.service.seats import User, shown
 from bot.store import PuzzleAnswer, Store
@@ -144,9 +145,10 @@ class PuzzleService:
         answer on its board (if there was a puzzle yesterday) and the puzzle leaderboard.
 
         Raises:
+            FeatureOffError: the guild turned puzzles off.
             PuzzleError: no worker pool to choose it, or no position makes a puzzle.
         """
-        # FEATURE: puzzles
+        require_on(await self._store.features(guild_id), Feature.PUZZLES)
         today = self.today()
         puzzle = await self._puzzle(guild_id, today)
         view = puzzle.view
@@ -179,11 +181,12 @@ class PuzzleService:
         """Grade ``user``'s answer to today's puzzle (private) and record it: one answer a day.
 
         Raises:
+            FeatureOffError: the guild turned puzzles off.
             PuzzleError: a second answer today; an answer that is not a legal play in the position (the
                 message says why: nothing is recorded, so it may be typed again); no puzzle (see
                 :meth:`puzzle`).
         """
-        # FEATURE: puzzles
+        require_on(await self._store.features(guild_id), Feature.PUZZLES)
         today = self.today()
         day = today.isoformat()
         earlier = await self._store.puzzle_answer(guild_id, day, user.id)

@@ -14,7 +14,7 @@ from service_fakes import CHANNEL, GUILD, OTHER_CHANNEL, Harness, open_harness
 from bot.ai_executor import AiExecutor, WorkerConfig
 from bot.render.analysis_chart import render_loss_chart
 from bot.service.analysis import ITERATIONS, LEVEL, MOVE_TIMEOUT, AnalysisError, analyse_turn
-from bot.service.errors import NoGameError
+from bot.service.errors import FeatureOffError, NoGameError
 from scrabble_core.ai import default_leave_model
 from scrabble_core.analysis import GameAnalysis, analyse_position, game_positions, summarise
 from scrabble_core.lexicon import Lexicon
@@ -167,3 +167,17 @@ async def test_the_real_worker_pool_analyses_a_turn(
     direct = analyse_turn(generator, argument)
     assert result == direct
     assert (result["best"], result["best_score"]) == ("L1 INHEREN.", 74)
+
+
+async def test_a_guild_that_turned_analysis_off_is_refused(
+    harness: Harness, enable_lexicon: Lexicon, generator: MoveGenerator
+) -> None:
+    await finished(harness, enable_lexicon)
+    pool = InlinePool(generator)
+    harness.svc.use_pool(pool)
+    await harness.svc.set_feature(GUILD, "analysis", False)
+    with pytest.raises(FeatureOffError, match=r"^The analysis feature is turned off in this server: "):
+        await harness.svc.analysis.analyze(GUILD, CHANNEL)
+    assert pool.calls == []
+    await harness.svc.set_feature(GUILD, "analysis", True)
+    assert (await harness.svc.analysis.analyze(GUILD, CHANNEL)).text.startswith("Analysis of game ")

@@ -12,6 +12,7 @@ from PIL import Image
 from service_fakes import ALICE, BOB, CAROL, FakeClock, typed
 
 from bot.render.png import PngRenderer
+from bot.service.errors import FeatureOffError
 from bot.service.puzzles import PuzzleError, PuzzleService, find_puzzle
 from bot.store import Store
 from scrabble_core.ai import default_leave_model
@@ -161,3 +162,14 @@ async def test_without_a_pool_there_is_no_puzzle(tmp_path: Path, enable_lexicon:
 def _typed(puzzle: Puzzle) -> str:
     """The puzzle's best play as a player types it (``?E`` for a blank, ``.`` for a tile on the board)."""
     return typed(Play.from_gcg(puzzle.answer.move))
+
+
+async def test_a_guild_that_turned_puzzles_off_is_refused(puzzles: Puzzles) -> None:
+    await puzzles.store.set_feature(GUILD, "puzzles", False)
+    off = r"^The puzzles feature is turned off in this server: "
+    with pytest.raises(FeatureOffError, match=off):
+        await puzzles.service.puzzle(GUILD)
+    with pytest.raises(FeatureOffError, match=off):
+        await puzzles.service.solve(GUILD, ALICE, "8H QUIZ")
+    assert await puzzles.store.puzzle(GUILD, puzzles.service.today().isoformat()) is None
+    assert puzzles.pool.calls == []
