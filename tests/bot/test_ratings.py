@@ -35,7 +35,7 @@ from bot.service.errors import FeatureOffError, OptionError, SettingError
 from bot.service.features import Feature
 from bot.service.game_service import NewGame, User
 from bot.service.rating_model import INITIAL, MODEL_VERSION, PlayerRating, Rating, RatingPoint, Record, rate
-from bot.store import GameRow, GameStatus, Store
+from bot.store import MIGRATIONS_DIR, GameRow, GameStatus, Store
 
 WIN = Rating(27.635389493140497, 8.06590141354368)
 LOSS = Rating(22.364610506859503, 8.06590141354368)
@@ -219,13 +219,14 @@ async def test_an_old_database_is_rated_at_start_up(harness: Harness) -> None:
     with sqlite3.connect(harness.path) as db:  # as schema 2 left it: no rating table, no "rated" option
         db.executescript(
             "DROP TABLE ratings; DROP TABLE rating_history; DROP TABLE rating_state; DROP TABLE guild_features;"
+            "DROP TABLE analyses; DROP TABLE puzzle_answers; DROP TABLE puzzles;"  # and none of schema 4
         )
         db.execute("UPDATE games SET options = json_remove(options, '$.rated') WHERE options ->> 'rated'")
         db.execute("PRAGMA user_version = 2")
         assert db.execute("SELECT COUNT(*) FROM games WHERE options ->> 'rated' IS NULL").fetchone() == (7,)
     await harness.open()
     store = store_of(harness)
-    assert await store.schema_version() == 3
+    assert await store.schema_version() == len(list(MIGRATIONS_DIR.glob("*.sql")))
     # The unrated game (stored with "rated": false) stays unrated; the others are rated as they were.
     assert await snapshot(store) == before
     with sqlite3.connect(harness.path) as db:
