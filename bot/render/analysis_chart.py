@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from PIL import Image, ImageDraw
 
 from bot.render import style
-from bot.render.chart import _nice_step as nice_step
+from bot.render.chart import nice_step
 from bot.render.drawing import fit_text, font, png_bytes, shrink
 
 _TEXT_SIZE = 18

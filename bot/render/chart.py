@@ -50,7 +50,7 @@ def render_score_chart(players: Sequence[str], totals: Sequence[Sequence[int]]) 
     )
     x_high = max([1, *(len(line) for line in totals)])
     scores = [0, *(score for line in totals for score in line)]
-    y_step = _nice_step(max(max(scores) - min(scores), 10) / 8)
+    y_step = nice_step(max(max(scores) - min(scores), 10) / 8)
     y_low = math.floor(min(scores) / y_step) * y_step
     y_high = max(math.ceil(max(scores) / y_step) * y_step, y_low + y_step)
 
@@ -59,7 +59,7 @@ def render_score_chart(players: Sequence[str], totals: Sequence[Sequence[int]]) 
         y = plot[3] - (plot[3] - plot[1]) * (score - y_low) / (y_high - y_low)
         return x, y
 
-    _draw_axes(draw, plot, point, x_high, (y_low, y_high, y_step), scale)
+    draw_axes(draw, plot, point, x_high, (y_low, y_high, y_step), scale)
     for index, line in enumerate(totals):
         colour = style.PLAYER_COLOURS[index % len(style.PLAYER_COLOURS)]
         points = [point(turn, score) for turn, score in enumerate([0, *line])]
@@ -94,15 +94,17 @@ def _draw_legend(
         draw.text((x + swatch + 10 * scale, middle), label, font=face, fill=style.CHART_TEXT, anchor="lm")
 
 
-def _draw_axes(
+def draw_axes(
     draw: ImageDraw.ImageDraw,
     plot: tuple[int, int, int, int],
     point: Callable[[int, int], tuple[float, float]],
     x_high: int,
     y_ticks: tuple[int, int, int],
     scale: int,
+    x_label: str = "Turn",
 ) -> None:
-    """Horizontal grid lines with score labels, the axes, and turn numbers under the x axis."""
+    """Horizontal grid lines with their values (0 drawn as an axis), the y axis, and the x axis's
+    numbers (turns, or games) under the plot with ``x_label``."""
     left, top, right, bottom = plot
     face = font(_TEXT_SIZE * scale)
     y_low, y_high, y_step = y_ticks
@@ -112,17 +114,17 @@ def _draw_axes(
         draw.line((left, y, right, y), fill=colour, width=scale * (2 if score == 0 else 1))
         draw.text((left - 10 * scale, y), str(score), font=face, fill=style.CHART_TEXT, anchor="rm")
     draw.line((left, top, left, bottom), fill=style.CHART_AXIS, width=2 * scale)
-    x_step = _nice_step(x_high / 12) if x_high > 12 else 1
+    x_step = nice_step(x_high / 12) if x_high > 12 else 1
     for turn in range(0, x_high + 1, x_step):
         x, _ = point(turn, y_low)
         draw.line((x, bottom, x, bottom + 6 * scale), fill=style.CHART_AXIS, width=2 * scale)
         draw.text((x, bottom + 10 * scale), str(turn), font=face, fill=style.CHART_TEXT, anchor="mt")
     draw.text(
-        ((left + right) / 2, bottom + 36 * scale), "Turn", font=face, fill=style.CHART_TEXT, anchor="mt"
+        ((left + right) / 2, bottom + 36 * scale), x_label, font=face, fill=style.CHART_TEXT, anchor="mt"
     )
 
 
-def _nice_step(raw: float) -> int:
+def nice_step(raw: float) -> int:
     """The smallest of 1, 2, 5, 10, 20, 50... that is at least ``raw`` (which must be positive)."""
     magnitude = int(10 ** max(0, math.floor(math.log10(raw))))
     return next(multiple * magnitude for multiple in (1, 2, 5, 10) if multiple * magnitude >= raw)

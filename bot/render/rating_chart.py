@@ -4,13 +4,13 @@ style of the end-of-game score chart (:mod:`bot.render.chart`)."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Final
 
 from PIL import Image, ImageDraw
 
 from bot.render import style
-from bot.render.chart import _nice_step
+from bot.render.chart import draw_axes, nice_step
 from bot.render.drawing import fit_text, font, png_bytes, shrink
 from bot.service.rating_model import Rating
 
@@ -58,7 +58,7 @@ def render_rating_chart(name: str, ratings: Sequence[Rating]) -> bytes:
         (height - _PLOT_BOTTOM) * scale,
     )
     values = [value for _, _, line in lines for value in line]
-    y_step = _nice_step(max(max(values) - min(values), 10) / 8)
+    y_step = nice_step(max(max(values) - min(values), 10) / 8)
     y_low = math.floor(min(values) / y_step) * y_step
     y_high = max(math.ceil(max(values) / y_step) * y_step, y_low + y_step)
     x_high = max(1, len(ratings) - 1)
@@ -68,7 +68,7 @@ def render_rating_chart(name: str, ratings: Sequence[Rating]) -> bytes:
         y = plot[3] - (plot[3] - plot[1]) * (value - y_low) / (y_high - y_low)
         return x, y
 
-    _draw_axes(draw, plot, point, x_high, (y_low, y_high, y_step), scale)
+    draw_axes(draw, plot, point, x_high, (y_low, y_high, y_step), scale, "Rated games")
     radius = _MARKER_RADIUS * scale
     for _, colour, line in lines:
         points = [point(game, value) for game, value in enumerate(line)]
@@ -100,36 +100,3 @@ def _draw_legend(
         room = column - swatch - 16 * scale
         shown = fit_text(text, _TEXT_SIZE * scale, room)
         draw.text((x + swatch + 10 * scale, middle), shown, font=face, fill=style.CHART_TEXT, anchor="lm")
-
-
-def _draw_axes(
-    draw: ImageDraw.ImageDraw,
-    plot: tuple[int, int, int, int],
-    point: Callable[[int, float], tuple[float, float]],
-    x_high: int,
-    y_ticks: tuple[int, int, int],
-    scale: int,
-) -> None:
-    """Horizontal grid lines with rating labels (0 drawn as an axis), the y axis, and game numbers
-    under the plot."""
-    left, top, right, bottom = plot
-    face = font(_TEXT_SIZE * scale)
-    y_low, y_high, y_step = y_ticks
-    for value in range(y_low, y_high + 1, y_step):
-        _, y = point(0, value)
-        colour = style.CHART_AXIS if value == 0 else style.CHART_GRID
-        draw.line((left, y, right, y), fill=colour, width=scale * (2 if value == 0 else 1))
-        draw.text((left - 10 * scale, y), str(value), font=face, fill=style.CHART_TEXT, anchor="rm")
-    draw.line((left, top, left, bottom), fill=style.CHART_AXIS, width=2 * scale)
-    x_step = _nice_step(x_high / 12) if x_high > 12 else 1
-    for game in range(0, x_high + 1, x_step):
-        x, _ = point(game, y_low)
-        draw.line((x, bottom, x, bottom + 6 * scale), fill=style.CHART_AXIS, width=2 * scale)
-        draw.text((x, bottom + 10 * scale), str(game), font=face, fill=style.CHART_TEXT, anchor="mt")
-    draw.text(
-        ((left + right) / 2, bottom + 36 * scale),
-        "Rated games",
-        font=face,
-        fill=style.CHART_TEXT,
-        anchor="mt",
-    )
