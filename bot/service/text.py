@@ -112,10 +112,11 @@ def lobby_text(seats: Sequence[SeatRow], options: GameOptions, creator_id: int) 
     """The lobby: its options and who has joined."""
     limit = f"{options.turn_seconds} s per turn" if options.turn_seconds else "no time limit"
     hints = f"{options.hints} hints each" if options.hints else "no hints"
+    unrated = "" if options.rated else ", unrated"
     players = ", ".join(seat_label(seat) for seat in seats)
     return (
         f"New {options.variant} game by {mention(creator_id)}: {options.challenge_mode} challenges, {limit}, "
-        f"{hints}.\nPlayers ({len(seats)}/{MAX_PLAYERS}): {players}\nJoin with /scrabble join; the creator starts it with "
+        f"{hints}{unrated}.\nPlayers ({len(seats)}/{MAX_PLAYERS}): {players}\nJoin with /scrabble join; the creator starts it with "
         "/scrabble start."
     )
 
