@@ -26,7 +26,7 @@ import re
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final, TypeVar, cast
 
@@ -109,6 +109,27 @@ class IntegerRangeError(ValueError):
 
     def __init__(self, what: str) -> None:
         super().__init__(f"The {what} must be between {INT64_MIN} and {INT64_MAX}")
+
+
+class GameKind(enum.StrEnum):
+    """Which game a row of the games table holds."""
+
+    SCRABBLE = "scrabble"
+    GO = "go"
+
+    @property
+    def game_name(self) -> str:
+        """The game's name as players read it: ``Scrabble``, ``Go``."""
+        return "Scrabble" if self is GameKind.SCRABBLE else "Go"
+
+
+class ChannelTakenError(sqlite3.IntegrityError):
+    """A new game in a channel that has an open game (of any kind): :attr:`kind` is that game's."""
+
+    def __init__(self, channel_id: int, kind: GameKind) -> None:
+        self.channel_id = channel_id
+        self.kind = kind
+        super().__init__(f"channel {channel_id} already has an open {kind} game")
 
 
 class GameStatus(enum.StrEnum):
@@ -196,6 +217,50 @@ class GameRow:
     reminded: bool = False
     created_at: float = 0.0
     updated_at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class GoRow:
+    """A Go game as stored: a row of the same games table as Scrabble's (kind ``go``). ``options`` is
+    the Go service's JSON (:class:`bot.service.go.options.GoOptions`), ``state`` its JSON of the game
+    (``None`` in the lobby); seat 0 plays Black, seat 1 White."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    creator_id: int
+    status: GameStatus
+    options: Mapping[str, Any]
+    seed: int
+    state: Mapping[str, Any] | None
+    seats: tuple[SeatRow, ...]
+    deadline: float | None = None
+    reminded: bool = False
+    created_at: float = 0.0
+    updated_at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class KindStatsDelta:
+    """What one finished game of ``kind`` (not Scrabble) adds to a player's stats in a guild."""
+
+    guild_id: int
+    kind: GameKind
+    user_id: int
+    name: str
+    won: bool
+    drawn: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class KindStatsRow:
+    """A player's stats of one kind of game in a guild."""
+
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    draws: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,33 +477,37 @@ class Store:
         :meth:`quarantine`) and logged, and the others are returned."""
         async with self._lock:
             games, broken = await self._read_games(
-                "WHERE status IN ('lobby', 'active') AND quarantined IS NULL ORDER BY id", ()
+                "WHERE status IN ('lobby', 'active') AND quarantined IS NULL AND kind = 'scrabble' ORDER BY id",
+                (),
             )
         for game_id, reason in broken:
             logger.error("game %d cannot be read (%s): quarantined", game_id, reason)
             await self.quarantine(game_id, reason)
         return games
 
-    async def pending_outbox(self) -> list[OutboxEntry]:
-        """The announcements not marked sent, oldest first."""
+    async def pending_outbox(self, kind: GameKind = GameKind.SCRABBLE) -> list[OutboxEntry]:
+        """The announcements of the games of ``kind`` not marked sent, oldest first."""
         async with (
             self._lock,
             self._db.execute(
-                "SELECT id, game_id, data FROM outbox WHERE sent_at IS NULL ORDER BY id"
+                "SELECT outbox.id, game_id, data FROM outbox JOIN games ON games.id = outbox.game_id "
+                "WHERE sent_at IS NULL AND games.kind = ? ORDER BY outbox.id",
+                (kind.value,),
             ) as cursor,
         ):
             rows = await cursor.fetchall()
         return [OutboxEntry(entry_id, game_id, _json_object(data)) for entry_id, game_id, data in rows]
 
     async def game(self, game_id: int) -> GameRow | None:
-        """The game of that id, if any."""
-        rows = await self._games("WHERE id = ?", (game_id,))
+        """The Scrabble game of that id, if any."""
+        rows = await self._games("WHERE id = ? AND kind = 'scrabble'", (game_id,))
         return rows[0] if rows else None
 
     async def last_finished_game(self, channel_id: int) -> GameRow | None:
-        """The game that ended last in ``channel_id`` (finished, not cancelled), if any."""
+        """The Scrabble game that ended last in ``channel_id`` (finished, not cancelled), if any."""
         rows = await self._games(
-            "WHERE channel_id = ? AND status = 'finished' ORDER BY id DESC LIMIT 1", (channel_id,)
+            "WHERE channel_id = ? AND status = 'finished' AND kind = 'scrabble' ORDER BY id DESC LIMIT 1",
+            (channel_id,),
         )
         return rows[0] if rows else None
 
@@ -573,6 +642,16 @@ class Store:
     ) -> tuple[list[GameRow], list[tuple[int, str]]]:
         """The games ``where`` selects, with their seats, and the ids of those that cannot be read
         with the reason (several queries: hold the lock)."""
+        return await self._read_rows(where, params, _game_row)
+
+    async def _read_rows(
+        self,
+        where: str,
+        params: tuple[object, ...],
+        build: Callable[[Sequence[Any], tuple[SeatRow, ...]], _T],
+    ) -> tuple[list[_T], list[tuple[int, str]]]:
+        """The rows ``where`` selects, made by ``build`` from their columns and seats, and the ids of
+        those that cannot be read with the reason (several queries: hold the lock)."""
         async with self._db.execute(
             "SELECT id, guild_id, channel_id, creator_id, status, options, seed, state, deadline, reminded, "
             f"created_at, updated_at FROM games {where}",
@@ -592,7 +671,7 @@ class Store:
                     SeatRow(number, user, name, None if level is None else Level(level), hints, timeouts)
                     for number, user, name, level, hints, timeouts in seat_rows
                 )
-                games.append(_game_row(row, seats))
+                games.append(build(row, seats))
             except (ValueError, KeyError, TypeError) as error:
                 broken.append((int(row[0]), f"{type(error).__name__}: {error}"[:200]))
         return games, broken
@@ -709,10 +788,11 @@ class Store:
         logger.info("ratings rebuilt from %d rated games", games)
 
     async def _finished_marker(self) -> tuple[int, int | None]:
-        """How many games are finished, and the last of them in finish order."""
+        """How many Scrabble games are finished, and the last of them in finish order."""
         async with self._db.execute(
-            "SELECT COUNT(*), (SELECT id FROM games WHERE status = 'finished' "
-            "ORDER BY updated_at DESC, id DESC LIMIT 1) FROM games WHERE status = 'finished'"
+            "SELECT COUNT(*), (SELECT id FROM games WHERE status = 'finished' AND kind = 'scrabble' "
+            "ORDER BY updated_at DESC, id DESC LIMIT 1) FROM games WHERE status = 'finished' "
+            "AND kind = 'scrabble'"
         ) as cursor:
             row = await cursor.fetchone()
         assert row is not None
@@ -750,7 +830,7 @@ class Store:
         await self._db.execute(f"DELETE FROM ratings {where}", params)
         await self._db.execute(f"DELETE FROM rating_history {where}", params)
         games, broken = await self._read_games(
-            f"WHERE status = 'finished' {'' if guild_id is None else 'AND guild_id = ?'} "
+            f"WHERE status = 'finished' AND kind = 'scrabble' {'' if guild_id is None else 'AND guild_id = ?'} "
             "ORDER BY updated_at, id",
             params,
         )
@@ -808,6 +888,118 @@ class Store:
             (MODEL_VERSION, finished, last_game),
         )
 
+    # Go games (issue 13): rows of the same games table, kind 'go' ---------------------------------
+
+    async def create_go_game(self, row: GoRow, log: Sequence[LogEntry]) -> GoRow:
+        """Insert a new Go game (``row.id`` is ignored) with its seats and log entries; return it with
+        its id.
+
+        Raises:
+            ChannelTakenError: the channel already has an open game, of any kind (nothing is written).
+            IntegerRangeError: a number does not fit SQLite (nothing is written).
+        """
+        _check_integers(row, log, ())
+        game_id = await self._one_trip_transaction(lambda db: _insert_game(db, row, log))
+        return replace(row, id=game_id)
+
+    async def save_go_game(
+        self,
+        row: GoRow,
+        log: Sequence[LogEntry],
+        stats: Iterable[KindStatsDelta] = (),
+        outbox: Mapping[str, Any] | None = None,
+    ) -> int | None:
+        """As :meth:`save`, for a Go game: write ``row`` over the stored game, append ``log``, add
+        ``stats`` and queue ``outbox``, in one transaction; the queued announcement's id.
+
+        Raises:
+            KeyError: no game has that id (nothing is written).
+            IntegerRangeError: a number does not fit SQLite (nothing is written).
+            sqlite3.Error: the write failed (nothing is written).
+        """
+        deltas = list(stats)
+        _check_integers(row, log, deltas)
+        return await self._one_trip_transaction(lambda db: _update_game(db, row, log, deltas, outbox))
+
+    async def open_go_games(self) -> list[GoRow]:
+        """Every Go game in the lobby or being played, by id, except quarantined ones; one whose row
+        cannot be read is quarantined and logged, and the others are returned."""
+        async with self._lock:
+            games, broken = await self._read_rows(
+                "WHERE status IN ('lobby', 'active') AND quarantined IS NULL AND kind = 'go' ORDER BY id",
+                (),
+                _go_row,
+            )
+        for game_id, reason in broken:
+            logger.error("game %d cannot be read (%s): quarantined", game_id, reason)
+            await self.quarantine(game_id, reason)
+        return games
+
+    async def go_game(self, game_id: int) -> GoRow | None:
+        """The Go game of that id, if any.
+
+        Raises:
+            ValueError: its row cannot be read.
+        """
+        rows = await self._go_games("WHERE id = ? AND kind = 'go'", (game_id,))
+        return rows[0] if rows else None
+
+    async def last_finished_go_game(self, channel_id: int) -> GoRow | None:
+        """The Go game that ended last in ``channel_id`` (finished, not cancelled), if any.
+
+        Raises:
+            ValueError: its row cannot be read.
+        """
+        rows = await self._go_games(
+            "WHERE channel_id = ? AND status = 'finished' AND kind = 'go' ORDER BY id DESC LIMIT 1",
+            (channel_id,),
+        )
+        return rows[0] if rows else None
+
+    async def open_game_kind(self, channel_id: int) -> GameKind | None:
+        """The kind of the channel's open game (lobby or active, not quarantined), if it has one."""
+        async with (
+            self._lock,
+            self._db.execute(
+                "SELECT kind FROM games WHERE channel_id = ? AND status IN ('lobby', 'active') "
+                "AND quarantined IS NULL",
+                (channel_id,),
+            ) as cursor,
+        ):
+            row = await cursor.fetchone()
+        return None if row is None else GameKind(row[0])
+
+    async def kind_stats(self, guild_id: int, kind: GameKind, user_id: int) -> KindStatsRow | None:
+        """A player's stats of ``kind`` games in a guild, if they finished one there."""
+        rows = await self._kind_stats(
+            "WHERE guild_id = ? AND kind = ? AND user_id = ?", (guild_id, kind, user_id)
+        )
+        return rows[0] if rows else None
+
+    async def kind_leaderboard(self, guild_id: int, kind: GameKind, limit: int) -> list[KindStatsRow]:
+        """The guild's best ``limit`` players of ``kind`` games: most wins, then most draws, fewest games."""
+        return await self._kind_stats(
+            "WHERE guild_id = ? AND kind = ? AND games > 0 ORDER BY wins DESC, draws DESC, games, user_id LIMIT ?",
+            (guild_id, kind, limit),
+        )
+
+    async def _kind_stats(self, where: str, params: tuple[object, ...]) -> list[KindStatsRow]:
+        async with (
+            self._lock,
+            self._db.execute(
+                f"SELECT user_id, name, games, wins, draws FROM kind_stats {where}", params
+            ) as cursor,
+        ):
+            return [KindStatsRow(*row) for row in await cursor.fetchall()]
+
+    async def _go_games(self, where: str, params: tuple[object, ...]) -> list[GoRow]:
+        async with self._lock:
+            games, broken = await self._read_rows(where, params, _go_row)
+        if broken:
+            game_id, reason = broken[0]
+            raise ValueError(f"game {game_id} cannot be read: {reason}")
+        return games
+
     # Analyses and puzzles (issue 12) --------------------------------------------------------------
 
     async def save_analysis(self, game_id: int, level: str, data: Mapping[str, Any], at: float) -> None:
@@ -828,9 +1020,10 @@ class Store:
         return None if row is None else _json_object(row[0])
 
     async def finished_games(self, guild_id: int, limit: int) -> list[GameRow]:
-        """The guild's last ``limit`` finished games, newest first."""
+        """The guild's last ``limit`` finished Scrabble games, newest first."""
         return await self._games(
-            "WHERE guild_id = ? AND status = 'finished' AND state IS NOT NULL ORDER BY id DESC LIMIT ?",
+            "WHERE guild_id = ? AND status = 'finished' AND state IS NOT NULL AND kind = 'scrabble' "
+            "ORDER BY id DESC LIMIT ?",
             (guild_id, limit),
         )
 
@@ -951,17 +1144,33 @@ def _begun(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], _T]) -> 
     return work(db)
 
 
-def _insert_game(db: sqlite3.Connection, row: GameRow, log: Sequence[LogEntry]) -> int:
-    """Insert the game ``row`` with its seats and log (in a transaction); its new id."""
+def _insert_game(db: sqlite3.Connection, row: GameRow | GoRow, log: Sequence[LogEntry]) -> int:
+    """Insert the game ``row`` with its seats and log (in a transaction); its new id.
+
+    Raises:
+        ChannelTakenError: the channel has an open game, of any kind (the one place this is checked).
+    """
+    taken = db.execute(
+        "SELECT kind FROM games WHERE channel_id = ? AND status IN ('lobby', 'active') AND quarantined IS NULL",
+        (row.channel_id,),
+    ).fetchone()
+    if taken is not None:
+        raise ChannelTakenError(row.channel_id, GameKind(taken[0]))
+    kind, options = (
+        (GameKind.GO, dict(row.options))
+        if isinstance(row, GoRow)
+        else (GameKind.SCRABBLE, row.options.to_dict())
+    )
     cursor = db.execute(
-        "INSERT INTO games (guild_id, channel_id, creator_id, status, options, seed, state, "
-        "deadline, reminded, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO games (kind, guild_id, channel_id, creator_id, status, options, seed, state, "
+        "deadline, reminded, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
+            kind.value,
             row.guild_id,
             row.channel_id,
             row.creator_id,
             row.status.value,
-            json.dumps(row.options.to_dict()),
+            json.dumps(options),
             row.seed,
             _json_or_none(row.state),
             row.deadline,
@@ -979,9 +1188,9 @@ def _insert_game(db: sqlite3.Connection, row: GameRow, log: Sequence[LogEntry]) 
 
 def _update_game(
     db: sqlite3.Connection,
-    row: GameRow,
+    row: GameRow | GoRow,
     log: Sequence[LogEntry],
-    stats: Sequence[StatsDelta],
+    stats: Sequence[StatsDelta | KindStatsDelta],
     outbox: Mapping[str, Any] | None,
 ) -> int | None:
     """Write the body of :meth:`Store.save` (in a transaction); the queued announcement's id.
@@ -999,7 +1208,10 @@ def _update_game(
     _write_seats(db, row.id, row.seats)
     _append(db, row.id, log)
     for delta in stats:
-        _add_stats(db, delta)
+        if isinstance(delta, KindStatsDelta):
+            _add_kind_stats(db, delta)
+        else:
+            _add_stats(db, delta)
     if outbox is None:
         return None
     cursor = db.execute(
@@ -1047,6 +1259,15 @@ def _add_stats(db: sqlite3.Connection, delta: StatsDelta) -> None:
     )
 
 
+def _add_kind_stats(db: sqlite3.Connection, delta: KindStatsDelta) -> None:
+    db.execute(
+        "INSERT INTO kind_stats (guild_id, kind, user_id, name, games, wins, draws) VALUES (?, ?, ?, ?, 1, ?, ?) "
+        "ON CONFLICT (guild_id, kind, user_id) DO UPDATE SET name = excluded.name, games = games + 1, "
+        "wins = wins + excluded.wins, draws = draws + excluded.draws",
+        (delta.guild_id, delta.kind.value, delta.user_id, delta.name, int(delta.won), int(delta.drawn)),
+    )
+
+
 def _json_or_none(value: Mapping[str, Any] | None) -> str | None:
     return None if value is None else json.dumps(value)
 
@@ -1085,6 +1306,35 @@ def _game_row(row: Sequence[Any], seats: tuple[SeatRow, ...]) -> GameRow:
         reminded=bool(row[9]),
         created_at=row[10],
         updated_at=row[11],
+    )
+
+
+def _go_row(row: Sequence[Any], seats: tuple[SeatRow, ...]) -> GoRow:
+    """A Go game from its columns and seats.
+
+    Raises:
+        ValueError, TypeError: broken JSON, missing or misnumbered seats.
+    """
+    if [seat.seat for seat in seats] != list(range(len(seats))) or not seats:
+        raise ValueError(f"seats {[seat.seat for seat in seats]} are not numbered 0, 1, 2...")
+    options = json.loads(row[5])
+    state = None if row[7] is None else json.loads(row[7])
+    if not isinstance(options, dict) or (state is not None and not isinstance(state, dict)):
+        raise TypeError("the options or the state is not a JSON object")
+    return GoRow(
+        row[0],
+        row[1],
+        row[2],
+        row[3],
+        GameStatus(row[4]),
+        options,
+        row[6],
+        state,
+        seats,
+        row[8],
+        bool(row[9]),
+        row[10],
+        row[11],
     )
 
 
@@ -1134,7 +1384,9 @@ def _open_error(path: Path, error: sqlite3.Error) -> StoreOpenError:
     return CorruptDatabaseError(path, str(error))
 
 
-def _check_integers(row: GameRow, log: Sequence[LogEntry], stats: Sequence[StatsDelta]) -> None:
+def _check_integers(
+    row: GameRow | GoRow, log: Sequence[LogEntry], stats: Sequence[StatsDelta | KindStatsDelta]
+) -> None:
     """Refuse a number that SQLite cannot store (64 bits), before anything is written.
 
     Raises:
@@ -1152,8 +1404,9 @@ def _check_integers(row: GameRow, log: Sequence[LogEntry], stats: Sequence[Stats
         numbers.append(("timeout count", seat.timeouts))
     numbers += [("seat", entry.seat) for entry in log]
     for delta in stats:
-        numbers += [("server id", delta.guild_id), ("user id", delta.user_id), ("score", delta.score)]
-        numbers.append(("score", delta.best_score))
+        numbers += [("server id", delta.guild_id), ("user id", delta.user_id)]
+        if isinstance(delta, StatsDelta):
+            numbers += [("score", delta.score), ("score", delta.best_score)]
     for what, value in numbers:
         if value is not None and not INT64_MIN <= value <= INT64_MAX:
             raise IntegerRangeError(what)
