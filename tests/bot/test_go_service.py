@@ -287,6 +287,27 @@ async def test_resume_play_after_the_passes(harness: GoHarness) -> None:
         await harness.go.toggle_dead(GO_CHANNEL, BOB.id, "C3")
 
 
+async def test_the_last_pass_can_be_taken_back_with_consent(harness: GoHarness) -> None:
+    await harness.new(ALICE, size=5, opponent=BOB.id)
+    await harness.go.join(GO_CHANNEL, BOB)
+    await harness.moves(PLAYERS, "C3")
+    await harness.go.pass_turn(GO_CHANNEL, BOB.id)
+    await harness.go.pass_turn(GO_CHANNEL, ALICE.id)
+    await harness.go.request_undo(GO_CHANNEL, ALICE.id)
+    await harness.go.answer_undo(GO_CHANNEL, BOB.id, True)
+    assert harness.texts()[-1] == (
+        "Bob (White) accepted: Black's pass taken back.\n"
+        "Black: Alice (captured 0) · White: Bob (captured 0)\n"
+        "<@11>, your move as Black: /go play <point> or a button."
+    )
+    game = harness.go.game(GO_CHANNEL)
+    assert (game.phase, game.passes, [str(move) for move in game.moves]) == (
+        Phase.PLAY,
+        1,
+        ["B C3", "W pass"],
+    )
+
+
 async def test_a_move_that_runs_out_of_time_loses_even_across_a_restart(harness: GoHarness) -> None:
     await harness.new(ALICE, size=9, opponent=BOB.id, time_limit=60)
     await harness.go.join(GO_CHANNEL, BOB)

@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
-from bot.go.ai import RESIGN
+from bot.go.ai import RESIGN, AIMove
 from bot.go.sgf import export_sgf
 from bot.messages import Attachment, Button, Message, mention
 from bot.service.errors import (
@@ -49,7 +49,7 @@ from bot.service.seats import User, seat_name
 from bot.service.storage import retry_delay, retry_notice, typed_storage_errors
 from bot.service.tasks import Tasks
 from bot.store import GameKind, GameStatus, GoRow, KindStatsDelta, LogEntry, SeatRow, Store
-from go_core import Color, Game, Phase
+from go_core import Color, Game, Phase, Point
 from go_core.game import Move
 
 __all__ = ["GoService"]
@@ -524,8 +524,6 @@ class GoService:
         before = game.to_dict()
         with engine_refusals():
             extra, lines = change(game, table.extra)
-        if extra.undo is not None and extra.version != table.extra.version + 1:
-            extra = replace(extra, undo=None)
         if game.phase is Phase.SCORING and table.game is not None and table.game.phase is Phase.PLAY:
             extra = await self._propose_dead(table, game, extra)
         now = self._clock.now()
@@ -776,7 +774,7 @@ class GoService:
         finally:
             self._tasks.ai_turn_done(channel_id)
 
-    def _ai_change(self, table: GoTable, seat: int, move: object) -> Change:
+    def _ai_change(self, table: GoTable, seat: int, move: AIMove) -> Change:
         label = text.seat_label(table.row.seats[seat])
 
         def change(game: Game, extra: Extra) -> tuple[Extra, list[str]]:
@@ -784,9 +782,9 @@ class GoService:
             if move == RESIGN:
                 game.resign(colour)
                 return _moved(extra), [f"{label} resigned."]
-            if move is not None:
+            if isinstance(move, Point):
                 try:
-                    played = game.play(move, colour)  # type: ignore[arg-type]
+                    played = game.play(move, colour)
                     return _moved(extra), [text.move_line(table.row.seats[seat], played)]
                 except Exception:
                     logger.exception(
@@ -849,10 +847,8 @@ def _undo_moves(game: Game, colour: Color) -> list[Move]:
 
 
 def _take_back(game: Game, count: int) -> list[Move]:
-    """Undo ``count`` moves (leaving the dead-stone phase if in it); the moves taken back, last first."""
-    if game.phase is Phase.SCORING:
-        game.resume()
-        game.undo()  # the resumption
+    """Undo ``count`` moves (a pass taken back leaves the dead-stone phase it started); the moves taken
+    back, last first."""
     taken = []
     for _ in range(count):
         move = game.undo()
