@@ -25,7 +25,7 @@ from service_fakes import (
 )
 
 from bot.ai_executor import AiExecutor, WorkerConfig
-from bot.go.ai import RESIGN, Level, find_gnugo
+from bot.go.ai import Level, find_gnugo
 from bot.render.go_board import render_go_board
 from bot.service.errors import ChannelBusyError, GameExistsError
 from bot.service.game_service import GameService
