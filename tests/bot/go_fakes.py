@@ -62,13 +62,20 @@ class GoHarness:
     ai: ScriptedGoAi = field(default_factory=ScriptedGoAi)
     clock: FakeClock = field(default_factory=FakeClock)
     notifier: RecordingNotifier = field(default_factory=RecordingNotifier)
+    reminder_left: float = 0.0
     store: Store | None = None
     service: GoService | None = None
 
     async def open(self, store: type[Store] = Store) -> GoService:
         self.store = await store.open(self.path)
         self.service = GoService(
-            self.store, self.notifier, self.ai, quick_board, locks=ChannelLocks(), clock=self.clock
+            self.store,
+            self.notifier,
+            self.ai,
+            quick_board,
+            locks=ChannelLocks(),
+            clock=self.clock,
+            reminder_left=self.reminder_left,
         )
         await self.service.start()
         return self.service

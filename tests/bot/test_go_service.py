@@ -3,6 +3,8 @@ phase, the result with its breakdown, stats, SGF, timers and the AI's turns."""
 
 from __future__ import annotations
 
+import json
+import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -330,6 +332,26 @@ async def test_a_move_that_runs_out_of_time_loses_even_across_a_restart(harness:
     assert [entry.kind for entry in await harness.db.log(1)][-1] == "timeout"
 
 
+async def test_the_player_to_move_is_reminded_once_before_the_deadline(harness: GoHarness) -> None:
+    harness.reminder_left = 0.25
+    await harness.restart()
+    await harness.new(ALICE, size=9, opponent=BOB.id, time_limit=100)
+    await harness.go.join(GO_CHANNEL, BOB)
+    await harness.clock.advance(74)
+    assert harness.texts()[-1].endswith("/go play <point> or a button.")
+    await harness.clock.advance(1)
+    await harness.go.idle()
+    _, reminder = harness.notifier.posts[-1]
+    assert (reminder.text, reminder.mentions) == ("<@11>, it is your move: 25 seconds left.", (11,))
+    await harness.restart()  # reminded already: not again
+    await harness.clock.advance(24)
+    assert harness.texts()[-1] == "<@11>, it is your move: 25 seconds left."
+    await harness.clock.advance(1)
+    await harness.go.idle()
+    assert harness.texts()[-1].endswith("Game over: White (Bob) wins on time.")
+    assert [entry.kind for entry in await harness.db.log(1)][-2:] == ["reminder", "timeout"]
+
+
 async def test_a_restart_resumes_the_game_exactly(harness: GoHarness) -> None:
     await harness.new(ALICE, size=9, opponent=BOB.id, komi=6.5, handicap=2)
     await harness.go.join(GO_CHANNEL, BOB)
@@ -434,3 +456,23 @@ async def test_export_of_an_open_game(harness: GoHarness) -> None:
         "Count if the game ended now, no stone dead: "
         "Black 1 (stones 1 + territory 0), White 8.5 (stones 1 + territory 0 + komi 7.5): White wins by 7.5"
     )
+
+
+async def test_a_go_game_that_cannot_be_read_is_quarantined_and_the_others_start(harness: GoHarness) -> None:
+    await harness.new(ALICE, size=9, opponent=BOB.id)
+    await harness.go.join(GO_CHANNEL, BOB)
+    await harness.go.new_game(GUILD, GO_CHANNEL + 1, BOB, GoNewGame(size=9))
+    await harness.close()
+    with sqlite3.connect(harness.path) as db:
+        state = json.loads(db.execute("SELECT state FROM games WHERE id = 1").fetchone()[0])
+        state["game"]["actions"] = ["B E5", "W E5"]  # an occupied point
+        db.execute("UPDATE games SET state = ? WHERE id = 1", (json.dumps(state),))
+    await harness.open()
+    assert not harness.go.has_game(GO_CHANNEL)
+    assert harness.go.has_game(GO_CHANNEL + 1)
+    with sqlite3.connect(harness.path) as db:
+        assert db.execute("SELECT quarantined FROM games WHERE id = 1").fetchone() == (
+            "OccupiedError: E5 is already occupied",
+        )
+    await harness.new(CAROL, size=9)  # its channel is free
+    assert harness.go.has_game(GO_CHANNEL)

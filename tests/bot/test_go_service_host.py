@@ -240,3 +240,8 @@ async def test_the_go_ai_runs_in_the_ai_worker_pool(enable_lexicon: Lexicon) -> 
         assert isinstance(move, Point) and game.is_legal(move)
         dead = await ai.dead_stones(_territory_game())
         assert dead == (frozenset({Point.parse("H5", 9)}), "the built-in AI")
+        if find_gnugo() is not None:  # GNU Go in a subprocess of the worker
+            gnugo = PoolGoAi(executor, 10.0, "auto")
+            move = await gnugo.choose(game, Level.EASY, seed=3)
+            assert isinstance(move, Point) and game.is_legal(move)
+            assert (await gnugo.dead_stones(_territory_game()))[1] == "GNU Go"

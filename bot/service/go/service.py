@@ -80,10 +80,13 @@ class GoService:
         locks: ChannelLocks,
         clock: Clock | None = None,
         new_seed: Callable[[], int] = lambda: secrets.randbits(SEED_BITS),
+        reminder_left: float = 0.0,
     ) -> None:
         """Set up the service over an open ``store``, sending through ``notifier``, the AI seats played
         by ``ai``, boards drawn by ``renderer``, every change of a channel under its lock in ``locks``
-        (share the Scrabble service's). ``new_seed`` gives a new game's seed (its colour draw and AI)."""
+        (share the Scrabble service's). ``new_seed`` gives a new game's seed (its colour draw and AI).
+        In games with a time limit, the player to move is reminded once when ``reminder_left`` of the
+        limit is left (0: never)."""
         self._store = store
         self._notifier = notifier
         self._ai = ai
@@ -91,6 +94,7 @@ class GoService:
         self._locks = locks
         self._clock: Clock = clock or SystemClock()
         self._new_seed = new_seed
+        self._reminder_left = reminder_left
         self._tables: dict[int, GoTable] = {}
         self._tasks = Tasks()
 
@@ -535,6 +539,7 @@ class GoService:
             status=GameStatus.FINISHED if over else GameStatus.ACTIVE,
             state=table.state(game, extra),
             deadline=now + table.options.turn_seconds if timed else None,
+            reminded=False,
             updated_at=now,
         )
         new = GoTable(row, table.options, game, extra)
@@ -801,11 +806,39 @@ class GoService:
             self._schedule(table)
 
     async def _timer(self, table: GoTable) -> None:
-        """Wait for the move's deadline, then hand the loss on time to a work task."""
-        deadline = table.row.deadline
+        """Wait for the reminder (once), then for the move's deadline, and hand the action to a work
+        task."""
+        row = table.row
+        deadline = row.deadline
         assert deadline is not None
-        await self._clock.sleep(deadline - self._clock.now())
-        self._tasks.spawn(self._expire(table.row.channel_id, table.row.id, table.extra.version))
+        key = (row.channel_id, row.id, table.extra.version)
+        now = self._clock.now()
+        if not row.reminded and self._reminder_left > 0 and now < deadline:
+            await self._clock.sleep(deadline - table.options.turn_seconds * self._reminder_left - now)
+            self._tasks.spawn(self._remind(*key))
+            return
+        await self._clock.sleep(deadline - now)
+        self._tasks.spawn(self._expire(*key))
+
+    async def _remind(self, channel_id: int, game_id: int, version: int) -> None:
+        """Remind the player to move (once a move) and re-arm the timer for the deadline."""
+        async with self._locks.hold(channel_id):
+            table = self._current(channel_id, game_id, version)
+            if table is None or table.row.deadline is None or table.row.reminded:
+                return
+            seat = table.seat_to_move()
+            row = replace(table.row, reminded=True, updated_at=self._clock.now())
+            new = replace(table, row=row)
+            try:
+                await self._save(new, [LogEntry("reminder", seat.seat, {}, row.updated_at)], retry=True)
+            except Exception:
+                logger.exception("go game %d: could not save the reminder", game_id)
+                return
+            left = max(0, round(table.row.deadline - self._clock.now()))
+            assert seat.user_id is not None  # timed moves are people's
+            reminder = f"{mention(seat.user_id)}, it is your move: {left} seconds left."
+            await self._post(channel_id, Message(reminder, mentions=(seat.user_id,)))
+            self._schedule(new)
 
     async def _expire(self, channel_id: int, game_id: int, version: int) -> None:
         """The move's time ran out: the player to move loses on time."""
