@@ -123,6 +123,13 @@ async def test_a_game_between_members_is_counted_after_the_dead_stones_are_agree
     row = await harness.db.last_finished_go_game(GO_CHANNEL)
     assert row is not None and row.state is not None
     assert row.state["game"]["dead"] == ["E5"]
+    log = await harness.db.log(row.id)
+    assert [(entry.kind, entry.seat) for entry in log] == [
+        ("created", 0), ("started", 1),
+        ("play", 0), ("play", 1), ("play", 0), ("play", 1), ("play", 0), ("pass", 1), ("pass", 0),
+        ("dead", 1), ("accept", 1), ("dead", 0), ("accept", 0), ("accept", 1),
+    ]  # fmt: skip
+    assert log[-1].data == {"version": 13, "lines": ["Bob (White) accepts the count."]}
     alice = await harness.db.kind_stats(GUILD, GameKind.GO, ALICE.id)
     bob = await harness.db.kind_stats(GUILD, GameKind.GO, BOB.id)
     assert alice is not None and (alice.games, alice.wins, alice.draws) == (1, 1, 0)

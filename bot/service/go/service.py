@@ -270,7 +270,7 @@ class GoService:
             return _moved(extra), [text.move_line(table.row.seats[seat], move)]
 
         table, seat = self._seated(channel_id, user_id, game_id)
-        await self._act(channel_id, user_id, game_id, turn, change)
+        await self._act(channel_id, user_id, game_id, turn, change, "play")
         return _ack(f"You played {point.strip().upper()}.")
 
     async def pass_turn(
@@ -289,7 +289,7 @@ class GoService:
             return _moved(extra), [text.move_line(table.row.seats[seat], move)]
 
         table, seat = self._seated(channel_id, user_id, game_id)
-        await self._act(channel_id, user_id, game_id, turn, change)
+        await self._act(channel_id, user_id, game_id, turn, change, "pass")
         return _ack("You passed.")
 
     async def resign(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Message:
@@ -304,7 +304,7 @@ class GoService:
             return _moved(extra), [f"{text.seat_label(table.row.seats[seat])} resigned."]
 
         table, seat = self._seated(channel_id, user_id, game_id)
-        await self._act(channel_id, user_id, game_id, None, change)
+        await self._act(channel_id, user_id, game_id, None, change, "resign")
         return _ack("You resigned.")
 
     async def request_undo(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Message:
@@ -329,7 +329,7 @@ class GoService:
             return replace(extra, version=extra.version + 1, undo=seat), []
 
         table, seat = self._seated(channel_id, user_id, game_id)
-        await self._act(channel_id, user_id, game_id, None, change)
+        await self._act(channel_id, user_id, game_id, None, change, "undo")
         if table.row.seats[1 - seat].is_ai:
             return _ack("Your move was taken back.")
         return _ack("Your opponent is asked to accept.")
@@ -364,7 +364,7 @@ class GoService:
             return _moved(extra), [f"{name} accepted: {_moves_text(taken)} taken back."]
 
         table, seat = self._seated(channel_id, user_id, game_id)
-        await self._act(channel_id, user_id, game_id, turn, change)
+        await self._act(channel_id, user_id, game_id, turn, change, "undo_answer")
         return _ack("Moves taken back." if accept else "You refused.")
 
     # The dead-stone phase -----------------------------------------------------------------------
@@ -390,7 +390,7 @@ class GoService:
             ]
 
         table, seat = self._seated(channel_id, user_id, game_id)
-        await self._act(channel_id, user_id, game_id, None, change)
+        await self._act(channel_id, user_id, game_id, None, change, "dead")
         return _ack(f"Group at {point.strip().upper()} marked.")
 
     async def accept_score(
@@ -409,7 +409,7 @@ class GoService:
             return _moved(extra), [f"{text.seat_label(table.row.seats[seat])} accepts the count."]
 
         table, seat = self._seated(channel_id, user_id, game_id)
-        await self._act(channel_id, user_id, game_id, turn, change)
+        await self._act(channel_id, user_id, game_id, turn, change, "accept")
         return _ack("You accepted the count.")
 
     async def resume(
@@ -426,7 +426,7 @@ class GoService:
             return _moved(extra), [f"{text.seat_label(table.row.seats[seat])} resumed play."]
 
         table, seat = self._seated(channel_id, user_id, game_id)
-        await self._act(channel_id, user_id, game_id, turn, change)
+        await self._act(channel_id, user_id, game_id, turn, change, "resume")
         return _ack("Play resumes.")
 
     # Questions ----------------------------------------------------------------------------------
@@ -505,27 +505,34 @@ class GoService:
         return table, table.seat_of(user_id)
 
     async def _act(
-        self, channel_id: int, user_id: int, game_id: int | None, turn: int | None, change: Change
+        self,
+        channel_id: int,
+        user_id: int,
+        game_id: int | None,
+        turn: int | None,
+        change: Change,
+        kind: str,
     ) -> None:
-        """Apply ``change`` for ``user_id`` under the channel's lock, commit, announce, schedule."""
+        """Apply ``change`` (logged as ``kind``) for ``user_id`` under the channel's lock: commit,
+        announce, schedule."""
         async with self._locks.hold(channel_id):
             table = self._table(channel_id, game_id)
             table.started()
-            table.seat_of(user_id)
+            seat = table.seat_of(user_id)
             table.check_turn(turn)
-            await self._commit(table, change)
+            await self._commit(table, change, kind, seat)
 
     async def _commit(
-        self, table: GoTable, change: Change, *, retry: bool = False, log_kind: str = ""
+        self, table: GoTable, change: Change, kind: str, seat: int, *, retry: bool = False
     ) -> None:
-        """Apply ``change`` to a copy, write it with its announcement, make it the channel's, announce
-        it and schedule what comes next. Must hold the lock.
+        """Apply ``change`` (by ``seat``) to a copy, write it with its announcement and a log entry of
+        ``kind`` (the version it made and its lines), make it the channel's, announce it and schedule
+        what comes next. Must hold the lock.
 
         Raises:
             GoMoveError or the change's ServiceError (nothing changed); StorageError (without ``retry``).
         """
         game = table.started()
-        before = game.to_dict()
         with engine_refusals():
             extra, lines = change(game, table.extra)
         if game.phase is Phase.SCORING and table.game is not None and table.game.phase is Phase.PLAY:
@@ -543,7 +550,7 @@ class GoService:
             updated_at=now,
         )
         new = GoTable(row, table.options, game, extra)
-        log = [LogEntry(log_kind or "go", None, {"before": len(before["actions"]), "lines": lines}, now)]
+        log = [LogEntry(kind, seat, {"version": extra.version, "lines": lines}, now)]
         stats = _stats(new) if over else ()
         pending = await self._save(
             new, log, stats, {"kind": OUTBOX_KIND, "version": extra.version, "lines": lines}, retry=retry
@@ -771,7 +778,7 @@ class GoService:
                 if table is None:
                     self._resume_ai(channel_id, game_id)
                     return
-                await self._commit(table, self._ai_change(table, seat, move), retry=True)
+                await self._commit(table, self._ai_change(table, seat, move), "ai_move", seat, retry=True)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -853,7 +860,7 @@ class GoService:
                 return _moved(extra), [f"{text.seat_label(seat)} ran out of time."]
 
             try:
-                await self._commit(table, change, retry=True, log_kind="timeout")
+                await self._commit(table, change, "timeout", seat.seat, retry=True)
             except Exception:
                 logger.exception("go game %d: could not apply the timeout", game_id)
 
