@@ -9,6 +9,12 @@ One process writes a database: :meth:`Store.open` takes an exclusive lock (``flo
 a message that names the file and says what to do, a database that is damaged, read-only or of a newer
 schema than this program's, before anything is written.
 
+The games table holds every game the host plays, each of a :class:`GameKind`: Scrabble's (read as
+:class:`GameRow` by the methods Scrabble has always used, which never see another kind) and Go's
+(:class:`GoRow`, by the ``go`` methods), with the same seats, event log and outbox. A channel has at most
+one open game whatever its kind: :meth:`Store.create_game` and :meth:`Store.create_go_game` refuse another
+with :class:`ChannelTakenError`, which names the kind of the game there (the one place that rule lives).
+
 A store has one connection, shared by every caller: an :class:`asyncio.Lock` serialises its use, so a
 transaction never starts inside another one, and a read never sees the uncommitted writes of a
 transaction in progress.
@@ -403,7 +409,7 @@ class Store:
         its id.
 
         Raises:
-            sqlite3.IntegrityError: the channel already has an open game.
+            ChannelTakenError: the channel already has an open game, of any kind (nothing is written).
             IntegerRangeError: a number does not fit SQLite (nothing is written).
         """
         _check_integers(row, log, ())
@@ -956,32 +962,12 @@ class Store:
         )
         return rows[0] if rows else None
 
-    async def open_game_kind(self, channel_id: int) -> GameKind | None:
-        """The kind of the channel's open game (lobby or active, not quarantined), if it has one."""
-        async with (
-            self._lock,
-            self._db.execute(
-                "SELECT kind FROM games WHERE channel_id = ? AND status IN ('lobby', 'active') "
-                "AND quarantined IS NULL",
-                (channel_id,),
-            ) as cursor,
-        ):
-            row = await cursor.fetchone()
-        return None if row is None else GameKind(row[0])
-
     async def kind_stats(self, guild_id: int, kind: GameKind, user_id: int) -> KindStatsRow | None:
         """A player's stats of ``kind`` games in a guild, if they finished one there."""
         rows = await self._kind_stats(
             "WHERE guild_id = ? AND kind = ? AND user_id = ?", (guild_id, kind, user_id)
         )
         return rows[0] if rows else None
-
-    async def kind_leaderboard(self, guild_id: int, kind: GameKind, limit: int) -> list[KindStatsRow]:
-        """The guild's best ``limit`` players of ``kind`` games: most wins, then most draws, fewest games."""
-        return await self._kind_stats(
-            "WHERE guild_id = ? AND kind = ? AND games > 0 ORDER BY wins DESC, draws DESC, games, user_id LIMIT ?",
-            (guild_id, kind, limit),
-        )
 
     async def _kind_stats(self, where: str, params: tuple[object, ...]) -> list[KindStatsRow]:
         async with (

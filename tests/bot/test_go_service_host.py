@@ -183,7 +183,6 @@ async def test_a_schema_4_database_carries_over(tmp_path: Path) -> None:
         assert await store.schema_version() == 5
         (row,) = await store.open_games()
         assert (row.id, row.channel_id, row.options) == (1, CHANNEL, options)
-        assert await store.open_game_kind(CHANNEL) is GameKind.SCRABBLE
         go = GoRow(
             0, GUILD, CHANNEL, BOB.id, GameStatus.LOBBY, {"size": 9}, 1, None, (SeatRow(0, BOB.id, "Bob"),)
         )
