@@ -5,6 +5,7 @@ schema 4 carried over, the real board image, and the real Go AI in a thread and 
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
@@ -244,3 +245,20 @@ async def test_the_go_ai_runs_in_the_ai_worker_pool(enable_lexicon: Lexicon) -> 
             move = await gnugo.choose(game, Level.EASY, seed=3)
             assert isinstance(move, Point) and game.is_legal(move)
             assert (await gnugo.dead_stones(_territory_game()))[1] == "GNU Go"
+
+
+async def test_a_finished_go_game_leaves_the_scrabble_ratings_and_stats_alone(
+    host: HostHarness, caplog: pytest.LogCaptureFixture
+) -> None:
+    await host.go.new_game(GUILD, GO_CHANNEL, ALICE, GoNewGame(size=9, opponent=BOB.id))
+    await host.go.join(GO_CHANNEL, BOB)
+    await host.go.resign(GO_CHANNEL, BOB.id)
+    caplog.set_level(logging.INFO)
+    await host.restart()
+    assert "ratings are out of date" not in caplog.text
+    assert host.store is not None
+    assert await host.store.ratings(GUILD) == []
+    assert await host.store.stats(GUILD, ALICE.id) is None  # Scrabble's stats
+    assert await host.store.last_finished_game(GO_CHANNEL) is None  # Scrabble's last game here
+    with sqlite3.connect(host.path) as db:
+        assert db.execute("SELECT finished FROM rating_state").fetchone() == (0,)
