@@ -136,7 +136,7 @@ async def test_a_game_between_members_is_counted_after_the_dead_stones_are_agree
     assert alice is not None and (alice.games, alice.wins, alice.draws) == (1, 1, 0)
     assert bob is not None and (bob.games, bob.wins, bob.draws) == (1, 0, 0)
     stats = await harness.go.stats(GUILD, BOB)
-    assert stats.text == "Go in this server, Bob: 1 game, 0 won, 1 lost, 0 drawn."
+    assert stats.text.startswith("Go in this server, Bob: 1 game, 0 won, 1 lost, 0 drawn.\nGo: Rating -1.8 ")
     record = await harness.go.export_sgf(GO_CHANNEL)  # the last game that ended here
     assert record.private and record.attachments[0].filename == "go-1.sgf"
     imported = import_sgf(record.attachments[0].data.decode())

@@ -32,6 +32,7 @@ from bot.service.errors import ChannelBusyError, GameExistsError
 from bot.service.game_service import GameService
 from bot.service.go import GoNewGame, GoService
 from bot.service.go.ai import PoolGoAi, ThreadGoAi
+from bot.service.rating_model import INITIAL, rate
 from bot.store import (
     MIGRATIONS_DIR,
     ChannelTakenError,
@@ -247,7 +248,7 @@ async def test_the_go_ai_runs_in_the_ai_worker_pool(enable_lexicon: Lexicon) -> 
             assert (await gnugo.dead_stones(_territory_game()))[1] == "GNU Go"
 
 
-async def test_a_finished_go_game_leaves_the_scrabble_ratings_and_stats_alone(
+async def test_a_finished_go_game_has_its_own_ratings_and_leaves_scrabble_alone(
     host: HostHarness, caplog: pytest.LogCaptureFixture
 ) -> None:
     await host.go.new_game(GUILD, GO_CHANNEL, ALICE, GoNewGame(size=9, opponent=BOB.id))
@@ -255,10 +256,44 @@ async def test_a_finished_go_game_leaves_the_scrabble_ratings_and_stats_alone(
     await host.go.resign(GO_CHANNEL, BOB.id)
     caplog.set_level(logging.INFO)
     await host.restart()
-    assert "ratings are out of date" not in caplog.text
+    assert "ratings are out of date" not in caplog.text  # rated as it finished
+    store = host.store
+    assert store is not None
+    assert await store.ratings(GUILD) == []  # Scrabble's
+    assert await store.stats(GUILD, ALICE.id) is None
+    assert await store.last_finished_game(GO_CHANNEL) is None
+    winner, loser = rate([INITIAL, INITIAL], [1, 2])
+    go = {
+        rating.player: (rating.name, rating.rating, rating.games)
+        for rating in await store.ratings(GUILD, GameKind.GO)
+    }
+    assert go == {"user:11": ("Alice", winner, 1), "user:12": ("Bob", loser, 1)}
+    assert [point.rating for point in await store.rating_history(GUILD, "user:11", GameKind.GO)] == [winner]
+    (record,) = await store.records(GUILD, "user:11", GameKind.GO)
+    assert (record.name, record.wins, record.losses, record.draws) == ("Bob", 1, 0, 0)
+    assert await store.rebuild_ratings(GUILD) == 1  # the same numbers again
+    assert {r.player: r.rating for r in await store.ratings(GUILD, GameKind.GO)} == {
+        "user:11": winner,
+        "user:12": loser,
+    }
+    stats = await host.go.stats(GUILD, ALICE)
+    assert stats.text == (
+        "Go in this server, Alice: 1 game, 1 won, 0 lost, 0 drawn.\n"
+        f"Go: Rating {winner.ordinal:.1f} (μ {winner.mu:.2f}, σ {winner.sigma:.2f}; rating = μ − 3σ: the skill "
+        "estimate μ less three times its uncertainty σ), rank 1 of 2 in this server, provisional (1 of 5 rated "
+        "games)."
+    )
+    await host.svc.set_feature(GUILD, "ratings", False)
+    assert (
+        await host.go.stats(GUILD, ALICE)
+    ).text == "Go in this server, Alice: 1 game, 1 won, 0 lost, 0 drawn."
+
+
+async def test_a_go_game_against_the_ai_rates_the_ai_level(host: HostHarness) -> None:
+    assert host.go_ai is not None
+    host.go_ai.moves = ["resign"]
+    await host.go.new_game(GUILD, GO_CHANNEL, ALICE, GoNewGame(size=9, ai_level="hard", colour="white"))
+    await host.svc.idle()
     assert host.store is not None
-    assert await host.store.ratings(GUILD) == []
-    assert await host.store.stats(GUILD, ALICE.id) is None  # Scrabble's stats
-    assert await host.store.last_finished_game(GO_CHANNEL) is None  # Scrabble's last game here
-    with sqlite3.connect(host.path) as db:
-        assert db.execute("SELECT finished FROM rating_state").fetchone() == (0,)
+    ratings = {r.player: (r.name, r.games) for r in await host.store.ratings(GUILD, GameKind.GO)}
+    assert ratings == {"user:11": ("Alice", 1), "ai:hard": ("AI (hard)", 1)}
