@@ -72,7 +72,7 @@ async def service_parts(
             await executor.start()
         except (RuntimeError, LexiconError) as error:
             raise AssemblyError(f"cannot start the AI workers: {error}") from error
-        ai = ExecutorAiPlayer(executor, config.ai_turn_timeout)
+        ai = ExecutorAiPlayer(executor, config.ai_turn_timeout, config.ai_expert_seconds)
         advisor = GeneratorAdvisor(generator, executor, config.ai_turn_timeout)
         yield ServiceParts(config, store, lexicon, ai, advisor)
     finally:
