@@ -138,7 +138,9 @@ def _expert_seconds(reader: _Reader, ai: Mapping[str, object], turn_timeout: flo
     down to a shorter timeout; a longer value set in the file is refused)."""
     seconds = reader.number(ai, "ai.expert_seconds", min(DEFAULT_EXPERT_SECONDS, turn_timeout), 0.1, 600.0)
     if seconds > turn_timeout:
-        raise reader.error("ai.expert_seconds", f"must be at most ai.turn_timeout ({turn_timeout}), not {seconds}")
+        raise reader.error(
+            "ai.expert_seconds", f"must be at most ai.turn_timeout ({turn_timeout}), not {seconds}"
+        )
     return seconds
 
 

@@ -129,7 +129,9 @@ class _RecordingExecutor:
     def __init__(self) -> None:
         self.calls: list[tuple[Level, float, float | None]] = []
 
-    async def choose(self, view: SeatView, level: Level, seed: int, timeout: float, *, think: float | None) -> Pass:
+    async def choose(
+        self, view: SeatView, level: Level, seed: int, timeout: float, *, think: float | None
+    ) -> Pass:
         self.calls.append((level, timeout, think))
         return Pass()
 

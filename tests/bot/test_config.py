@@ -95,7 +95,10 @@ max_timeouts = 0
         ("[game]\nhints_per_player = true", r"game\.hints_per_player: must be an integer, not True"),
         ("[ai]\nlevel = 'genius'", r"ai\.level: must be one of easy, medium, hard, greedy"),
         ("[ai]\nturn_timeout = 'fast'", r"ai\.turn_timeout: must be a number"),
-        ("[ai]\nexpert_seconds = 12", r"ai\.expert_seconds: must be at most ai\.turn_timeout \(10\.0\), not 12\.0$"),
+        (
+            "[ai]\nexpert_seconds = 12",
+            r"ai\.expert_seconds: must be at most ai\.turn_timeout \(10\.0\), not 12\.0$",
+        ),
         ("[ai]\nexpert_seconds = 0", r"ai\.expert_seconds: must be between 0\.1 and 600\.0, not 0$"),
         ("[ai]\nexpert_hints = 'yes'", r"ai\.expert_hints: must be true or false, not 'yes'$"),
         ("[turn]\ntime_limit = 1.5", r"turn\.time_limit: must be an integer, not 1\.5"),
