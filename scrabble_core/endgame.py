@@ -10,7 +10,10 @@ The value of a position is the *spread* the player to move gains from here to th
 
 :func:`solve_endgame` runs a negamax search with alpha-beta pruning over every play and the pass, with
 a transposition table keyed by the board (the tiles placed since the root), both racks, whose turn and
-the scoreless count, and move ordering (the table's best move, then going out, then score). It deepens
+the scoreless count, and move ordering (the table's best move, then by the static endgame rule: score,
+plus twice the other rack for going out, minus twice the tiles kept). A node one turn from the horizon
+is valued by that same rule, so its best play comes from the generator's bounded search
+(:meth:`~scrabble_core.movegen.MoveGenerator.best`) instead of the list of every play. It deepens
 iteratively: depth ``d`` looks ``d`` turns ahead and values the positions where it stops by
 :func:`horizon_value`; when a depth finishes without stopping anywhere, its value is exact and the search
 ends. With a deadline (or a node budget) it returns the best move of the deepest depth it finished
@@ -127,13 +130,11 @@ class _Search:
         cached = self.moves.get(key)
         if cached is not None:
             return cached
-        out = OUT_FACTOR * self.rack_value(other)
-        rack_value = self.rack_value
         found = self.generator.generate(self.board, rack)
-        ranked = sorted(
-            found,
-            key=lambda move: -move.score - (out if not move.leave else -OUT_FACTOR * rack_value(move.leave)),
-        )
+        kept = {move.leave for move in found}
+        worth = {leave: -OUT_FACTOR * self.rack_value(leave) for leave in kept}
+        worth[""] = OUT_FACTOR * self.rack_value(other)
+        ranked = sorted(found, key=lambda move: -move.score - worth[move.leave])
         nodes: list[_Node] = [(move.play, move.score, move.leave) for move in ranked]
         nodes.append((Pass(), 0, rack))
         self.moves[key] = nodes
@@ -184,6 +185,31 @@ class _Search:
         if self.deadline is not None and self.clock() >= self.deadline:
             raise _OutOfTimeError
 
+    def after(
+        self,
+        move: Play | Pass,
+        score: int,
+        leave: str,
+        other: str,
+        scoreless: int,
+        depth: int,
+        low: int,
+        high: int,
+    ) -> int:
+        """The spread the mover gains with ``move`` (``score`` points, keeping ``leave``) and what follows,
+        searched ``depth`` turns ahead within ``low``/``high`` (fail-soft)."""
+        if isinstance(move, Pass):
+            return -self.negamax(other, leave, scoreless + 1, depth - 1, -high, -low)
+        placements = move.placements()
+        self.board.place(placements)
+        before = self.placed
+        self.placed = before.union(placements)
+        try:
+            return score - self.negamax(other, leave, 0, depth - 1, score - high, score - low)
+        finally:
+            self.placed = before
+            self.board.remove(square for square, _ in placements)
+
     def negamax(self, mover: str, other: str, scoreless: int, depth: int, alpha: int, beta: int) -> int:
         """The spread the mover gains from here, searched ``depth`` turns ahead, within ``alpha``/``beta``
         (fail-soft: outside the window the value is a bound)."""
@@ -208,23 +234,12 @@ class _Search:
         best_move: Play | Pass | None = None
         first = entry.best if entry is not None else None
         for move, score, leave in _first(self.children(mover, other), first):
-            if isinstance(move, Pass):
-                if scoreless + 1 >= self.limit:
-                    value = self.rack_value(other) - self.rack_value(mover)
-                else:
-                    value = -self.negamax(other, mover, scoreless + 1, depth - 1, -beta, -alpha)
+            if isinstance(move, Pass) and scoreless + 1 >= self.limit:
+                value = self.rack_value(other) - self.rack_value(mover)
             elif not leave:
                 value = score + OUT_FACTOR * self.rack_value(other)
             else:
-                placements = move.placements()
-                self.board.place(placements)
-                before = self.placed
-                self.placed = before.union(placements)
-                try:
-                    value = score - self.negamax(other, leave, 0, depth - 1, -beta + score, -alpha + score)
-                finally:
-                    self.placed = before
-                    self.board.remove(square for square, _ in placements)
+                value = self.after(move, score, leave, other, scoreless, depth, alpha, beta)
             if best_value is None or value > best_value:
                 best_value, best_move = value, move
                 if not self.placed and key == self.root:
