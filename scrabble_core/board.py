@@ -16,6 +16,7 @@ from scrabble_core.variant import Premium, Variant
 EMPTY_CHAR = "."
 HOLE_CHAR = "#"
 _EMPTY_SQUARES: dict[int, tuple[Variant, str]] = {}
+_EMPTY_SQUARES_KEPT = 32
 """Per variant (by id, with the variant to check it): what :meth:`Board.squares_text` shows of empty squares."""
 
 _PREMIUM_CHARS = {
@@ -127,6 +128,8 @@ class Board:
         variant = self.variant
         cached = _EMPTY_SQUARES.get(id(variant))
         if cached is None or cached[0] is not variant:
+            if len(_EMPTY_SQUARES) >= _EMPTY_SQUARES_KEPT:  # variants rebuilt from saved games come and go
+                _EMPTY_SQUARES.clear()
             empty = "".join(
                 EMPTY_CHAR if premium is not None else HOLE_CHAR for row in variant.layout for premium in row
             )
