@@ -11,7 +11,8 @@ each it prints the exact value, the solver's value, move, depth and both times, 
 
 and exits with status 1 if any value differs. With ``--full-seconds``, it also solves each position with
 the full racks within that many seconds and prints
-``full_exact=<int>/<positions> full_median_depth=<float> full_median_ms=<float>``.
+``full_exact=<int>/<positions> full_median_depth=<float> full_median_ms=<float>
+full_median_nodes_per_s=<float>``.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def main() -> None:
     generator = load_move_generator(lexicon)
     solver_ms: list[float] = []
     minimax_ms: list[float] = []
-    full: list[tuple[bool, int, float]] = []
+    full: list[tuple[bool, int, float, int]] = []
     matched = 0
     for index in range(args.positions):
         seed = f"{args.seed}-{index}"
@@ -90,10 +91,10 @@ def main() -> None:
             started = time.perf_counter()
             deadline = time.monotonic() + args.full_seconds
             whole = solve_endgame(game.board, mover, other, generator, deadline=deadline)
-            full.append((whole.exact, whole.depth, (time.perf_counter() - started) * 1000))
+            full.append((whole.exact, whole.depth, (time.perf_counter() - started) * 1000, whole.nodes))
             print(
                 f"  full {mover} vs {other}: move={whole.move} value={whole.value} depth={whole.depth} "
-                f"exact={whole.exact} ms={full[-1][2]:.0f}"
+                f"exact={whole.exact} nodes={whole.nodes} ms={full[-1][2]:.0f}"
             )
     print(
         f"positions={len(solver_ms)} matched={matched} "
@@ -102,9 +103,10 @@ def main() -> None:
     )
     if full:
         print(
-            f"full_exact={sum(e for e, _, _ in full)}/{len(full)} "
-            f"full_median_depth={statistics.median(d for _, d, _ in full):.1f} "
-            f"full_median_ms={statistics.median(ms for _, _, ms in full):.0f}"
+            f"full_exact={sum(e for e, _, _, _ in full)}/{len(full)} "
+            f"full_median_depth={statistics.median(d for _, d, _, _ in full):.1f} "
+            f"full_median_ms={statistics.median(ms for _, _, ms, _ in full):.0f} "
+            f"full_median_nodes_per_s={statistics.median(n / ms * 1000 for _, _, ms, n in full):.0f}"
         )
     if matched != len(solver_ms):
         sys.exit(1)

@@ -175,16 +175,25 @@ class AiExecutor:
             await self._stop(worker)
 
     async def choose(
-        self, view: SeatView, level: Level, seed: int, timeout: float, *, debug_delay: float = 0.0
+        self,
+        view: SeatView,
+        level: Level,
+        seed: int,
+        timeout: float,
+        *,
+        think: float | None = None,
+        debug_delay: float = 0.0,
     ) -> Move:
-        """The move ``level`` makes for ``view``, computed in a worker with ``timeout`` seconds of search.
+        """The move ``level`` makes for ``view``, computed in a worker that searches ``think`` seconds
+        (by default ``timeout``; never more).
 
         Never raises for a slow or broken worker: past ``timeout + grace`` (waiting for a free worker
         included) the worker is replaced and the quick fallback move is returned instead (see the module
         docstring). ``debug_delay`` makes the worker sleep first: a hook for tests of that path. A
         cancelled call replaces its worker too, so that a late answer is never read as another's.
         """
-        request = (view.to_dict(), level.value, seed, timeout, debug_delay)
+        search = timeout if think is None else min(think, timeout)
+        request = (view.to_dict(), level.value, seed, search, debug_delay)
         try:
             kind, text = await self._ask(request, timeout)
         except TimeoutError:
@@ -326,11 +335,13 @@ class AiExecutor:
 
 class ExecutorAiPlayer:
     """The :class:`bot.service.protocols.AiPlayer` of the bot: each turn goes to an :class:`AiExecutor`
-    with ``timeout`` seconds, the AI seeing only its seat's view of the game."""
+    with ``timeout`` seconds, the AI seeing only its seat's view of the game. ``expert`` searches
+    ``expert_seconds`` of them (by default all), the other levels play as soon as they have their move."""
 
-    def __init__(self, executor: AiExecutor, timeout: float) -> None:
+    def __init__(self, executor: AiExecutor, timeout: float, expert_seconds: float | None = None) -> None:
         self.executor = executor
         self.timeout = timeout
+        self.expert_seconds = expert_seconds
 
     async def choose(self, game: Game, seat: int, level: str, seed: int) -> Move:
         """The move of ``seat`` at ``level`` (``easy``, ``medium``, ``hard``, ``greedy`` or ``expert``).
@@ -338,4 +349,6 @@ class ExecutorAiPlayer:
         Raises:
             ValueError: an unknown level.
         """
-        return await self.executor.choose(seat_view(game, seat), Level(level), seed, self.timeout)
+        chosen = Level(level)
+        think = self.expert_seconds if chosen is Level.EXPERT else None
+        return await self.executor.choose(seat_view(game, seat), chosen, seed, self.timeout, think=think)

@@ -23,6 +23,8 @@ from scrabble_core.errors import VariantError
 from scrabble_core.game import ChallengeMode
 
 TOKEN_ENV: Final = "DISCORD_TOKEN"
+DEFAULT_EXPERT_SECONDS: Final = 3.0
+"""How long ``expert`` thinks about a move unless configured (below the AI turn timeout)."""
 AI_LEVELS: Final = tuple(Level)
 """The AI's levels, the engine's (:class:`scrabble_core.ai.Level`)."""
 LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
@@ -77,9 +79,7 @@ _WEB_KEYS: Final = frozenset({"enabled", "host", "port", "public_url", "secret"}
 
 
 def _web_config(reader: _Reader, data: Mapping[str, object]) -> WebConfig:
-    enabled = data.get("enabled", False)
-    if not isinstance(enabled, bool):
-        raise reader.error("web.enabled", f"must be true or false, not {enabled!r}")
+    enabled = reader.boolean(data, "web.enabled", False)
     secret = reader.string(data, "web.secret", "")
     if secret and len(secret) < 16:
         raise reader.error("web.secret", "must be at least 16 characters long")
@@ -107,8 +107,10 @@ class Config:
     challenge_mode: ChallengeMode = ChallengeMode.VOID
     hints_per_player: int = 3
     challenge_window_seconds: int = 15
-    ai_level: Level = Level.MEDIUM
+    ai_level: Level = Level.EXPERT
     ai_turn_timeout: float = 10.0
+    ai_expert_seconds: float = DEFAULT_EXPERT_SECONDS
+    ai_expert_hints: bool = False
     turn: TurnConfig = field(default_factory=TurnConfig)
     dev_guild_id: int | None = None
     log_level: str = "INFO"
@@ -127,8 +129,19 @@ _TOP_KEYS: Final = frozenset(
 _GAME_KEYS: Final = frozenset(
     {"variant", "variant_files", "challenge_mode", "hints_per_player", "challenge_window_seconds"}
 )
-_AI_KEYS: Final = frozenset({"level", "turn_timeout"})
+_AI_KEYS: Final = frozenset({"level", "turn_timeout", "expert_seconds", "expert_hints"})
 _TURN_KEYS: Final = frozenset({"time_limit", "on_expiry", "reminder_left", "max_timeouts"})
+
+
+def _expert_seconds(reader: _Reader, ai: Mapping[str, object], turn_timeout: float) -> float:
+    """``ai.expert_seconds``: the expert's thinking time, within the turn timeout (the default is cut
+    down to a shorter timeout; a longer value set in the file is refused)."""
+    seconds = reader.number(ai, "ai.expert_seconds", min(DEFAULT_EXPERT_SECONDS, turn_timeout), 0.1, 600.0)
+    if seconds > turn_timeout:
+        raise reader.error(
+            "ai.expert_seconds", f"must be at most ai.turn_timeout ({turn_timeout}), not {seconds}"
+        )
+    return seconds
 
 
 def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> Config:
@@ -171,6 +184,7 @@ def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> 
         variants = Variants(files)
     except VariantError as error:
         raise reader.error("game.variant_files", str(error)) from None
+    turn_timeout = reader.number(ai, "ai.turn_timeout", defaults.ai_turn_timeout, 0.1, 600.0)
     variant = reader.string(game, "game.variant", defaults.variant)
     if variant not in variants:
         raise reader.error("game.variant", f"no variant {variant!r} (known: {', '.join(variants.names())})")
@@ -200,7 +214,9 @@ def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> 
         ai_level=Level(
             reader.choice(ai, "ai.level", defaults.ai_level.value, [level.value for level in Level])
         ),
-        ai_turn_timeout=reader.number(ai, "ai.turn_timeout", defaults.ai_turn_timeout, 0.1, 600.0),
+        ai_turn_timeout=turn_timeout,
+        ai_expert_seconds=_expert_seconds(reader, ai, turn_timeout),
+        ai_expert_hints=reader.boolean(ai, "ai.expert_hints", defaults.ai_expert_hints),
         turn=TurnConfig(
             time_limit=reader.integer(turn, "turn.time_limit", turn_defaults.time_limit, 0, MAX_TURN_SECONDS),
             on_expiry=TimeoutAction(
@@ -273,6 +289,14 @@ class _Reader:
             value = value.upper()
         if value not in choices:
             raise self.error(key, f"must be one of {', '.join(choices)}, not {value!r}")
+        return value
+
+    def boolean(self, data: Mapping[str, object], key: str, default: bool) -> bool:
+        value = self._leaf(data, key)
+        if value is None:
+            return default
+        if not isinstance(value, bool):
+            raise self.error(key, f"must be true or false, not {value!r}")
         return value
 
     def integer(self, data: Mapping[str, object], key: str, default: int, low: int, high: int) -> int:

@@ -10,7 +10,10 @@ The value of a position is the *spread* the player to move gains from here to th
 
 :func:`solve_endgame` runs a negamax search with alpha-beta pruning over every play and the pass, with
 a transposition table keyed by the board (the tiles placed since the root), both racks, whose turn and
-the scoreless count, and move ordering (the table's best move, then going out, then score). It deepens
+the scoreless count, and move ordering (the table's best move, then by the static endgame rule: score,
+plus twice the other rack for going out, minus twice the tiles kept). A node one turn from the horizon
+is valued by that same rule, so its best play comes from the generator's bounded search
+(:meth:`~scrabble_core.movegen.MoveGenerator.best`) instead of the list of every play. It deepens
 iteratively: depth ``d`` looks ``d`` turns ahead and values the positions where it stops by
 :func:`horizon_value`; when a depth finishes without stopping anywhere, its value is exact and the search
 ends. With a deadline (or a node budget) it returns the best move of the deepest depth it finished
@@ -30,6 +33,7 @@ from scrabble_core.ai import MoveSource
 from scrabble_core.board import Board
 from scrabble_core.move import Pass, Play
 from scrabble_core.squares import Square
+from scrabble_core.variant import BLANK
 
 OUT_FACTOR: Final = 2
 """Going out earns this many times the value of the opponent's rack (two players)."""
@@ -71,8 +75,9 @@ class _Entry:
     best: Play | Pass | None
 
 
-_Node = tuple[Play | Pass, int, str, tuple[tuple[Square, str], ...]]
-"""A move of a node: the move, its score, the mover's rack after it, its placements."""
+_Node = tuple[Play | Pass, int, str]
+"""A move of a node: the move, its score, the mover's rack after it (tiles as the generator writes a
+leave: letters sorted, blanks last)."""
 
 
 def horizon_value(rack_value: Callable[[str], int], other: str) -> int:
@@ -108,22 +113,70 @@ class _Search:
         self.placed: frozenset[tuple[Square, str]] = frozenset()
         self.table: dict[tuple[frozenset[tuple[Square, str]], str, str, int], _Entry] = {}
         self.moves: dict[tuple[frozenset[tuple[Square, str]], str], list[_Node]] = {}
+        self.values: dict[str, int] = {}
+
+    def rack_value(self, tiles: str) -> int:
+        """The variant's value of ``tiles``, remembered."""
+        value = self.values.get(tiles)
+        if value is None:
+            value = self.values[tiles] = self.variant.rack_value(tiles)
+        return value
 
     def children(self, rack: str, other: str) -> list[_Node]:
-        """Every play of ``rack`` then the pass, going out first, then by score (cached per board)."""
+        """Every play of ``rack`` then the pass, best first by the static endgame rule (the value at
+        depth 1: going out earns twice the other rack, tiles kept cost twice their value); cached per
+        board and rack (which decide the other rack)."""
         key = (self.placed, rack)
         cached = self.moves.get(key)
         if cached is not None:
             return cached
-        out_bonus = OUT_FACTOR * self.variant.rack_value(other)
-        nodes: list[_Node] = []
-        for found in self.generator.generate(self.board, rack):
-            play = found.play
-            nodes.append((play, found.score, _key(found.leave), tuple(play.placements())))
-        nodes.sort(key=lambda node: -(node[1] + (out_bonus if not node[2] else 0)))
-        nodes.append((Pass(), 0, rack, ()))
+        found = self.generator.generate(self.board, rack)
+        kept = {move.leave for move in found}
+        worth = {leave: -OUT_FACTOR * self.rack_value(leave) for leave in kept}
+        worth[""] = OUT_FACTOR * self.rack_value(other)
+        ranked = sorted(found, key=lambda move: -move.score - worth[move.leave])
+        nodes: list[_Node] = [(move.play, move.score, move.leave) for move in ranked]
+        nodes.append((Pass(), 0, rack))
         self.moves[key] = nodes
         return nodes
+
+    def last_turn(self, mover: str, other: str, scoreless: int, beta: int) -> tuple[int, Play | Pass, bool]:
+        """Depth 1: the best move by the static endgame rule (what the children would be worth with
+        the horizon next), found by the generator's bounded search instead of listing every play; and
+        whether that value rests on the horizon (not when a play that goes out reaches ``beta``, which
+        is where the full list, going out first, would cut off)."""
+        out = OUT_FACTOR * self.rack_value(other)
+        rack_value = self.rack_value
+        move: Play | Pass = Pass()
+        if scoreless + 1 >= self.limit:
+            value = rack_value(other) - rack_value(mover)
+        else:
+            value = -horizon_value(rack_value, mover)
+        found = self.generator.best(
+            self.board, mover, lambda leave: out if not leave else -OUT_FACTOR * rack_value(leave)
+        )
+        if found is not None:
+            play_value = found.score + (out if not found.leave else -OUT_FACTOR * rack_value(found.leave))
+            if play_value > value:
+                value, move = play_value, found.play
+                if not found.leave and value >= beta:
+                    return value, move, False
+        return value, move, True
+
+    def stored(self, entry: _Entry, depth: int, alpha: int, beta: int) -> int | None:
+        """The value ``entry`` gives its node when searched ``depth`` turns ahead within ``alpha``/``beta``,
+        or ``None`` when the node must be searched."""
+        if not (entry.complete or entry.depth >= depth):
+            return None
+        if (
+            entry.flag == _EXACT
+            or (entry.flag == _LOWER and entry.value >= beta)
+            or (entry.flag == _UPPER and entry.value <= alpha)
+        ):
+            if not entry.complete:
+                self.horizons += 1  # this value rests on a horizon: the depth is not exact
+            return entry.value
+        return None
 
     def check_budget(self) -> None:
         self.nodes += 1
@@ -132,48 +185,61 @@ class _Search:
         if self.deadline is not None and self.clock() >= self.deadline:
             raise _OutOfTimeError
 
+    def after(
+        self,
+        move: Play | Pass,
+        score: int,
+        leave: str,
+        other: str,
+        scoreless: int,
+        depth: int,
+        low: int,
+        high: int,
+    ) -> int:
+        """The spread the mover gains with ``move`` (``score`` points, keeping ``leave``) and what follows,
+        searched ``depth`` turns ahead within ``low``/``high`` (fail-soft)."""
+        if isinstance(move, Pass):
+            return -self.negamax(other, leave, scoreless + 1, depth - 1, -high, -low)
+        placements = move.placements()
+        self.board.place(placements)
+        before = self.placed
+        self.placed = before.union(placements)
+        try:
+            return score - self.negamax(other, leave, 0, depth - 1, score - high, score - low)
+        finally:
+            self.placed = before
+            self.board.remove(square for square, _ in placements)
+
     def negamax(self, mover: str, other: str, scoreless: int, depth: int, alpha: int, beta: int) -> int:
         """The spread the mover gains from here, searched ``depth`` turns ahead, within ``alpha``/``beta``
         (fail-soft: outside the window the value is a bound)."""
         if depth == 0:
             self.horizons += 1
-            return horizon_value(self.variant.rack_value, other)
+            return horizon_value(self.rack_value, other)
         key = (self.placed, mover, other, scoreless)
         entry = self.table.get(key)
-        first: Play | Pass | None = None
-        if entry is not None:
-            first = entry.best
-            if entry.complete or entry.depth >= depth:
-                if not entry.complete:
-                    self.horizons += 1  # this value rests on a horizon: the depth is not exact
-                if entry.flag == _EXACT:
-                    return entry.value
-                if entry.flag == _LOWER and entry.value >= beta:
-                    return entry.value
-                if entry.flag == _UPPER and entry.value <= alpha:
-                    return entry.value
+        if entry is not None and (stored := self.stored(entry, depth, alpha, beta)) is not None:
+            return stored
         self.check_budget()
+        if depth == 1:
+            value, move, horizon = self.last_turn(mover, other, scoreless, beta)
+            self.horizons += horizon
+            self.table[key] = _Entry(depth, value, _EXACT, not horizon, move)
+            if key == self.root:
+                self.partial = (move, value)
+            return value
         horizons = self.horizons
         original_alpha = alpha
         best_value: int | None = None
         best_move: Play | Pass | None = None
-        for move, score, leave, placements in _first(self.children(mover, other), first):
-            if isinstance(move, Pass):
-                if scoreless + 1 >= self.limit:
-                    value = self.variant.rack_value(other) - self.variant.rack_value(mover)
-                else:
-                    value = -self.negamax(other, mover, scoreless + 1, depth - 1, -beta, -alpha)
+        first = entry.best if entry is not None else None
+        for move, score, leave in _first(self.children(mover, other), first):
+            if isinstance(move, Pass) and scoreless + 1 >= self.limit:
+                value = self.rack_value(other) - self.rack_value(mover)
             elif not leave:
-                value = score + OUT_FACTOR * self.variant.rack_value(other)
+                value = score + OUT_FACTOR * self.rack_value(other)
             else:
-                self.board.place(placements)
-                before = self.placed
-                self.placed = before.union(placements)
-                try:
-                    value = score - self.negamax(other, leave, 0, depth - 1, -beta + score, -alpha + score)
-                finally:
-                    self.placed = before
-                    self.board.remove(square for square, _ in placements)
+                value = self.after(move, score, leave, other, scoreless, depth, alpha, beta)
             if best_value is None or value > best_value:
                 best_value, best_move = value, move
                 if not self.placed and key == self.root:
@@ -195,7 +261,8 @@ def _first(nodes: list[_Node], move: Play | Pass | None) -> list[_Node]:
 
 
 def _key(rack: str) -> str:
-    return "".join(sorted(rack))
+    """``rack`` written as the generator writes a leave: letters sorted, blanks last."""
+    return "".join(sorted(rack, key=lambda tile: (tile == BLANK, tile)))
 
 
 def solve_endgame(

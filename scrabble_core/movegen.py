@@ -536,7 +536,7 @@ class _NativeSearch:
         bonus: list[float] | None,
     ) -> list[GeneratedMove]:
         """Every play (``count`` 0) or the ``count`` best by score plus ``bonus`` of the leave."""
-        squares = "".join(board.rows_text()).translate(self._codes).encode("latin-1")
+        squares = board.squares_text().translate(self._codes).encode("latin-1")
         return self._graph.search(geometry, squares, tiles, leaves, count, bonus, Play, GeneratedMove)
 
 

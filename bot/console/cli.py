@@ -73,7 +73,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument(
         "--ai", type=int, metavar="N", help="AI opponents (default: 1 for one player, 0 for several)"
     )
-    parser.add_argument("--level", choices=AI_LEVELS, help="the AI's level (default: medium)")
+    parser.add_argument(
+        "--level", choices=AI_LEVELS, help="the AI's level (default: the config's ai.level, expert)"
+    )
     parser.add_argument(
         "--variant",
         metavar="NAME|FILE.toml",

@@ -89,8 +89,9 @@ async def service_parts(
             await executor.start()
         except (RuntimeError, LexiconError) as error:
             raise AssemblyError(f"cannot start the AI workers: {error}") from error
-        ai = ExecutorAiPlayer(executor, config.ai_turn_timeout)
-        advisor = GeneratorAdvisor(generator, executor, config.ai_turn_timeout)
+        ai = ExecutorAiPlayer(executor, config.ai_turn_timeout, config.ai_expert_seconds)
+        expert_seconds = config.ai_expert_seconds if config.ai_expert_hints else None
+        advisor = GeneratorAdvisor(generator, executor, config.ai_turn_timeout, expert_seconds)
         yield ServiceParts(config, store, lexicon, ai, advisor)
     finally:
         await executor.close()

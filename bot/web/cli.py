@@ -54,7 +54,9 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="the address to serve on (0.0.0.0: the LAN)")
     parser.add_argument("--port", type=int, default=8765, help="the port (0: any free port)")
     parser.add_argument("--public-url", help="the base URL of the links (behind a proxy or a tunnel)")
-    parser.add_argument("--level", choices=AI_LEVELS, help="the AI's level (default: medium)")
+    parser.add_argument(
+        "--level", choices=AI_LEVELS, help="the AI's level (default: the config's ai.level, expert)"
+    )
     parser.add_argument("--variant", choices=bundled_variant_names(), help="the board (default: standard)")
     parser.add_argument("--challenge", choices=[m.value for m in ChallengeMode], help="challenge mode")
     parser.add_argument("--time-limit", type=int, default=0, metavar="SECONDS", help="per turn (0: none)")

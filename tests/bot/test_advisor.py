@@ -6,19 +6,22 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
 from service_fakes import ALICE, CHANNEL, open_harness, started_game
 
 from bot.ai_executor import AiExecutor, WorkerConfig
-from bot.service.advisor import GeneratorAdvisor, suggestions, view_suggestions
-from scrabble_core.ai import Level, seat_view
+from bot.service.advisor import GeneratorAdvisor, expert_suggestions, suggestions, view_suggestions
+from scrabble_core.ai import DEFAULT_BUDGET, Level, choose_move, seat_view
 from scrabble_core.game import Game
 from scrabble_core.hints import hints
 from scrabble_core.lexicon import Lexicon
+from scrabble_core.move import Exchange, Play
 from scrabble_core.movegen import MoveGenerator, load_move_generator
-from scrabble_core.notation import player_notation
+from scrabble_core.notation import parse_player_play, player_notation
+from scrabble_core.validation import check_play
 from scrabble_core.variant import get_variant
 
 
@@ -118,3 +121,45 @@ async def test_a_function_failing_in_a_worker_is_reported_and_the_worker_kept(
         view = seat_view(game, 0).to_dict()
         found = await executor.call(view_suggestions, view, 2, timeout=5.0)
         assert found == suggestions(game.board, game.players[0].rack, generator, 2)
+
+
+def test_an_expert_hint_leads_with_the_experts_own_move(enable_lexicon: Lexicon) -> None:
+    generator = load_move_generator(enable_lexicon)
+    kinds: list[str] = []
+    for number, game in enumerate(positions(enable_lexicon, generator, 8)):
+        view = seat_view(game, game.current)
+        expert = choose_move(view, generator, Level.EXPERT, random.Random(number), budget=DEFAULT_BUDGET)
+        found = expert_suggestions(generator, view.to_dict(), 3, None, number)
+        by_score = suggestions(game.board, view.rack, generator, 3)
+        if isinstance(expert, Exchange):
+            kept = Counter(view.rack) - Counter(expert.tiles)
+            assert found[0] == (f"exchange {expert.tiles}", 0, "".join(sorted(kept.elements())))
+        else:
+            assert isinstance(expert, Play)
+            every = hints(game.board, view.rack, generator, 1000).moves
+            assert found[0] == next(
+                (player_notation(hint.play), hint.score, hint.leave) for hint in every if hint.play == expert
+            )
+        assert found[1:] == [s for s in by_score if s[0] != found[0][0]][:2]
+        kinds.append(type(expert).__name__ if found[0] != by_score[0] else "top score")
+    # seeded: the expert's choice is not the highest-scoring play but at two turns (twice an exchange)
+    assert kinds == ["Play", "Exchange", "Play", "Exchange", "top score", "top score", "Play", "Play"]
+
+
+async def test_expert_hints_are_searched_in_the_workers_within_their_time(
+    config: WorkerConfig, enable_lexicon: Lexicon
+) -> None:
+    generator = load_move_generator(enable_lexicon)
+    game = positions(enable_lexicon, generator, 4)[-1]
+    seat = game.current
+    async with AiExecutor(config) as executor:
+        advisor = GeneratorAdvisor(NoGenerator(), executor, timeout=30.0, expert_seconds=0.5)  # type: ignore[arg-type]
+        found = await advisor.top_moves(game, seat, 3)
+        assert executor.replaced == 0
+    by_score = suggestions(game.board, game.players[seat].rack, generator, 3)
+    assert len(found) == 3
+    assert [(s.move, s.score, s.leave) for s in found[1:]] == [s for s in by_score if s[0] != found[0].move][
+        :2
+    ]
+    first = parse_player_play(found[0].move, game.board, game.players[seat].rack)
+    check_play(game.board, first, rack=game.players[seat].rack, lexicon=enable_lexicon)

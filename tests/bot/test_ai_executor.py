@@ -10,10 +10,11 @@ import pytest
 
 from bot.ai_executor import AiExecutor, ExecutorAiPlayer, WorkerConfig
 from bot.service.protocols import AiPlayer
-from scrabble_core.ai import Level, SeatView, seat_view
+from scrabble_core.ai import Level, SeatView, choose_move, seat_view
 from scrabble_core.game import Game
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Exchange, Pass, Play
+from scrabble_core.movegen import load_move_generator
 from scrabble_core.validation import check_play
 from scrabble_core.variant import get_variant
 
@@ -120,3 +121,53 @@ async def test_a_failed_respawn_is_tried_again_until_a_worker_starts(
         move = await executor.choose(view, Level.MEDIUM, seed=2, timeout=20.0)
         assert isinstance(move, Play)
         check_play(view.board, move, rack=view.rack, lexicon=enable_lexicon)
+
+
+class _RecordingExecutor:
+    """Records what :class:`ExecutorAiPlayer` asks of the executor; always passes."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[Level, float, float | None]] = []
+
+    async def choose(
+        self, view: SeatView, level: Level, seed: int, timeout: float, *, think: float | None
+    ) -> Pass:
+        self.calls.append((level, timeout, think))
+        return Pass()
+
+
+async def test_only_the_expert_thinks_for_its_own_budget(enable_lexicon: Lexicon) -> None:
+    recorder = _RecordingExecutor()
+    player = ExecutorAiPlayer(recorder, timeout=10.0, expert_seconds=3.0)  # type: ignore[arg-type]
+    game = Game(get_variant("standard"), ["a", "b"], rng=random.Random(7), lexicon=enable_lexicon)
+    for level in ("expert", "hard", "greedy"):
+        await player.choose(game, 0, level, 1)
+    assert recorder.calls == [(Level.EXPERT, 10.0, 3.0), (Level.HARD, 10.0, None), (Level.GREEDY, 10.0, None)]
+
+
+async def test_an_expert_plays_its_best_so_far_when_its_thinking_time_ends(
+    config: WorkerConfig, view: SeatView, enable_lexicon: Lexicon
+) -> None:
+    async with AiExecutor(config, grace=2.0) as executor:
+        started = time.monotonic()
+        move = await executor.choose(view, Level.EXPERT, seed=1, timeout=60.0, think=1.0)
+        elapsed = time.monotonic() - started
+        # the simulation stops at 1 s (overrun by one move generation): far from the 60 s timeout,
+        # with no worker replaced, so the move is the expert's own and not the fallback
+        assert elapsed < 20.0
+        assert executor.replaced == 0
+        assert isinstance(move, Play)
+        check_play(view.board, move, rack=view.rack, lexicon=enable_lexicon)
+
+
+async def test_a_stuck_expert_gives_the_fallback_move_at_the_turn_timeout(
+    config: WorkerConfig, view: SeatView, enable_lexicon: Lexicon
+) -> None:
+    async with AiExecutor(config, grace=0.3) as executor:
+        started = time.monotonic()
+        move = await executor.choose(view, Level.EXPERT, seed=1, timeout=0.5, think=0.2, debug_delay=30.0)
+        elapsed = time.monotonic() - started
+        assert elapsed < 5.0  # timeout + grace + the fallback's grace is 1.1 s; the stuck worker sleeps 30 s
+        assert executor.replaced == 1
+        greedy = choose_move(view, load_move_generator(enable_lexicon), Level.GREEDY, random.Random(0))
+        assert move == greedy

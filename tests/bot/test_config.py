@@ -45,6 +45,8 @@ challenge_window_seconds = 30
 [ai]
 level = "hard"
 turn_timeout = 2.5
+expert_seconds = 2.0
+expert_hints = true
 [turn]
 time_limit = 600
 on_expiry = "forfeit"
@@ -61,6 +63,8 @@ max_timeouts = 0
         challenge_window_seconds=30,
         ai_level=Level.HARD,
         ai_turn_timeout=2.5,
+        ai_expert_seconds=2.0,
+        ai_expert_hints=True,
         turn=TurnConfig(600, TimeoutAction.FORFEIT, 0.5, 0),
         dev_guild_id=1234,
         log_level="DEBUG",
@@ -91,6 +95,12 @@ max_timeouts = 0
         ("[game]\nhints_per_player = true", r"game\.hints_per_player: must be an integer, not True"),
         ("[ai]\nlevel = 'genius'", r"ai\.level: must be one of easy, medium, hard, greedy"),
         ("[ai]\nturn_timeout = 'fast'", r"ai\.turn_timeout: must be a number"),
+        (
+            "[ai]\nexpert_seconds = 12",
+            r"ai\.expert_seconds: must be at most ai\.turn_timeout \(10\.0\), not 12\.0$",
+        ),
+        ("[ai]\nexpert_seconds = 0", r"ai\.expert_seconds: must be between 0\.1 and 600\.0, not 0$"),
+        ("[ai]\nexpert_hints = 'yes'", r"ai\.expert_hints: must be true or false, not 'yes'$"),
         ("[turn]\ntime_limit = 1.5", r"turn\.time_limit: must be an integer, not 1\.5"),
         ("[turn]\non_expiry = 'explode'", r"turn\.on_expiry: must be one of pass, forfeit"),
         ("[turn]\nreminder_left = 1.0", r"turn\.reminder_left: must be between 0\.0 and 0\.9"),
@@ -103,6 +113,14 @@ max_timeouts = 0
 def test_bad_settings_are_named(tmp_path: Path, text: str, message: str) -> None:
     with pytest.raises(ConfigError, match=message):
         load_config(write(tmp_path, text), {})
+
+
+def test_expert_is_the_default_level_and_thinks_less_than_the_turn_timeout(tmp_path: Path) -> None:
+    config = load_config(None, {})
+    assert (config.ai_level, config.ai_expert_seconds, config.ai_turn_timeout) == (Level.EXPERT, 3.0, 10.0)
+    assert config.ai_expert_hints is False
+    short = load_config(write(tmp_path, "[ai]\nturn_timeout = 1.5"), {})
+    assert (short.ai_turn_timeout, short.ai_expert_seconds) == (1.5, 1.5)  # the default, cut to the timeout
 
 
 def test_missing_file(tmp_path: Path) -> None:

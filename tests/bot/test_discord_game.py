@@ -348,7 +348,7 @@ async def test_lobby_buttons_join_add_ai_and_start(harness: BotHarness) -> None:
     assert_private(
         await click(harness, "add-ai", user_id=BOB), "Only the game's creator can add AI opponents"
     )
-    assert_private(await click(harness, "add-ai"), "AI (medium) joined the game.")
+    assert_private(await click(harness, "add-ai"), "AI (expert) joined the game.")
     assert (
         "Players (3/4): Alice (<@700000000000000001>), User700000000000000002 (<@700000000000000002>), AI"
         in (last_post(harness).content)

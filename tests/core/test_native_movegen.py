@@ -287,6 +287,19 @@ def enable_cases(
         yield board, random_rack(rng, board.variant, letters, rng.choice([2, 5, 7, 7, 7]))
 
 
+def test_the_squares_the_native_core_reads_are_the_rows_joined() -> None:
+    rng = random.Random(4)
+    seen = ""
+    for _ in range(20):
+        alphabet = rng.choice(["ABCDEFGHIJ", GREEK])
+        board = Board(random_variant(rng, alphabet))
+        assert board.squares_text() == "".join(board.rows_text())
+        play_some(rng, board, load_move_generator(random_lexicon(rng, alphabet)), alphabet, 4)
+        assert board.squares_text() == "".join(board.rows_text())
+        seen += board.squares_text()
+    assert {"#", "."} <= set(seen) and any(tile.islower() for tile in seen)  # holes, empty squares, blanks
+
+
 @needs_native
 @pytest.mark.parametrize("seed", range(3))
 def test_native_matches_python_on_small_random_boards(seed: int) -> None:
