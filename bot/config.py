@@ -34,6 +34,8 @@ MAX_HINTS: Final = 100
 """The most hints per player a game (or the configured default) may allow."""
 MAX_CHALLENGE_WINDOW: Final = 600
 """The longest challenge window (seconds an AI waits before playing after a human's play)."""
+MAX_AI_WORKERS: Final = 64
+"""The most AI worker processes the bot may start."""
 
 
 class ConfigError(ValueError):
@@ -111,11 +113,17 @@ class Config:
     ai_turn_timeout: float = 10.0
     ai_expert_seconds: float = DEFAULT_EXPERT_SECONDS
     ai_expert_hints: bool = False
+    ai_workers: int = 0
+    """AI worker processes; 0: one per CPU core (:meth:`ai_worker_count`)."""
     turn: TurnConfig = field(default_factory=TurnConfig)
     dev_guild_id: int | None = None
     log_level: str = "INFO"
     token: str | None = field(default=None, repr=False)
     web: WebConfig = field(default_factory=WebConfig)
+
+    def ai_worker_count(self) -> int:
+        """How many AI worker processes to start: :attr:`ai_workers`, or one per CPU core when 0."""
+        return self.ai_workers or os.cpu_count() or 1
 
     @property
     def log_level_number(self) -> int:
@@ -129,7 +137,7 @@ _TOP_KEYS: Final = frozenset(
 _GAME_KEYS: Final = frozenset(
     {"variant", "variant_files", "challenge_mode", "hints_per_player", "challenge_window_seconds"}
 )
-_AI_KEYS: Final = frozenset({"level", "turn_timeout", "expert_seconds", "expert_hints"})
+_AI_KEYS: Final = frozenset({"level", "turn_timeout", "expert_seconds", "expert_hints", "workers"})
 _TURN_KEYS: Final = frozenset({"time_limit", "on_expiry", "reminder_left", "max_timeouts"})
 
 
@@ -217,6 +225,7 @@ def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> 
         ai_turn_timeout=turn_timeout,
         ai_expert_seconds=_expert_seconds(reader, ai, turn_timeout),
         ai_expert_hints=reader.boolean(ai, "ai.expert_hints", defaults.ai_expert_hints),
+        ai_workers=reader.integer(ai, "ai.workers", defaults.ai_workers, 0, MAX_AI_WORKERS),
         turn=TurnConfig(
             time_limit=reader.integer(turn, "turn.time_limit", turn_defaults.time_limit, 0, MAX_TURN_SECONDS),
             on_expiry=TimeoutAction(

@@ -83,7 +83,7 @@ async def service_parts(
         raise AssemblyError(str(error)) from error
     except (sqlite3.Error, OSError, ValueError) as error:
         raise AssemblyError(f"cannot open the database {path}: {error}") from error
-    executor = AiExecutor(WorkerConfig(lexicon_source=config.lexicon))
+    executor = AiExecutor(WorkerConfig(lexicon_source=config.lexicon), workers=config.ai_worker_count())
     try:
         try:
             await executor.start()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -47,6 +48,7 @@ level = "hard"
 turn_timeout = 2.5
 expert_seconds = 2.0
 expert_hints = true
+workers = 3
 [turn]
 time_limit = 600
 on_expiry = "forfeit"
@@ -65,6 +67,7 @@ max_timeouts = 0
         ai_turn_timeout=2.5,
         ai_expert_seconds=2.0,
         ai_expert_hints=True,
+        ai_workers=3,
         turn=TurnConfig(600, TimeoutAction.FORFEIT, 0.5, 0),
         dev_guild_id=1234,
         log_level="DEBUG",
@@ -101,6 +104,7 @@ max_timeouts = 0
         ),
         ("[ai]\nexpert_seconds = 0", r"ai\.expert_seconds: must be between 0\.1 and 600\.0, not 0$"),
         ("[ai]\nexpert_hints = 'yes'", r"ai\.expert_hints: must be true or false, not 'yes'$"),
+        ("[ai]\nworkers = -1", r"ai\.workers: must be between 0 and 64, not -1$"),
         ("[turn]\ntime_limit = 1.5", r"turn\.time_limit: must be an integer, not 1\.5"),
         ("[turn]\non_expiry = 'explode'", r"turn\.on_expiry: must be one of pass, forfeit"),
         ("[turn]\nreminder_left = 1.0", r"turn\.reminder_left: must be between 0\.0 and 0\.9"),
@@ -119,6 +123,8 @@ def test_expert_is_the_default_level_and_thinks_less_than_the_turn_timeout(tmp_p
     config = load_config(None, {})
     assert (config.ai_level, config.ai_expert_seconds, config.ai_turn_timeout) == (Level.EXPERT, 3.0, 10.0)
     assert config.ai_expert_hints is False
+    assert (config.ai_workers, config.ai_worker_count()) == (0, os.cpu_count())
+    assert load_config(write(tmp_path, "[ai]\nworkers = 2"), {}).ai_worker_count() == 2
     short = load_config(write(tmp_path, "[ai]\nturn_timeout = 1.5"), {})
     assert (short.ai_turn_timeout, short.ai_expert_seconds) == (1.5, 1.5)  # the default, cut to the timeout
 
