@@ -369,6 +369,12 @@ class Store:
             raise
         return store
 
+    @property
+    def backend(self) -> Backend:
+        """The connection, for tools that work on whole tables (``scrabble-bot migrate-db``): nothing
+        else may use it while the store is in use."""
+        return self._db
+
     async def close(self) -> None:
         """Close the connection (once any transaction in progress is over) and release the lock."""
         async with self._lock:

@@ -57,6 +57,9 @@ class Cursor(Protocol):
     @property
     def rowcount(self) -> int: ...
 
+    @property
+    def description(self) -> Any: ...
+
     def fetchone(self) -> Any: ...
 
     def fetchall(self) -> list[Any]: ...
@@ -95,6 +98,14 @@ class Backend(abc.ABC):
     @abc.abstractmethod
     async def has_table(self, name: str) -> bool:
         """Whether the schema has a table ``name``."""
+
+    @abc.abstractmethod
+    async def tables(self) -> list[str]:
+        """The names of the schema's tables (the store's, not the engine's bookkeeping)."""
+
+    @abc.abstractmethod
+    async def restart_ids(self) -> None:
+        """After rows were inserted with their ids: make the next generated id follow the largest one."""
 
     @abc.abstractmethod
     def _commit(self, connection: Connection) -> None: ...
@@ -172,6 +183,16 @@ class SqliteBackend(Backend):
             is not None
         )
 
+    async def tables(self) -> list[str]:
+        rows = await self.fetchall(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite!_%' ESCAPE '!' "
+            "ORDER BY name"
+        )
+        return [str(name) for (name,) in rows]
+
+    async def restart_ids(self) -> None:
+        return None  # SQLite gives a new row the largest id plus one
+
     def _commit(self, connection: Connection) -> None:
         cast(sqlite3.Connection, connection).commit()
 
@@ -188,6 +209,10 @@ class _PgCursor:
     @property
     def rowcount(self) -> int:
         return self._cursor.rowcount
+
+    @property
+    def description(self) -> Any:
+        return self._cursor.description
 
     def fetchone(self) -> Any:
         with _as_sqlite_errors():
@@ -317,6 +342,24 @@ class PostgresBackend(Backend):
 
     async def has_table(self, name: str) -> bool:
         return await self.fetchone("SELECT to_regclass(?) IS NOT NULL", (name,)) == (True,)
+
+    async def tables(self) -> list[str]:
+        rows = await self.fetchall(
+            "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() "
+            "AND table_type = 'BASE TABLE' AND table_name != 'schema_version' ORDER BY table_name"
+        )
+        return [str(name) for (name,) in rows]
+
+    async def restart_ids(self) -> None:
+        identities = await self.fetchall(
+            "SELECT table_name, column_name FROM information_schema.columns "
+            "WHERE table_schema = current_schema() AND is_identity = 'YES'"
+        )
+        for table, column in identities:
+            await self.execute(
+                f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
+                f"COALESCE((SELECT MAX({column}) FROM {table}), 0) + 1, false)"
+            )
 
     def _commit(self, connection: Connection) -> None:
         connection.execute("COMMIT")
