@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from bot.store import Store, StoreOpenError
-from bot.store_backends import Backend, is_postgresql_url, redacted
+from bot.store_backends import Backend, display_name, is_postgresql_url
 from scrabble_core.errors import ScrabbleError
 from scrabble_core.game import Game
 
@@ -65,10 +65,6 @@ class MigrationReport:
         ]
 
 
-def _name(database: Path | str) -> str:
-    return redacted(database) if isinstance(database, str) else str(database)
-
-
 async def migrate(source: Path | str, target: Path | str) -> MigrationReport:
     """Copy every table of ``source`` into the empty database ``target`` and verify the copy.
 
@@ -101,7 +97,7 @@ async def _refuse_unless_empty(backend: Backend, target: Path | str) -> None:
     row = await backend.fetchone("SELECT COUNT(*) FROM games")
     if row is not None and row[0]:
         raise MigrationError(
-            f"the target database {_name(target)} already holds {row[0]} games: migrate into a new, empty "
+            f"the target database {display_name(target)} already holds {row[0]} games: migrate into a new, empty "
             "database"
         )
 
@@ -243,5 +239,5 @@ def main(argv: Sequence[str]) -> int:
         return EXIT_FAILED
     for line in report.lines():
         print(line)
-    print(f"copied {_name(_database(args.source))} to {_name(_database(args.target))}")
+    print(f"copied {display_name(_database(args.source))} to {display_name(_database(args.target))}")
     return 0

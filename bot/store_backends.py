@@ -51,6 +51,11 @@ def redacted(url: str) -> str:
     return urlunsplit(parts._replace(netloc=netloc))
 
 
+def display_name(database: Path | str) -> str:
+    """How to name ``database`` (a file, or a URL without its password) in a message or a log."""
+    return redacted(database) if isinstance(database, str) else str(database)
+
+
 class Cursor(Protocol):
     """What a statement returns: its rows, and how many rows it changed."""
 

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
+from typing import cast
 
 import psycopg
 import pytest
+from service_fakes import AnyWord
 from test_store import OPTIONS, draft
 
-from bot.config import load_config
+from bot.config import Config, load_config
+from bot.service.assembly import AssemblyError, service_parts
 from bot.store import (
     INT64_MAX,
     MIGRATIONS_DIR,
@@ -24,6 +27,7 @@ from bot.store import (
     StoreOpenError,
 )
 from bot.store_backends import PostgresBackend, redacted
+from scrabble_core.movegen import MoveGenerator
 from tests.pg_cluster import PgCluster, query
 
 
@@ -193,3 +197,15 @@ def test_the_config_keeps_a_postgresql_url_and_resolves_a_path(tmp_path: Path) -
     config = load_config(config_file, {})
     assert config.database == tmp_path / "games.sqlite3"
     assert config.links_file == tmp_path / "games.sqlite3.links.json"
+
+
+async def test_the_bot_names_a_database_it_cannot_migrate_without_its_password(url: str) -> None:
+    query(url, "CREATE TABLE games (id INTEGER)")  # another program's table: migration 1 fails
+    with_password = url.replace("postgres@", "postgres:hunter2@")  # trusted: any password logs in
+    with pytest.raises(AssemblyError) as refused:
+        async with service_parts(Config(database=with_password), AnyWord(), cast(MoveGenerator, None)):
+            pass
+    assert str(refused.value) == (
+        f"cannot open the database {url.replace('postgres@', 'postgres:***@')}: "
+        'relation "games" already exists'
+    )
