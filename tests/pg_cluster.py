@@ -8,6 +8,7 @@ instead (``.ci/run`` sets the latter). ``SCRABBLE_PG_BIN`` names the folder of `
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import importlib.util
 import itertools
@@ -92,6 +93,53 @@ def _command(user: str | None, *args: str | Path) -> list[str]:
     return command if user is None else ["runuser", "-u", user, "--", *command]
 
 
+@contextlib.contextmanager
+def running_cluster(bin_dir: Path, *, durable: bool = False) -> Iterator[PgCluster]:
+    """A cluster of PostgreSQL's ``bin_dir`` in a temporary folder on a free loopback port, as a
+    non-root user, stopped and deleted at the end. Not ``durable``: no fsync (for tests).
+
+    Raises:
+        RuntimeError: it cannot be started (with PostgreSQL's words).
+    """
+    user = _run_as()
+    folder = Path(tempfile.mkdtemp(prefix="scrabble-pg-"))
+    data = folder / "data"
+    if user is not None:
+        entry = pwd.getpwnam(user)
+        os.chown(folder, entry.pw_uid, entry.pw_gid)
+    port = _free_port()
+    options = f"-p {port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c max_connections=200"
+    if not durable:
+        options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+    try:
+        for command in (
+            (bin_dir / "initdb", "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8"),
+            (bin_dir / "pg_ctl", "-D", data, "-l", folder / "log", "-o", options, "-w", "start"),
+        ):
+            subprocess.run(
+                _command(user, *command),
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+                check=True,
+                cwd=folder,
+            )
+    except subprocess.CalledProcessError as error:
+        log = (folder / "log").read_text(errors="replace") if (folder / "log").exists() else ""
+        shutil.rmtree(folder, ignore_errors=True)
+        raise RuntimeError(
+            f"cannot start PostgreSQL: {error.stderr.decode(errors='replace')}{log}"
+        ) from error
+    try:
+        yield PgCluster(port)
+    finally:
+        subprocess.run(
+            _command(user, bin_dir / "pg_ctl", "-D", data, "-m", "immediate", "stop"),
+            stdout=subprocess.DEVNULL,
+            check=False,
+        )
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture(scope="session")
 def pg_cluster() -> Iterator[PgCluster]:
     """A PostgreSQL cluster for the whole run, stopped and deleted at the end (see the module)."""
@@ -107,45 +155,8 @@ def pg_cluster() -> Iterator[PgCluster]:
             pytest.fail(message + " (CI or SCRABBLE_REQUIRE_POSTGRES is set: they may not skip)")
         pytest.skip(message)
     assert bin_dir is not None
-    user = _run_as()
-    folder = Path(tempfile.mkdtemp(prefix="scrabble-pg-"))
-    data = folder / "data"
-    if user is not None:
-        entry = pwd.getpwnam(user)
-        os.chown(folder, entry.pw_uid, entry.pw_gid)
-    port = _free_port()
-    try:
-        subprocess.run(
-            _command(user, bin_dir / "initdb", "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8"),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            check=True,
-            cwd=folder,
-        )
-        options = (
-            f"-p {port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='' -c fsync=off "
-            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
-        )
-        subprocess.run(
-            _command(
-                user, bin_dir / "pg_ctl", "-D", data, "-l", folder / "log", "-o", options, "-w", "start"
-            ),
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            check=True,
-            cwd=folder,
-        )
-    except subprocess.CalledProcessError as error:
-        log = (folder / "log").read_text(errors="replace") if (folder / "log").exists() else ""
-        shutil.rmtree(folder, ignore_errors=True)
-        raise RuntimeError(
-            f"cannot start PostgreSQL: {error.stderr.decode(errors='replace')}{log}"
-        ) from error
-    try:
-        yield PgCluster(port)
-    finally:
-        subprocess.run(_command(user, bin_dir / "pg_ctl", "-D", data, "-m", "immediate", "stop"), check=False)
-        shutil.rmtree(folder, ignore_errors=True)
+    with running_cluster(bin_dir) as cluster:
+        yield cluster
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
