@@ -1,6 +1,6 @@
 """The store's write path on SQLite and on PostgreSQL, under N games moving at once (issue 14, first part).
 
-    python bench/scale.py [--games 200 1000] [--moves 20]
+    python bench/scale.py [--games 200 1000] [--moves 20] [--pg-synchronous-commit off]
 
 For each N, on each backend in turn (a fresh SQLite file; a fresh database of a throwaway PostgreSQL
 server started here, durable: fsync on, as in production), N active games are created, then every game
@@ -16,7 +16,11 @@ Prints one line per backend and N:
     save_p99_ms=<f> kb_per_move=<f> load=<f>
 
 ``save_*``: from calling ``save`` to its return, queueing behind the other games' writes included;
-``kb_per_move``: the database's growth (file, or ``pg_database_size``) per move. Without PostgreSQL
+``kb_per_move``: the database's growth (file, or ``pg_database_size``) per move. One connection commits
+one transaction at a time, so PostgreSQL's rate is bounded by its commit's flush to disk;
+``--pg-synchronous-commit off`` (the database's setting) acknowledges a commit before that flush, as SQLite
+in WAL mode with ``synchronous = NORMAL`` does (the store's): a crash of the machine may lose the last
+commits, never corrupt the database. Without PostgreSQL
 (``initdb``/``pg_ctl``, see tests/pg_cluster.py) only SQLite is measured, and a line says so.
 """
 
@@ -35,6 +39,8 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
+
+import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -137,11 +143,19 @@ async def main(args: argparse.Namespace) -> None:
                 await run(Path(directory) / f"scale-{games}.sqlite3", games, args.moves, states), flush=True
             )
             if cluster is not None:
-                print(await run(cluster.new_database(), games, args.moves, states), flush=True)
+                url = cluster.new_database()
+                with psycopg.connect(cluster.url(), autocommit=True) as admin:
+                    name = url.rsplit("/", 1)[1]
+                    admin.execute(
+                        f"ALTER DATABASE {name} SET synchronous_commit = {args.pg_synchronous_commit}"
+                    )
+                line = await run(url, games, args.moves, states)
+                print(f"{line} synchronous_commit={args.pg_synchronous_commit}", flush=True)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, nargs="+", default=[200, 1000])
     parser.add_argument("--moves", type=int, default=20)
+    parser.add_argument("--pg-synchronous-commit", choices=["on", "off"], default="on")
     asyncio.run(main(parser.parse_args()))
