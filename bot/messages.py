@@ -32,6 +32,17 @@ class Button(enum.StrEnum):
     ACCEPT = "accept"
     NO_CHALLENGE = "no-challenge"
     NEW_LINK = "new-link"
+    # Go (bot.service.go): the same ``game`` and ``turn`` rules; ``turn`` is the Go game's version.
+    GO_JOIN = "go-join"
+    GO_CANCEL = "go-cancel"
+    GO_PLAY = "go-play"
+    GO_PASS = "go-pass"
+    GO_UNDO = "go-undo"
+    GO_RESIGN = "go-resign"
+    GO_UNDO_ACCEPT = "go-undo-accept"
+    GO_UNDO_REFUSE = "go-undo-refuse"
+    GO_ACCEPT_SCORE = "go-accept-score"
+    GO_RESUME = "go-resume"
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,6 +13,12 @@ session advisory lock, released when the connection ends). It also refuses, with
 the database and says what to do, a database that is damaged, read-only or of a newer schema than this
 program's, before anything is written.
 
+The games table holds every game the host plays, each of a :class:`GameKind`: Scrabble's (read as
+:class:`GameRow` by the methods Scrabble has always used, which never see another kind) and Go's
+(:class:`GoRow`, by the ``go`` methods), with the same seats, event log and outbox. A channel has at most
+one open game whatever its kind: :meth:`Store.create_game` and :meth:`Store.create_go_game` refuse another
+with :class:`ChannelTakenError`, which names the kind of the game there (the one place that rule lives).
+
 A store has one connection, shared by every caller: an :class:`asyncio.Lock` serialises its use, so a
 transaction never starts inside another one, and a read never sees the uncommitted writes of a
 transaction in progress. Errors are ``sqlite3``'s exception classes whatever the engine.
@@ -30,7 +36,7 @@ import re
 import sqlite3
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
@@ -46,6 +52,7 @@ from bot.service.rating_model import (
     SeatResult,
     rate_game,
     rated_game,
+    rated_go_game,
 )
 from bot.store_backends import (
     Backend,
@@ -123,6 +130,27 @@ class IntegerRangeError(ValueError):
 
     def __init__(self, what: str) -> None:
         super().__init__(f"The {what} must be between {INT64_MIN} and {INT64_MAX}")
+
+
+class GameKind(enum.StrEnum):
+    """Which game a row of the games table holds."""
+
+    SCRABBLE = "scrabble"
+    GO = "go"
+
+    @property
+    def game_name(self) -> str:
+        """The game's name as players read it: ``Scrabble``, ``Go``."""
+        return "Scrabble" if self is GameKind.SCRABBLE else "Go"
+
+
+class ChannelTakenError(sqlite3.IntegrityError):
+    """A new game in a channel that has an open game (of any kind): :attr:`kind` is that game's."""
+
+    def __init__(self, channel_id: int, kind: GameKind) -> None:
+        self.channel_id = channel_id
+        self.kind = kind
+        super().__init__(f"channel {channel_id} already has an open {kind} game")
 
 
 class GameStatus(enum.StrEnum):
@@ -210,6 +238,50 @@ class GameRow:
     reminded: bool = False
     created_at: float = 0.0
     updated_at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class GoRow:
+    """A Go game as stored: a row of the same games table as Scrabble's (kind ``go``). ``options`` is
+    the Go service's JSON (:class:`bot.service.go.options.GoOptions`), ``state`` its JSON of the game
+    (``None`` in the lobby); seat 0 plays Black, seat 1 White."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    creator_id: int
+    status: GameStatus
+    options: Mapping[str, Any]
+    seed: int
+    state: Mapping[str, Any] | None
+    seats: tuple[SeatRow, ...]
+    deadline: float | None = None
+    reminded: bool = False
+    created_at: float = 0.0
+    updated_at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
+class KindStatsDelta:
+    """What one finished game of ``kind`` (not Scrabble) adds to a player's stats in a guild."""
+
+    guild_id: int
+    kind: GameKind
+    user_id: int
+    name: str
+    won: bool
+    drawn: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class KindStatsRow:
+    """A player's stats of one kind of game in a guild."""
+
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    draws: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -395,7 +467,7 @@ class Store:
         its id.
 
         Raises:
-            sqlite3.IntegrityError: the channel already has an open game.
+            ChannelTakenError: the channel already has an open game, of any kind (nothing is written).
             IntegerRangeError: a number does not fit SQLite (nothing is written).
         """
         _check_integers(row, log, ())
@@ -469,30 +541,34 @@ class Store:
         :meth:`quarantine`) and logged, and the others are returned."""
         async with self._lock:
             games, broken = await self._read_games(
-                "WHERE status IN ('lobby', 'active') AND quarantined IS NULL ORDER BY id", ()
+                "WHERE status IN ('lobby', 'active') AND quarantined IS NULL AND kind = 'scrabble' ORDER BY id",
+                (),
             )
         for game_id, reason in broken:
             logger.error("game %d cannot be read (%s): quarantined", game_id, reason)
             await self.quarantine(game_id, reason)
         return games
 
-    async def pending_outbox(self) -> list[OutboxEntry]:
-        """The announcements not marked sent, oldest first."""
+    async def pending_outbox(self, kind: GameKind = GameKind.SCRABBLE) -> list[OutboxEntry]:
+        """The announcements of the games of ``kind`` not marked sent, oldest first."""
         async with self._lock:
             rows = await self._db.fetchall(
-                "SELECT id, game_id, data FROM outbox WHERE sent_at IS NULL ORDER BY id"
+                "SELECT outbox.id, game_id, data FROM outbox JOIN games ON games.id = outbox.game_id "
+                "WHERE sent_at IS NULL AND games.kind = ? ORDER BY outbox.id",
+                (kind.value,),
             )
         return [OutboxEntry(entry_id, game_id, _json_object(data)) for entry_id, game_id, data in rows]
 
     async def game(self, game_id: int) -> GameRow | None:
-        """The game of that id, if any."""
-        rows = await self._games("WHERE id = ?", (game_id,))
+        """The Scrabble game of that id, if any."""
+        rows = await self._games("WHERE id = ? AND kind = 'scrabble'", (game_id,))
         return rows[0] if rows else None
 
     async def last_finished_game(self, channel_id: int) -> GameRow | None:
-        """The game that ended last in ``channel_id`` (finished, not cancelled), if any."""
+        """The Scrabble game that ended last in ``channel_id`` (finished, not cancelled), if any."""
         rows = await self._games(
-            "WHERE channel_id = ? AND status = 'finished' ORDER BY id DESC LIMIT 1", (channel_id,)
+            "WHERE channel_id = ? AND status = 'finished' AND kind = 'scrabble' ORDER BY id DESC LIMIT 1",
+            (channel_id,),
         )
         return rows[0] if rows else None
 
@@ -612,6 +688,16 @@ class Store:
     ) -> tuple[list[GameRow], list[tuple[int, str]]]:
         """The games ``where`` selects, with their seats, and the ids of those that cannot be read
         with the reason (several queries: hold the lock)."""
+        return await self._read_rows(where, params, _game_row)
+
+    async def _read_rows(
+        self,
+        where: str,
+        params: tuple[object, ...],
+        build: Callable[[Sequence[Any], tuple[SeatRow, ...]], _T],
+    ) -> tuple[list[_T], list[tuple[int, str]]]:
+        """The rows ``where`` selects, made by ``build`` from their columns and seats, and the ids of
+        those that cannot be read with the reason (several queries: hold the lock)."""
         rows = await self._db.fetchall(
             "SELECT id, guild_id, channel_id, creator_id, status, options, seed, state, deadline, reminded, "
             f"created_at, updated_at FROM games {where}",
@@ -629,7 +715,7 @@ class Store:
                     SeatRow(number, user, name, None if level is None else Level(level), hints, timeouts)
                     for number, user, name, level, hints, timeouts in seat_rows
                 )
-                games.append(_game_row(row, seats))
+                games.append(build(row, seats))
             except (ValueError, KeyError, TypeError) as error:
                 broken.append((int(row[0]), f"{type(error).__name__}: {error}"[:200]))
         return games, broken
@@ -644,30 +730,33 @@ class Store:
 
     # Ratings (derived data: see bot.service.rating_model) and feature toggles --------------------
 
-    async def ratings(self, guild_id: int) -> list[PlayerRating]:
-        """Every rated player of the guild (people and AI levels), by key."""
+    async def ratings(self, guild_id: int, kind: GameKind = GameKind.SCRABBLE) -> list[PlayerRating]:
+        """Every rated player of the guild (people and AI levels) in games of ``kind``, by key."""
         async with self._lock:
             rows = await self._db.fetchall(
-                "SELECT player, name, mu, sigma, games FROM ratings WHERE guild_id = ? ORDER BY player",
-                (guild_id,),
+                "SELECT player, name, mu, sigma, games FROM ratings WHERE guild_id = ? AND kind = ? "
+                "ORDER BY player",
+                (guild_id, kind.value),
             )
         return [
             PlayerRating(player, name, Rating(mu, sigma), games) for player, name, mu, sigma, games in rows
         ]
 
-    async def rating_history(self, guild_id: int, player: str) -> list[RatingPoint]:
-        """``player``'s rating after each of their rated games in the guild, in finish order."""
+    async def rating_history(
+        self, guild_id: int, player: str, kind: GameKind = GameKind.SCRABBLE
+    ) -> list[RatingPoint]:
+        """``player``'s rating after each of their rated games of ``kind`` in the guild, in finish order."""
         async with self._lock:
             rows = await self._db.fetchall(
-                "SELECT game_id, finished_at, mu, sigma FROM rating_history WHERE guild_id = ? AND player = ? "
-                "ORDER BY finished_at, game_id",
-                (guild_id, player),
+                "SELECT game_id, finished_at, mu, sigma FROM rating_history WHERE guild_id = ? AND kind = ? "
+                "AND player = ? ORDER BY finished_at, game_id",
+                (guild_id, kind.value, player),
             )
         return [RatingPoint(game_id, at, Rating(mu, sigma)) for game_id, at, mu, sigma in rows]
 
-    async def records(self, guild_id: int, player: str) -> list[Record]:
-        """``player``'s won-lost-drawn record against each player they met in rated games of the guild,
-        most games together first (then by key)."""
+    async def records(self, guild_id: int, player: str, kind: GameKind = GameKind.SCRABBLE) -> list[Record]:
+        """``player``'s won-lost-drawn record against each player they met in rated games of ``kind`` in
+        the guild, most games together first (then by key)."""
         async with self._lock:
             rows = await self._db.fetchall(
                 "SELECT other.player, MAX(rated.name), SUM(CASE WHEN me.place < other.place THEN 1 ELSE 0 END), "
@@ -675,10 +764,11 @@ class Store:
                 "SUM(CASE WHEN me.place = other.place THEN 1 ELSE 0 END) "
                 "FROM rating_history AS me JOIN rating_history AS other "
                 "ON other.game_id = me.game_id AND other.player != me.player "
-                "JOIN ratings AS rated ON rated.guild_id = other.guild_id AND rated.player = other.player "
-                "WHERE me.guild_id = ? AND me.player = ? "
+                "JOIN ratings AS rated ON rated.guild_id = other.guild_id AND rated.kind = other.kind "
+                "AND rated.player = other.player "
+                "WHERE me.guild_id = ? AND me.kind = ? AND me.player = ? "
                 "GROUP BY other.player ORDER BY COUNT(*) DESC, other.player",
-                (guild_id, player),
+                (guild_id, kind.value, player),
             )
         return [Record(*row) for row in rows]
 
@@ -738,16 +828,16 @@ class Store:
         assert row is not None
         return int(row[0]), row[1]
 
-    async def _rate_finished(self, row: GameRow) -> None:
-        """Rate the game ``row`` finishes (inside a transaction): after the guild's last rated game in
-        finish order, or, if it finished before it (a clock set back), by rebuilding the guild's
-        ratings. A game rated already is not rated again."""
-        game = rated_game(row)
+    async def _rate_finished(self, row: GameRow | GoRow) -> None:
+        """Rate the game ``row`` finishes (inside a transaction): after the guild's last rated game of
+        its kind in finish order, or, if it finished before it (a clock set back), by rebuilding the
+        guild's ratings. A game rated already is not rated again."""
+        game = rated_go_game(row) if isinstance(row, GoRow) else rated_game(row)
         if game is not None and not await self._was_rated(row.id):
             last = await self._db.fetchone(
-                "SELECT finished_at, game_id FROM rating_history WHERE guild_id = ? "
+                "SELECT finished_at, game_id FROM rating_history WHERE guild_id = ? AND kind = ? "
                 "ORDER BY finished_at DESC, game_id DESC LIMIT 1",
-                (row.guild_id,),
+                (row.guild_id, str(game.kind)),
             )
             if last is None or (game.finished_at, game.game_id) > tuple(last):
                 await self._apply_rated(game)
@@ -768,43 +858,39 @@ class Store:
         where, params = ("", ()) if guild_id is None else ("WHERE guild_id = ?", (guild_id,))
         await self._db.execute(f"DELETE FROM ratings {where}", params)
         await self._db.execute(f"DELETE FROM rating_history {where}", params)
-        games, broken = await self._read_games(
-            f"WHERE status = 'finished' {'' if guild_id is None else 'AND guild_id = ?'} "
-            "ORDER BY updated_at, id",
-            params,
-        )
-        for game_id, reason in broken:
+        finished = f"WHERE status = 'finished' {'' if guild_id is None else 'AND guild_id = ?'} "
+        games, broken = await self._read_games(finished + "AND kind = 'scrabble'", params)
+        go_games, go_broken = await self._read_rows(finished + "AND kind = 'go'", params, _go_row)
+        for game_id, reason in broken + go_broken:
             logger.error("game %d cannot be read (%s): not rated", game_id, reason)
-        guilds: dict[int, dict[str, tuple[Rating, int]]] = {}
-        names: dict[tuple[int, str], str] = {}
+        candidates = [rated_game(row) for row in games] + [rated_go_game(row) for row in go_games]
+        to_rate = sorted((g for g in candidates if g is not None), key=lambda g: (g.finished_at, g.game_id))
+        pools: dict[tuple[int, str], dict[str, tuple[Rating, int]]] = {}
+        names: dict[tuple[int, str, str], str] = {}
         history: list[tuple[object, ...]] = []
-        rated = 0
-        for row in games:
-            game = rated_game(row)
-            if game is not None:
-                rated += 1
-                results = rate_game(game, guilds.setdefault(game.guild_id, {}))
-                history += _history_rows(game, results)
-                names.update(((game.guild_id, r.seat.player), r.seat.name) for r in results)
+        for game in to_rate:
+            results = rate_game(game, pools.setdefault((game.guild_id, game.kind), {}))
+            history += _history_rows(game, results)
+            names.update(((game.guild_id, game.kind, r.seat.player), r.seat.name) for r in results)
         await self._db.executemany(_INSERT_HISTORY, history)
         await self._db.executemany(
             _UPSERT_RATING,
             [
-                (guild, player, names[guild, player], rating.mu, rating.sigma, played)
-                for guild, current in guilds.items()
+                (guild, kind, player, names[guild, kind, player], rating.mu, rating.sigma, played)
+                for (guild, kind), current in pools.items()
                 for player, (rating, played) in current.items()
             ],
         )
         await self._mark_ratings()
-        return rated
+        return len(to_rate)
 
     async def _apply_rated(self, game: RatedGame) -> None:
         """Rate ``game`` after every game rated before it in its guild (inside a transaction)."""
         current: dict[str, tuple[Rating, int]] = {}
         for seat in game.seats:
             stored = await self._db.fetchone(
-                "SELECT mu, sigma, games FROM ratings WHERE guild_id = ? AND player = ?",
-                (game.guild_id, seat.player),
+                "SELECT mu, sigma, games FROM ratings WHERE guild_id = ? AND kind = ? AND player = ?",
+                (game.guild_id, str(game.kind), seat.player),
             )
             if stored is not None:
                 current[seat.player] = (Rating(stored[0], stored[1]), stored[2])
@@ -812,7 +898,7 @@ class Store:
         await self._db.executemany(
             _UPSERT_RATING,
             [
-                (game.guild_id, r.seat.player, r.seat.name, r.rating.mu, r.rating.sigma, r.games)
+                (game.guild_id, game.kind, r.seat.player, r.seat.name, r.rating.mu, r.rating.sigma, r.games)
                 for r in results
             ],
         )
@@ -825,6 +911,102 @@ class Store:
             "UPDATE rating_state SET model = ?, finished = ?, last_game = ?",
             (MODEL_VERSION, finished, last_game),
         )
+
+    # Go games (issue 13): rows of the same games table, kind 'go' ---------------------------------
+
+    async def create_go_game(self, row: GoRow, log: Sequence[LogEntry]) -> GoRow:
+        """Insert a new Go game (``row.id`` is ignored) with its seats and log entries; return it with
+        its id.
+
+        Raises:
+            ChannelTakenError: the channel already has an open game, of any kind (nothing is written).
+            IntegerRangeError: a number does not fit SQLite (nothing is written).
+        """
+        _check_integers(row, log, ())
+        game_id = await self._one_trip_transaction(lambda db: _insert_game(db, row, log))
+        return replace(row, id=game_id)
+
+    async def save_go_game(
+        self,
+        row: GoRow,
+        log: Sequence[LogEntry],
+        stats: Iterable[KindStatsDelta] = (),
+        outbox: Mapping[str, Any] | None = None,
+    ) -> int | None:
+        """As :meth:`save`, for a Go game: write ``row`` over the stored game, append ``log``, add
+        ``stats``, rate the game if ``row`` finishes it (Go's own ratings) and queue ``outbox``, in one
+        transaction; the queued announcement's id.
+
+        Raises:
+            KeyError: no game has that id (nothing is written).
+            IntegerRangeError: a number does not fit SQLite (nothing is written).
+            sqlite3.Error: the write failed (nothing is written).
+        """
+        deltas = list(stats)
+        _check_integers(row, log, deltas)
+        if row.status is GameStatus.FINISHED:  # rated as in save
+            async with self._transaction():
+                pending = await self._run(lambda db: _update_game(db, row, log, deltas, outbox))
+                await self._rate_finished(row)
+            return pending
+        return await self._one_trip_transaction(lambda db: _update_game(db, row, log, deltas, outbox))
+
+    async def open_go_games(self) -> list[GoRow]:
+        """Every Go game in the lobby or being played, by id, except quarantined ones; one whose row
+        cannot be read is quarantined and logged, and the others are returned."""
+        async with self._lock:
+            games, broken = await self._read_rows(
+                "WHERE status IN ('lobby', 'active') AND quarantined IS NULL AND kind = 'go' ORDER BY id",
+                (),
+                _go_row,
+            )
+        for game_id, reason in broken:
+            logger.error("game %d cannot be read (%s): quarantined", game_id, reason)
+            await self.quarantine(game_id, reason)
+        return games
+
+    async def go_game(self, game_id: int) -> GoRow | None:
+        """The Go game of that id, if any.
+
+        Raises:
+            ValueError: its row cannot be read.
+        """
+        rows = await self._go_games("WHERE id = ? AND kind = 'go'", (game_id,))
+        return rows[0] if rows else None
+
+    async def last_finished_go_game(self, channel_id: int) -> GoRow | None:
+        """The Go game that ended last in ``channel_id`` (finished, not cancelled), if any.
+
+        Raises:
+            ValueError: its row cannot be read.
+        """
+        rows = await self._go_games(
+            "WHERE channel_id = ? AND status = 'finished' AND kind = 'go' ORDER BY id DESC LIMIT 1",
+            (channel_id,),
+        )
+        return rows[0] if rows else None
+
+    async def kind_stats(self, guild_id: int, kind: GameKind, user_id: int) -> KindStatsRow | None:
+        """A player's stats of ``kind`` games in a guild, if they finished one there."""
+        rows = await self._kind_stats(
+            "WHERE guild_id = ? AND kind = ? AND user_id = ?", (guild_id, kind.value, user_id)
+        )
+        return rows[0] if rows else None
+
+    async def _kind_stats(self, where: str, params: tuple[object, ...]) -> list[KindStatsRow]:
+        async with self._lock:
+            rows = await self._db.fetchall(
+                f"SELECT user_id, name, games, wins, draws FROM kind_stats {where}", params
+            )
+        return [KindStatsRow(*row) for row in rows]
+
+    async def _go_games(self, where: str, params: tuple[object, ...]) -> list[GoRow]:
+        async with self._lock:
+            games, broken = await self._read_rows(where, params, _go_row)
+        if broken:
+            game_id, reason = broken[0]
+            raise ValueError(f"game {game_id} cannot be read: {reason}")
+        return games
 
     # Analyses and puzzles (issue 12) --------------------------------------------------------------
 
@@ -844,9 +1026,10 @@ class Store:
         return None if row is None else _json_object(row[0])
 
     async def finished_games(self, guild_id: int, limit: int) -> list[GameRow]:
-        """The guild's last ``limit`` finished games, newest first."""
+        """The guild's last ``limit`` finished Scrabble games, newest first."""
         return await self._games(
-            "WHERE guild_id = ? AND status = 'finished' AND state IS NOT NULL ORDER BY id DESC LIMIT ?",
+            "WHERE guild_id = ? AND status = 'finished' AND state IS NOT NULL AND kind = 'scrabble' "
+            "ORDER BY id DESC LIMIT ?",
             (guild_id, limit),
         )
 
@@ -913,13 +1096,13 @@ class Store:
 
 
 _UPSERT_RATING: Final = (
-    "INSERT INTO ratings (guild_id, player, name, mu, sigma, games) VALUES (?, ?, ?, ?, ?, ?) "
-    "ON CONFLICT (guild_id, player) DO UPDATE SET name = excluded.name, mu = excluded.mu, "
+    "INSERT INTO ratings (guild_id, kind, player, name, mu, sigma, games) VALUES (?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (guild_id, kind, player) DO UPDATE SET name = excluded.name, mu = excluded.mu, "
     "sigma = excluded.sigma, games = excluded.games"
 )
 _INSERT_HISTORY: Final = (
-    "INSERT INTO rating_history (game_id, guild_id, player, name, place, mu, sigma, finished_at) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO rating_history (game_id, guild_id, kind, player, name, place, mu, sigma, finished_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -929,6 +1112,7 @@ def _history_rows(game: RatedGame, results: Sequence[SeatResult]) -> list[tuple[
         (
             game.game_id,
             game.guild_id,
+            game.kind,
             r.seat.player,
             r.seat.name,
             r.seat.place,
@@ -960,17 +1144,33 @@ def _begun(db: Connection, begin: str, work: Callable[[Connection], _T]) -> _T:
     return work(db)
 
 
-def _insert_game(db: Connection, row: GameRow, log: Sequence[LogEntry]) -> int:
-    """Insert the game ``row`` with its seats and log (in a transaction); its new id."""
+def _insert_game(db: Connection, row: GameRow | GoRow, log: Sequence[LogEntry]) -> int:
+    """Insert the game ``row`` with its seats and log (in a transaction); its new id.
+
+    Raises:
+        ChannelTakenError: the channel has an open game, of any kind (the one place this is checked).
+    """
+    taken = db.execute(
+        "SELECT kind FROM games WHERE channel_id = ? AND status IN ('lobby', 'active') AND quarantined IS NULL",
+        (row.channel_id,),
+    ).fetchone()
+    if taken is not None:
+        raise ChannelTakenError(row.channel_id, GameKind(taken[0]))
+    kind, options = (
+        (GameKind.GO, dict(row.options))
+        if isinstance(row, GoRow)
+        else (GameKind.SCRABBLE, row.options.to_dict())
+    )
     cursor = db.execute(
-        "INSERT INTO games (guild_id, channel_id, creator_id, status, options, seed, state, "
-        "deadline, reminded, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+        "INSERT INTO games (kind, guild_id, channel_id, creator_id, status, options, seed, state, "
+        "deadline, reminded, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (
+            kind.value,
             row.guild_id,
             row.channel_id,
             row.creator_id,
             row.status.value,
-            json.dumps(row.options.to_dict()),
+            json.dumps(options),
             row.seed,
             _json_or_none(row.state),
             row.deadline,
@@ -987,9 +1187,9 @@ def _insert_game(db: Connection, row: GameRow, log: Sequence[LogEntry]) -> int:
 
 def _update_game(
     db: Connection,
-    row: GameRow,
+    row: GameRow | GoRow,
     log: Sequence[LogEntry],
-    stats: Sequence[StatsDelta],
+    stats: Sequence[StatsDelta | KindStatsDelta],
     outbox: Mapping[str, Any] | None,
 ) -> int | None:
     """Write the body of :meth:`Store.save` (in a transaction); the queued announcement's id.
@@ -1007,7 +1207,10 @@ def _update_game(
     _write_seats(db, row.id, row.seats)
     _append(db, row.id, log)
     for delta in stats:
-        _add_stats(db, delta)
+        if isinstance(delta, KindStatsDelta):
+            _add_kind_stats(db, delta)
+        else:
+            _add_stats(db, delta)
     if outbox is None:
         return None
     cursor = db.execute(
@@ -1055,6 +1258,15 @@ def _add_stats(db: Connection, delta: StatsDelta) -> None:
     )
 
 
+def _add_kind_stats(db: Connection, delta: KindStatsDelta) -> None:
+    db.execute(
+        "INSERT INTO kind_stats (guild_id, kind, user_id, name, games, wins, draws) VALUES (?, ?, ?, ?, 1, ?, ?) "
+        "ON CONFLICT (guild_id, kind, user_id) DO UPDATE SET name = excluded.name, games = kind_stats.games + 1, "
+        "wins = kind_stats.wins + excluded.wins, draws = kind_stats.draws + excluded.draws",
+        (delta.guild_id, delta.kind.value, delta.user_id, delta.name, int(delta.won), int(delta.drawn)),
+    )
+
+
 def _json_or_none(value: Mapping[str, Any] | None) -> str | None:
     return None if value is None else json.dumps(value)
 
@@ -1093,6 +1305,35 @@ def _game_row(row: Sequence[Any], seats: tuple[SeatRow, ...]) -> GameRow:
         reminded=bool(row[9]),
         created_at=row[10],
         updated_at=row[11],
+    )
+
+
+def _go_row(row: Sequence[Any], seats: tuple[SeatRow, ...]) -> GoRow:
+    """A Go game from its columns and seats.
+
+    Raises:
+        ValueError, TypeError: broken JSON, missing or misnumbered seats.
+    """
+    if [seat.seat for seat in seats] != list(range(len(seats))) or not seats:
+        raise ValueError(f"seats {[seat.seat for seat in seats]} are not numbered 0, 1, 2...")
+    options = json.loads(row[5])
+    state = None if row[7] is None else json.loads(row[7])
+    if not isinstance(options, dict) or (state is not None and not isinstance(state, dict)):
+        raise TypeError("the options or the state is not a JSON object")
+    return GoRow(
+        row[0],
+        row[1],
+        row[2],
+        row[3],
+        GameStatus(row[4]),
+        options,
+        row[6],
+        state,
+        seats,
+        row[8],
+        bool(row[9]),
+        row[10],
+        row[11],
     )
 
 
@@ -1142,7 +1383,9 @@ def _open_error(path: Path, error: sqlite3.Error) -> StoreOpenError:
     return CorruptDatabaseError(path, str(error))
 
 
-def _check_integers(row: GameRow, log: Sequence[LogEntry], stats: Sequence[StatsDelta]) -> None:
+def _check_integers(
+    row: GameRow | GoRow, log: Sequence[LogEntry], stats: Sequence[StatsDelta | KindStatsDelta]
+) -> None:
     """Refuse a number that SQLite cannot store (64 bits), before anything is written.
 
     Raises:
@@ -1160,8 +1403,9 @@ def _check_integers(row: GameRow, log: Sequence[LogEntry], stats: Sequence[Stats
         numbers.append(("timeout count", seat.timeouts))
     numbers += [("seat", entry.seat) for entry in log]
     for delta in stats:
-        numbers += [("server id", delta.guild_id), ("user id", delta.user_id), ("score", delta.score)]
-        numbers.append(("score", delta.best_score))
+        numbers += [("server id", delta.guild_id), ("user id", delta.user_id)]
+        if isinstance(delta, StatsDelta):
+            numbers += [("score", delta.score), ("score", delta.best_score)]
     for what, value in numbers:
         if value is not None and not INT64_MIN <= value <= INT64_MAX:
             raise IntegerRangeError(what)

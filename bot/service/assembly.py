@@ -16,6 +16,8 @@ from bot.config import Config
 from bot.service.advisor import GeneratorAdvisor
 from bot.service.analysis import LossChart
 from bot.service.game_service import GameService
+from bot.service.go.ai import PoolGoAi
+from bot.service.go.protocols import GoBoardRenderer
 from bot.service.protocols import Notifier, Renderer
 from bot.store import Store, StoreOpenError
 from bot.store_backends import display_name
@@ -38,13 +40,28 @@ class ServiceParts:
     advisor: GeneratorAdvisor
 
     def service(
-        self, notifier: Notifier, renderer: Renderer, loss_chart: LossChart | None = None
+        self,
+        notifier: Notifier,
+        renderer: Renderer,
+        loss_chart: LossChart | None = None,
+        go_renderer: GoBoardRenderer | None = None,
     ) -> GameService:
         """The game service over these parts, sending through ``notifier`` and drawing with
         ``renderer`` (and the analyses' chart with ``loss_chart``), analysing games and choosing puzzles
-        in the AI workers (call its ``start`` before use)."""
+        in the AI workers; with a ``go_renderer`` (the bot's is
+        :func:`~bot.render.go_board.render_go_board`) it hosts Go games too (``service.go``, Go's AI in
+        the same workers). Call its ``start`` before use."""
+        go_ai = PoolGoAi(self.ai.executor, self.config.ai_turn_timeout)
         service = GameService(
-            self.config, self.store, self.lexicon, notifier, self.ai, self.advisor, renderer=renderer
+            self.config,
+            self.store,
+            self.lexicon,
+            notifier,
+            self.ai,
+            self.advisor,
+            renderer=renderer,
+            go_ai=go_ai,
+            go_renderer=go_renderer,
         )
         service.use_pool(self.ai.executor, loss_chart)
         return service

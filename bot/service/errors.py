@@ -28,6 +28,18 @@ class GameExistsError(ServiceError):
         super().__init__("This channel already has a game: finish or cancel it first (/scrabble cancel)")
 
 
+class ChannelBusyError(GameExistsError):
+    """A new game in a channel that has an open game of another kind (or any game, seen by the store):
+    the message names that game."""
+
+    def __init__(self, game_name: str) -> None:
+        ServiceError.__init__(
+            self,
+            f"This channel already has a {game_name} game: finish or cancel it first, or use another "
+            "channel or a thread",
+        )
+
+
 class OptionError(ServiceError):
     """A bad option for a new game (unknown variant, level, challenge mode; time limit out of range)."""
 

@@ -42,6 +42,9 @@ from bot.service.errors import (
     WordError,
 )
 from bot.service.features import Feature, feature_named, features_text, is_on
+from bot.service.go.ai import ThreadGoAi
+from bot.service.go.protocols import GoAi, GoBoardRenderer
+from bot.service.go.service import GoService
 from bot.service.listeners import GameListener
 from bot.service.options import NewGame, game_options
 from bot.service.outbox import Announcement
@@ -86,11 +89,15 @@ class GameService:
         clock: Clock | None = None,
         new_seed: Callable[[], int] = lambda: secrets.randbits(SEED_BITS),
         variants: Variants | None = None,
+        go_ai: GoAi | None = None,
+        go_renderer: GoBoardRenderer | None = None,
     ) -> None:
         """Set up the service over an open ``store``; ``lexicon`` is shared by every game; without an
         ``advisor`` hints are refused. ``new_seed`` gives the seed of a new game asked for without one
         (its bag, its draw for the first turn and its AI turns): random by default. ``variants`` are
-        the variants games may use (default: the bundled ones and the config's variant files).
+        the variants games may use (default: the bundled ones and the config's variant files). With a
+        ``go_renderer``, it hosts Go games too: :attr:`go` (its AI ``go_ai``, by default in a thread),
+        sharing this service's store, notifier, clock and channel locks.
 
         Raises:
             VariantError: without ``variants``, a variant file of the config cannot be loaded.
@@ -105,22 +112,43 @@ class GameService:
         self._runner = GameRunner(config, store, lexicon, notifier, ai, renderer, self._clock)
         self.analysis = AnalysisService(store, lexicon, self._clock)
         self.puzzles = PuzzleService(store, lexicon, self._clock, renderer, config.variant)
+        self.go: GoService | None = None
+        """The Go games' service (``None``: this bot hosts no Go)."""
+        if go_renderer is not None:
+            go_ai = go_ai or ThreadGoAi(config.ai_turn_timeout)
+            locks = self._runner.locks
+            self.go = GoService(
+                store,
+                notifier,
+                go_ai,
+                go_renderer,
+                locks=locks,
+                clock=self._clock,
+                new_seed=new_seed,
+                reminder_left=config.turn.reminder_left,
+            )
 
     # Life cycle ---------------------------------------------------------------------------------
 
     async def start(self) -> None:
         """Load every open game from the store and resume it: timers re-armed from their stored
-        deadlines (an expired one acts at once), an AI turn that was due is played."""
+        deadlines (an expired one acts at once), an AI turn that was due is played. Go games too."""
         await self._runner.start()
+        if self.go is not None:
+            await self.go.start()
 
     async def close(self) -> None:
         """Stop every timer and AI turn (they resume from the store at the next :meth:`start`)."""
         await self._runner.close()
+        if self.go is not None:
+            await self.go.close()
 
     async def idle(self) -> None:
         """Wait until no AI turn or timer action is running (timers waiting for their time are not
         waited for)."""
         await self._runner.idle()
+        if self.go is not None:
+            await self.go.idle()
 
     def channel_of(self, game_id: int) -> int:
         """The channel of the open game ``game_id`` (for buttons that carry a game id).

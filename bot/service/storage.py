@@ -9,13 +9,14 @@ from contextlib import contextmanager
 from typing import Final
 
 from bot.service.errors import (
+    ChannelBusyError,
     StorageBusyError,
     StorageError,
     StorageFailedError,
     StorageFullError,
     StorageRangeError,
 )
-from bot.store import IntegerRangeError
+from bot.store import ChannelTakenError, IntegerRangeError
 
 RETRY_FIRST: Final = 0.5
 """Seconds before the first retry of a save that failed; each next wait doubles, up to RETRY_CAP."""
@@ -43,9 +44,12 @@ def typed_storage_errors() -> Iterator[None]:
     Raises:
         StorageError: from ``sqlite3.OperationalError`` (busy, full, I/O...) or ``IntegerRangeError``;
             other errors (an integrity error is a bug) pass through.
+        ChannelBusyError: from the store's ``ChannelTakenError``, naming the channel's game.
     """
     try:
         yield
+    except ChannelTakenError as error:
+        raise ChannelBusyError(error.kind.game_name) from error
     except (sqlite3.OperationalError, IntegerRangeError) as error:
         raise storage_error(error) from error
 

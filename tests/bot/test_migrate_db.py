@@ -38,6 +38,7 @@ TABLES = (
     "analyses",
     "events",
     "guild_features",
+    "kind_stats",
     "outbox",
     "puzzle_answers",
     "rating_history",
