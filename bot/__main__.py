@@ -141,6 +141,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.go.cli import main as go  # Go in the terminal, or its GTP engine
 
         return go(args_list[1:])
+    if args_list[:1] == ["migrate-db"]:
+        from bot.migrate_db import main as migrate_db  # copy a database into another (PostgreSQL)
+
+        return migrate_db(args_list[1:])
     if args_list[:1] in (["web"], ["arena"]):
         from bot.web import cli  # the web board without Discord
 

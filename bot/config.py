@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Final
 
 from bot.service.variants import Variants
+from bot.store_backends import is_postgresql_url
 from scrabble_core.ai import Level
 from scrabble_core.errors import VariantError
 from scrabble_core.game import ChallengeMode
@@ -102,7 +103,8 @@ def _web_config(reader: _Reader, data: Mapping[str, object]) -> WebConfig:
 class Config:
     """Every setting of the bot, with its default."""
 
-    database: Path = Path("scrabble.sqlite3")
+    database: Path | str = Path("scrabble.sqlite3")
+    """An SQLite file, or the URL of a PostgreSQL database (``postgresql://...``)."""
     lexicon: str = "enable"
     variant: str = "standard"
     variant_files: tuple[Path, ...] = ()
@@ -130,6 +132,15 @@ class Config:
         """:attr:`log_level` as a :mod:`logging` level number."""
         return logging.getLevelNamesMapping()[self.log_level]
 
+    @property
+    def links_file(self) -> Path:
+        """Where the web board keeps its links' generations (and a generated secret): beside an SQLite
+        database (``<database>.links.json``); with PostgreSQL, ``scrabble.links.json`` in the working
+        directory."""
+        if isinstance(self.database, Path):
+            return self.database.with_name(self.database.name + ".links.json")
+        return Path("scrabble.links.json")
+
 
 _TOP_KEYS: Final = frozenset(
     {"token", "database", "lexicon", "log_level", "dev_guild_id", "game", "ai", "turn", "web"}
@@ -156,7 +167,8 @@ def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> 
     """Read the settings from the TOML file at ``path`` (defaults only if ``None``) and the token from
     ``environ`` (``os.environ`` by default), which wins over the file's ``token``.
 
-    A relative ``database`` path is taken relative to the file's directory.
+    A relative ``database`` path is taken relative to the file's directory; a ``postgresql://`` URL
+    is kept as it is.
 
     Raises:
         ConfigError: the file cannot be read or is not TOML, or holds an unknown key or a bad value.
@@ -181,9 +193,11 @@ def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> 
     defaults = Config()
     turn_defaults = TurnConfig()
 
-    database = Path(reader.string(data, "database", str(defaults.database)))
-    if path is not None and not database.is_absolute():
-        database = path.parent / database
+    database: Path | str = reader.string(data, "database", str(defaults.database))
+    if not is_postgresql_url(database):
+        database = Path(database)
+        if path is not None and not database.is_absolute():
+            database = path.parent / database
     files = tuple(
         file if path is None or file.is_absolute() else path.parent / file
         for file in map(Path, reader.strings(game, "game.variant_files"))

@@ -1,13 +1,17 @@
-"""The SQLite store (aiosqlite): games, seats, the append-only event log and per-guild stats.
+"""The store: games, seats, the append-only event log and per-guild stats, on SQLite (aiosqlite, the
+default) or PostgreSQL (a ``postgresql://`` URL; psycopg 3). Every query and transaction body is here,
+once, in SQL both engines accept; :mod:`bot.store_backends` runs them on either.
 
-The schema is built by the numbered SQL files of ``bot/migrations`` (``0001_initial.sql``...), applied
-in order at :meth:`Store.open`; ``PRAGMA user_version`` records the last one applied. The database runs
-in WAL mode. Every write method is one transaction: it is committed whole or not at all.
+The schema is built by the numbered SQL files of ``bot/migrations`` (``0001_initial.sql``...; the same
+numbers in ``bot/migrations/postgresql`` for PostgreSQL), applied in order at :meth:`Store.open`; SQLite's
+``PRAGMA user_version`` (PostgreSQL's ``schema_version`` table) records the last one applied. An SQLite
+database runs in WAL mode. Every write method is one transaction: it is committed whole or not at all.
 
 One process writes a database: :meth:`Store.open` takes an exclusive lock (``flock``) on
-``<database>.lock``, which the OS releases when the process ends, however it ends. It also refuses, with
-a message that names the file and says what to do, a database that is damaged, read-only or of a newer
-schema than this program's, before anything is written.
+``<database>.lock``, which the OS releases when the process ends, however it ends (on PostgreSQL, a
+session advisory lock, released when the connection ends). It also refuses, with a message that names
+the database and says what to do, a database that is damaged, read-only or of a newer schema than this
+program's, before anything is written.
 
 The games table holds every game the host plays, each of a :class:`GameKind`: Scrabble's (read as
 :class:`GameRow` by the methods Scrabble has always used, which never see another kind) and Go's
@@ -17,7 +21,7 @@ with :class:`ChannelTakenError`, which names the kind of the game there (the one
 
 A store has one connection, shared by every caller: an :class:`asyncio.Lock` serialises its use, so a
 transaction never starts inside another one, and a read never sees the uncommitted writes of a
-transaction in progress.
+transaction in progress. Errors are ``sqlite3``'s exception classes whatever the engine.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Final, TypeVar, cast
+from typing import Any, Final, TypeVar
 
 import aiosqlite
 
@@ -50,10 +54,20 @@ from bot.service.rating_model import (
     rated_game,
     rated_go_game,
 )
+from bot.store_backends import (
+    Backend,
+    Connection,
+    PostgresBackend,
+    SqliteBackend,
+    is_postgresql_url,
+    redacted,
+)
 from scrabble_core.ai import Level
 from scrabble_core.game import ChallengeMode
 
 MIGRATIONS_DIR: Final = Path(__file__).parent / "migrations"
+PG_MIGRATIONS_DIR: Final = MIGRATIONS_DIR / "postgresql"
+"""PostgreSQL's migrations: numbered as SQLite's, each building the same schema in its SQL."""
 _MIGRATION_NAME: Final = re.compile(r"^(\d{4})_\w+\.sql$")
 
 DEFAULT_BUSY_TIMEOUT: Final = 5.0
@@ -340,7 +354,7 @@ class PuzzleAnswer:
 class Store:
     """An open database. Create with :meth:`open`; :meth:`close` when done."""
 
-    def __init__(self, db: aiosqlite.Connection, lock_fd: int | None = None) -> None:
+    def __init__(self, db: Backend, lock_fd: int | None = None) -> None:
         """Wrap an open connection in autocommit mode, holding the one-writer lock ``lock_fd`` (use
         :meth:`open`)."""
         self._db = db
@@ -350,14 +364,17 @@ class Store:
     @classmethod
     async def open(
         cls,
-        path: Path,
-        migrations_dir: Path = MIGRATIONS_DIR,
+        path: Path | str,
+        migrations_dir: Path | None = None,
         *,
         busy_timeout: float | None = None,
     ) -> Store:
         """Open (or create) the database at ``path`` for this process alone, in WAL mode, check that it
-        can be used, and apply the migrations it lacks. A statement waits up to ``busy_timeout`` seconds
-        (default :data:`DEFAULT_BUSY_TIMEOUT`) for another connection's write lock.
+        can be used, and apply the migrations it lacks (of ``migrations_dir``, by default
+        :data:`MIGRATIONS_DIR`). A statement waits up to ``busy_timeout`` seconds (default
+        :data:`DEFAULT_BUSY_TIMEOUT`) for another connection's write lock.
+
+        A ``postgresql://`` URL opens that PostgreSQL database instead (see :meth:`open_postgresql`).
 
         Raises:
             DatabaseInUseError: another process has it open.
@@ -368,7 +385,10 @@ class Store:
             sqlite3.Error: a migration fails (it is rolled back).
             ValueError: a migration file is misnamed or numbers are not 1, 2, 3...
         """
-        migrations = _migrations(migrations_dir)
+        if isinstance(path, str) and is_postgresql_url(path):
+            return await cls.open_postgresql(path, migrations_dir)
+        path = Path(path)
+        migrations = _migrations(MIGRATIONS_DIR if migrations_dir is None else migrations_dir)
         lock_fd = _take_lock(path)
         try:
             try:
@@ -377,7 +397,7 @@ class Store:
             except sqlite3.Error as error:
                 raise _open_error(path, error) from error
             try:
-                store = cls(db, lock_fd)
+                store = cls(SqliteBackend(db), lock_fd)
                 await store._check(path, migrations[-1][0] if migrations else 0)
                 await store._migrate(migrations)
                 await store._check_ratings()
@@ -389,6 +409,44 @@ class Store:
             raise
         return store
 
+    @classmethod
+    async def open_postgresql(cls, url: str, migrations_dir: Path | None = None) -> Store:
+        """Open the PostgreSQL database at ``url`` (``postgresql://user:password@host:port/name``; it
+        must exist) for this process alone (it holds the database's advisory lock while open) and
+        apply the migrations it lacks (of ``migrations_dir``, by default :data:`PG_MIGRATIONS_DIR`).
+
+        Raises:
+            StoreOpenError: the server cannot be reached or refuses the login, another process has
+                the database open, or its schema is newer than the newest migration.
+            sqlite3.Error: a migration fails (it is rolled back); the store raises PostgreSQL's errors
+                as the ``sqlite3`` exceptions of their class (see :mod:`bot.store_backends`).
+            ValueError: a migration file is misnamed or numbers are not 1, 2, 3...
+        """
+        migrations = _migrations(PG_MIGRATIONS_DIR if migrations_dir is None else migrations_dir)
+        backend = await PostgresBackend.connect(url)
+        try:
+            store = cls(backend)
+            newest = migrations[-1][0] if migrations else 0
+            version = await backend.schema_version()
+            if version > newest:
+                raise StoreOpenError(
+                    f"the database {redacted(url)} has schema version {version}, newer than this "
+                    f"program's ({newest}): it was written by a newer version. Upgrade this program, or "
+                    "use another database"
+                )
+            await store._migrate(migrations)
+            await store._check_ratings()
+        except BaseException:
+            await backend.close()
+            raise
+        return store
+
+    @property
+    def backend(self) -> Backend:
+        """The connection, for tools that work on whole tables (``scrabble-bot migrate-db``): nothing
+        else may use it while the store is in use."""
+        return self._db
+
     async def close(self) -> None:
         """Close the connection (once any transaction in progress is over) and release the lock."""
         async with self._lock:
@@ -399,9 +457,8 @@ class Store:
 
     async def schema_version(self) -> int:
         """The number of the last migration applied."""
-        async with self._lock, self._db.execute("PRAGMA user_version") as cursor:
-            row = await cursor.fetchone()
-        return int(row[0]) if row else 0
+        async with self._lock:
+            return await self._db.schema_version()
 
     # Writing ------------------------------------------------------------------------------------
 
@@ -494,15 +551,12 @@ class Store:
 
     async def pending_outbox(self, kind: GameKind = GameKind.SCRABBLE) -> list[OutboxEntry]:
         """The announcements of the games of ``kind`` not marked sent, oldest first."""
-        async with (
-            self._lock,
-            self._db.execute(
+        async with self._lock:
+            rows = await self._db.fetchall(
                 "SELECT outbox.id, game_id, data FROM outbox JOIN games ON games.id = outbox.game_id "
                 "WHERE sent_at IS NULL AND games.kind = ? ORDER BY outbox.id",
                 (kind.value,),
-            ) as cursor,
-        ):
-            rows = await cursor.fetchall()
+            )
         return [OutboxEntry(entry_id, game_id, _json_object(data)) for entry_id, game_id, data in rows]
 
     async def game(self, game_id: int) -> GameRow | None:
@@ -520,13 +574,10 @@ class Store:
 
     async def log(self, game_id: int) -> list[LogEntry]:
         """The event log of a game, oldest first."""
-        async with (
-            self._lock,
-            self._db.execute(
+        async with self._lock:
+            rows = await self._db.fetchall(
                 "SELECT kind, seat, data, at FROM events WHERE game_id = ? ORDER BY id", (game_id,)
-            ) as cursor,
-        ):
-            rows = await cursor.fetchall()
+            )
         return [LogEntry(kind, seat, json.loads(data), at) for kind, seat, data, at in rows]
 
     async def stats(self, guild_id: int, user_id: int) -> StatsRow | None:
@@ -538,7 +589,7 @@ class Store:
         """The guild's best ``limit`` players: most wins, then best average score."""
         return await self._stats(
             "WHERE guild_id = ? AND games > 0 "
-            "ORDER BY wins DESC, CAST(total_score AS REAL) / games DESC, user_id LIMIT ?",
+            "ORDER BY wins DESC, CAST(total_score AS DOUBLE PRECISION) / games DESC, user_id LIMIT ?",
             (guild_id, limit),
         )
 
@@ -552,7 +603,7 @@ class Store:
         thread: :meth:`_one_trip_transaction` makes two whatever the number of statements."""
         async with self._lock:
             try:
-                await self._db.execute("BEGIN IMMEDIATE")
+                await self._db.begin()
                 yield
                 await self._commit()
             except BaseException:
@@ -561,27 +612,24 @@ class Store:
                 await self._db.rollback()
                 raise
 
-    async def _one_trip_transaction(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
+    async def _one_trip_transaction(self, work: Callable[[Connection], _T]) -> _T:
         """As :meth:`_transaction`, with ``work`` (its statements) as the body: ``BEGIN IMMEDIATE`` and
         ``work`` run as one call on the connection's thread, then :meth:`_commit`: two trips to that
         thread, which each must win the GIL back, whatever the number of statements. ``work`` must not
         touch the store. Returns what ``work`` returns."""
+        begin = self._db.begin_sql
         async with self._lock:
             try:
-                result = await self._run(lambda db: _begun(db, work))
+                result = await self._run(lambda db: _begun(db, begin, work))
                 await self._commit()
             except BaseException:
                 await self._db.rollback()  # as in _transaction
                 raise
             return result
 
-    async def _run(self, work: Callable[[sqlite3.Connection], _T]) -> _T:
-        """``work(connection)``, called on the connection's thread (one trip, however many statements).
-
-        aiosqlite has no public way to run a callable on its thread: this uses the method its own
-        ``execute`` and ``commit`` use."""
-        db = self._db
-        return cast(_T, await db._execute(lambda: work(db._conn)))  # type: ignore[no-untyped-call]
+    async def _run(self, work: Callable[[Connection], _T]) -> _T:
+        """``work(connection)``, called on the connection's thread (one trip, however many statements)."""
+        return await self._db.run(work)
 
     async def _commit(self) -> None:
         await self._db.commit()
@@ -597,8 +645,7 @@ class Store:
             await self._db.execute("PRAGMA journal_mode = WAL")
             await self._db.execute("PRAGMA foreign_keys = ON")
             await self._db.execute("PRAGMA synchronous = NORMAL")
-            async with self._db.execute("PRAGMA quick_check") as cursor:
-                verdict = [str(row[0]) for row in await cursor.fetchall()]
+            verdict = [str(row[0]) for row in await self._db.fetchall("PRAGMA quick_check")]
             if verdict != ["ok"]:
                 logger.error("%s fails SQLite's check: %s", path, "; ".join(verdict)[:1000])
                 raise CorruptDatabaseError(path, "database disk image is malformed")
@@ -606,7 +653,7 @@ class Store:
             if version > newest:
                 raise SchemaTooNewError(path, version, newest)
             # A write that is rolled back: a read-only file fails here, not at the first move.
-            await self._db.execute("BEGIN IMMEDIATE")
+            await self._db.begin()
             try:
                 await self._db.execute(f"PRAGMA user_version = {version}")
             finally:
@@ -621,15 +668,7 @@ class Store:
         for number, path in migrations:
             if number <= current:
                 continue
-            script = path.read_text(encoding="utf-8")
-            try:
-                await self._db.executescript(
-                    f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {number};\nCOMMIT;"
-                )
-            except BaseException:
-                if self._db.in_transaction:
-                    await self._db.rollback()
-                raise
+            await self._db.apply_migration(number, path.read_text(encoding="utf-8"))
 
     async def _games(self, where: str, params: tuple[object, ...]) -> list[GameRow]:
         """The games ``where`` selects.
@@ -659,20 +698,18 @@ class Store:
     ) -> tuple[list[_T], list[tuple[int, str]]]:
         """The rows ``where`` selects, made by ``build`` from their columns and seats, and the ids of
         those that cannot be read with the reason (several queries: hold the lock)."""
-        async with self._db.execute(
+        rows = await self._db.fetchall(
             "SELECT id, guild_id, channel_id, creator_id, status, options, seed, state, deadline, reminded, "
             f"created_at, updated_at FROM games {where}",
             params,
-        ) as cursor:
-            rows = list(await cursor.fetchall())
+        )
         games = []
         broken = []
         for row in rows:
-            async with self._db.execute(
+            seat_rows = await self._db.fetchall(
                 "SELECT seat, user_id, name, ai_level, hints_used, timeouts FROM seats WHERE game_id = ? ORDER BY seat",
                 (row[0],),
-            ) as cursor:
-                seat_rows = await cursor.fetchall()
+            )
             try:
                 seats = tuple(
                     SeatRow(number, user, name, None if level is None else Level(level), hints, timeouts)
@@ -684,28 +721,23 @@ class Store:
         return games, broken
 
     async def _stats(self, where: str, params: tuple[object, ...]) -> list[StatsRow]:
-        async with (
-            self._lock,
-            self._db.execute(
+        async with self._lock:
+            rows = await self._db.fetchall(
                 f"SELECT user_id, name, games, wins, total_score, best_score, best_move FROM stats {where}",
                 params,
-            ) as cursor,
-        ):
-            return [StatsRow(*row) for row in await cursor.fetchall()]
+            )
+        return [StatsRow(*row) for row in rows]
 
     # Ratings (derived data: see bot.service.rating_model) and feature toggles --------------------
 
     async def ratings(self, guild_id: int, kind: GameKind = GameKind.SCRABBLE) -> list[PlayerRating]:
         """Every rated player of the guild (people and AI levels) in games of ``kind``, by key."""
-        async with (
-            self._lock,
-            self._db.execute(
+        async with self._lock:
+            rows = await self._db.fetchall(
                 "SELECT player, name, mu, sigma, games FROM ratings WHERE guild_id = ? AND kind = ? "
                 "ORDER BY player",
                 (guild_id, kind.value),
-            ) as cursor,
-        ):
-            rows = await cursor.fetchall()
+            )
         return [
             PlayerRating(player, name, Rating(mu, sigma), games) for player, name, mu, sigma, games in rows
         ]
@@ -714,25 +746,22 @@ class Store:
         self, guild_id: int, player: str, kind: GameKind = GameKind.SCRABBLE
     ) -> list[RatingPoint]:
         """``player``'s rating after each of their rated games of ``kind`` in the guild, in finish order."""
-        async with (
-            self._lock,
-            self._db.execute(
+        async with self._lock:
+            rows = await self._db.fetchall(
                 "SELECT game_id, finished_at, mu, sigma FROM rating_history WHERE guild_id = ? AND kind = ? "
                 "AND player = ? ORDER BY finished_at, game_id",
                 (guild_id, kind.value, player),
-            ) as cursor,
-        ):
-            rows = await cursor.fetchall()
+            )
         return [RatingPoint(game_id, at, Rating(mu, sigma)) for game_id, at, mu, sigma in rows]
 
     async def records(self, guild_id: int, player: str, kind: GameKind = GameKind.SCRABBLE) -> list[Record]:
         """``player``'s won-lost-drawn record against each player they met in rated games of ``kind`` in
         the guild, most games together first (then by key)."""
-        async with (
-            self._lock,
-            self._db.execute(
-                "SELECT other.player, MAX(rated.name), SUM(me.place < other.place), "
-                "SUM(me.place > other.place), SUM(me.place = other.place) "
+        async with self._lock:
+            rows = await self._db.fetchall(
+                "SELECT other.player, MAX(rated.name), SUM(CASE WHEN me.place < other.place THEN 1 ELSE 0 END), "
+                "SUM(CASE WHEN me.place > other.place THEN 1 ELSE 0 END), "
+                "SUM(CASE WHEN me.place = other.place THEN 1 ELSE 0 END) "
                 "FROM rating_history AS me JOIN rating_history AS other "
                 "ON other.game_id = me.game_id AND other.player != me.player "
                 "JOIN ratings AS rated ON rated.guild_id = other.guild_id AND rated.kind = other.kind "
@@ -740,9 +769,7 @@ class Store:
                 "WHERE me.guild_id = ? AND me.kind = ? AND me.player = ? "
                 "GROUP BY other.player ORDER BY COUNT(*) DESC, other.player",
                 (guild_id, kind.value, player),
-            ) as cursor,
-        ):
-            rows = await cursor.fetchall()
+            )
         return [Record(*row) for row in rows]
 
     async def rebuild_ratings(self, guild_id: int | None = None) -> int:
@@ -758,13 +785,11 @@ class Store:
 
     async def features(self, guild_id: int) -> dict[str, bool]:
         """The features the guild turned on or off (a feature it never set is not in it)."""
-        async with (
-            self._lock,
-            self._db.execute(
+        async with self._lock:
+            rows = await self._db.fetchall(
                 "SELECT feature, enabled FROM guild_features WHERE guild_id = ?", (guild_id,)
-            ) as cursor,
-        ):
-            return {feature: bool(enabled) for feature, enabled in await cursor.fetchall()}
+            )
+        return {feature: bool(enabled) for feature, enabled in rows}
 
     async def set_feature(self, guild_id: int, feature: str, enabled: bool) -> None:
         """Turn ``feature`` on or off in the guild.
@@ -784,13 +809,9 @@ class Store:
         finished games the database holds (a database from before ratings, migrated). Nothing to do
         in a database without ratings (migrations of another directory)."""
         async with self._lock:
-            async with self._db.execute(
-                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'rating_state'"
-            ) as cursor:
-                if await cursor.fetchone() is None:
-                    return
-            async with self._db.execute("SELECT model, finished, last_game FROM rating_state") as cursor:
-                stored = await cursor.fetchone()
+            if not await self._db.has_table("rating_state"):
+                return
+            stored = await self._db.fetchone("SELECT model, finished, last_game FROM rating_state")
             marker = await self._finished_marker()
         if stored is not None and tuple(stored) == (MODEL_VERSION, *marker):
             return
@@ -800,11 +821,10 @@ class Store:
 
     async def _finished_marker(self) -> tuple[int, int | None]:
         """How many games are finished, and the last of them in finish order."""
-        async with self._db.execute(
+        row = await self._db.fetchone(
             "SELECT COUNT(*), (SELECT id FROM games WHERE status = 'finished' "
             "ORDER BY updated_at DESC, id DESC LIMIT 1) FROM games WHERE status = 'finished'"
-        ) as cursor:
-            row = await cursor.fetchone()
+        )
         assert row is not None
         return int(row[0]), row[1]
 
@@ -814,12 +834,11 @@ class Store:
         guild's ratings. A game rated already is not rated again."""
         game = rated_go_game(row) if isinstance(row, GoRow) else rated_game(row)
         if game is not None and not await self._was_rated(row.id):
-            async with self._db.execute(
+            last = await self._db.fetchone(
                 "SELECT finished_at, game_id FROM rating_history WHERE guild_id = ? AND kind = ? "
                 "ORDER BY finished_at DESC, game_id DESC LIMIT 1",
-                (row.guild_id, game.kind),
-            ) as cursor:
-                last = await cursor.fetchone()
+                (row.guild_id, str(game.kind)),
+            )
             if last is None or (game.finished_at, game.game_id) > tuple(last):
                 await self._apply_rated(game)
             else:
@@ -827,10 +846,10 @@ class Store:
         await self._mark_ratings()
 
     async def _was_rated(self, game_id: int) -> bool:
-        async with self._db.execute(
-            "SELECT 1 FROM rating_history WHERE game_id = ? LIMIT 1", (game_id,)
-        ) as cursor:
-            return await cursor.fetchone() is not None
+        return (
+            await self._db.fetchone("SELECT 1 FROM rating_history WHERE game_id = ? LIMIT 1", (game_id,))
+            is not None
+        )
 
     async def _rebuild_ratings(self, guild_id: int | None) -> int:
         """Rate the finished games of ``guild_id`` (every guild: ``None``) again from scratch, in finish
@@ -869,11 +888,10 @@ class Store:
         """Rate ``game`` after every game rated before it in its guild (inside a transaction)."""
         current: dict[str, tuple[Rating, int]] = {}
         for seat in game.seats:
-            async with self._db.execute(
+            stored = await self._db.fetchone(
                 "SELECT mu, sigma, games FROM ratings WHERE guild_id = ? AND kind = ? AND player = ?",
-                (game.guild_id, game.kind, seat.player),
-            ) as cursor:
-                stored = await cursor.fetchone()
+                (game.guild_id, str(game.kind), seat.player),
+            )
             if stored is not None:
                 current[seat.player] = (Rating(stored[0], stored[1]), stored[2])
         results = rate_game(game, current)
@@ -971,18 +989,16 @@ class Store:
     async def kind_stats(self, guild_id: int, kind: GameKind, user_id: int) -> KindStatsRow | None:
         """A player's stats of ``kind`` games in a guild, if they finished one there."""
         rows = await self._kind_stats(
-            "WHERE guild_id = ? AND kind = ? AND user_id = ?", (guild_id, kind, user_id)
+            "WHERE guild_id = ? AND kind = ? AND user_id = ?", (guild_id, kind.value, user_id)
         )
         return rows[0] if rows else None
 
     async def _kind_stats(self, where: str, params: tuple[object, ...]) -> list[KindStatsRow]:
-        async with (
-            self._lock,
-            self._db.execute(
+        async with self._lock:
+            rows = await self._db.fetchall(
                 f"SELECT user_id, name, games, wins, draws FROM kind_stats {where}", params
-            ) as cursor,
-        ):
-            return [KindStatsRow(*row) for row in await cursor.fetchall()]
+            )
+        return [KindStatsRow(*row) for row in rows]
 
     async def _go_games(self, where: str, params: tuple[object, ...]) -> list[GoRow]:
         async with self._lock:
@@ -998,17 +1014,15 @@ class Store:
         """Store the analysis of game ``game_id`` (JSON ``data``), replacing any earlier one."""
         async with self._transaction():
             await self._db.execute(
-                "INSERT OR REPLACE INTO analyses (game_id, level, data, created_at) VALUES (?, ?, ?, ?)",
+                "INSERT INTO analyses (game_id, level, data, created_at) VALUES (?, ?, ?, ?) ON CONFLICT (game_id) "
+                "DO UPDATE SET level = excluded.level, data = excluded.data, created_at = excluded.created_at",
                 (game_id, level, json.dumps(data), at),
             )
 
     async def analysis(self, game_id: int) -> Mapping[str, Any] | None:
         """The stored analysis of game ``game_id`` (its JSON data), if any."""
-        async with (
-            self._lock,
-            self._db.execute("SELECT data FROM analyses WHERE game_id = ?", (game_id,)) as cursor,
-        ):
-            row = await cursor.fetchone()
+        async with self._lock:
+            row = await self._db.fetchone("SELECT data FROM analyses WHERE game_id = ?", (game_id,))
         return None if row is None else _json_object(row[0])
 
     async def finished_games(self, guild_id: int, limit: int) -> list[GameRow]:
@@ -1021,13 +1035,10 @@ class Store:
 
     async def puzzle(self, guild_id: int, day: str) -> Mapping[str, Any] | None:
         """The guild's puzzle of ``day`` (its JSON data), if it was made."""
-        async with (
-            self._lock,
-            self._db.execute(
+        async with self._lock:
+            row = await self._db.fetchone(
                 "SELECT data FROM puzzles WHERE guild_id = ? AND day = ?", (guild_id, day)
-            ) as cursor,
-        ):
-            row = await cursor.fetchone()
+            )
         return None if row is None else _json_object(row[0])
 
     async def add_puzzle(
@@ -1036,22 +1047,21 @@ class Store:
         """Store the guild's puzzle of ``day`` unless one is stored already; returns the stored one."""
         async with self._transaction():
             await self._db.execute(
-                "INSERT OR IGNORE INTO puzzles (guild_id, day, data, created_at) VALUES (?, ?, ?, ?)",
+                "INSERT INTO puzzles (guild_id, day, data, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 (guild_id, day, json.dumps(data), at),
             )
-            async with self._db.execute(
+            row = await self._db.fetchone(
                 "SELECT data FROM puzzles WHERE guild_id = ? AND day = ?", (guild_id, day)
-            ) as cursor:
-                row = await cursor.fetchone()
+            )
         assert row is not None  # inserted or already there, in this transaction
         return _json_object(row[0])
 
     async def add_puzzle_answer(self, answer: PuzzleAnswer) -> bool:
         """Record ``answer``; False (and nothing written) when that user already answered that puzzle."""
         async with self._transaction():
-            cursor = await self._db.execute(
-                "INSERT OR IGNORE INTO puzzle_answers (guild_id, day, user_id, name, answer, points, solved, at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            changed = await self._db.execute(
+                "INSERT INTO puzzle_answers (guild_id, day, user_id, name, answer, points, solved, at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
                 (
                     answer.guild_id,
                     answer.day,
@@ -1063,7 +1073,7 @@ class Store:
                     answer.at,
                 ),
             )
-            return cursor.rowcount == 1
+            return changed == 1
 
     async def puzzle_answer(self, guild_id: int, day: str, user_id: int) -> PuzzleAnswer | None:
         """``user_id``'s answer to the guild's puzzle of ``day``, if any."""
@@ -1077,14 +1087,11 @@ class Store:
         return await self._answers("WHERE guild_id = ? AND user_id = ? ORDER BY day", (guild_id, user_id))
 
     async def _answers(self, where: str, params: tuple[object, ...]) -> list[PuzzleAnswer]:
-        async with (
-            self._lock,
-            self._db.execute(
+        async with self._lock:
+            rows = await self._db.fetchall(
                 f"SELECT guild_id, day, user_id, name, answer, points, solved, at FROM puzzle_answers {where}",
                 params,
-            ) as cursor,
-        ):
-            rows = await cursor.fetchall()
+            )
         return [PuzzleAnswer(g, d, u, n, a, p, bool(s), t) for g, d, u, n, a, p, s, t in rows]
 
 
@@ -1131,13 +1138,13 @@ def _migrations(directory: Path) -> list[tuple[int, Path]]:
     return found
 
 
-def _begun(db: sqlite3.Connection, work: Callable[[sqlite3.Connection], _T]) -> _T:
-    """``BEGIN IMMEDIATE``, then ``work``: the first trip of :meth:`Store._one_trip_transaction`."""
-    db.execute("BEGIN IMMEDIATE")
+def _begun(db: Connection, begin: str, work: Callable[[Connection], _T]) -> _T:
+    """``begin`` (the backend's ``BEGIN``), then ``work``: the first trip of :meth:`Store._one_trip_transaction`."""
+    db.execute(begin)
     return work(db)
 
 
-def _insert_game(db: sqlite3.Connection, row: GameRow | GoRow, log: Sequence[LogEntry]) -> int:
+def _insert_game(db: Connection, row: GameRow | GoRow, log: Sequence[LogEntry]) -> int:
     """Insert the game ``row`` with its seats and log (in a transaction); its new id.
 
     Raises:
@@ -1156,7 +1163,7 @@ def _insert_game(db: sqlite3.Connection, row: GameRow | GoRow, log: Sequence[Log
     )
     cursor = db.execute(
         "INSERT INTO games (kind, guild_id, channel_id, creator_id, status, options, seed, state, "
-        "deadline, reminded, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        "deadline, reminded, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (
             kind.value,
             row.guild_id,
@@ -1172,15 +1179,14 @@ def _insert_game(db: sqlite3.Connection, row: GameRow | GoRow, log: Sequence[Log
             row.updated_at,
         ),
     )
-    game_id = cursor.lastrowid
-    assert game_id is not None
+    game_id = int(cursor.fetchall()[0][0])
     _write_seats(db, game_id, row.seats)
     _append(db, game_id, log)
     return game_id
 
 
 def _update_game(
-    db: sqlite3.Connection,
+    db: Connection,
     row: GameRow | GoRow,
     log: Sequence[LogEntry],
     stats: Sequence[StatsDelta | KindStatsDelta],
@@ -1208,13 +1214,13 @@ def _update_game(
     if outbox is None:
         return None
     cursor = db.execute(
-        "INSERT INTO outbox (game_id, data, created_at) VALUES (?, ?, ?)",
+        "INSERT INTO outbox (game_id, data, created_at) VALUES (?, ?, ?) RETURNING id",
         (row.id, json.dumps(outbox), row.updated_at),
     )
-    return cursor.lastrowid
+    return int(cursor.fetchall()[0][0])
 
 
-def _write_seats(db: sqlite3.Connection, game_id: int, seats: Sequence[SeatRow]) -> None:
+def _write_seats(db: Connection, game_id: int, seats: Sequence[SeatRow]) -> None:
     db.executemany(
         "INSERT INTO seats (game_id, seat, user_id, name, ai_level, hints_used, timeouts) "
         "VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -1222,24 +1228,24 @@ def _write_seats(db: sqlite3.Connection, game_id: int, seats: Sequence[SeatRow])
     )
 
 
-def _append(db: sqlite3.Connection, game_id: int, log: Sequence[LogEntry]) -> None:
+def _append(db: Connection, game_id: int, log: Sequence[LogEntry]) -> None:
     db.executemany(
         "INSERT INTO events (game_id, at, kind, seat, data) VALUES (?, ?, ?, ?, ?)",
         [(game_id, entry.at, entry.kind, entry.seat, json.dumps(entry.data)) for entry in log],
     )
 
 
-def _add_stats(db: sqlite3.Connection, delta: StatsDelta) -> None:
+def _add_stats(db: Connection, delta: StatsDelta) -> None:
     db.execute(
         "INSERT INTO stats (guild_id, user_id, name, games, wins, total_score, best_score, best_move) "
         "VALUES (?, ?, ?, 1, ?, ?, ?, ?) "
         "ON CONFLICT (guild_id, user_id) DO UPDATE SET "
-        "name = excluded.name, games = games + 1, wins = wins + excluded.wins, "
-        "total_score = total_score + excluded.total_score, "
-        "best_move = CASE WHEN best_score IS NULL OR excluded.best_score > best_score "
-        "THEN excluded.best_move ELSE best_move END, "
-        "best_score = CASE WHEN best_score IS NULL OR excluded.best_score > best_score "
-        "THEN excluded.best_score ELSE best_score END",
+        "name = excluded.name, games = stats.games + 1, wins = stats.wins + excluded.wins, "
+        "total_score = stats.total_score + excluded.total_score, "
+        "best_move = CASE WHEN stats.best_score IS NULL OR excluded.best_score > stats.best_score "
+        "THEN excluded.best_move ELSE stats.best_move END, "
+        "best_score = CASE WHEN stats.best_score IS NULL OR excluded.best_score > stats.best_score "
+        "THEN excluded.best_score ELSE stats.best_score END",
         (
             delta.guild_id,
             delta.user_id,
@@ -1252,11 +1258,11 @@ def _add_stats(db: sqlite3.Connection, delta: StatsDelta) -> None:
     )
 
 
-def _add_kind_stats(db: sqlite3.Connection, delta: KindStatsDelta) -> None:
+def _add_kind_stats(db: Connection, delta: KindStatsDelta) -> None:
     db.execute(
         "INSERT INTO kind_stats (guild_id, kind, user_id, name, games, wins, draws) VALUES (?, ?, ?, ?, 1, ?, ?) "
-        "ON CONFLICT (guild_id, kind, user_id) DO UPDATE SET name = excluded.name, games = games + 1, "
-        "wins = wins + excluded.wins, draws = draws + excluded.draws",
+        "ON CONFLICT (guild_id, kind, user_id) DO UPDATE SET name = excluded.name, games = kind_stats.games + 1, "
+        "wins = kind_stats.wins + excluded.wins, draws = kind_stats.draws + excluded.draws",
         (delta.guild_id, delta.kind.value, delta.user_id, delta.name, int(delta.won), int(delta.drawn)),
     )
 

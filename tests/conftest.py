@@ -5,6 +5,9 @@ from __future__ import annotations
 import pytest
 
 from scrabble_core.lexicon import Lexicon, load_enable
+from tests.pg_cluster import pg_cluster, store_database
+
+__all__ = ["pg_cluster", "store_database"]  # the PostgreSQL fixtures, for every test
 
 
 @pytest.fixture(scope="session")

@@ -20,6 +20,7 @@ from bot.service.go.ai import PoolGoAi
 from bot.service.go.protocols import GoBoardRenderer
 from bot.service.protocols import Notifier, Renderer
 from bot.store import Store, StoreOpenError
+from bot.store_backends import display_name
 from scrabble_core.lexicon import LexiconError, WordList
 from scrabble_core.movegen import MoveGenerator
 
@@ -68,7 +69,7 @@ class ServiceParts:
 
 @asynccontextmanager
 async def service_parts(
-    config: Config, lexicon: WordList, generator: MoveGenerator, database: Path | None = None
+    config: Config, lexicon: WordList, generator: MoveGenerator, database: Path | str | None = None
 ) -> AsyncIterator[ServiceParts]:
     """Open the store (``database``, by default the config's), then the AI workers, for the ``async
     with`` block; close them (the workers first) when it ends.
@@ -82,7 +83,7 @@ async def service_parts(
     except StoreOpenError as error:  # in use, read-only, damaged, too new: it says which file and what to do
         raise AssemblyError(str(error)) from error
     except (sqlite3.Error, OSError, ValueError) as error:
-        raise AssemblyError(f"cannot open the database {path}: {error}") from error
+        raise AssemblyError(f"cannot open the database {display_name(path)}: {error}") from error
     executor = AiExecutor(WorkerConfig(lexicon_source=config.lexicon), workers=config.ai_worker_count())
     try:
         try:

@@ -357,7 +357,7 @@ async def board_server(config: Config, service: GameService) -> AsyncIterator[We
         return
     signer = LinkSigner(
         web.secret.encode() if web.secret else None,
-        config.database.with_name(config.database.name + ".links.json"),
+        config.links_file,
     )
     server = WebServer(service, signer, host=web.host, port=web.port, public_url=web.public_url)
     await server.start()

@@ -199,8 +199,9 @@ def make_config(**turn: object) -> Config:
 
 @dataclass
 class Harness:
-    """A service over a real SQLite file with recording fakes; :meth:`restart` replaces the service by
-    a new one on the same file (keeping the notifier and clock)."""
+    """A service over a real database (an SQLite file, or a PostgreSQL URL) with recording fakes;
+    :meth:`restart` replaces the service by a new one on the same database (keeping the notifier and
+    clock)."""
 
     path: Path
     config: Config
@@ -210,9 +211,16 @@ class Harness:
     ai: SimpleAi = field(default_factory=SimpleAi)
     store: Store | None = None
     service: GameService | None = None
+    url: str | None = None
+    """A PostgreSQL database to use instead of the file ``path``."""
+
+    @property
+    def database(self) -> Path | str:
+        """The database the service runs on: ``url``, or else ``path``."""
+        return self.url or self.path
 
     async def open(self) -> GameService:
-        self.store = await Store.open(self.path)
+        self.store = await Store.open(self.database)
         self.service = GameService(
             self.config,
             self.store,
@@ -245,9 +253,16 @@ class Harness:
 
 
 async def open_harness(
-    tmp_path: Path, config: Config | None = None, phonies: Collection[str] = ()
+    tmp_path: Path,
+    config: Config | None = None,
+    phonies: Collection[str] = (),
+    database: Path | str | None = None,
 ) -> Harness:
-    harness = Harness(tmp_path / "games.sqlite3", config or make_config(), AnyWord(phonies))
+    """A started harness on ``database`` (a file, or a PostgreSQL URL; by default
+    ``tmp_path/games.sqlite3``)."""
+    path = database if isinstance(database, Path) else tmp_path / "games.sqlite3"
+    url = database if isinstance(database, str) else None
+    harness = Harness(path, config or make_config(), AnyWord(phonies), url=url)
     await harness.open()
     return harness
 

@@ -27,8 +27,9 @@ def generator(enable_lexicon: Lexicon, tmp_path_factory: pytest.TempPathFactory)
 
 
 @pytest.fixture
-async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    opened = await open_harness(tmp_path)
+async def harness(tmp_path: Path, store_database: Path | str) -> AsyncIterator[Harness]:
+    """A harness on each backend in turn (see tests/pg_cluster.py)."""
+    opened = await open_harness(tmp_path, database=store_database)
     yield opened
     await opened.close()
 

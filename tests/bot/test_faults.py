@@ -275,8 +275,7 @@ async def test_a_full_database_refuses_a_play_and_changes_nothing(tmp_path: Path
     await started_game(harness)
     assert harness.store is not None
     db = harness.store._db  # the size limit is a setting of the store's own connection
-    async with db.execute("PRAGMA page_count") as cursor:
-        row = await cursor.fetchone()
+    row = await db.fetchone("PRAGMA page_count")
     assert row is not None
     await db.execute(f"PRAGMA max_page_count = {row[0]}")
     users = (ALICE, BOB)

@@ -43,9 +43,9 @@ class Puzzles:
 
 @pytest.fixture
 async def puzzles(
-    tmp_path: Path, enable_lexicon: Lexicon, generator: MoveGenerator
+    store_database: Path | str, enable_lexicon: Lexicon, generator: MoveGenerator
 ) -> AsyncIterator[Puzzles]:
-    store = await Store.open(tmp_path / "games.sqlite3")
+    store = await Store.open(store_database)
     clock = FakeClock()
     service = PuzzleService(store, enable_lexicon, clock, PngRenderer(), "standard")
     pool = InlinePool(generator)

@@ -36,14 +36,16 @@ from bot.service.features import Feature
 from bot.service.game_service import NewGame, User
 from bot.service.rating_model import INITIAL, MODEL_VERSION, PlayerRating, Rating, RatingPoint, Record, rate
 from bot.store import MIGRATIONS_DIR, GameRow, GameStatus, Store
+from tests.pg_cluster import query
 
 WIN = Rating(27.635389493140497, 8.06590141354368)
 LOSS = Rating(22.364610506859503, 8.06590141354368)
 
 
 @pytest.fixture
-async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    opened = await open_harness(tmp_path)
+async def harness(tmp_path: Path, store_database: Path | str) -> AsyncIterator[Harness]:
+    """A harness on each backend in turn (see tests/pg_cluster.py)."""
+    opened = await open_harness(tmp_path, database=store_database)
     yield opened
     await opened.close()
 
@@ -203,19 +205,17 @@ async def test_start_up_rebuilds_when_the_model_changed_or_the_ratings_are_damag
     await series(harness)
     before = await snapshot(store_of(harness))
     await harness.close()
-    with sqlite3.connect(harness.path) as db:
-        db.execute("UPDATE rating_state SET model = 'an older model'")
-        db.execute("UPDATE ratings SET mu = 0")
+    query(harness.database, "UPDATE rating_state SET model = 'an older model'", "UPDATE ratings SET mu = 0")
     await harness.open()
     assert await snapshot(store_of(harness)) == before
     await harness.close()
-    with sqlite3.connect(harness.path) as db:  # the same model and games: nothing is rebuilt
-        db.execute("UPDATE ratings SET mu = 0")
+    query(harness.database, "UPDATE ratings SET mu = 0")  # the same model and games: nothing is rebuilt
     await harness.open()
     assert {r.rating.mu for r in await store_of(harness).ratings(GUILD)} == {0.0}
 
 
-async def test_an_old_database_is_rated_at_start_up(harness: Harness) -> None:
+async def test_an_old_database_is_rated_at_start_up(tmp_path: Path) -> None:
+    harness = await open_harness(tmp_path)  # SQLite's schema 2, rebuilt with its SQL
     await series(harness)
     before = await snapshot(store_of(harness))
     await harness.close()
@@ -239,6 +239,7 @@ async def test_an_old_database_is_rated_at_start_up(harness: Harness) -> None:
             7,
             8,
         )
+    await harness.close()
 
 
 async def test_a_game_finished_before_the_last_rated_one_rebuilds_the_guild(tmp_path: Path) -> None:
@@ -362,8 +363,7 @@ async def test_feature_toggles(harness: Harness) -> None:
         SettingError, match=r"^Unknown feature 'chess': choose one of ratings, analysis, puzzles$"
     ):
         await svc.set_feature(GUILD, "chess", True)
-    with sqlite3.connect(harness.path) as db:
-        assert db.execute("SELECT feature, enabled FROM guild_features").fetchall() == [("ratings", 1)]
+    assert query(harness.database, "SELECT feature, enabled FROM guild_features") == [("ratings", 1)]
 
 
 def test_options_json_keeps_rated() -> None:

@@ -59,13 +59,15 @@ from bot.store import GameStatus
 from scrabble_core.ai import Level
 from scrabble_core.errors import ChallengeError, NotYourTurnError
 from scrabble_core.game import ChallengeMode, Game
+from tests.pg_cluster import query
 
 NO_GAME = "There is no game in this channel: start one with /scrabble new"
 
 
 @pytest.fixture
-async def harness(tmp_path: Path) -> AsyncIterator[Harness]:
-    opened = await open_harness(tmp_path)
+async def harness(tmp_path: Path, store_database: Path | str) -> AsyncIterator[Harness]:
+    """A harness on each backend in turn (see tests/pg_cluster.py)."""
+    opened = await open_harness(tmp_path, database=store_database)
     yield opened
     await opened.close()
 
@@ -1016,9 +1018,9 @@ async def test_ai_levels_and_challenge_modes_are_the_engines_enums_end_to_end(ha
     await play_turn(harness, (ALICE,))
     assert harness.ai.calls and all(level is Level.HARD for _, level, _ in harness.ai.calls)
     # Stored as the plain strings of before: old rows load, new rows read the same.
-    with sqlite3.connect(harness.path) as db:
-        (options,) = db.execute("SELECT options FROM games").fetchone()
-        (level,) = db.execute("SELECT ai_level FROM seats WHERE seat = 1").fetchone()
+    ((options,),) = query(harness.database, "SELECT options FROM games")
+    ((level,),) = query(harness.database, "SELECT ai_level FROM seats WHERE seat = 1")
+    assert isinstance(options, str)
     assert '"challenge_mode": "double"' in options and '"ai_level": "hard"' in options
     assert level == "hard"
     await harness.restart()

@@ -168,7 +168,9 @@ async def test_the_ai_accepts_a_valid_play_that_went_out(tmp_path: Path, mode: s
         await harness.close()
 
 
-async def test_a_restart_between_the_challenge_and_the_move_goes_on_identically(tmp_path: Path) -> None:
+async def test_a_restart_between_the_challenge_and_the_move_goes_on_identically(
+    tmp_path: Path, store_database: Path | str
+) -> None:
     (tmp_path / "ref").mkdir()
     reference = await open_harness(tmp_path / "ref")
     try:
@@ -178,7 +180,7 @@ async def test_a_restart_between_the_challenge_and_the_move_goes_on_identically(
     finally:
         await reference.close()
 
-    harness = await open_harness(tmp_path)
+    harness = await open_harness(tmp_path, database=store_database)
     try:
         await ai_game(harness, "single")
         harness.ai.gate = asyncio.Event()

@@ -1,4 +1,6 @@
-"""The SQLite store: migrations, WAL, one transaction per write, the append-only log, stats."""
+"""The store: migrations, WAL, one transaction per write, the append-only log, stats. The tests taking
+``store_database`` or ``store`` run on SQLite and on PostgreSQL; tests/bot/test_store_postgresql.py has
+PostgreSQL's own."""
 
 from __future__ import annotations
 
@@ -65,8 +67,8 @@ async def test_a_failing_migration_is_rolled_back(tmp_path: Path) -> None:
     await store.close()
 
 
-async def test_games_round_trip_and_one_open_game_per_channel(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "db.sqlite3")
+async def test_games_round_trip_and_one_open_game_per_channel(store_database: Path | str) -> None:
+    store = await Store.open(store_database)
     row = await store.create_game(draft(), [LogEntry("created", 0, {"x": 1}, 10.0)])
     assert row.id == 1
     assert await store.game(1) == row
@@ -110,8 +112,10 @@ def _finished(row: GameRow) -> GameRow:
     return GameRow(**_fields(row, status=GameStatus.FINISHED, deadline=None, reminded=False))  # type: ignore[arg-type]
 
 
-async def test_a_failed_commit_writes_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    store = await Store.open(tmp_path / "db.sqlite3")
+async def test_a_failed_commit_writes_nothing(
+    store_database: Path | str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = await Store.open(store_database)
     row = await store.create_game(draft(), [])
 
     async def fail() -> None:
@@ -145,8 +149,8 @@ async def test_the_event_log_is_append_only(tmp_path: Path) -> None:
             await db.execute("DELETE FROM events")
 
 
-async def test_stats_add_up_and_the_leaderboard_ranks_wins_then_average(tmp_path: Path) -> None:
-    store = await Store.open(tmp_path / "db.sqlite3")
+async def test_stats_add_up_and_the_leaderboard_ranks_wins_then_average(store_database: Path | str) -> None:
+    store = await Store.open(store_database)
     row = await store.create_game(draft(), [])
     deltas = [
         StatsDelta(1, 7, "Ann", True, 300, 40, "8H QUIZ"),
@@ -175,8 +179,9 @@ async def test_stats_add_up_and_the_leaderboard_ranks_wins_then_average(tmp_path
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    opened = await Store.open(tmp_path / "db.sqlite3")
+async def store(store_database: Path | str) -> AsyncIterator[Store]:
+    """An empty store on each backend (see tests/pg_cluster.py)."""
+    opened = await Store.open(store_database)
     yield opened
     await opened.close()
 
@@ -252,8 +257,9 @@ async def test_a_statement_failing_in_the_middle_of_a_save_leaves_nothing(tmp_pa
 
 
 async def test_a_save_is_two_trips_to_the_connections_thread(
-    store: Store, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    store = await Store.open(tmp_path / "db.sqlite3")  # PostgreSQL's: test_store_postgresql.py
     row = await store.create_game(draft(), [])
     trips: list[object] = []
     execute = aiosqlite.Connection._execute
@@ -272,3 +278,4 @@ async def test_a_save_is_two_trips_to_the_connections_thread(
     monkeypatch.undo()
     assert [entry.kind for entry in await store.log(row.id)] == ["play", "end-rack"]
     assert await store.pending_outbox() == []
+    await store.close()
