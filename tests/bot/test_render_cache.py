@@ -3,7 +3,8 @@
 :func:`bot.render.board.compose_board` takes the empty board, the tile sprites and the header strip
 from caches; :func:`bot.render.board.full_redraw` draws all of them afresh. Each case compares the two
 images pixel for pixel (no tolerance), with the caches cold and then warm, and the PNGs byte for byte
-(both in the board's fixed palette, :func:`bot.render.board.board_palette`).
+(both in the board's fixed palette, :func:`bot.render.board.board_palette`: :func:`render_board`
+composes parts already mapped to it).
 """
 
 from __future__ import annotations
@@ -109,6 +110,7 @@ def clear_caches() -> None:
         tiles.tile_image,
     ):
         cache.cache_clear()
+    board_module._IndexedParts.forget()
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -121,7 +123,9 @@ def test_cached_render_is_the_full_redraw(name: str) -> None:
         assert cached.size == reference.size
         assert ImageChops.difference(cached, reference).getbbox() is None, f"{warmth} caches"
     expected = board_png(reference, board.variant)
-    assert render_board(board, last_move=last_move, header=strip) == expected
+    clear_caches()
+    for warmth in ("cold", "warm"):
+        assert render_board(board, last_move=last_move, header=strip) == expected, f"{warmth} caches"
 
 
 def test_comparison_sees_one_changed_tile() -> None:

@@ -48,6 +48,15 @@ async def settle() -> None:
         await asyncio.sleep(0)
 
 
+async def first_post_started(notifier: GatedNotifier) -> None:
+    """Wait (in real time: images are rendered in threads) until a post waits at the gate."""
+    for _ in range(2000):
+        if notifier.started:
+            break
+        await asyncio.sleep(0.01)
+    await settle()
+
+
 async def test_a_play_is_answered_before_its_announcement_goes_out(tmp_path: Path) -> None:
     harness = await open_harness(tmp_path)
     notifier = harness.notifier = GatedNotifier()
@@ -55,6 +64,7 @@ async def test_a_play_is_answered_before_its_announcement_goes_out(tmp_path: Pat
     try:
         await started_game(harness)
         notifier.gate.clear()
+        notifier.started = 0
         before = len(notifier.posts)
         play = find_play(harness.svc.game(CHANNEL), 0)
         assert play is not None
@@ -64,7 +74,7 @@ async def test_a_play_is_answered_before_its_announcement_goes_out(tmp_path: Pat
         assert harness.store is not None
         (pending,) = await harness.store.pending_outbox()  # ...its announcement durable, not yet sent
         assert pending.data["move"] == 1
-        await settle()
+        await first_post_started(notifier)
         assert len(notifier.posts) == before
         notifier.gate.set()
         await harness.svc.idle()
@@ -90,7 +100,7 @@ async def test_turns_announced_behind_their_answers_keep_their_order(tmp_path: P
                 await harness.svc.pass_turn(CHANNEL, user.id)
             else:
                 await harness.svc.play(CHANNEL, user.id, typed(play))
-        await settle()
+        await first_post_started(notifier)
         assert notifier.started == 1  # one post at a time: the first waits, the others are queued
         assert harness.store is not None
         assert [entry.data["move"] for entry in await harness.store.pending_outbox()] == [1, 2, 3]
@@ -118,7 +128,7 @@ async def test_an_announcement_cut_short_at_close_is_delivered_once_at_the_next_
     play = find_play(harness.svc.game(CHANNEL), 0)
     assert play is not None
     await harness.svc.play(CHANNEL, ALICE.id, typed(play))
-    await settle()
+    await first_post_started(stuck)
     assert stuck.started == 1
     await harness.close()  # the delivery is cancelled after the grace: its entry stays unsent
     assert stuck.texts()[-1].startswith("The game begins!")
