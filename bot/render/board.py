@@ -15,11 +15,9 @@ byte. The cached parts are only read once made, so renders may run in several th
 from __future__ import annotations
 
 import math
-import threading
 from collections.abc import Callable, Collection, Sequence
 from functools import lru_cache
 from itertools import cycle
-from typing import ClassVar
 
 from PIL import Image, ImageDraw
 
@@ -154,7 +152,7 @@ def _compose_indexed(board: Board, last_move: Collection[Square], header: BoardH
     composed from the variant's :class:`_IndexedParts`: only the header strip is mapped at each
     render."""
     variant = board.variant
-    parts = _IndexedParts.of(variant)
+    parts = _indexed_parts(variant)
     canvas = parts.background(header=header is not None).copy()
     offset = 0
     if header is not None:
@@ -175,12 +173,8 @@ class _IndexedParts:
     board (with the header's place or without) and each tile on each kind of square it can cover,
     made on first use and then only read (threads may share them).
 
-    Looked up by the variant's identity (:meth:`of`), not its hash: a variant hashes every square of
-    its layout, which would cost more than the render saves."""
-
-    _by_variant: ClassVar[dict[int, _IndexedParts]] = {}
-    _lock: ClassVar = threading.Lock()
-    _KEPT: ClassVar = 16
+    One object per variant (:func:`_indexed_parts`), looked up once per render: a variant's hash
+    covers every square of its layout."""
 
     def __init__(self, variant: Variant) -> None:
         """The parts of ``variant``, none made yet but its palette and kinds of square."""
@@ -198,25 +192,6 @@ class _IndexedParts:
             if kind == len(self._cells):
                 self._cells.append(cell)
             self._kinds[square] = kind
-
-    @classmethod
-    def of(cls, variant: Variant) -> _IndexedParts:
-        """The parts of ``variant`` (those of the last few variants are kept)."""
-        parts = cls._by_variant.get(id(variant))
-        if parts is not None and parts.variant is variant:  # kept alive by its entry: ids are not reused
-            return parts
-        with cls._lock:
-            parts = cls(variant)
-            while len(cls._by_variant) >= cls._KEPT:
-                del cls._by_variant[next(iter(cls._by_variant))]
-            cls._by_variant[id(variant)] = parts
-        return parts
-
-    @classmethod
-    def forget(cls) -> None:
-        """Drop every variant's parts."""
-        with cls._lock:
-            cls._by_variant.clear()
 
     def background(self, *, header: bool) -> Image.Image:
         """The empty board (below the header's place, filled as :func:`_compose` fills it, with
@@ -242,6 +217,10 @@ class _IndexedParts:
             cell.paste(sprite, (0, 0), sprite)
             image = self._tiles.setdefault(key, in_palette(cell, self.palette))
         return image
+
+
+_indexed_parts = lru_cache(maxsize=16)(_IndexedParts)
+""":class:`_IndexedParts` made once per variant (equal variants share them) and kept."""
 
 
 def draw_empty_board(variant: Variant) -> Image.Image:

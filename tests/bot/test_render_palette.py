@@ -70,7 +70,7 @@ def test_faithfulness_check_fails_on_a_palette_without_the_tiles(name: str) -> N
 
 def test_every_board_of_a_variant_shares_one_palette_chosen_once() -> None:
     board_palette.cache_clear()
-    board_module._IndexedParts.forget()
+    board_module._indexed_parts.cache_clear()
     pngs = [
         render_board(board, last_move=last_move, header=strip)
         for board, last_move, strip in (
