@@ -84,5 +84,6 @@ async def test_the_real_bot_identifies_and_answers_a_slash_command(running_bot: 
         "Game 1 created: others join with /scrabble join, then start it with /scrabble start."
     )
     assert reply.ephemeral
+    await fake.wait_for_route("POST", f"/channels/{running_bot.payloads.channel_id}/messages")  # behind it
     (lobby,) = fake.channel_messages(running_bot.payloads.channel_id)
     assert "Join" in json.dumps(lobby["components"])
