@@ -76,7 +76,7 @@ async def test_the_real_bot_identifies_and_answers_a_slash_command(running_bot: 
     assert gateway.identify["token"] == TEST_TOKEN
     assert gateway.identify["intents"] == (1 << 0) | (1 << 12)  # guilds, direct messages
     synced = fake.find("PUT", f"/applications/{fake.application_id}/commands")
-    assert [command["name"] for command in synced[0].json] == ["scrabble", "scrabble-settings"]
+    assert [command["name"] for command in synced[0].json] == ["scrabble", "scrabble-settings", "go"]
 
     reply = await running_bot.interact(running_bot.payloads.slash("new"))
 

@@ -1,0 +1,379 @@
+"""Go through the discord layer: ``/go`` payloads dispatched through the bot's real command tree and
+view store, the real Go service over a SQLite file and real board images, every REST request captured
+by the fake Discord API. The AI is scripted (:class:`ScriptedAi`) so that games are exact.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from typing import Any
+
+from discord_fake import (
+    BotHarness,
+    MakeHarness,
+    RecordedRequest,
+    custom_ids,
+    integer_option,
+    string_option,
+    user_option,
+)
+from PIL import Image
+
+from bot.go.ai import AIMove, Level
+from bot.go.sgf import import_sgf
+from bot.render.go_board import image_size
+from bot.service.go.service import GoService
+from go_core import Game, Point
+
+ALICE = 700_000_000_000_000_001  # the payloads' default user, named "alice"
+BOB = 700_000_000_000_000_002
+CAROL = 700_000_000_000_000_003
+DEFERRED = 5
+AUTOCOMPLETE_RESULT = 8
+MODAL = 9
+GO_BUTTON = re.compile(r"go:(?P<action>[a-z-]+):(?P<game>[0-9]+)(?::(?P<turn>[0-9]+))?")
+
+
+class ScriptedAi:
+    """A Go AI that plays its ``moves`` in order (a point it may not play is skipped), then passes;
+    it proposes ``dead`` after two passes."""
+
+    def __init__(self, moves: list[str] = (), dead: frozenset[str] = frozenset()) -> None:  # type: ignore[assignment]
+        self.moves = list(moves)
+        self.dead = dead
+        self.asked: list[Level] = []
+
+    async def choose(self, game: Game, level: Level, seed: int) -> AIMove:
+        self.asked.append(level)
+        while self.moves:
+            point = game.parse_point(self.moves.pop(0))
+            if game.is_legal(point):
+                return point
+        return None
+
+    async def dead_stones(self, game: Game) -> tuple[frozenset[Point], str]:
+        return frozenset(game.parse_point(text) for text in self.dead), "the built-in AI"
+
+
+# -- helpers ------------------------------------------------------------------------------------------
+
+
+def channel(h: BotHarness) -> int:
+    return h.payloads.channel_id
+
+
+async def go(h: BotHarness, name: str, *options: dict[str, Any], **kwargs: Any) -> RecordedRequest:
+    """Run ``/go name`` and return the message it is answered with."""
+    return await h.reply(h.payloads.slash(name, options, group="go", **kwargs))
+
+
+def go_of(h: BotHarness) -> GoService:
+    """The bot's Go service."""
+    assert h.service.go is not None
+    return h.service.go
+
+
+def posts(h: BotHarness) -> list[RecordedRequest]:
+    """Every message posted in the channel."""
+    return h.fake.find("POST", f"/channels/{channel(h)}/messages")
+
+
+def last_post(h: BotHarness) -> RecordedRequest:
+    return posts(h)[-1]
+
+
+def go_buttons(message: dict[str, Any]) -> list[str]:
+    """The actions of a stored message's Go buttons, in order."""
+    return [match["action"] for cid in custom_ids(message) if (match := GO_BUTTON.fullmatch(cid))]
+
+
+def newest_with(h: BotHarness, action: str) -> tuple[dict[str, Any], str]:
+    """The newest channel message with the Go button ``action``, and that button's custom id."""
+    for message in reversed(h.fake.channel_messages(channel(h))):
+        for custom_id in custom_ids(message):
+            match = GO_BUTTON.fullmatch(custom_id)
+            if match and match["action"] == action:
+                return message, custom_id
+    raise AssertionError(f"no message has the button {action}")
+
+
+async def click(h: BotHarness, action: str, *, user_id: int | None = None) -> RecordedRequest:
+    """Click ``action`` on the newest message that has it; return the answer."""
+    message, custom_id = newest_with(h, action)
+    return await h.reply(h.payloads.component(message, custom_id, user_id=user_id))
+
+
+async def two_players(h: BotHarness, *options: dict[str, Any]) -> None:
+    """Alice opens a Go game (Black) and Bob joins (White): the game starts."""
+    await go(h, "new", *options)
+    await go(h, "join", user_id=BOB)
+    await h.service.idle()
+
+
+async def moves(h: BotHarness, *points: str) -> None:
+    """Alice and Bob play ``points`` in turn with ``/go play``, Alice first."""
+    for index, point in enumerate(points):
+        reply = await go(h, "play", string_option("point", point), user_id=BOB if index % 2 else None)
+        assert reply.content == f"You played {point}.", reply.content
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    with Image.open(io.BytesIO(data)) as image:
+        assert image.format == "PNG"
+        return image.size
+
+
+def invite(h: BotHarness, user_id: int) -> dict[str, Any]:
+    """The keyword arguments of ``/go new`` that invite ``user_id`` (its option and resolved data)."""
+    option, resolved = user_option("opponent", user_id, h.payloads.guild_id)
+    return {"options": option, "resolved": resolved}
+
+
+BOB_NAME = "User700000000000000002"
+PLAYERS_LINE = f"Black: Alice (captured 0) · White: {BOB_NAME} (captured 0)"
+WALL = ("C1", "D1", "C2", "D2", "C3", "D3", "C4", "D4", "C5", "D5")
+"""Black's wall on column C, White's on D, of a 5×5 board."""
+
+
+# -- whole games --------------------------------------------------------------------------------------
+
+
+async def test_two_players_play_to_the_end_with_dead_stones_accepted_and_the_result_posted(
+    make_harness: MakeHarness,
+) -> None:
+    h = await make_harness(go_ai=ScriptedAi())
+    invited = invite(h, BOB)
+    created = await go(h, "new", integer_option("size", 5), invited["options"], resolved=invited["resolved"])
+    assert created.ephemeral
+    assert created.content == "Go game 1 created: it starts when the member you invited joins with /go join."
+    (lobby,) = posts(h)
+    assert lobby.content == (
+        f"<@{ALICE}> opened a Go game (5×5, komi 7.5, area scoring, no time limit) and plays Black.\n"
+        f"<@{BOB}>, press Join (or /go join) to play White."
+    )
+    assert go_buttons(lobby.json) == ["go-join", "go-cancel"]
+    assert lobby.json["allowed_mentions"]["users"] == [ALICE, BOB]
+
+    refused = await click(h, "go-join", user_id=CAROL)
+    assert refused.ephemeral
+    assert refused.content == f"This game waits for <@{BOB}>: only they can join it"
+    joined = await click(h, "go-join", user_id=BOB)
+    assert joined.content == "You joined the game."
+    start = last_post(h)
+    assert start.content == (
+        f"<@{BOB}> joined.\n{PLAYERS_LINE}\n<@{ALICE}>, your move as Black: /go play <point> or a button."
+    )
+    assert go_buttons(start.json) == ["go-play", "go-pass", "go-undo", "go-resign"]
+
+    await moves(h, *WALL)
+    assert (await click(h, "go-pass")).content == "You passed."
+    # White plays A1 through the Play button's form, inside Black's area
+    message, custom_id = newest_with(h, "go-play")
+    form = await h.ack(h.payloads.component(message, custom_id, user_id=BOB))
+    assert form.json["type"] == MODAL
+    played = await h.reply(
+        h.payloads.modal_submit(form.json["data"]["custom_id"], {"point": "a1"}, user_id=BOB)
+    )
+    assert played.content == "You played A1."
+    await go(h, "pass")
+    await click(h, "go-pass", user_id=BOB)
+
+    scoring = last_post(h)
+    assert scoring.content.splitlines()[2:] == [
+        "Both players passed. Dead stones marked (the built-in AI proposed them): none.",
+        "Mark or unmark a group with /go dead <point>, press Accept to accept the count, or Resume to play on.",
+        "Count as marked: Black 5 (stones 5 + territory 0), White 18.5 (stones 6 + territory 5 + komi 7.5): "
+        "White wins by 13.5",
+    ]
+    assert go_buttons(scoring.json) == ["go-accept-score", "go-resume", "go-undo", "go-resign"]
+    marked = await go(h, "dead", string_option("point", "A1"))
+    assert marked.content == "Group at A1 marked."
+    assert last_post(h).content.startswith("Alice (Black) marked the group at A1 (1 stone) dead.\n")
+    assert (await click(h, "go-accept-score")).content == "You accepted the count."
+    assert (await click(h, "go-accept-score", user_id=BOB)).content == "You accepted the count."
+
+    result = last_post(h)
+    assert result.content == (
+        f"{BOB_NAME} (White) accepts the count.\n{PLAYERS_LINE}\n"
+        f"Game over: White ({BOB_NAME}) wins by 2.5 points.\n"
+        "Black 15 (stones 5 + territory 10), White 17.5 (stones 5 + territory 5 + komi 7.5): White wins by 2.5"
+    )
+    assert go_buttons(result.json) == []
+    (board,) = result.files
+    assert board.filename == f"go-1-{len(posts(h)) - 1}.png"
+    assert png_size(board.data) == image_size(5)
+    assert not go_of(h).has_game(channel(h))
+    stats = await go(
+        h, "stats", user_option("user", BOB, h.payloads.guild_id)[0], resolved=invited["resolved"]
+    )
+    assert not stats.ephemeral
+    assert stats.content == f"Go in this server, {BOB_NAME}: 1 game, 1 won, 0 lost, 0 drawn."
+
+
+async def test_a_game_against_the_ai_to_the_end(make_harness: MakeHarness) -> None:
+    ai = ScriptedAi(["D1", "D1", "D2", "D3", "D4", "D5"])
+    h = await make_harness(go_ai=ai)
+    created = await go(h, "new", integer_option("size", 5), string_option("ai_level", "hard"))
+    assert created.content == "Go game 1 started against the AI (hard)."
+    (start,) = posts(h)
+    assert start.content == (
+        f"<@{ALICE}> plays the AI (hard).\nBlack: Alice (captured 0) · White: AI (captured 0)\n"
+        f"<@{ALICE}>, your move as Black: /go play <point> or a button."
+    )
+    await go(h, "play", string_option("point", "C1"))
+    await h.service.idle()
+    assert posts(h)[-2].content.startswith("Alice (Black) played C1.\n")
+    assert last_post(h).content.splitlines()[0] == "AI (White) played D1."
+
+    taken = await go(h, "undo")  # the AI consents at once
+    assert taken.content == "Your move was taken back."
+    assert last_post(h).content.splitlines()[0] == "Alice (Black) took back White's D1 and Black's C1."
+    assert go_of(h).game(channel(h)).moves == ()
+
+    for point in ("C1", "C2", "C3", "C4", "C5"):
+        await go(h, "play", string_option("point", point))
+        await h.service.idle()
+    await go(h, "pass")
+    await h.service.idle()  # the AI passes too: it accepts its own proposal
+    scoring = last_post(h)
+    assert scoring.content.splitlines()[0] == "AI (White) passed."
+    assert scoring.content.splitlines()[-1] == "Accepted by: White."
+    await click(h, "go-accept-score")
+    assert last_post(h).content.splitlines()[2:] == [
+        "Game over: White (AI) wins by 2.5 points.",
+        "Black 15 (stones 5 + territory 10), White 17.5 (stones 5 + territory 5 + komi 7.5): White wins by 2.5",
+    ]
+    assert set(ai.asked) == {Level.HARD}
+    assert not go_of(h).has_game(channel(h))
+
+
+# -- one game per channel -----------------------------------------------------------------------------
+
+
+async def test_a_channel_with_a_scrabble_game_refuses_go_new_and_vice_versa(harness: BotHarness) -> None:
+    h = harness
+    await h.reply(h.payloads.slash("new"))  # /scrabble new
+    before = len(posts(h))
+    refused = await go(h, "new")
+    assert refused.ephemeral
+    assert refused.content == (
+        "This channel already has a Scrabble game: finish or cancel it first, or use another channel or a thread"
+    )
+    assert len(posts(h)) == before
+    assert not go_of(h).has_game(channel(h))
+
+    await h.reply(h.payloads.slash("cancel"))
+    assert (await go(h, "new")).content == "Go game 2 created: it starts when someone joins with /go join."
+    before = len(posts(h))
+    refused = await h.reply(h.payloads.slash("new"))
+    assert refused.ephemeral
+    assert refused.content == (
+        "This channel already has a Go game: finish or cancel it first, or use another channel or a thread"
+    )
+    assert len(posts(h)) == before
+
+
+# -- undo, buttons, errors ----------------------------------------------------------------------------
+
+
+async def test_undo_needs_the_opponents_consent(harness: BotHarness) -> None:
+    h = harness
+    await two_players(h, integer_option("size", 5))
+    await moves(h, "C3", "D3")
+    asked = await go(h, "undo")
+    assert asked.content == "Your opponent is asked to accept."
+    question = last_post(h)
+    assert question.content.splitlines()[-1] == (
+        f"<@{BOB}>, Alice asks to take back Black's C3 and White's D3: accept or refuse?"
+    )
+    assert go_buttons(question.json) == ["go-undo-accept", "go-undo-refuse"]
+    assert question.json["allowed_mentions"]["users"] == [BOB]
+
+    own = await click(h, "go-undo-accept")
+    assert own.ephemeral
+    assert own.content == "Your opponent answers your request, not you"
+    stranger = await click(h, "go-undo-accept", user_id=CAROL)
+    assert stranger.content == "You are not playing in this game"
+    assert len(go_of(h).game(channel(h)).moves) == 2
+
+    accepted = await click(h, "go-undo-accept", user_id=BOB)
+    assert accepted.content == "Moves taken back."
+    assert last_post(h).content.splitlines()[0] == (
+        f"{BOB_NAME} (White) accepted: White's D3 and Black's C3 taken back."
+    )
+    assert go_of(h).game(channel(h)).moves == ()
+
+    await moves(h, "C3")
+    await go(h, "undo")
+    assert (await click(h, "go-undo-refuse", user_id=BOB)).content == "You refused."
+    assert last_post(h).content.splitlines()[0] == f"{BOB_NAME} (White) refused to take back the move."
+    assert [str(move) for move in go_of(h).game(channel(h)).moves] == ["B C3"]
+
+
+async def test_buttons_refuse_whoever_may_not_press_them_and_change_nothing(harness: BotHarness) -> None:
+    h = harness
+    await two_players(h, integer_option("size", 5))
+    before = len(posts(h))
+    stranger = await click(h, "go-pass", user_id=CAROL)
+    assert stranger.ephemeral
+    assert stranger.content == "You are not playing in this game"
+    not_yet = await click(h, "go-pass", user_id=BOB)
+    assert not_yet.ephemeral
+    assert not_yet.content == "It is Black's turn"
+    resign = await click(h, "go-resign", user_id=CAROL)
+    assert resign.content == "You are not playing in this game"
+    assert len(posts(h)) == before
+    assert go_of(h).game(channel(h)).moves == ()
+
+    old_message, old_pass = newest_with(h, "go-pass")
+    await moves(h, "C3", "D3")  # Alice's Pass button above is two moves old
+    stale = await h.reply(h.payloads.component(old_message, old_pass))
+    assert stale.content == "The game has moved on since that turn: nothing was done, look at the board again"
+    assert len(go_of(h).game(channel(h)).moves) == 2
+
+
+async def test_moves_are_checked_with_clear_short_errors(harness: BotHarness) -> None:
+    h = harness
+    await two_players(h, integer_option("size", 5))
+    await moves(h, "C3")
+    cases = {
+        "C3": "C3 is already occupied",
+        "I3": "'I3' is not a point: Go coordinates skip I (… H, J …)",
+        "Z9": "Z9 is off the board: this board is 5×5",
+        "x" * 300: f"'{'x' * 40}…' is not a point: type a column letter and a row number, e.g. D4",
+    }
+    for point, error in cases.items():
+        reply = await go(h, "play", string_option("point", point), user_id=BOB)
+        assert reply.ephemeral
+        assert reply.content == error
+    not_yours = await go(h, "play", string_option("point", "d4"))
+    assert not_yours.content == "It is White's turn"
+    assert [str(move) for move in go_of(h).game(channel(h)).moves] == ["B C3"]
+
+
+async def test_go_commands_need_a_go_game_and_a_server(harness: BotHarness) -> None:
+    h = harness
+    assert (await go(h, "pass")).content == "There is no Go game in this channel: start one with /go new"
+    in_dm = await go(h, "play", string_option("point", "D4"), dm=True)
+    assert in_dm.ephemeral
+    assert in_dm.content == "Go games are played in server channels: use this command in a server."
+    export = await go(h, "export")
+    assert export.content == "No Go game has ended in this channel yet: start one with /go new"
+
+
+async def test_export_sends_the_sgf_record_privately(harness: BotHarness) -> None:
+    h = harness
+    await two_players(h, integer_option("size", 5))
+    await moves(h, "C3", "D3")
+    record = await go(h, "export")
+    assert record.ephemeral
+    assert record.content == "The record of Go game 1 (5×5, komi 7.5, area scoring, no time limit)."
+    (sgf,) = record.files
+    assert sgf.filename == "go-1.sgf"
+    assert sgf.data == (
+        b"(;FF[4]AP[scrabble-host Go:1]CA[UTF-8]GM[1]KM[7.5]PB[Alice]\n"
+        b"PW[User700000000000000002]RU[Chinese]SZ[5];B[cc];W[dc])\n"
+    )
+    replayed = import_sgf(sgf.data.decode())
+    assert replayed.game == go_of(h).game(channel(h))
