@@ -6,11 +6,13 @@ by the fake Discord API. The AI is scripted (:class:`ScriptedAi`) so that games 
 from __future__ import annotations
 
 import io
+import json
 import re
 from typing import Any
 
 from discord_fake import (
     BotHarness,
+    FakeDiscord,
     MakeHarness,
     RecordedRequest,
     custom_ids,
@@ -115,7 +117,7 @@ async def moves(h: BotHarness, *points: str) -> None:
     """Alice and Bob play ``points`` in turn with ``/go play``, Alice first."""
     for index, point in enumerate(points):
         reply = await go(h, "play", string_option("point", point), user_id=BOB if index % 2 else None)
-        assert reply.content == f"You played {point}.", reply.content
+        assert reply.content == ("You passed." if point == "pass" else f"You played {point}."), reply.content
 
 
 def png_size(data: bytes) -> tuple[int, int]:
@@ -377,3 +379,160 @@ async def test_export_sends_the_sgf_record_privately(harness: BotHarness) -> Non
     )
     replayed = import_sgf(sgf.data.decode())
     assert replayed.game == go_of(h).game(channel(h))
+
+
+# -- suggestions, questions, restarts -----------------------------------------------------------------
+
+
+def suggested(callback: RecordedRequest) -> list[tuple[str, Any]]:
+    """The (name, value) of the choices an autocomplete callback sends."""
+    assert callback.json["type"] == AUTOCOMPLETE_RESULT
+    return [(choice["name"], choice["value"]) for choice in callback.json["data"]["choices"]]
+
+
+async def test_play_suggests_the_legal_points_and_says_why_one_is_not(harness: BotHarness) -> None:
+    h = harness
+    await two_players(h, integer_option("size", 5))
+    await moves(h, "B2", "A2", "C1", "B1", "A3")  # Black A1 would capture White's B1 (A2 is taken)
+
+    typed_c = await h.ack(h.payloads.autocomplete("play", "point", "c", group="go", user_id=BOB))
+    assert suggested(typed_c) == [("C2", "C2"), ("C3", "C3"), ("C4", "C4"), ("C5", "C5")]
+    await go(h, "play", string_option("point", "D5"), user_id=BOB)
+    typed_a = await h.ack(h.payloads.autocomplete("play", "point", "a", group="go"))
+    assert suggested(typed_a) == [("A1 (captures 2)", "A1"), ("A4", "A4"), ("A5", "A5")]
+    taken = await h.ack(h.payloads.autocomplete("play", "point", "b2", group="go"))
+    assert suggested(taken) == [("B2: B2 is already occupied", "B2")]
+    nothing = await h.ack(h.payloads.autocomplete("play", "point", "", group="go"))
+    names = [name for name, _ in suggested(nothing)]
+    assert names[:3] == ["pass", "A1 (captures 2)", "A4"]
+    assert len(names) == 1 + 25 - 6  # pass, and every empty point: all are legal
+
+
+async def test_new_suggests_board_sizes(harness: BotHarness) -> None:
+    h = harness
+    every = await h.ack(h.payloads.autocomplete("new", "size", "", group="go"))
+    assert [value for _, value in suggested(every)][:5] == [19, 13, 9, 2, 3]
+    assert len(suggested(every)) == 24
+    ones = await h.ack(h.payloads.autocomplete("new", "size", "1", group="go"))
+    assert suggested(ones) == [
+        ("19×19", 19),
+        ("13×13", 13),
+        *((f"{size}×{size}", size) for size in (10, 11, 12, 14, 15, 16, 17, 18)),
+    ]
+
+
+async def test_board_and_score_are_public_and_ping_nobody(harness: BotHarness) -> None:
+    h = harness
+    await two_players(h, integer_option("size", 9))
+    await moves(h, "E5")
+    payload = h.payloads.slash("board", group="go", user_id=CAROL)
+    deferred = await h.ack(payload)
+    assert deferred.json == {"type": DEFERRED}  # public "thinking"
+    (board,) = await h.fake.followups_for(payload)
+    assert not board.ephemeral
+    assert board.content == (
+        f"Black: Alice (captured 0) · White: {BOB_NAME} (captured 0)\n"
+        f"<@{BOB}>, your move as White: /go play <point> or a button."
+    )
+    assert board.json["allowed_mentions"] == {"parse": []}  # no one pinged
+    assert go_buttons(board.json) == ["go-play", "go-pass", "go-undo", "go-resign"]
+    (image,) = board.files
+    assert png_size(image.data) == image_size(9)
+    score = await go(h, "score", user_id=CAROL)
+    assert not score.ephemeral
+    assert score.content.splitlines()[1] == (
+        "Count if the game ended now, no stone dead: Black 81 (stones 1 + territory 80), "
+        "White 7.5 (stones 0 + territory 0 + komi 7.5): Black wins by 73.5"
+    )
+
+
+async def test_buttons_and_forms_still_work_after_a_restart(make_harness: MakeHarness) -> None:
+    h = await make_harness()
+    await two_players(h, integer_option("size", 5))
+    message, play = newest_with(h, "go-play")
+    form = await h.ack(h.payloads.component(message, play))
+    restarted = await make_harness()  # a new bot process on the same database
+    submitted = await restarted.reply(
+        restarted.payloads.modal_submit(form.json["data"]["custom_id"], {"point": "C3"})
+    )
+    assert submitted.content == "You played C3."
+    assert (await click(restarted, "go-pass", user_id=BOB)).content == "You passed."
+    assert [str(move) for move in go_of(restarted).game(channel(h)).moves] == ["B C3", "W pass"]
+
+
+async def test_a_go_form_that_is_not_one_of_the_bots_is_refused(harness: BotHarness) -> None:
+    h = harness
+    await two_players(h, integer_option("size", 5))
+    unknown = await h.reply(h.payloads.modal_submit("go:go-hack:1:1:1", {"point": "C3"}))
+    assert unknown.ephemeral
+    assert unknown.content == "This form is not one the bot knows: use the game's buttons again."
+    too_long = await h.reply(h.payloads.modal_submit("go:go-play-form:1:1:1", {"point": "C3C3C"}))
+    assert too_long.content == "This form is not one the bot knows: use the game's buttons again."
+    assert go_of(h).game(channel(h)).moves == ()
+
+
+async def test_the_lobby_is_cancelled_by_its_creator_only(harness: BotHarness) -> None:
+    h = harness
+    await go(h, "new")
+    refused = await click(h, "go-cancel", user_id=BOB)
+    assert refused.content == "Only the game's creator (or a moderator) can cancel it"
+    assert (await click(h, "go-cancel")).content == "Game cancelled."
+    assert last_post(h).content == f"The Go game was cancelled by <@{ALICE}>."
+    assert not go_of(h).has_game(channel(h))
+
+
+async def test_dead_suggests_the_stones_marked_dead_or_alive(make_harness: MakeHarness) -> None:
+    h = await make_harness(go_ai=ScriptedAi(dead=frozenset({"A1"})))
+    await two_players(h, integer_option("size", 5))
+    await moves(h, *WALL, "pass", "A1", "pass", "pass")
+    proposed = await h.ack(h.payloads.autocomplete("dead", "point", "a", group="go"))
+    assert suggested(proposed) == [("A1 (marked dead)", "A1")]
+    await go(h, "dead", string_option("point", "a1"), user_id=BOB)
+    after = await h.ack(h.payloads.autocomplete("dead", "point", "", group="go"))
+    assert suggested(after)[:2] == [("A1 (alive)", "A1"), ("C1 (alive)", "C1")]
+    assert len(suggested(after)) == 11
+    none_to_play = await h.ack(h.payloads.autocomplete("play", "point", "b", group="go"))
+    assert suggested(none_to_play) == []
+
+
+async def test_the_go_group_is_synced_with_its_options(
+    make_harness: MakeHarness, fake_discord: FakeDiscord
+) -> None:
+    await make_harness(sync_commands=True)
+    (put,) = fake_discord.find("PUT", "/applications/")
+    (group,) = [command for command in put.json if command["name"] == "go"]
+    assert [c["name"] for c in group["options"]] == [
+        "new", "join", "cancel", "play", "pass", "resign", "undo", "dead", "accept", "resume",
+        "board", "score", "export", "stats", "help",
+    ]  # fmt: skip
+    commands = {c["name"]: c for c in group["options"]}
+    new = {o["name"]: o for o in commands["new"]["options"]}
+    assert (new["size"]["type"], new["size"]["min_value"], new["size"]["max_value"]) == (4, 2, 25)
+    assert new["size"]["autocomplete"] is True
+    assert (new["komi"]["type"], new["komi"]["min_value"], new["komi"]["max_value"]) == (10, -1000, 1000)
+    assert (new["handicap"]["min_value"], new["handicap"]["max_value"]) == (0, 9)
+    assert new["opponent"]["type"] == 6
+    assert [c["value"] for c in new["ai_level"]["choices"]] == ["easy", "medium", "hard"]
+    assert [c["value"] for c in new["colour"]["choices"]] == ["black", "white", "random"]
+    assert [c["value"] for c in new["scoring"]["choices"]] == ["area", "stones"]
+    assert not any(o["required"] for o in new.values())
+    for name in ("play", "dead"):
+        (point,) = commands[name]["options"]
+        assert (point["name"], point["required"], point["autocomplete"]) == ("point", True, True)
+
+    def check(command: dict[str, Any]) -> None:
+        assert 0 < len(command["description"].strip()) <= 100, command["name"]
+        for option in command.get("options", []):
+            check(option)
+
+    check(group)
+    assert len(json.dumps(group)) < 8000  # Discord's limit on a command's total text
+
+
+async def test_help_lists_the_go_commands(harness: BotHarness) -> None:
+    reply = await go(harness, "help", dm=True)
+    assert reply.ephemeral
+    lines = reply.content.splitlines()
+    assert lines[0] == "**Go commands**"
+    assert "`/go play <point>`: Play a stone, e.g. D4 (columns skip I), or pass" in lines
+    assert len(lines) == 16
