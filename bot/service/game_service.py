@@ -118,7 +118,14 @@ class GameService:
             go_ai = go_ai or ThreadGoAi(config.ai_turn_timeout)
             locks = self._runner.locks
             self.go = GoService(
-                store, notifier, go_ai, go_renderer, locks=locks, clock=self._clock, new_seed=new_seed
+                store,
+                notifier,
+                go_ai,
+                go_renderer,
+                locks=locks,
+                clock=self._clock,
+                new_seed=new_seed,
+                reminder_left=config.turn.reminder_left,
             )
 
     # Life cycle ---------------------------------------------------------------------------------

@@ -375,8 +375,9 @@ async def test_unreadable_games_are_quarantined_and_the_others_start(
             harness.svc.game(channel)
     with sqlite3.connect(harness.path) as db:
         marks = db.execute("SELECT id, quarantined FROM games ORDER BY id").fetchall()
+        column = [info[1] for info in db.execute("PRAGMA table_info(games)")].index("quarantined")
         assert db.execute("SELECT * FROM games ORDER BY id").fetchall() == [
-            (*row[:-1], mark) for row, (_, mark) in zip(broken, marks, strict=True)
+            (*row[:column], mark, *row[column + 1 :]) for row, (_, mark) in zip(broken, marks, strict=True)
         ]  # left untouched but for the mark
         assert db.execute("SELECT * FROM seats ORDER BY game_id, seat").fetchall() == seats
     assert [game_id for game_id, mark in marks if mark is not None] == [1, 2, 3, 4, 5]

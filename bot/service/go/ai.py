@@ -17,6 +17,9 @@ logger = logging.getLogger("bot.service.go")
 
 FALLBACK_SECONDS: Final = 0.2
 """The built-in AI's thinking time when the pool fails to answer."""
+THINKING_SHARE: Final = 0.8
+"""The share of the turn timeout the AI in the pool thinks for: GNU Go's own fallback (a tenth of its
+time) must still answer within the timeout."""
 BUILTIN: Final = "the built-in AI"
 
 
@@ -101,7 +104,7 @@ class PoolGoAi:
 
     async def choose(self, game: Game, level: Level, seed: int) -> AIMove:
         """See :class:`~bot.service.go.protocols.GoAi`."""
-        args = (game.to_dict(), level.value, self.engine, seed, self.seconds)
+        args = (game.to_dict(), level.value, self.engine, seed, self.seconds * THINKING_SHARE)
         try:
             text = await self._executor.call(_in_worker_choose, *args, timeout=self.seconds)
         except (TimeoutError, WorkerLostError, RuntimeError) as error:
@@ -111,7 +114,7 @@ class PoolGoAi:
 
     async def dead_stones(self, game: Game) -> tuple[frozenset[Point], str]:
         """See :class:`~bot.service.go.protocols.GoAi`."""
-        args = (game.to_dict(), self.engine, self.seconds)
+        args = (game.to_dict(), self.engine, self.seconds * THINKING_SHARE)
         try:
             answer = await self._executor.call(_in_worker_dead, *args, timeout=self.seconds)
         except (TimeoutError, WorkerLostError, RuntimeError) as error:

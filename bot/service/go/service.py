@@ -27,7 +27,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
-from bot.go.ai import RESIGN
+from bot.go.ai import RESIGN, AIMove
 from bot.go.sgf import export_sgf
 from bot.messages import Attachment, Button, Message, mention
 from bot.service.errors import (
@@ -49,7 +49,7 @@ from bot.service.seats import User, seat_name
 from bot.service.storage import retry_delay, retry_notice, typed_storage_errors
 from bot.service.tasks import Tasks
 from bot.store import GameKind, GameStatus, GoRow, KindStatsDelta, LogEntry, SeatRow, Store
-from go_core import Color, Game, Phase
+from go_core import Color, Game, Phase, Point
 from go_core.game import Move
 
 __all__ = ["GoService"]
@@ -80,10 +80,13 @@ class GoService:
         locks: ChannelLocks,
         clock: Clock | None = None,
         new_seed: Callable[[], int] = lambda: secrets.randbits(SEED_BITS),
+        reminder_left: float = 0.0,
     ) -> None:
         """Set up the service over an open ``store``, sending through ``notifier``, the AI seats played
         by ``ai``, boards drawn by ``renderer``, every change of a channel under its lock in ``locks``
-        (share the Scrabble service's). ``new_seed`` gives a new game's seed (its colour draw and AI)."""
+        (share the Scrabble service's). ``new_seed`` gives a new game's seed (its colour draw and AI).
+        In games with a time limit, the player to move is reminded once when ``reminder_left`` of the
+        limit is left (0: never)."""
         self._store = store
         self._notifier = notifier
         self._ai = ai
@@ -91,6 +94,7 @@ class GoService:
         self._locks = locks
         self._clock: Clock = clock or SystemClock()
         self._new_seed = new_seed
+        self._reminder_left = reminder_left
         self._tables: dict[int, GoTable] = {}
         self._tasks = Tasks()
 
@@ -266,7 +270,7 @@ class GoService:
             return _moved(extra), [text.move_line(table.row.seats[seat], move)]
 
         table, seat = self._seated(channel_id, user_id, game_id)
-        await self._act(channel_id, user_id, game_id, turn, change)
+        await self._act(channel_id, user_id, game_id, turn, change, "play")
         return _ack(f"You played {point.strip().upper()}.")
 
     async def pass_turn(
@@ -285,7 +289,7 @@ class GoService:
             return _moved(extra), [text.move_line(table.row.seats[seat], move)]
 
         table, seat = self._seated(channel_id, user_id, game_id)
-        await self._act(channel_id, user_id, game_id, turn, change)
+        await self._act(channel_id, user_id, game_id, turn, change, "pass")
         return _ack("You passed.")
 
     async def resign(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Message:
@@ -300,7 +304,7 @@ class GoService:
             return _moved(extra), [f"{text.seat_label(table.row.seats[seat])} resigned."]
 
         table, seat = self._seated(channel_id, user_id, game_id)
-        await self._act(channel_id, user_id, game_id, None, change)
+        await self._act(channel_id, user_id, game_id, None, change, "resign")
         return _ack("You resigned.")
 
     async def request_undo(self, channel_id: int, user_id: int, *, game_id: int | None = None) -> Message:
@@ -325,7 +329,7 @@ class GoService:
             return replace(extra, version=extra.version + 1, undo=seat), []
 
         table, seat = self._seated(channel_id, user_id, game_id)
-        await self._act(channel_id, user_id, game_id, None, change)
+        await self._act(channel_id, user_id, game_id, None, change, "undo")
         if table.row.seats[1 - seat].is_ai:
             return _ack("Your move was taken back.")
         return _ack("Your opponent is asked to accept.")
@@ -360,7 +364,7 @@ class GoService:
             return _moved(extra), [f"{name} accepted: {_moves_text(taken)} taken back."]
 
         table, seat = self._seated(channel_id, user_id, game_id)
-        await self._act(channel_id, user_id, game_id, turn, change)
+        await self._act(channel_id, user_id, game_id, turn, change, "undo_answer")
         return _ack("Moves taken back." if accept else "You refused.")
 
     # The dead-stone phase -----------------------------------------------------------------------
@@ -386,7 +390,7 @@ class GoService:
             ]
 
         table, seat = self._seated(channel_id, user_id, game_id)
-        await self._act(channel_id, user_id, game_id, None, change)
+        await self._act(channel_id, user_id, game_id, None, change, "dead")
         return _ack(f"Group at {point.strip().upper()} marked.")
 
     async def accept_score(
@@ -405,7 +409,7 @@ class GoService:
             return _moved(extra), [f"{text.seat_label(table.row.seats[seat])} accepts the count."]
 
         table, seat = self._seated(channel_id, user_id, game_id)
-        await self._act(channel_id, user_id, game_id, turn, change)
+        await self._act(channel_id, user_id, game_id, turn, change, "accept")
         return _ack("You accepted the count.")
 
     async def resume(
@@ -422,7 +426,7 @@ class GoService:
             return _moved(extra), [f"{text.seat_label(table.row.seats[seat])} resumed play."]
 
         table, seat = self._seated(channel_id, user_id, game_id)
-        await self._act(channel_id, user_id, game_id, turn, change)
+        await self._act(channel_id, user_id, game_id, turn, change, "resume")
         return _ack("Play resumes.")
 
     # Questions ----------------------------------------------------------------------------------
@@ -501,31 +505,36 @@ class GoService:
         return table, table.seat_of(user_id)
 
     async def _act(
-        self, channel_id: int, user_id: int, game_id: int | None, turn: int | None, change: Change
+        self,
+        channel_id: int,
+        user_id: int,
+        game_id: int | None,
+        turn: int | None,
+        change: Change,
+        kind: str,
     ) -> None:
-        """Apply ``change`` for ``user_id`` under the channel's lock, commit, announce, schedule."""
+        """Apply ``change`` (logged as ``kind``) for ``user_id`` under the channel's lock: commit,
+        announce, schedule."""
         async with self._locks.hold(channel_id):
             table = self._table(channel_id, game_id)
             table.started()
-            table.seat_of(user_id)
+            seat = table.seat_of(user_id)
             table.check_turn(turn)
-            await self._commit(table, change)
+            await self._commit(table, change, kind, seat)
 
     async def _commit(
-        self, table: GoTable, change: Change, *, retry: bool = False, log_kind: str = ""
+        self, table: GoTable, change: Change, kind: str, seat: int, *, retry: bool = False
     ) -> None:
-        """Apply ``change`` to a copy, write it with its announcement, make it the channel's, announce
-        it and schedule what comes next. Must hold the lock.
+        """Apply ``change`` (by ``seat``) to a copy, write it with its announcement and a log entry of
+        ``kind`` (the version it made and its lines), make it the channel's, announce it and schedule
+        what comes next. Must hold the lock.
 
         Raises:
             GoMoveError or the change's ServiceError (nothing changed); StorageError (without ``retry``).
         """
         game = table.started()
-        before = game.to_dict()
         with engine_refusals():
             extra, lines = change(game, table.extra)
-        if extra.undo is not None and extra.version != table.extra.version + 1:
-            extra = replace(extra, undo=None)
         if game.phase is Phase.SCORING and table.game is not None and table.game.phase is Phase.PLAY:
             extra = await self._propose_dead(table, game, extra)
         now = self._clock.now()
@@ -537,10 +546,11 @@ class GoService:
             status=GameStatus.FINISHED if over else GameStatus.ACTIVE,
             state=table.state(game, extra),
             deadline=now + table.options.turn_seconds if timed else None,
+            reminded=False,
             updated_at=now,
         )
         new = GoTable(row, table.options, game, extra)
-        log = [LogEntry(log_kind or "go", None, {"before": len(before["actions"]), "lines": lines}, now)]
+        log = [LogEntry(kind, seat, {"version": extra.version, "lines": lines}, now)]
         stats = _stats(new) if over else ()
         pending = await self._save(
             new, log, stats, {"kind": OUTBOX_KIND, "version": extra.version, "lines": lines}, retry=retry
@@ -768,7 +778,7 @@ class GoService:
                 if table is None:
                     self._resume_ai(channel_id, game_id)
                     return
-                await self._commit(table, self._ai_change(table, seat, move), retry=True)
+                await self._commit(table, self._ai_change(table, seat, move), "ai_move", seat, retry=True)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -776,7 +786,7 @@ class GoService:
         finally:
             self._tasks.ai_turn_done(channel_id)
 
-    def _ai_change(self, table: GoTable, seat: int, move: object) -> Change:
+    def _ai_change(self, table: GoTable, seat: int, move: AIMove) -> Change:
         label = text.seat_label(table.row.seats[seat])
 
         def change(game: Game, extra: Extra) -> tuple[Extra, list[str]]:
@@ -784,9 +794,9 @@ class GoService:
             if move == RESIGN:
                 game.resign(colour)
                 return _moved(extra), [f"{label} resigned."]
-            if move is not None:
+            if isinstance(move, Point):
                 try:
-                    played = game.play(move, colour)  # type: ignore[arg-type]
+                    played = game.play(move, colour)
                     return _moved(extra), [text.move_line(table.row.seats[seat], played)]
                 except Exception:
                     logger.exception(
@@ -803,11 +813,39 @@ class GoService:
             self._schedule(table)
 
     async def _timer(self, table: GoTable) -> None:
-        """Wait for the move's deadline, then hand the loss on time to a work task."""
-        deadline = table.row.deadline
+        """Wait for the reminder (once), then for the move's deadline, and hand the action to a work
+        task."""
+        row = table.row
+        deadline = row.deadline
         assert deadline is not None
-        await self._clock.sleep(deadline - self._clock.now())
-        self._tasks.spawn(self._expire(table.row.channel_id, table.row.id, table.extra.version))
+        key = (row.channel_id, row.id, table.extra.version)
+        now = self._clock.now()
+        if not row.reminded and self._reminder_left > 0 and now < deadline:
+            await self._clock.sleep(deadline - table.options.turn_seconds * self._reminder_left - now)
+            self._tasks.spawn(self._remind(*key))
+            return
+        await self._clock.sleep(deadline - now)
+        self._tasks.spawn(self._expire(*key))
+
+    async def _remind(self, channel_id: int, game_id: int, version: int) -> None:
+        """Remind the player to move (once a move) and re-arm the timer for the deadline."""
+        async with self._locks.hold(channel_id):
+            table = self._current(channel_id, game_id, version)
+            if table is None or table.row.deadline is None or table.row.reminded:
+                return
+            seat = table.seat_to_move()
+            row = replace(table.row, reminded=True, updated_at=self._clock.now())
+            new = replace(table, row=row)
+            try:
+                await self._save(new, [LogEntry("reminder", seat.seat, {}, row.updated_at)], retry=True)
+            except Exception:
+                logger.exception("go game %d: could not save the reminder", game_id)
+                return
+            left = max(0, round(table.row.deadline - self._clock.now()))
+            assert seat.user_id is not None  # timed moves are people's
+            reminder = f"{mention(seat.user_id)}, it is your move: {left} seconds left."
+            await self._post(channel_id, Message(reminder, mentions=(seat.user_id,)))
+            self._schedule(new)
 
     async def _expire(self, channel_id: int, game_id: int, version: int) -> None:
         """The move's time ran out: the player to move loses on time."""
@@ -822,7 +860,7 @@ class GoService:
                 return _moved(extra), [f"{text.seat_label(seat)} ran out of time."]
 
             try:
-                await self._commit(table, change, retry=True, log_kind="timeout")
+                await self._commit(table, change, "timeout", seat.seat, retry=True)
             except Exception:
                 logger.exception("go game %d: could not apply the timeout", game_id)
 
@@ -849,10 +887,8 @@ def _undo_moves(game: Game, colour: Color) -> list[Move]:
 
 
 def _take_back(game: Game, count: int) -> list[Move]:
-    """Undo ``count`` moves (leaving the dead-stone phase if in it); the moves taken back, last first."""
-    if game.phase is Phase.SCORING:
-        game.resume()
-        game.undo()  # the resumption
+    """Undo ``count`` moves (a pass taken back leaves the dead-stone phase it started); the moves taken
+    back, last first."""
     taken = []
     for _ in range(count):
         move = game.undo()

@@ -1,0 +1,485 @@
+"""The Go service over a real SQLite file: lobby, play, refusals, undo with consent, the dead-stone
+phase, the result with its breakdown, stats, SGF, timers and the AI's turns."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from go_fakes import GO_CHANNEL, GoHarness, ScriptedGoAi
+from service_fakes import ALICE, BOB, CAROL, GUILD
+
+from bot.go.sgf import import_sgf
+from bot.messages import Button
+from bot.service.errors import (
+    AlreadySeatedError,
+    GameNotStartedError,
+    GameStartedError,
+    NoGameError,
+    NotAllowedError,
+    NotSeatedError,
+    OptionError,
+    StaleTurnError,
+)
+from bot.service.go import GoNewGame
+from bot.service.go.errors import GoMoveError, UndoError
+from bot.store import GameKind
+from go_core import Phase
+
+PLAYERS = (ALICE, BOB)
+TURN_BUTTONS = (Button.GO_PLAY, Button.GO_PASS, Button.GO_UNDO, Button.GO_RESIGN)
+SCORING_BUTTONS = (Button.GO_ACCEPT_SCORE, Button.GO_RESUME, Button.GO_UNDO, Button.GO_RESIGN)
+
+
+@pytest.fixture
+async def harness(tmp_path: Path) -> AsyncIterator[GoHarness]:
+    harness = GoHarness(tmp_path / "games.sqlite3")
+    await harness.open()
+    yield harness
+    await harness.close()
+
+
+async def test_a_game_between_members_starts_when_the_invited_member_joins(harness: GoHarness) -> None:
+    ack = await harness.go.new_game(GUILD, GO_CHANNEL, ALICE, GoNewGame(size=5, komi=0.5, opponent=BOB.id))
+    assert ack.private
+    assert ack.text == "Go game 1 created: it starts when the member you invited joins with /go join."
+    _, lobby = harness.notifier.posts[-1]
+    assert lobby.text == (
+        "<@11> opened a Go game (5×5, komi 0.5, area scoring, no time limit) and plays Black.\n"
+        "<@12>, press Join (or /go join) to play White."
+    )
+    assert (lobby.buttons, lobby.game, lobby.mentions) == ((Button.GO_JOIN, Button.GO_CANCEL), 1, (11, 12))
+    with pytest.raises(NotAllowedError, match=r"^This game waits for <@12>: only they can join it$"):
+        await harness.go.join(GO_CHANNEL, CAROL)
+    with pytest.raises(AlreadySeatedError):
+        await harness.go.join(GO_CHANNEL, ALICE)
+    with pytest.raises(GameNotStartedError):
+        await harness.go.play(GO_CHANNEL, ALICE.id, "C3")
+    assert (await harness.go.join(GO_CHANNEL, BOB)).text == "You joined the game."
+    _, started = harness.notifier.posts[-1]
+    assert started.text == (
+        "<@12> joined.\n"
+        "Black: Alice (captured 0) · White: Bob (captured 0)\n"
+        "<@11>, your move as Black: /go play <point> or a button."
+    )
+    assert (started.buttons, started.turn, started.mentions) == (TURN_BUTTONS, 1, (11,))
+    assert [a.filename for a in started.attachments] == ["go-1-1.png"]
+    assert started.attachments[0].data == b"Alice-Bob-0"
+
+
+async def test_a_game_between_members_is_counted_after_the_dead_stones_are_agreed(harness: GoHarness) -> None:
+    harness.ai.dead = ["E5"]
+    await harness.new(ALICE, size=5, komi=0.5, opponent=BOB.id)
+    await harness.go.join(GO_CHANNEL, BOB)
+    await harness.moves(PLAYERS, "C3", "A1", "A2", "E5", "B1")
+    assert harness.texts()[-1] == (
+        "Alice (Black) played B1, capturing 1 stone.\n"
+        "Black: Alice (captured 1) · White: Bob (captured 0)\n"
+        "<@12>, your move as White: /go play <point> or a button."
+    )
+    await harness.go.pass_turn(GO_CHANNEL, BOB.id)
+    assert harness.texts()[-1].startswith("Bob (White) passed.\n")
+    await harness.go.play(GO_CHANNEL, ALICE.id, "pass")
+    _, scoring = harness.notifier.posts[-1]
+    assert scoring.text == (
+        "Alice (Black) passed.\n"
+        "Black: Alice (captured 1) · White: Bob (captured 0)\n"
+        "Both players passed. Dead stones marked (the test AI proposed them): E5.\n"
+        "Mark or unmark a group with /go dead <point>, press Accept to accept the count, or Resume to play on.\n"
+        "Count as marked: Black 25 (stones 3 + territory 22), White 0.5 (stones 0 + territory 0 + komi 0.5): "
+        "Black wins by 24.5"
+    )
+    assert scoring.buttons == SCORING_BUTTONS
+    with pytest.raises(
+        GoMoveError, match=r"^Both players passed: accept the dead stones, mark groups, or resume"
+    ):
+        await harness.go.play(GO_CHANNEL, BOB.id, "D4")
+
+    await harness.go.toggle_dead(GO_CHANNEL, BOB.id, "e5")
+    assert harness.texts()[-1].startswith(
+        "Bob (White) marked the group at E5 (1 stone) alive.\n"
+        "Black: Alice (captured 1) · White: Bob (captured 0)\n"
+        "Both players passed. Dead stones marked (the test AI proposed them): none.\n"
+    )
+    await harness.go.accept_score(GO_CHANNEL, BOB.id)
+    assert harness.texts()[-1].endswith("\nAccepted by: White.")
+    await harness.go.toggle_dead(GO_CHANNEL, ALICE.id, "E5")  # withdraws White's acceptance
+    assert "Accepted by" not in harness.texts()[-1]
+    version = harness.notifier.posts[-1][1].turn
+    await harness.go.accept_score(GO_CHANNEL, ALICE.id, turn=version)
+    await harness.go.accept_score(GO_CHANNEL, BOB.id)
+    _, final = harness.notifier.posts[-1]
+    assert final.text == (
+        "Bob (White) accepts the count.\n"
+        "Black: Alice (captured 1) · White: Bob (captured 0)\n"
+        "Game over: Black (Alice) wins by 24.5 points.\n"
+        "Black 25 (stones 3 + territory 22), White 0.5 (stones 0 + territory 0 + komi 0.5): Black wins by 24.5"
+    )
+    assert final.buttons == ()
+    assert not harness.go.has_game(GO_CHANNEL)
+    row = await harness.db.last_finished_go_game(GO_CHANNEL)
+    assert row is not None and row.state is not None
+    assert row.state["game"]["dead"] == ["E5"]
+    log = await harness.db.log(row.id)
+    assert [(entry.kind, entry.seat) for entry in log] == [
+        ("created", 0), ("started", 1),
+        ("play", 0), ("play", 1), ("play", 0), ("play", 1), ("play", 0), ("pass", 1), ("pass", 0),
+        ("dead", 1), ("accept", 1), ("dead", 0), ("accept", 0), ("accept", 1),
+    ]  # fmt: skip
+    assert log[-1].data == {"version": 13, "lines": ["Bob (White) accepts the count."]}
+    alice = await harness.db.kind_stats(GUILD, GameKind.GO, ALICE.id)
+    bob = await harness.db.kind_stats(GUILD, GameKind.GO, BOB.id)
+    assert alice is not None and (alice.games, alice.wins, alice.draws) == (1, 1, 0)
+    assert bob is not None and (bob.games, bob.wins, bob.draws) == (1, 0, 0)
+    stats = await harness.go.stats(GUILD, BOB)
+    assert stats.text == "Go in this server, Bob: 1 game, 0 won, 1 lost, 0 drawn."
+    record = await harness.go.export_sgf(GO_CHANNEL)  # the last game that ended here
+    assert record.private and record.attachments[0].filename == "go-1.sgf"
+    imported = import_sgf(record.attachments[0].data.decode())
+    assert (imported.black, imported.white) == ("Alice", "Bob")
+    assert [str(move) for move in imported.game.moves] == [
+        "B C3", "W A1", "B A2", "W E5", "B B1", "W pass", "B pass",
+    ]  # fmt: skip
+
+
+async def test_the_engine_refuses_with_its_message_and_nothing_changes(harness: GoHarness) -> None:
+    await harness.new(ALICE, size=5, opponent=BOB.id)
+    await harness.go.join(GO_CHANNEL, BOB)
+    await harness.moves(PLAYERS, "C3", "D4")
+    before = harness.go.game(GO_CHANNEL).to_dict()
+    log = await harness.db.log(1)
+    posts = len(harness.notifier.posts)
+    refusals = [
+        (ALICE, "C3", r"^C3 is already occupied$"),
+        (BOB, "B2", r"^It is Black's turn$"),
+        (ALICE, "F1", r"^F1 is off the board: this board is 5×5$"),
+        (ALICE, "hello", r"'hello'"),
+    ]
+    for user, point, message in refusals:
+        with pytest.raises(GoMoveError, match=message):
+            await harness.go.play(GO_CHANNEL, user.id, point)
+    with pytest.raises(NotSeatedError):
+        await harness.go.play(GO_CHANNEL, CAROL.id, "D4")
+    with pytest.raises(StaleTurnError):
+        await harness.go.play(GO_CHANNEL, ALICE.id, "D4", turn=1)
+    with pytest.raises(NoGameError, match=r"^That game is over$"):
+        await harness.go.play(GO_CHANNEL, ALICE.id, "D4", game_id=99)
+    assert harness.go.game(GO_CHANNEL).to_dict() == before
+    assert await harness.db.log(1) == log
+    assert len(harness.notifier.posts) == posts
+
+
+async def test_self_capture_and_ko_are_refused(harness: GoHarness) -> None:
+    await harness.new(ALICE, size=5, opponent=BOB.id)
+    await harness.go.join(GO_CHANNEL, BOB)
+    await harness.moves(PLAYERS, "A1", "B1", "B2", "C2", "E5", "D1", "C1")  # Black C1 takes B1
+    assert harness.texts()[-1].startswith("Alice (Black) played C1, capturing 1 stone.\n")
+    with pytest.raises(
+        GoMoveError,
+        match=r"^B1 is not allowed by the ko: retaking at once repeats the position, play elsewhere first$",
+    ):
+        await harness.go.play(GO_CHANNEL, BOB.id, "B1")
+    await harness.go.play(GO_CHANNEL, BOB.id, "E2")
+    with pytest.raises(GoMoveError, match=r"^E1 is self-capture: the stone would have no liberties$"):
+        await harness.go.play(GO_CHANNEL, ALICE.id, "E1")
+    game = harness.go.game(GO_CHANNEL)
+    assert (game.phase, len(game.moves), game.to_move.title) == (Phase.PLAY, 8, "Black")
+
+
+async def test_undo_needs_the_opponents_consent(harness: GoHarness) -> None:
+    await harness.new(ALICE, size=5, opponent=BOB.id)
+    await harness.go.join(GO_CHANNEL, BOB)
+    await harness.moves(PLAYERS, "C3", "D4")
+    with pytest.raises(UndoError, match=r"^Nobody asked to take back a move$"):
+        await harness.go.answer_undo(GO_CHANNEL, ALICE.id, True)
+    ack = await harness.go.request_undo(GO_CHANNEL, ALICE.id)
+    assert ack.text == "Your opponent is asked to accept."
+    _, question = harness.notifier.posts[-1]
+    assert question.text == (
+        "Black: Alice (captured 0) · White: Bob (captured 0)\n"
+        "<@12>, Alice asks to take back Black's C3 and White's D4: accept or refuse?"
+    )
+    assert (question.buttons, question.mentions) == ((Button.GO_UNDO_ACCEPT, Button.GO_UNDO_REFUSE), (12,))
+    with pytest.raises(UndoError, match=r"^Your opponent answers your request, not you$"):
+        await harness.go.answer_undo(GO_CHANNEL, ALICE.id, True)
+    with pytest.raises(UndoError, match=r"^A request to take back a move is already waiting for an answer$"):
+        await harness.go.request_undo(GO_CHANNEL, ALICE.id)
+    await harness.go.answer_undo(GO_CHANNEL, BOB.id, False, turn=question.turn)
+    assert harness.texts()[-1].startswith("Bob (White) refused to take back the move.\n")
+    assert len(harness.go.game(GO_CHANNEL).moves) == 2
+
+    await harness.go.request_undo(GO_CHANNEL, BOB.id)  # White's last move only
+    await harness.go.answer_undo(GO_CHANNEL, ALICE.id, True)
+    assert harness.texts()[-1] == (
+        "Alice (Black) accepted: White's D4 taken back.\n"
+        "Black: Alice (captured 0) · White: Bob (captured 0)\n"
+        "<@12>, your move as White: /go play <point> or a button."
+    )
+    assert [str(move) for move in harness.go.game(GO_CHANNEL).moves] == ["B C3"]
+    with pytest.raises(UndoError, match=r"^You have no move to take back$"):
+        await harness.go.request_undo(GO_CHANNEL, BOB.id)
+
+
+async def test_a_question_to_undo_is_dropped_by_the_next_move(harness: GoHarness) -> None:
+    await harness.new(ALICE, size=5, opponent=BOB.id)
+    await harness.go.join(GO_CHANNEL, BOB)
+    await harness.moves(PLAYERS, "C3")
+    await harness.go.request_undo(GO_CHANNEL, ALICE.id)
+    question = harness.notifier.posts[-1][1]
+    await harness.go.play(GO_CHANNEL, BOB.id, "D4")  # plays on instead of answering
+    with pytest.raises(StaleTurnError):
+        await harness.go.answer_undo(GO_CHANNEL, BOB.id, True, turn=question.turn)
+    with pytest.raises(UndoError, match=r"^Nobody asked to take back a move$"):
+        await harness.go.answer_undo(GO_CHANNEL, BOB.id, True)
+
+
+async def test_against_the_ai(harness: GoHarness) -> None:
+    harness.ai.moves = ["D4", "resign"]
+    ack = await harness.go.new_game(GUILD, GO_CHANNEL, ALICE, GoNewGame(size=9, ai_level="hard", seed=5))
+    assert ack.text == "Go game 1 started against the AI (hard)."
+    assert harness.texts()[-1] == (
+        "<@11> plays the AI (hard).\n"
+        "Black: Alice (captured 0) · White: AI (captured 0)\n"
+        "<@11>, your move as Black: /go play <point> or a button."
+    )
+    await harness.go.play(GO_CHANNEL, ALICE.id, "E5")
+    thinking = harness.notifier.posts[-1][1]
+    assert thinking.text.endswith("\nAI (White) is thinking…")
+    assert thinking.buttons == (Button.GO_UNDO, Button.GO_RESIGN)
+    await harness.go.idle()
+    assert harness.texts()[-1].startswith("AI (White) played D4.\n")
+    await harness.go.request_undo(GO_CHANNEL, ALICE.id)  # the AI agrees at once
+    assert harness.texts()[-1].startswith("Alice (Black) took back White's D4 and Black's E5.\n")
+    assert harness.go.game(GO_CHANNEL).moves == ()
+    await harness.go.play(GO_CHANNEL, ALICE.id, "C3")
+    await harness.go.idle()
+    assert harness.texts()[-1] == (
+        "AI (White) resigned.\n"
+        "Black: Alice (captured 0) · White: AI (captured 0)\n"
+        "Game over: Black (Alice) wins by resignation."
+    )
+    levels = {level for level, _ in harness.ai.calls}
+    assert [str(level) for level in levels] == ["hard"]
+    assert len({seed for _, seed in harness.ai.calls}) == 2  # a seed per version
+    alice = await harness.db.kind_stats(GUILD, GameKind.GO, ALICE.id)
+    assert alice is not None and (alice.games, alice.wins) == (1, 1)
+
+
+async def test_the_ai_accepts_only_its_own_proposal(harness: GoHarness) -> None:
+    harness.ai.dead = []
+    await harness.new(ALICE, size=5, ai_level="easy")
+    await harness.go.pass_turn(GO_CHANNEL, ALICE.id)
+    await harness.go.idle()  # the AI passes too
+    assert harness.texts()[-1].endswith("\nAccepted by: White.")
+    await harness.go.accept_score(GO_CHANNEL, ALICE.id)
+    assert harness.texts()[-1].endswith(
+        "Game over: White (AI) wins by 7.5 points.\n"
+        "Black 0 (stones 0 + territory 0), White 7.5 (stones 0 + territory 0 + komi 7.5): White wins by 7.5"
+    )
+
+
+async def test_resume_play_after_the_passes(harness: GoHarness) -> None:
+    await harness.new(ALICE, size=5, opponent=BOB.id)
+    await harness.go.join(GO_CHANNEL, BOB)
+    await harness.go.pass_turn(GO_CHANNEL, ALICE.id)
+    await harness.go.pass_turn(GO_CHANNEL, BOB.id)
+    await harness.go.resume(GO_CHANNEL, BOB.id)
+    assert harness.texts()[-1] == (
+        "Bob (White) resumed play.\n"
+        "Black: Alice (captured 0) · White: Bob (captured 0)\n"
+        "<@11>, your move as Black: /go play <point> or a button."
+    )
+    with pytest.raises(GoMoveError, match=r"^Dead stones are marked after both players pass$"):
+        await harness.go.toggle_dead(GO_CHANNEL, BOB.id, "C3")
+
+
+async def test_the_last_pass_can_be_taken_back_with_consent(harness: GoHarness) -> None:
+    await harness.new(ALICE, size=5, opponent=BOB.id)
+    await harness.go.join(GO_CHANNEL, BOB)
+    await harness.moves(PLAYERS, "C3")
+    await harness.go.pass_turn(GO_CHANNEL, BOB.id)
+    await harness.go.pass_turn(GO_CHANNEL, ALICE.id)
+    await harness.go.request_undo(GO_CHANNEL, ALICE.id)
+    await harness.go.answer_undo(GO_CHANNEL, BOB.id, True)
+    assert harness.texts()[-1] == (
+        "Bob (White) accepted: Black's pass taken back.\n"
+        "Black: Alice (captured 0) · White: Bob (captured 0)\n"
+        "<@11>, your move as Black: /go play <point> or a button."
+    )
+    game = harness.go.game(GO_CHANNEL)
+    assert (game.phase, game.passes, [str(move) for move in game.moves]) == (
+        Phase.PLAY,
+        1,
+        ["B C3", "W pass"],
+    )
+
+
+async def test_a_move_that_runs_out_of_time_loses_even_across_a_restart(harness: GoHarness) -> None:
+    await harness.new(ALICE, size=9, opponent=BOB.id, time_limit=60)
+    await harness.go.join(GO_CHANNEL, BOB)
+    assert harness.texts()[-1].endswith(
+        "<@11>, your move as Black (60 seconds): /go play <point> or a button."
+    )
+    await harness.clock.advance(50)
+    await harness.go.play(GO_CHANNEL, ALICE.id, "E5")  # a move re-arms the timer
+    await harness.clock.advance(50)
+    assert harness.go.has_game(GO_CHANNEL)
+    await harness.restart()
+    await harness.clock.advance(20)  # 70 seconds into White's move
+    await harness.go.idle()
+    assert harness.texts()[-1] == (
+        "Bob (White) ran out of time.\n"
+        "Black: Alice (captured 0) · White: Bob (captured 0)\n"
+        "Game over: Black (Alice) wins on time."
+    )
+    assert not harness.go.has_game(GO_CHANNEL)
+    assert [entry.kind for entry in await harness.db.log(1)][-1] == "timeout"
+
+
+async def test_the_player_to_move_is_reminded_once_before_the_deadline(harness: GoHarness) -> None:
+    harness.reminder_left = 0.25
+    await harness.restart()
+    await harness.new(ALICE, size=9, opponent=BOB.id, time_limit=100)
+    await harness.go.join(GO_CHANNEL, BOB)
+    await harness.clock.advance(74)
+    assert harness.texts()[-1].endswith("/go play <point> or a button.")
+    await harness.clock.advance(1)
+    await harness.go.idle()
+    _, reminder = harness.notifier.posts[-1]
+    assert (reminder.text, reminder.mentions) == ("<@11>, it is your move: 25 seconds left.", (11,))
+    await harness.restart()  # reminded already: not again
+    await harness.clock.advance(24)
+    assert harness.texts()[-1] == "<@11>, it is your move: 25 seconds left."
+    await harness.clock.advance(1)
+    await harness.go.idle()
+    assert harness.texts()[-1].endswith("Game over: White (Bob) wins on time.")
+    assert [entry.kind for entry in await harness.db.log(1)][-2:] == ["reminder", "timeout"]
+
+
+async def test_a_restart_resumes_the_game_exactly(harness: GoHarness) -> None:
+    await harness.new(ALICE, size=9, opponent=BOB.id, komi=6.5, handicap=2)
+    await harness.go.join(GO_CHANNEL, BOB)
+    await harness.moves(PLAYERS, "E5", "D4", "F5")  # White moves first with a handicap
+    before = harness.go.game(GO_CHANNEL).to_dict()
+    version = harness.notifier.posts[-1][1].turn
+    await harness.restart()
+    assert harness.go.game(GO_CHANNEL).to_dict() == before
+    message = await harness.go.board(GO_CHANNEL)
+    assert (message.turn, message.mentions) == (version, ())
+    await harness.go.play(GO_CHANNEL, ALICE.id, "B2", turn=version)
+    assert len(harness.go.game(GO_CHANNEL).moves) == 4
+
+
+async def test_an_announcement_a_crash_left_unsent_goes_out_at_start(
+    harness: GoHarness, tmp_path: Path
+) -> None:
+    class NoMarks(type(harness.db)):  # type: ignore[misc]
+        async def mark_sent(self, entry_id: int, at: float) -> None:
+            raise OSError("the process died before marking it sent")
+
+    await harness.restart(NoMarks)
+    await harness.new(ALICE, size=5, opponent=BOB.id)
+    await harness.go.join(GO_CHANNEL, BOB)
+    await harness.go.play(GO_CHANNEL, ALICE.id, "C3")
+    posted = harness.texts()[-1]
+    count = len(harness.notifier.posts)
+    await harness.restart()
+    # The start and the move were never marked sent: the start is out of date (dropped), the move goes out.
+    assert len(harness.notifier.posts) == count + 1
+    assert harness.texts()[-1] == posted
+    assert await harness.db.pending_outbox(GameKind.GO) == []
+    await harness.restart()
+    assert len(harness.notifier.posts) == count + 1
+
+
+async def test_cancel_and_resign(harness: GoHarness) -> None:
+    await harness.new(ALICE, size=9)
+    with pytest.raises(NotAllowedError, match=r"^Only the game's creator \(or a moderator\) can cancel it$"):
+        await harness.go.cancel(GO_CHANNEL, BOB.id)
+    assert (await harness.go.cancel(GO_CHANNEL, ALICE.id)).text == "Game cancelled."
+    assert harness.texts()[-1] == "The Go game was cancelled by <@11>."
+    with pytest.raises(NoGameError, match=r"^There is no Go game in this channel: start one with /go new$"):
+        await harness.go.board(GO_CHANNEL)
+    await harness.new(ALICE, size=9)
+    await harness.go.join(GO_CHANNEL, CAROL)  # an open game: anyone joins
+    with pytest.raises(GameStartedError, match=r"^This game has already started: use /go resign to end it$"):
+        await harness.go.cancel(GO_CHANNEL, ALICE.id)
+    await harness.go.resign(GO_CHANNEL, CAROL.id)
+    assert harness.texts()[-1].endswith("Game over: Black (Alice) wins by resignation.")
+    carol = await harness.db.kind_stats(GUILD, GameKind.GO, CAROL.id)
+    assert carol is not None and (carol.games, carol.wins) == (1, 0)
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        (GoNewGame(size=1), "^The board size must be between 2 and 25$"),
+        (GoNewGame(size=7, handicap=3), "^A handicap is 2 to 9 stones, on a 9×9, 13×13 or 19×19 board"),
+        (GoNewGame(komi=0.3), "^The komi must be a whole or half number of points, at most 1000 either way$"),
+        (GoNewGame(opponent=ALICE.id), "^You cannot invite yourself"),
+        (
+            GoNewGame(opponent=BOB.id, ai_level="easy"),
+            "^Choose a member or the AI as your opponent, not both$",
+        ),
+        (GoNewGame(ai_level="genius"), "^Unknown AI level 'genius': choose one of easy, medium, hard$"),
+        (GoNewGame(colour="red"), "^Unknown colour 'red': choose one of black, white, random$"),
+        (GoNewGame(time_limit=-1), "^The time limit must be between 0 \\(none\\) and"),
+        (GoNewGame(size="9"), "^The board size must be a whole number, not str$"),  # type: ignore[arg-type]
+    ],
+)
+async def test_bad_options_are_refused(harness: GoHarness, options: GoNewGame, message: str) -> None:
+    with pytest.raises(OptionError, match=message):
+        await harness.go.new_game(GUILD, GO_CHANNEL, ALICE, options)
+    assert not harness.go.has_game(GO_CHANNEL)
+    assert harness.notifier.posts == []
+
+
+async def test_a_random_colour_is_drawn_from_the_seed(harness: GoHarness) -> None:
+    colours = []
+    for seed in (1, 2, 3, 4, 5, 6, 1):
+        await harness.go.new_game(GUILD, GO_CHANNEL, ALICE, GoNewGame(colour="random", seed=seed))
+        colours.append(harness.texts()[-1].split(" and plays ")[1][:5])
+        await harness.go.cancel(GO_CHANNEL, ALICE.id)
+    assert set(colours) == {"Black", "White"}
+    assert colours[-1] == colours[0]  # the same seed, the same colour
+
+
+async def test_export_of_an_open_game(harness: GoHarness) -> None:
+    harness.ai = ScriptedGoAi()
+    await harness.new(ALICE, size=9, opponent=BOB.id, colour="white")
+    await harness.go.join(GO_CHANNEL, BOB)
+    await harness.moves((BOB, ALICE), "E5", "C3")
+    record = await harness.go.export_sgf(GO_CHANNEL)
+    assert record.text == "The record of Go game 1 (9×9, komi 7.5, area scoring, no time limit)."
+    imported = import_sgf(record.attachments[0].data.decode())
+    assert (imported.black, imported.white) == ("Bob", "Alice")
+    assert imported.game.to_dict() == harness.go.game(GO_CHANNEL).to_dict()
+    score = await harness.go.score(GO_CHANNEL)
+    assert score.text == (
+        "Black: Bob (captured 0) · White: Alice (captured 0)\n"
+        "Count if the game ended now, no stone dead: "
+        "Black 1 (stones 1 + territory 0), White 8.5 (stones 1 + territory 0 + komi 7.5): White wins by 7.5"
+    )
+
+
+async def test_a_go_game_that_cannot_be_read_is_quarantined_and_the_others_start(harness: GoHarness) -> None:
+    await harness.new(ALICE, size=9, opponent=BOB.id)
+    await harness.go.join(GO_CHANNEL, BOB)
+    await harness.go.new_game(GUILD, GO_CHANNEL + 1, BOB, GoNewGame(size=9))
+    await harness.close()
+    with sqlite3.connect(harness.path) as db:
+        state = json.loads(db.execute("SELECT state FROM games WHERE id = 1").fetchone()[0])
+        state["game"]["actions"] = ["B E5", "W E5"]  # an occupied point
+        db.execute("UPDATE games SET state = ? WHERE id = 1", (json.dumps(state),))
+    await harness.open()
+    assert not harness.go.has_game(GO_CHANNEL)
+    assert harness.go.has_game(GO_CHANNEL + 1)
+    with sqlite3.connect(harness.path) as db:
+        assert db.execute("SELECT quarantined FROM games WHERE id = 1").fetchone() == (
+            "OccupiedError: E5 is already occupied",
+        )
+    await harness.new(CAROL, size=9)  # its channel is free
+    assert harness.go.has_game(GO_CHANNEL)
