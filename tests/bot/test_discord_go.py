@@ -536,3 +536,29 @@ async def test_help_lists_the_go_commands(harness: BotHarness) -> None:
     assert lines[0] == "**Go commands**"
     assert "`/go play <point>`: Play a stone, e.g. D4 (columns skip I), or pass" in lines
     assert len(lines) == 16
+
+
+async def test_a_handicap_game_starts_with_whites_move(harness: BotHarness) -> None:
+    h = harness
+    await two_players(h, integer_option("size", 9), integer_option("handicap", 2))
+    start = last_post(h)
+    assert start.content.splitlines()[-1] == f"<@{BOB}>, your move as White: /go play <point> or a button."
+    assert posts(h)[0].content.startswith(
+        f"<@{ALICE}> opened a Go game (9×9, komi 0.5, handicap 2, area scoring, no time limit)"
+    )
+    refused = await go(h, "new", user_id=CAROL)
+    assert refused.content == (
+        "This channel already has a Go game: finish or cancel it first, or use another channel or a thread"
+    )
+
+
+async def test_a_player_out_of_time_loses_and_the_channel_is_told(harness: BotHarness) -> None:
+    h = harness
+    await two_players(h, integer_option("size", 5), integer_option("time_limit", 1))
+    assert last_post(h).content.endswith("your move as Black (1 seconds): /go play <point> or a button.")
+    (lost,) = await h.fake.wait_for(
+        lambda r: r.path == f"/channels/{channel(h)}/messages" and "ran out of time" in r.content
+    )
+    assert lost.content.splitlines()[0] == "Alice (Black) ran out of time."
+    assert lost.content.splitlines()[2] == f"Game over: White ({BOB_NAME}) wins on time."
+    assert go_buttons(lost.json) == []
