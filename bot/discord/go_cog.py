@@ -24,6 +24,7 @@ from bot.discord.go_views import go_service
 from bot.discord.views import can_manage, user_of
 from bot.go.ai import Level
 from bot.messages import Message, shorten
+from bot.service.errors import ServiceError
 from bot.service.game_service import GameService
 from bot.service.go.options import COLOURS, DEFAULT_SIZE, HANDICAP_SIZES, MAX_HANDICAP, GoNewGame
 from bot.service.go.service import GoService
@@ -137,7 +138,7 @@ class GoCog(
             return None
         try:
             return go.game(interaction.channel_id)
-        except Exception:  # a lobby: no board yet
+        except ServiceError:  # a lobby: no board yet
             return None
 
     # Lobby ---------------------------------------------------------------------------------------

@@ -127,7 +127,7 @@ _NUMBER: Final = "[0-9]{1,20}"
 _TURN: Final = "[0-9]{1,9}"
 _ACTION_PATTERN: Final = "|".join(re.escape(button.value) for button in GO_STYLES)
 GO_FORM_PATTERN: Final = re.compile(
-    rf"{NAMESPACE}:{PLAY_FORM}:(?P<game_id>{_NUMBER}):(?P<turn>{_TURN}):(?P<opened_by>{_NUMBER})"
+    rf"{NAMESPACE}:{PLAY_FORM}:(?P<game_id>{_NUMBER}):(?:(?P<turn>{_TURN}):)?(?P<opened_by>{_NUMBER})"
 )
 """The custom ids of the Play forms (matched whole)."""
 
@@ -159,7 +159,7 @@ class GoButton(
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
         """Open the Play form for Play; run the other actions at once."""
         if self.action is Button.GO_PLAY:
-            await open_modal(interaction, GoPlayModal(self.game_id, self.turn or 0, interaction.id))
+            await open_modal(interaction, GoPlayModal(self.game_id, self.turn, interaction.id))
         else:
             await run_go(interaction, self.game_id, _go_actions(self.game_id, self.turn)[self.action])
 
@@ -174,9 +174,12 @@ class GoPlayModal(discord.ui.Modal, title="Play a stone"):
         custom_id=POINT_INPUT,
     )
 
-    def __init__(self, game_id: int, turn: int, opened_by: int) -> None:
+    def __init__(self, game_id: int, turn: int | None, opened_by: int) -> None:
+        """The form of game ``game_id`` for version ``turn`` (``None``: whatever the version), opened by
+        the click ``opened_by``: ``go:go-play-form:{game_id}:{turn}:{opened_by}``."""
+        middle = "" if turn is None else f"{turn}:"
         super().__init__(
-            timeout=MODAL_TIMEOUT, custom_id=f"{NAMESPACE}:{PLAY_FORM}:{game_id}:{turn}:{opened_by}"
+            timeout=MODAL_TIMEOUT, custom_id=f"{NAMESPACE}:{PLAY_FORM}:{game_id}:{middle}{opened_by}"
         )
 
 
@@ -192,7 +195,8 @@ async def submit_go_form(interaction: discord.Interaction[Any]) -> None:
         match = GO_FORM_PATTERN.fullmatch(custom_id)
         if match is None:
             raise UnknownFormError
-        game_id, turn = int(match["game_id"]), int(match["turn"])
+        game_id = int(match["game_id"])
+        turn = None if match["turn"] is None else int(match["turn"])
         point = input_values(data.get("components") or []).get(POINT_INPUT)
         if point is None or len(point) > POINT_MAX_LENGTH:
             raise UnknownFormError

@@ -474,6 +474,8 @@ async def test_a_go_form_that_is_not_one_of_the_bots_is_refused(harness: BotHarn
 async def test_the_lobby_is_cancelled_by_its_creator_only(harness: BotHarness) -> None:
     h = harness
     await go(h, "new")
+    no_board_yet = await h.ack(h.payloads.autocomplete("play", "point", "", group="go"))
+    assert suggested(no_board_yet) == []
     refused = await click(h, "go-cancel", user_id=BOB)
     assert refused.content == "Only the game's creator (or a moderator) can cancel it"
     assert (await click(h, "go-cancel")).content == "Game cancelled."
@@ -562,3 +564,23 @@ async def test_a_player_out_of_time_loses_and_the_channel_is_told(harness: BotHa
     assert lost.content.splitlines()[0] == "Alice (Black) ran out of time."
     assert lost.content.splitlines()[2] == f"Game over: White ({BOB_NAME}) wins on time."
     assert go_buttons(lost.json) == []
+
+
+async def test_resume_plays_on_and_resign_ends_the_game(harness: BotHarness) -> None:
+    h = harness
+    await two_players(h, integer_option("size", 5))
+    await moves(h, "C3", "pass", "pass")
+    scoring_message, accept = newest_with(h, "go-accept-score")
+    assert (await click(h, "go-resume", user_id=BOB)).content == "Play resumes."
+    assert last_post(h).content.splitlines()[0] == f"{BOB_NAME} (White) resumed play."
+    assert go_buttons(last_post(h).json) == ["go-play", "go-pass", "go-undo", "go-resign"]
+    late = await h.reply(h.payloads.component(scoring_message, accept))
+    assert late.content == "The game has moved on since that turn: nothing was done, look at the board again"
+
+    assert (await click(h, "go-resign")).content == "You resigned."
+    result = last_post(h)
+    assert result.content.splitlines()[0] == "Alice (Black) resigned."
+    assert result.content.splitlines()[2] == f"Game over: White ({BOB_NAME}) wins by resignation."
+    assert go_buttons(result.json) == []
+    over = await h.reply(h.payloads.component(scoring_message, accept))
+    assert over.content == "That game is over"
