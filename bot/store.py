@@ -9,6 +9,12 @@ One process writes a database: :meth:`Store.open` takes an exclusive lock (``flo
 a message that names the file and says what to do, a database that is damaged, read-only or of a newer
 schema than this program's, before anything is written.
 
+The games table holds every game the host plays, each of a :class:`GameKind`: Scrabble's (read as
+:class:`GameRow` by the methods Scrabble has always used, which never see another kind) and Go's
+(:class:`GoRow`, by the ``go`` methods), with the same seats, event log and outbox. A channel has at most
+one open game whatever its kind: :meth:`Store.create_game` and :meth:`Store.create_go_game` refuse another
+with :class:`ChannelTakenError`, which names the kind of the game there (the one place that rule lives).
+
 A store has one connection, shared by every caller: an :class:`asyncio.Lock` serialises its use, so a
 transaction never starts inside another one, and a read never sees the uncommitted writes of a
 transaction in progress.
@@ -42,6 +48,7 @@ from bot.service.rating_model import (
     SeatResult,
     rate_game,
     rated_game,
+    rated_go_game,
 )
 from scrabble_core.ai import Level
 from scrabble_core.game import ChallengeMode
@@ -403,7 +410,7 @@ class Store:
         its id.
 
         Raises:
-            sqlite3.IntegrityError: the channel already has an open game.
+            ChannelTakenError: the channel already has an open game, of any kind (nothing is written).
             IntegerRangeError: a number does not fit SQLite (nothing is written).
         """
         _check_integers(row, log, ())
@@ -688,13 +695,14 @@ class Store:
 
     # Ratings (derived data: see bot.service.rating_model) and feature toggles --------------------
 
-    async def ratings(self, guild_id: int) -> list[PlayerRating]:
-        """Every rated player of the guild (people and AI levels), by key."""
+    async def ratings(self, guild_id: int, kind: GameKind = GameKind.SCRABBLE) -> list[PlayerRating]:
+        """Every rated player of the guild (people and AI levels) in games of ``kind``, by key."""
         async with (
             self._lock,
             self._db.execute(
-                "SELECT player, name, mu, sigma, games FROM ratings WHERE guild_id = ? ORDER BY player",
-                (guild_id,),
+                "SELECT player, name, mu, sigma, games FROM ratings WHERE guild_id = ? AND kind = ? "
+                "ORDER BY player",
+                (guild_id, kind.value),
             ) as cursor,
         ):
             rows = await cursor.fetchall()
@@ -702,22 +710,24 @@ class Store:
             PlayerRating(player, name, Rating(mu, sigma), games) for player, name, mu, sigma, games in rows
         ]
 
-    async def rating_history(self, guild_id: int, player: str) -> list[RatingPoint]:
-        """``player``'s rating after each of their rated games in the guild, in finish order."""
+    async def rating_history(
+        self, guild_id: int, player: str, kind: GameKind = GameKind.SCRABBLE
+    ) -> list[RatingPoint]:
+        """``player``'s rating after each of their rated games of ``kind`` in the guild, in finish order."""
         async with (
             self._lock,
             self._db.execute(
-                "SELECT game_id, finished_at, mu, sigma FROM rating_history WHERE guild_id = ? AND player = ? "
-                "ORDER BY finished_at, game_id",
-                (guild_id, player),
+                "SELECT game_id, finished_at, mu, sigma FROM rating_history WHERE guild_id = ? AND kind = ? "
+                "AND player = ? ORDER BY finished_at, game_id",
+                (guild_id, kind.value, player),
             ) as cursor,
         ):
             rows = await cursor.fetchall()
         return [RatingPoint(game_id, at, Rating(mu, sigma)) for game_id, at, mu, sigma in rows]
 
-    async def records(self, guild_id: int, player: str) -> list[Record]:
-        """``player``'s won-lost-drawn record against each player they met in rated games of the guild,
-        most games together first (then by key)."""
+    async def records(self, guild_id: int, player: str, kind: GameKind = GameKind.SCRABBLE) -> list[Record]:
+        """``player``'s won-lost-drawn record against each player they met in rated games of ``kind`` in
+        the guild, most games together first (then by key)."""
         async with (
             self._lock,
             self._db.execute(
@@ -725,10 +735,11 @@ class Store:
                 "SUM(me.place > other.place), SUM(me.place = other.place) "
                 "FROM rating_history AS me JOIN rating_history AS other "
                 "ON other.game_id = me.game_id AND other.player != me.player "
-                "JOIN ratings AS rated ON rated.guild_id = other.guild_id AND rated.player = other.player "
-                "WHERE me.guild_id = ? AND me.player = ? "
+                "JOIN ratings AS rated ON rated.guild_id = other.guild_id AND rated.kind = other.kind "
+                "AND rated.player = other.player "
+                "WHERE me.guild_id = ? AND me.kind = ? AND me.player = ? "
                 "GROUP BY other.player ORDER BY COUNT(*) DESC, other.player",
-                (guild_id, player),
+                (guild_id, kind.value, player),
             ) as cursor,
         ):
             rows = await cursor.fetchall()
@@ -788,26 +799,25 @@ class Store:
         logger.info("ratings rebuilt from %d rated games", games)
 
     async def _finished_marker(self) -> tuple[int, int | None]:
-        """How many Scrabble games are finished, and the last of them in finish order."""
+        """How many games are finished, and the last of them in finish order."""
         async with self._db.execute(
-            "SELECT COUNT(*), (SELECT id FROM games WHERE status = 'finished' AND kind = 'scrabble' "
-            "ORDER BY updated_at DESC, id DESC LIMIT 1) FROM games WHERE status = 'finished' "
-            "AND kind = 'scrabble'"
+            "SELECT COUNT(*), (SELECT id FROM games WHERE status = 'finished' "
+            "ORDER BY updated_at DESC, id DESC LIMIT 1) FROM games WHERE status = 'finished'"
         ) as cursor:
             row = await cursor.fetchone()
         assert row is not None
         return int(row[0]), row[1]
 
-    async def _rate_finished(self, row: GameRow) -> None:
-        """Rate the game ``row`` finishes (inside a transaction): after the guild's last rated game in
-        finish order, or, if it finished before it (a clock set back), by rebuilding the guild's
-        ratings. A game rated already is not rated again."""
-        game = rated_game(row)
+    async def _rate_finished(self, row: GameRow | GoRow) -> None:
+        """Rate the game ``row`` finishes (inside a transaction): after the guild's last rated game of
+        its kind in finish order, or, if it finished before it (a clock set back), by rebuilding the
+        guild's ratings. A game rated already is not rated again."""
+        game = rated_go_game(row) if isinstance(row, GoRow) else rated_game(row)
         if game is not None and not await self._was_rated(row.id):
             async with self._db.execute(
-                "SELECT finished_at, game_id FROM rating_history WHERE guild_id = ? "
+                "SELECT finished_at, game_id FROM rating_history WHERE guild_id = ? AND kind = ? "
                 "ORDER BY finished_at DESC, game_id DESC LIMIT 1",
-                (row.guild_id,),
+                (row.guild_id, game.kind),
             ) as cursor:
                 last = await cursor.fetchone()
             if last is None or (game.finished_at, game.game_id) > tuple(last):
@@ -829,43 +839,39 @@ class Store:
         where, params = ("", ()) if guild_id is None else ("WHERE guild_id = ?", (guild_id,))
         await self._db.execute(f"DELETE FROM ratings {where}", params)
         await self._db.execute(f"DELETE FROM rating_history {where}", params)
-        games, broken = await self._read_games(
-            f"WHERE status = 'finished' AND kind = 'scrabble' {'' if guild_id is None else 'AND guild_id = ?'} "
-            "ORDER BY updated_at, id",
-            params,
-        )
-        for game_id, reason in broken:
+        finished = f"WHERE status = 'finished' {'' if guild_id is None else 'AND guild_id = ?'} "
+        games, broken = await self._read_games(finished + "AND kind = 'scrabble'", params)
+        go_games, go_broken = await self._read_rows(finished + "AND kind = 'go'", params, _go_row)
+        for game_id, reason in broken + go_broken:
             logger.error("game %d cannot be read (%s): not rated", game_id, reason)
-        guilds: dict[int, dict[str, tuple[Rating, int]]] = {}
-        names: dict[tuple[int, str], str] = {}
+        candidates = [rated_game(row) for row in games] + [rated_go_game(row) for row in go_games]
+        to_rate = sorted((g for g in candidates if g is not None), key=lambda g: (g.finished_at, g.game_id))
+        pools: dict[tuple[int, str], dict[str, tuple[Rating, int]]] = {}
+        names: dict[tuple[int, str, str], str] = {}
         history: list[tuple[object, ...]] = []
-        rated = 0
-        for row in games:
-            game = rated_game(row)
-            if game is not None:
-                rated += 1
-                results = rate_game(game, guilds.setdefault(game.guild_id, {}))
-                history += _history_rows(game, results)
-                names.update(((game.guild_id, r.seat.player), r.seat.name) for r in results)
+        for game in to_rate:
+            results = rate_game(game, pools.setdefault((game.guild_id, game.kind), {}))
+            history += _history_rows(game, results)
+            names.update(((game.guild_id, game.kind, r.seat.player), r.seat.name) for r in results)
         await self._db.executemany(_INSERT_HISTORY, history)
         await self._db.executemany(
             _UPSERT_RATING,
             [
-                (guild, player, names[guild, player], rating.mu, rating.sigma, played)
-                for guild, current in guilds.items()
+                (guild, kind, player, names[guild, kind, player], rating.mu, rating.sigma, played)
+                for (guild, kind), current in pools.items()
                 for player, (rating, played) in current.items()
             ],
         )
         await self._mark_ratings()
-        return rated
+        return len(to_rate)
 
     async def _apply_rated(self, game: RatedGame) -> None:
         """Rate ``game`` after every game rated before it in its guild (inside a transaction)."""
         current: dict[str, tuple[Rating, int]] = {}
         for seat in game.seats:
             async with self._db.execute(
-                "SELECT mu, sigma, games FROM ratings WHERE guild_id = ? AND player = ?",
-                (game.guild_id, seat.player),
+                "SELECT mu, sigma, games FROM ratings WHERE guild_id = ? AND kind = ? AND player = ?",
+                (game.guild_id, game.kind, seat.player),
             ) as cursor:
                 stored = await cursor.fetchone()
             if stored is not None:
@@ -874,7 +880,7 @@ class Store:
         await self._db.executemany(
             _UPSERT_RATING,
             [
-                (game.guild_id, r.seat.player, r.seat.name, r.rating.mu, r.rating.sigma, r.games)
+                (game.guild_id, game.kind, r.seat.player, r.seat.name, r.rating.mu, r.rating.sigma, r.games)
                 for r in results
             ],
         )
@@ -910,7 +916,8 @@ class Store:
         outbox: Mapping[str, Any] | None = None,
     ) -> int | None:
         """As :meth:`save`, for a Go game: write ``row`` over the stored game, append ``log``, add
-        ``stats`` and queue ``outbox``, in one transaction; the queued announcement's id.
+        ``stats``, rate the game if ``row`` finishes it (Go's own ratings) and queue ``outbox``, in one
+        transaction; the queued announcement's id.
 
         Raises:
             KeyError: no game has that id (nothing is written).
@@ -919,6 +926,11 @@ class Store:
         """
         deltas = list(stats)
         _check_integers(row, log, deltas)
+        if row.status is GameStatus.FINISHED:  # rated as in save
+            async with self._transaction():
+                pending = await self._run(lambda db: _update_game(db, row, log, deltas, outbox))
+                await self._rate_finished(row)
+            return pending
         return await self._one_trip_transaction(lambda db: _update_game(db, row, log, deltas, outbox))
 
     async def open_go_games(self) -> list[GoRow]:
@@ -956,32 +968,12 @@ class Store:
         )
         return rows[0] if rows else None
 
-    async def open_game_kind(self, channel_id: int) -> GameKind | None:
-        """The kind of the channel's open game (lobby or active, not quarantined), if it has one."""
-        async with (
-            self._lock,
-            self._db.execute(
-                "SELECT kind FROM games WHERE channel_id = ? AND status IN ('lobby', 'active') "
-                "AND quarantined IS NULL",
-                (channel_id,),
-            ) as cursor,
-        ):
-            row = await cursor.fetchone()
-        return None if row is None else GameKind(row[0])
-
     async def kind_stats(self, guild_id: int, kind: GameKind, user_id: int) -> KindStatsRow | None:
         """A player's stats of ``kind`` games in a guild, if they finished one there."""
         rows = await self._kind_stats(
             "WHERE guild_id = ? AND kind = ? AND user_id = ?", (guild_id, kind, user_id)
         )
         return rows[0] if rows else None
-
-    async def kind_leaderboard(self, guild_id: int, kind: GameKind, limit: int) -> list[KindStatsRow]:
-        """The guild's best ``limit`` players of ``kind`` games: most wins, then most draws, fewest games."""
-        return await self._kind_stats(
-            "WHERE guild_id = ? AND kind = ? AND games > 0 ORDER BY wins DESC, draws DESC, games, user_id LIMIT ?",
-            (guild_id, kind, limit),
-        )
 
     async def _kind_stats(self, where: str, params: tuple[object, ...]) -> list[KindStatsRow]:
         async with (
@@ -1097,13 +1089,13 @@ class Store:
 
 
 _UPSERT_RATING: Final = (
-    "INSERT INTO ratings (guild_id, player, name, mu, sigma, games) VALUES (?, ?, ?, ?, ?, ?) "
-    "ON CONFLICT (guild_id, player) DO UPDATE SET name = excluded.name, mu = excluded.mu, "
+    "INSERT INTO ratings (guild_id, kind, player, name, mu, sigma, games) VALUES (?, ?, ?, ?, ?, ?, ?) "
+    "ON CONFLICT (guild_id, kind, player) DO UPDATE SET name = excluded.name, mu = excluded.mu, "
     "sigma = excluded.sigma, games = excluded.games"
 )
 _INSERT_HISTORY: Final = (
-    "INSERT INTO rating_history (game_id, guild_id, player, name, place, mu, sigma, finished_at) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+    "INSERT INTO rating_history (game_id, guild_id, kind, player, name, place, mu, sigma, finished_at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
 
 
@@ -1113,6 +1105,7 @@ def _history_rows(game: RatedGame, results: Sequence[SeatResult]) -> list[tuple[
         (
             game.game_id,
             game.guild_id,
+            game.kind,
             r.seat.player,
             r.seat.name,
             r.seat.place,

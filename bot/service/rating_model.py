@@ -24,11 +24,13 @@ from typing import TYPE_CHECKING, Final
 from openskill.models import PlackettLuce
 
 from bot.service.seats import is_program
+from go_core import Game as GoGame
+from go_core import GoError
 from scrabble_core.errors import ScrabbleError
 from scrabble_core.game import Game
 
 if TYPE_CHECKING:
-    from bot.store import GameRow
+    from bot.store import GameRow, GoRow
 
 logger = logging.getLogger("bot.ratings")
 
@@ -82,6 +84,8 @@ class RatedGame:
     guild_id: int
     finished_at: float
     seats: tuple[RatedSeat, ...]
+    kind: str = "scrabble"
+    """The game's kind (:class:`bot.store.GameKind`): each kind has its own ratings."""
 
 
 def human_key(user_id: int) -> str:
@@ -187,6 +191,33 @@ def rated_game(row: GameRow) -> RatedGame | None:
     if len(seats) < 2:
         return None
     return RatedGame(row.id, row.guild_id, row.updated_at, tuple(seats))
+
+
+def rated_go_game(row: GoRow) -> RatedGame | None:
+    """What the finished Go game ``row`` gives the Go ratings, or ``None`` when it rates nobody: a state
+    that cannot be read (logged), no result, or fewer than two rated players. The winner takes place 1
+    and the loser place 2 (a draw: both 1); people and the AI level are rated (seat 0 plays Black)."""
+    if row.state is None:
+        return None
+    try:
+        game = GoGame.from_dict(row.state["game"])
+    except (GoError, KeyError, TypeError) as error:
+        logger.warning("go game %d: not rated, its state cannot be read (%s)", row.id, error)
+        return None
+    if game.result is None:
+        return None
+    winner = game.winner
+    seats: list[RatedSeat] = []
+    for seat in row.seats:
+        place = 1 if winner is None or (winner.value == "B") == (seat.seat == 0) else 2
+        level = row.options.get("ai_level")
+        if seat.user_id is not None:
+            seats.append(RatedSeat(human_key(seat.user_id), seat.name, place))
+        elif level is not None:
+            seats.append(RatedSeat(ai_key(str(level)), ai_name(str(level)), place))
+    if len(seats) < 2:
+        return None
+    return RatedGame(row.id, row.guild_id, row.updated_at, tuple(seats), "go")
 
 
 @dataclass(frozen=True, slots=True)

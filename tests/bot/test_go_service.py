@@ -3,6 +3,7 @@ phase, the result with its breakdown, stats, SGF, timers and the AI's turns."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sqlite3
 from collections.abc import AsyncIterator
@@ -135,7 +136,7 @@ async def test_a_game_between_members_is_counted_after_the_dead_stones_are_agree
     assert alice is not None and (alice.games, alice.wins, alice.draws) == (1, 1, 0)
     assert bob is not None and (bob.games, bob.wins, bob.draws) == (1, 0, 0)
     stats = await harness.go.stats(GUILD, BOB)
-    assert stats.text == "Go in this server, Bob: 1 game, 0 won, 1 lost, 0 drawn."
+    assert stats.text.startswith("Go in this server, Bob: 1 game, 0 won, 1 lost, 0 drawn.\nGo: Rating -1.8 ")
     record = await harness.go.export_sgf(GO_CHANNEL)  # the last game that ended here
     assert record.private and record.attachments[0].filename == "go-1.sgf"
     imported = import_sgf(record.attachments[0].data.decode())
@@ -483,3 +484,24 @@ async def test_a_go_game_that_cannot_be_read_is_quarantined_and_the_others_start
         )
     await harness.new(CAROL, size=9)  # its channel is free
     assert harness.go.has_game(GO_CHANNEL)
+
+
+async def test_an_ai_playing_black_moves_first_and_again_after_a_restart(harness: GoHarness) -> None:
+    harness.ai.moves = ["E5", "D4"]
+    harness.ai.gate = asyncio.Event()
+    await harness.go.new_game(GUILD, GO_CHANNEL, ALICE, GoNewGame(size=9, ai_level="medium", colour="white"))
+    assert harness.texts()[-1] == (
+        "<@11> plays the AI (medium).\n"
+        "Black: AI (captured 0) · White: Alice (captured 0)\n"
+        "AI (Black) is thinking…"
+    )
+    for _ in range(3):
+        await asyncio.sleep(0)
+    assert len(harness.ai.calls) == 1
+    await harness.restart()  # the AI was thinking: it thinks again after the restart
+    harness.ai.gate.set()
+    await harness.go.idle()
+    assert [str(move) for move in harness.go.game(GO_CHANNEL).moves] == ["B E5"]
+    assert harness.texts()[-1].endswith("<@11>, your move as White: /go play <point> or a button.")
+    assert len(harness.ai.calls) == 2
+    assert harness.ai.calls[0] == harness.ai.calls[1]  # the same level and seed: the same move

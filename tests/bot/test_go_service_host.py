@@ -5,6 +5,7 @@ schema 4 carried over, the real board image, and the real Go AI in a thread and 
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, replace
@@ -31,6 +32,7 @@ from bot.service.errors import ChannelBusyError, GameExistsError
 from bot.service.game_service import GameService
 from bot.service.go import GoNewGame, GoService
 from bot.service.go.ai import PoolGoAi, ThreadGoAi
+from bot.service.rating_model import INITIAL, rate
 from bot.store import (
     MIGRATIONS_DIR,
     ChannelTakenError,
@@ -183,7 +185,6 @@ async def test_a_schema_4_database_carries_over(tmp_path: Path) -> None:
         assert await store.schema_version() == 5
         (row,) = await store.open_games()
         assert (row.id, row.channel_id, row.options) == (1, CHANNEL, options)
-        assert await store.open_game_kind(CHANNEL) is GameKind.SCRABBLE
         go = GoRow(
             0, GUILD, CHANNEL, BOB.id, GameStatus.LOBBY, {"size": 9}, 1, None, (SeatRow(0, BOB.id, "Bob"),)
         )
@@ -245,3 +246,54 @@ async def test_the_go_ai_runs_in_the_ai_worker_pool(enable_lexicon: Lexicon) -> 
             move = await gnugo.choose(game, Level.EASY, seed=3)
             assert isinstance(move, Point) and game.is_legal(move)
             assert (await gnugo.dead_stones(_territory_game()))[1] == "GNU Go"
+
+
+async def test_a_finished_go_game_has_its_own_ratings_and_leaves_scrabble_alone(
+    host: HostHarness, caplog: pytest.LogCaptureFixture
+) -> None:
+    await host.go.new_game(GUILD, GO_CHANNEL, ALICE, GoNewGame(size=9, opponent=BOB.id))
+    await host.go.join(GO_CHANNEL, BOB)
+    await host.go.resign(GO_CHANNEL, BOB.id)
+    caplog.set_level(logging.INFO)
+    await host.restart()
+    assert "ratings are out of date" not in caplog.text  # rated as it finished
+    store = host.store
+    assert store is not None
+    assert await store.ratings(GUILD) == []  # Scrabble's
+    assert await store.stats(GUILD, ALICE.id) is None
+    assert await store.last_finished_game(GO_CHANNEL) is None
+    winner, loser = rate([INITIAL, INITIAL], [1, 2])
+    go = {
+        rating.player: (rating.name, rating.rating, rating.games)
+        for rating in await store.ratings(GUILD, GameKind.GO)
+    }
+    assert go == {"user:11": ("Alice", winner, 1), "user:12": ("Bob", loser, 1)}
+    assert [point.rating for point in await store.rating_history(GUILD, "user:11", GameKind.GO)] == [winner]
+    (record,) = await store.records(GUILD, "user:11", GameKind.GO)
+    assert (record.name, record.wins, record.losses, record.draws) == ("Bob", 1, 0, 0)
+    assert await store.rebuild_ratings(GUILD) == 1  # the same numbers again
+    assert {r.player: r.rating for r in await store.ratings(GUILD, GameKind.GO)} == {
+        "user:11": winner,
+        "user:12": loser,
+    }
+    stats = await host.go.stats(GUILD, ALICE)
+    assert stats.text == (
+        "Go in this server, Alice: 1 game, 1 won, 0 lost, 0 drawn.\n"
+        f"Go: Rating {winner.ordinal:.1f} (μ {winner.mu:.2f}, σ {winner.sigma:.2f}; rating = μ − 3σ: the skill "
+        "estimate μ less three times its uncertainty σ), rank 1 of 2 in this server, provisional (1 of 5 rated "
+        "games)."
+    )
+    await host.svc.set_feature(GUILD, "ratings", False)
+    assert (
+        await host.go.stats(GUILD, ALICE)
+    ).text == "Go in this server, Alice: 1 game, 1 won, 0 lost, 0 drawn."
+
+
+async def test_a_go_game_against_the_ai_rates_the_ai_level(host: HostHarness) -> None:
+    assert host.go_ai is not None
+    host.go_ai.moves = ["resign"]
+    await host.go.new_game(GUILD, GO_CHANNEL, ALICE, GoNewGame(size=9, ai_level="hard", colour="white"))
+    await host.svc.idle()
+    assert host.store is not None
+    ratings = {r.player: (r.name, r.games) for r in await host.store.ratings(GUILD, GameKind.GO)}
+    assert ratings == {"user:11": ("Alice", 1), "ai:hard": ("AI (hard)", 1)}

@@ -38,6 +38,7 @@ from bot.service.errors import (
     StorageError,
     StorageRangeError,
 )
+from bot.service.features import Feature, is_on
 from bot.service.go import text
 from bot.service.go.errors import UndoError, engine_refusals
 from bot.service.go.options import GoNewGame, go_options
@@ -45,6 +46,8 @@ from bot.service.go.protocols import GoAi, GoBoardRenderer
 from bot.service.go.table import BLACK_SEAT, WHITE_SEAT, Extra, GoTable, colour_of, seat_of_colour
 from bot.service.locks import ChannelLocks
 from bot.service.protocols import Clock, Notifier, SystemClock
+from bot.service.rating_model import human_key
+from bot.service.ratings import ranked, rating_line
 from bot.service.seats import User, seat_name
 from bot.service.storage import retry_delay, retry_notice, typed_storage_errors
 from bot.service.tasks import Tasks
@@ -476,11 +479,23 @@ class GoService:
         return Message(heading, (Attachment(f"go-{table.row.id}.sgf", record),), private=True)
 
     async def stats(self, guild_id: int, user: User) -> Message:
-        """``user``'s Go record in the guild: games, wins, losses, draws."""
+        """``user``'s Go record in the guild (games, wins, losses, draws) and, unless the guild turned
+        ratings off, their Go rating and rank (Go has its own ratings, apart from Scrabble's)."""
         row = await self._store.kind_stats(guild_id, GameKind.GO, user.id)
-        if row is None:
-            return Message(text.stats_text(user.name, 0, 0, 0))
-        return Message(text.stats_text(row.name, row.games, row.wins, row.draws))
+        lines = [
+            text.stats_text(user.name, 0, 0, 0)
+            if row is None
+            else text.stats_text(row.name, row.games, row.wins, row.draws)
+        ]
+        if is_on(await self._store.features(guild_id), Feature.RATINGS):
+            players = ranked(await self._store.ratings(guild_id, GameKind.GO))
+            key = human_key(user.id)
+            lines += [
+                f"Go: {rating_line(player, rank, len(players))}"
+                for rank, player in enumerate(players, start=1)
+                if player.player == key
+            ]
+        return Message("\n".join(lines))
 
     # Inside: the change path --------------------------------------------------------------------
 
