@@ -210,7 +210,11 @@ async def test_two_players_play_to_the_end_with_dead_stones_accepted_and_the_res
         h, "stats", user_option("user", BOB, h.payloads.guild_id)[0], resolved=invited["resolved"]
     )
     assert not stats.ephemeral
-    assert stats.content == f"Go in this server, {BOB_NAME}: 1 game, 1 won, 0 lost, 0 drawn."
+    assert stats.content.splitlines() == [
+        f"Go in this server, {BOB_NAME}: 1 game, 1 won, 0 lost, 0 drawn.",
+        "Go: Rating 3.4 (μ 27.64, σ 8.07; rating = μ − 3σ: the skill estimate μ less three times its "
+        "uncertainty σ), rank 1 of 2 in this server, provisional (1 of 5 rated games).",
+    ]
 
 
 async def test_a_game_against_the_ai_to_the_end(make_harness: MakeHarness) -> None:
