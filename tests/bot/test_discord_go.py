@@ -18,6 +18,7 @@ from discord_fake import (
     custom_ids,
     integer_option,
     string_option,
+    thread_channel_payload,
     user_option,
 )
 from PIL import Image
@@ -588,3 +589,26 @@ async def test_resume_plays_on_and_resign_ends_the_game(harness: BotHarness) -> 
     assert go_buttons(result.json) == []
     over = await h.reply(h.payloads.component(scoring_message, accept))
     assert over.content == "That game is over"
+
+
+async def test_a_thread_holds_its_own_go_game_beside_the_channels_scrabble_game(harness: BotHarness) -> None:
+    h = harness
+    await h.reply(h.payloads.slash("new"))  # /scrabble new in the channel
+    thread = thread_channel_payload(h.payloads.channel_id + 1000, h.payloads.guild_id, channel(h), ALICE)
+    created = await go(h, "new", integer_option("size", 9), channel=thread)
+    assert created.content == "Go game 2 created: it starts when someone joins with /go join."
+    (lobby,) = h.fake.find("POST", f"/channels/{thread['id']}/messages")
+    assert go_buttons(lobby.json) == ["go-join", "go-cancel"]
+
+
+async def test_new_refuses_options_that_do_not_go_together(harness: BotHarness) -> None:
+    h = harness
+    invited = invite(h, BOB)
+    both = await go(
+        h, "new", invited["options"], string_option("ai_level", "easy"), resolved=invited["resolved"]
+    )
+    assert both.ephemeral
+    assert both.content == "Choose a member or the AI as your opponent, not both"
+    small = await go(h, "new", integer_option("size", 5), integer_option("handicap", 3))
+    assert small.content == "A handicap is 2 to 9 stones, on a 9×9, 13×13 or 19×19 board (or 0 for none)"
+    assert posts(h) == []
