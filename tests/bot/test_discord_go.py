@@ -1,6 +1,6 @@
 """Go through the discord layer: ``/go`` payloads dispatched through the bot's real command tree and
 view store, the real Go service over a SQLite file and real board images, every REST request captured
-by the fake Discord API. The AI is scripted (:class:`ScriptedAi`) so that games are exact.
+by the fake Discord API. The AI is scripted (:class:`go_fakes.ScriptedGoAi`) so that games are exact.
 """
 
 from __future__ import annotations
@@ -21,13 +21,13 @@ from discord_fake import (
     thread_channel_payload,
     user_option,
 )
+from go_fakes import ScriptedGoAi
 from PIL import Image
 
-from bot.go.ai import AIMove, Level
+from bot.go.ai import Level
 from bot.go.sgf import import_sgf
 from bot.render.go_board import image_size
 from bot.service.go.service import GoService
-from go_core import Game, Point
 
 ALICE = 700_000_000_000_000_001  # the payloads' default user, named "alice"
 BOB = 700_000_000_000_000_002
@@ -36,27 +36,6 @@ DEFERRED = 5
 AUTOCOMPLETE_RESULT = 8
 MODAL = 9
 GO_BUTTON = re.compile(r"go:(?P<action>[a-z-]+):(?P<game>[0-9]+)(?::(?P<turn>[0-9]+))?")
-
-
-class ScriptedAi:
-    """A Go AI that plays its ``moves`` in order (a point it may not play is skipped), then passes;
-    it proposes ``dead`` after two passes."""
-
-    def __init__(self, moves: list[str] = (), dead: frozenset[str] = frozenset()) -> None:  # type: ignore[assignment]
-        self.moves = list(moves)
-        self.dead = dead
-        self.asked: list[Level] = []
-
-    async def choose(self, game: Game, level: Level, seed: int) -> AIMove:
-        self.asked.append(level)
-        while self.moves:
-            point = game.parse_point(self.moves.pop(0))
-            if game.is_legal(point):
-                return point
-        return None
-
-    async def dead_stones(self, game: Game) -> tuple[frozenset[Point], str]:
-        return frozenset(game.parse_point(text) for text in self.dead), "the built-in AI"
 
 
 # -- helpers ------------------------------------------------------------------------------------------
@@ -145,7 +124,7 @@ WALL = ("C1", "D1", "C2", "D2", "C3", "D3", "C4", "D4", "C5", "D5")
 async def test_two_players_play_to_the_end_with_dead_stones_accepted_and_the_result_posted(
     make_harness: MakeHarness,
 ) -> None:
-    h = await make_harness(go_ai=ScriptedAi())
+    h = await make_harness(go_ai=ScriptedGoAi())
     invited = invite(h, BOB)
     created = await go(h, "new", integer_option("size", 5), invited["options"], resolved=invited["resolved"])
     assert created.ephemeral
@@ -184,7 +163,7 @@ async def test_two_players_play_to_the_end_with_dead_stones_accepted_and_the_res
 
     scoring = last_post(h)
     assert scoring.content.splitlines()[2:] == [
-        "Both players passed. Dead stones marked (the built-in AI proposed them): none.",
+        "Both players passed. Dead stones marked (the test AI proposed them): none.",
         "Mark or unmark a group with /go dead <point>, press Accept to accept the count, or Resume to play on.",
         "Count as marked: Black 5 (stones 5 + territory 0), White 18.5 (stones 6 + territory 5 + komi 7.5): "
         "White wins by 13.5",
@@ -219,7 +198,7 @@ async def test_two_players_play_to_the_end_with_dead_stones_accepted_and_the_res
 
 
 async def test_a_game_against_the_ai_to_the_end(make_harness: MakeHarness) -> None:
-    ai = ScriptedAi(["D1", "D1", "D2", "D3", "D4", "D5"])
+    ai = ScriptedGoAi(["D1", "D1", "D2", "D3", "D4", "D5"])
     h = await make_harness(go_ai=ai)
     created = await go(h, "new", integer_option("size", 5), string_option("ai_level", "hard"))
     assert created.content == "Go game 1 started against the AI (hard)."
@@ -251,7 +230,7 @@ async def test_a_game_against_the_ai_to_the_end(make_harness: MakeHarness) -> No
         "Game over: White (AI) wins by 2.5 points.",
         "Black 15 (stones 5 + territory 10), White 17.5 (stones 5 + territory 5 + komi 7.5): White wins by 2.5",
     ]
-    assert set(ai.asked) == {Level.HARD}
+    assert {level for level, _ in ai.calls} == {Level.HARD}
     assert not go_of(h).has_game(channel(h))
 
 
@@ -489,7 +468,7 @@ async def test_the_lobby_is_cancelled_by_its_creator_only(harness: BotHarness) -
 
 
 async def test_dead_suggests_the_stones_marked_dead_or_alive(make_harness: MakeHarness) -> None:
-    h = await make_harness(go_ai=ScriptedAi(dead=frozenset({"A1"})))
+    h = await make_harness(go_ai=ScriptedGoAi(dead=["A1"]))
     await two_players(h, integer_option("size", 5))
     await moves(h, *WALL, "pass", "A1", "pass", "pass")
     proposed = await h.ack(h.payloads.autocomplete("dead", "point", "a", group="go"))
