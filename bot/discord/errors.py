@@ -29,6 +29,13 @@ class GuildOnlyError(ScrabbleError):
         super().__init__(f"{game} games are played in server channels: use this command in a server.")
 
 
+class BotOpponentError(ScrabbleError):
+    """A Go game offered to a bot account, which would never join it."""
+
+    def __init__(self) -> None:
+        super().__init__("Bots do not join games: to play the bot's AI, choose an ai_level instead.")
+
+
 class GoUnavailableError(ScrabbleError):
     """A Go command or button on a bot whose service hosts no Go."""
 

@@ -20,6 +20,7 @@ from discord.ext import commands
 from bot.config import MAX_TURN_SECONDS
 from bot.discord.cog import MAX_CHOICE_LENGTH, MAX_CHOICES, help_text, run, where
 from bot.discord.delivery import answer
+from bot.discord.errors import BotOpponentError
 from bot.discord.go_views import go_service
 from bot.discord.views import can_manage, user_of
 from bot.go.ai import Level
@@ -40,7 +41,7 @@ if TYPE_CHECKING:
 
 GAME: Final = "Go"
 MAX_POINT_TEXT: Final = 4
-"""The longest point or ``pass`` worth looking at in a suggestion (``T19``)."""
+"""The longest text worth looking at in a suggestion: ``pass``, or a point such as ``T19``."""
 
 GoCommand = Callable[..., Awaitable[Message]]
 """A method of the Go service, called as ``command(go_service, channel_or_guild_id, ...)``."""
@@ -169,7 +170,13 @@ class GoCog(
         colour: str | None = None,
         scoring: str | None = None,
     ) -> None:
-        """Open the game: a lobby with Join and Cancel buttons, or against the AI the first move."""
+        """Open the game: a lobby with Join and Cancel buttons, or against the AI the first move.
+
+        Raises:
+            BotOpponentError: the invited member is a bot (bots never join games).
+        """
+        if opponent is not None and opponent.bot:
+            raise BotOpponentError
         options = GoNewGame(
             size=size,
             komi=komi,

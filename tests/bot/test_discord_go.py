@@ -591,3 +591,14 @@ async def test_new_refuses_options_that_do_not_go_together(harness: BotHarness) 
     small = await go(h, "new", integer_option("size", 5), integer_option("handicap", 3))
     assert small.content == "A handicap is 2 to 9 stones, on a 9×9, 13×13 or 19×19 board (or 0 for none)"
     assert posts(h) == []
+
+
+async def test_new_refuses_to_invite_a_bot(harness: BotHarness) -> None:
+    h = harness
+    option, resolved = user_option("opponent", h.fake.bot_user_id, h.payloads.guild_id)
+    resolved["users"][str(h.fake.bot_user_id)]["bot"] = True
+    refused = await go(h, "new", option, resolved=resolved)
+    assert refused.ephemeral
+    assert refused.content == "Bots do not join games: to play the bot's AI, choose an ai_level instead."
+    assert posts(h) == []
+    assert not go_of(h).has_game(channel(h))
