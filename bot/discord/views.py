@@ -179,7 +179,8 @@ def _actions(game_id: int, turn: int | None) -> dict[Button, Work]:
     }
 
 
-_ACTION_PATTERN: Final = "|".join(re.escape(button.value) for button in Button)
+_ACTION_PATTERN: Final = "|".join(re.escape(button.value) for button in _STYLES)
+"""Scrabble's actions (Go's buttons are :mod:`bot.discord.go_views`'s, in their own namespace)."""
 
 
 class GameButton(

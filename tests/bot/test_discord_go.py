@@ -5,11 +5,14 @@ by the fake Discord API. The AI is scripted (:class:`go_fakes.ScriptedGoAi`) so 
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
+import logging
 import re
 from typing import Any
 
+import pytest
 from discord_fake import (
     BotHarness,
     FakeDiscord,
@@ -602,3 +605,17 @@ async def test_new_refuses_to_invite_a_bot(harness: BotHarness) -> None:
     assert refused.content == "Bots do not join games: to play the bot's AI, choose an ai_level instead."
     assert posts(h) == []
     assert not go_of(h).has_game(channel(h))
+
+
+async def test_a_go_action_under_scrabbles_namespace_is_no_scrabble_button(
+    harness: BotHarness, caplog: pytest.LogCaptureFixture
+) -> None:
+    h = harness
+    await two_players(h, integer_option("size", 5))
+    message, custom_id = newest_with(h, "go-pass")
+    forged = custom_id.replace("go:", "scrabble:", 1)
+    message["components"][0]["components"][1]["custom_id"] = forged
+    h.dispatch(h.payloads.component(message, forged))
+    await asyncio.sleep(0.2)
+    assert [r.getMessage() for r in caplog.records if r.levelno >= logging.ERROR] == []
+    assert go_of(h).game(channel(h)).moves == ()
