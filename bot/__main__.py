@@ -80,6 +80,7 @@ async def run(config: Config, token: str) -> None:
     """
     from bot.discord.client import ScrabbleBot
     from bot.render.analysis_chart import render_loss_chart
+    from bot.render.go_board import render_go_board
     from bot.render.png import PngRenderer
     from bot.service.assembly import AssemblyError, service_parts
     from bot.web.server import board_server
@@ -96,7 +97,7 @@ async def run(config: Config, token: str) -> None:
         async with service_parts(config, lexicon, generator) as parts:
 
             def make_service(notifier: Notifier) -> GameService:
-                return parts.service(notifier, PngRenderer(), render_loss_chart)
+                return parts.service(notifier, PngRenderer(), render_loss_chart, render_go_board)
 
             async with ScrabbleBot(config, make_service) as bot, board_server(config, bot.service):
                 await bot.start(token)

@@ -13,11 +13,11 @@ from pathlib import Path
 
 from bot.ai_executor import AiExecutor, ExecutorAiPlayer, WorkerConfig
 from bot.config import Config
-from bot.render.go_board import render_go_board
 from bot.service.advisor import GeneratorAdvisor
 from bot.service.analysis import LossChart
 from bot.service.game_service import GameService
 from bot.service.go.ai import PoolGoAi
+from bot.service.go.protocols import GoBoardRenderer
 from bot.service.protocols import Notifier, Renderer
 from bot.store import Store, StoreOpenError
 from scrabble_core.lexicon import LexiconError, WordList
@@ -39,12 +39,17 @@ class ServiceParts:
     advisor: GeneratorAdvisor
 
     def service(
-        self, notifier: Notifier, renderer: Renderer, loss_chart: LossChart | None = None
+        self,
+        notifier: Notifier,
+        renderer: Renderer,
+        loss_chart: LossChart | None = None,
+        go_renderer: GoBoardRenderer | None = None,
     ) -> GameService:
         """The game service over these parts, sending through ``notifier`` and drawing with
         ``renderer`` (and the analyses' chart with ``loss_chart``), analysing games and choosing puzzles
-        in the AI workers, hosting Go games too (``service.go``: Go's AI in the same workers, its
-        boards drawn by :func:`~bot.render.go_board.render_go_board`); call its ``start`` before use."""
+        in the AI workers; with a ``go_renderer`` (the bot's is
+        :func:`~bot.render.go_board.render_go_board`) it hosts Go games too (``service.go``, Go's AI in
+        the same workers). Call its ``start`` before use."""
         go_ai = PoolGoAi(self.ai.executor, self.config.ai_turn_timeout)
         service = GameService(
             self.config,
@@ -55,7 +60,7 @@ class ServiceParts:
             self.advisor,
             renderer=renderer,
             go_ai=go_ai,
-            go_renderer=render_go_board,
+            go_renderer=go_renderer,
         )
         service.use_pool(self.ai.executor, loss_chart)
         return service
