@@ -11,6 +11,8 @@ from discord.ext import commands
 from bot.config import Config
 from bot.discord.cog import ScrabbleCog
 from bot.discord.errors import ScrabbleCommandTree
+from bot.discord.go_cog import GoCog
+from bot.discord.go_views import GO_DYNAMIC_ITEMS, submit_go_form
 from bot.discord.notifier import DiscordNotifier
 from bot.discord.settings_cog import SettingsCog
 from bot.discord.views import DYNAMIC_ITEMS, submit_form
@@ -33,7 +35,7 @@ def bot_intents() -> discord.Intents:
 
 
 class ScrabbleBot(commands.Bot):
-    """The Scrabble bot: the ``/scrabble`` commands and the game messages' persistent buttons.
+    """The Scrabble bot: the ``/scrabble`` and ``/go`` commands and the game messages' persistent buttons.
 
     ``config`` gives the dev guild (commands are synced there, copied from the global ones, for instant
     updates while developing; globally otherwise). ``make_service`` builds the game service the
@@ -61,14 +63,16 @@ class ScrabbleBot(commands.Bot):
         game service (which resumes the open games: timers, AI turns)."""
         await self.add_cog(ScrabbleCog(self))
         await self.add_cog(SettingsCog(self))
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.add_cog(GoCog(self))
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *GO_DYNAMIC_ITEMS)
         if self.sync_commands:
             await self.sync_app_commands()
         await self.service.start()
         self._service_started = True
 
     async def on_interaction(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
-        """Handle every modal submission by its custom id (:func:`bot.discord.views.submit_form`).
+        """Handle every modal submission by its custom id (:func:`bot.discord.views.submit_form` for
+        Scrabble's forms, :func:`bot.discord.go_views.submit_go_form` for Go's: each ignores the other's).
 
         discord.py dispatches this event once for every interaction, after its own routing; its modal
         store only knows the modals this process sent, and the bot's modals leave their submission to
@@ -77,6 +81,7 @@ class ScrabbleBot(commands.Bot):
         """
         if interaction.type is discord.InteractionType.modal_submit:
             await submit_form(interaction)
+            await submit_go_form(interaction)
 
     async def close(self) -> None:
         """Stop the game service's timers and AI turns, then disconnect."""
