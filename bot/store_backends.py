@@ -282,12 +282,14 @@ class PostgresBackend(Backend):
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-postgresql")
 
     @classmethod
-    async def connect(cls, url: str) -> PostgresBackend:
-        """Connect to ``url`` and take the one-writer lock.
+    async def connect(cls, url: str, *, shared: bool = False) -> PostgresBackend:
+        """Connect to ``url`` and take the one-writer lock; ``shared``: take it shared with the other
+        processes of a sharded bot (each owns its shards by leases, see :mod:`bot.leases`), which keeps
+        out an unsharded process and the console.
 
         Raises:
             StoreOpenError (from bot.store): the server cannot be reached, refuses the login, or
-                another process has the database open.
+                another process has the database open (a sharded one: an unsharded process has it).
         """
         import psycopg
 
@@ -303,11 +305,15 @@ class PostgresBackend(Backend):
             ) from error
         backend = cls(connection)
         try:
-            locked = await backend.fetchone("SELECT pg_try_advisory_lock(?)", (PG_LOCK_KEY,))
+            take = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
+            locked = await backend.fetchone(f"SELECT {take}(?)", (PG_LOCK_KEY,))
             if locked is None or not locked[0]:
+                other = (
+                    "an unsharded scrabble-bot or a console" if shared else "another scrabble-bot or console"
+                )
                 raise StoreOpenError(
-                    f"the database {redacted(url)} is in use by another scrabble-bot or console (it holds "
-                    "the database's advisory lock): stop that one first, or use another database"
+                    f"the database {redacted(url)} is in use by {other} (it holds the database's advisory "
+                    "lock): stop that one first, or use another database"
                 )
             await backend.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             await backend.execute(
