@@ -17,10 +17,12 @@ import os
 import secrets
 import socket
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Final
 
+from bot.config import Config
 from bot.shards import Shards
 from bot.store import Store
 from bot.store_backends import Connection
@@ -165,6 +167,45 @@ class ShardLeases:
                     logger.critical("could not renew the shard leases for %.0f s: %s", self.seconds, error)
                     return await on_lost(error)
                 logger.warning("could not renew the shard leases (%s): retrying", error)
+
+
+@asynccontextmanager
+async def held_shards(store: Store, config: Config) -> AsyncIterator[ShardLeases | None]:
+    """Hold the leases of ``config.shards`` in ``store`` for the ``async with`` block (``None`` without
+    shards): claimed at once, or, with ``config.shard_standby``, as soon as their holder's leases lapse;
+    released at the end. Renewing them is :func:`kept`'s.
+
+    Raises:
+        ShardHeldError: another process holds one of the shards (and the process is no standby).
+    """
+    if config.shards is None:
+        yield None
+        return
+    leases = ShardLeases(store, config.shards, config.shard_lease_seconds)
+    await (leases.wait_and_claim() if config.shard_standby else leases.claim())
+    try:
+        yield leases
+    finally:
+        await leases.release()
+
+
+@asynccontextmanager
+async def kept(leases: ShardLeases | None, stop: Callable[[], Awaitable[None]]) -> AsyncIterator[None]:
+    """Renew ``leases`` (if any) for the ``async with`` block; if they are lost, await ``stop`` (the
+    process must stop serving their shards)."""
+    if leases is None:
+        yield
+        return
+
+    async def lost(_: Exception) -> None:
+        await stop()
+
+    keeper = asyncio.create_task(leases.keep(lost))
+    try:
+        yield
+    finally:
+        keeper.cancel()
+        await asyncio.gather(keeper, return_exceptions=True)
 
 
 def _leases(db: Connection, where: str, params: tuple[object, ...]) -> list[Lease]:
