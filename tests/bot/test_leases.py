@@ -6,14 +6,16 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_shards import guild_on
 from test_store import draft
 
-from bot.leases import Lease, LeaseLostError, ShardHeldError, ShardLeases
+from bot.config import Config
+from bot.leases import Lease, LeaseLostError, ShardHeldError, ShardLeases, held_shards, kept
 from bot.shards import Shards
-from bot.store import ForeignShardError, Store, StoreOpenError
+from bot.store import ForeignShardError, GameStatus, GoRow, SeatRow, Store, StoreOpenError
 from tests.pg_cluster import PgCluster, query
 
 
@@ -128,3 +130,71 @@ async def test_sharded_processes_share_a_postgresql_database_and_keep_unsharded_
         "advisory lock): stop that one first, or use another database"
     )
     await alone.close()
+
+
+async def test_a_sharded_store_redelivers_and_resumes_only_its_own_games(store_database: Path | str) -> None:
+    store = await Store.open(store_database)
+    mine, theirs = guild_on(1, 2), guild_on(0, 2)
+    for channel, guild in ((1, mine), (2, theirs)):
+        row = await store.create_game(replace(draft(channel), guild_id=guild), [])
+        await store.save(row, [], (), {"channel": channel})
+    go = GoRow(0, theirs, 3, 7, GameStatus.LOBBY, {"size": 9}, 1, None, (SeatRow(0, 7, "Bob"),))
+    await store.create_go_game(go, [])
+    await store.create_go_game(replace(go, guild_id=mine, channel_id=4), [])
+    await store.close()
+
+    store = await Store.open(store_database, shards=Shards(2, (1,)))
+    assert [entry.data for entry in await store.pending_outbox()] == [{"channel": 1}]
+    assert [game.channel_id for game in await store.open_go_games()] == [4]
+    with pytest.raises(ForeignShardError):
+        await store.create_go_game(replace(go, channel_id=5), [])
+    await store.close()
+
+
+async def test_held_shards_are_claimed_released_and_a_lost_one_stops_the_process(
+    store_database: Path | str,
+) -> None:
+    store = await Store.open(store_database)
+    config = Config(database=store_database, shards=Shards(2, (0, 1)), shard_lease_seconds=1.5)
+    stopped = asyncio.Event()
+
+    async def stop() -> None:
+        stopped.set()
+
+    async with held_shards(store, Config()) as none, kept(none, stop):
+        assert none is None and await ShardLeases(store, Shards(2, (0,)), 1.0, "x").leases() == []
+    async with held_shards(store, config) as leases, kept(leases, stop):
+        assert leases is not None
+        assert [lease.holder for lease in await leases.leases()] == [leases.holder] * 2
+        query(store_database, "UPDATE shard_leases SET holder = 'thief' WHERE shard = 1")
+        await asyncio.wait_for(stopped.wait(), 3.0)
+    assert [(lease.shard, lease.holder) for lease in await leases.leases()] == [(1, "thief")]
+    await store.close()
+
+
+async def test_a_standby_waits_for_the_lease_to_lapse(store_database: Path | str) -> None:
+    store = await Store.open(store_database)
+    clock = Clock()
+    await ShardLeases(store, Shards(2, (0,)), 30.0, "dead", clock).claim()
+    standby = ShardLeases(store, Shards(2, (0,)), 0.3, "standby", clock)
+    waiting = asyncio.create_task(standby.wait_and_claim())
+    await asyncio.sleep(0.5)
+    assert not waiting.done()
+    clock.now += 30.0
+    await asyncio.wait_for(waiting, 2.0)
+    assert [lease.holder for lease in await standby.leases()] == ["standby"]
+    await store.close()
+
+
+def test_the_bot_is_sharded_only_when_configured() -> None:
+    from bot.discord.client import ScrabbleBot
+    from bot.discord.sharded import ShardedScrabbleBot, make_bot
+
+    def no_service(_: object) -> Any:
+        return None
+
+    plain = make_bot(Config(), no_service)
+    assert type(plain) is ScrabbleBot and plain.shard_count is None
+    sharded = make_bot(Config(database="postgresql://x/y", shards=Shards(4, (1, 3))), no_service)
+    assert isinstance(sharded, ShardedScrabbleBot)
+    assert (sharded.shard_ids, sharded.shard_count) == ([1, 3], 4)
