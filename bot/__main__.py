@@ -48,7 +48,8 @@ log = logging.getLogger("bot")
 
 
 class StartupError(Exception):
-    """What the bot needs before logging in could not be loaded; the message says what and why."""
+    """What the bot needs before logging in could not be loaded, or a process of a sharded bot lost its
+    shards' leases and stopped; the message says what and why."""
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -108,6 +109,8 @@ async def run(config: Config, token: str) -> None:
             bot = make_bot(config, make_service)
             async with bot, board_server(config, bot.service), kept(leases, bot.close):
                 await bot.start(token)
+            if leases is not None and leases.lost is not None:
+                raise StartupError(f"stopped: the shard leases were lost ({leases.lost})")
     except (AssemblyError, ShardHeldError) as error:
         raise StartupError(str(error)) from error
 

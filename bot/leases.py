@@ -82,6 +82,8 @@ class ShardLeases:
         self.seconds = seconds
         self.holder = holder_name() if holder is None else holder
         self._clock = clock
+        self.lost: Exception | None = None
+        """Why :meth:`keep` gave the leases up, once it did."""
 
     async def claim(self) -> None:
         """Take (or extend) the lease of every shard at once, or none.
@@ -161,10 +163,12 @@ class ShardLeases:
                 renewed = self._clock()
             except LeaseLostError as error:
                 logger.critical("%s", error)
+                self.lost = error
                 return await on_lost(error)
             except Exception as error:  # the database: retried until the lease would lapse
                 if self._clock() - renewed >= self.seconds:
                     logger.critical("could not renew the shard leases for %.0f s: %s", self.seconds, error)
+                    self.lost = error
                     return await on_lost(error)
                 logger.warning("could not renew the shard leases (%s): retrying", error)
 
@@ -173,7 +177,7 @@ class ShardLeases:
 async def held_shards(store: Store, config: Config) -> AsyncIterator[ShardLeases | None]:
     """Hold the leases of ``config.shards`` in ``store`` for the ``async with`` block (``None`` without
     shards): claimed at once, or, with ``config.shard_standby``, as soon as their holder's leases lapse;
-    released at the end. Renewing them is :func:`kept`'s.
+    released at the end (if the database lets it; they lapse otherwise). Renewing them is :func:`kept`'s.
 
     Raises:
         ShardHeldError: another process holds one of the shards (and the process is no standby).
@@ -186,7 +190,12 @@ async def held_shards(store: Store, config: Config) -> AsyncIterator[ShardLeases
     try:
         yield leases
     finally:
-        await leases.release()
+        try:
+            await leases.release()
+        except Exception as error:  # the database is gone: the leases lapse by themselves
+            logger.warning(
+                "could not release the shard leases (%s): they lapse in %.0f s", error, leases.seconds
+            )
 
 
 @asynccontextmanager

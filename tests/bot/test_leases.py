@@ -168,6 +168,7 @@ async def test_held_shards_are_claimed_released_and_a_lost_one_stops_the_process
         assert [lease.holder for lease in await leases.leases()] == [leases.holder] * 2
         query(store_database, "UPDATE shard_leases SET holder = 'thief' WHERE shard = 1")
         await asyncio.wait_for(stopped.wait(), 3.0)
+        assert isinstance(leases.lost, LeaseLostError)
     assert [(lease.shard, lease.holder) for lease in await leases.leases()] == [(1, "thief")]
     await store.close()
 
