@@ -455,6 +455,7 @@ class Store:
                 )
             await store._migrate(migrations)
             await store._check_ratings()
+            await backend.end_setup()
         except BaseException:
             await backend.close()
             raise

@@ -199,3 +199,11 @@ def test_the_bot_is_sharded_only_when_configured() -> None:
     sharded = make_bot(Config(database="postgresql://x/y", shards=Shards(4, (1, 3))), no_service)
     assert isinstance(sharded, ShardedScrabbleBot)
     assert (sharded.shard_ids, sharded.shard_count) == ([1, 3], 4)
+
+
+async def test_sharded_processes_starting_together_migrate_a_new_database_once(pg_cluster: PgCluster) -> None:
+    url = pg_cluster.new_database()
+    stores = await asyncio.gather(*(Store.open(url, shards=Shards(4, (shard,))) for shard in range(4)))
+    assert [await store.schema_version() for store in stores] == [6] * 4
+    for store in stores:
+        await store.close()
