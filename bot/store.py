@@ -571,9 +571,10 @@ class Store:
     # Reading ------------------------------------------------------------------------------------
 
     async def open_games(self) -> list[GameRow]:
-        """Every (owned, see :meth:`owns`) game in the lobby or being played, by id, except quarantined ones. A game whose row
-        cannot be read (broken JSON, a missing option, missing seats) is quarantined (see
-        :meth:`quarantine`) and logged, and the others are returned."""
+        """Every game in the lobby or being played, by id, except quarantined ones and those of other
+        processes' shards (:meth:`owns`). A game whose row cannot be read (broken JSON, a missing
+        option, missing seats) is quarantined (see :meth:`quarantine`) and logged, and the others are
+        returned."""
         async with self._lock:
             games, broken = await self._read_games(
                 "WHERE status IN ('lobby', 'active') AND quarantined IS NULL AND kind = 'scrabble' ORDER BY id",
@@ -994,8 +995,9 @@ class Store:
         return await self._one_trip_transaction(lambda db: _update_game(db, row, log, deltas, outbox))
 
     async def open_go_games(self) -> list[GoRow]:
-        """Every (owned) Go game in the lobby or being played, by id, except quarantined ones; one whose row
-        cannot be read is quarantined and logged, and the others are returned."""
+        """Every Go game in the lobby or being played, by id, except quarantined ones and those of other
+        processes' shards (:meth:`owns`); one whose row cannot be read is quarantined and logged, and
+        the others are returned."""
         async with self._lock:
             games, broken = await self._read_rows(
                 "WHERE status IN ('lobby', 'active') AND quarantined IS NULL AND kind = 'go' ORDER BY id",

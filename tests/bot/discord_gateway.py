@@ -17,8 +17,9 @@ own session id), whose ``READY`` and ``GUILD_CREATE`` hold only the guilds of th
 A second ``IDENTIFY`` of a shard replaces its session, as a reconnecting process's does.
 
 How the bot is pointed at the fakes: discord.py builds every REST URL from ``discord.http.Route.BASE``
-and connects a (non-sharded) client to ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY``; it only
-asks ``GET /gateway/bot`` when sharded (the REST fake answers it too). :func:`main` (run this file as a
+and connects a client to ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY`` (a sharded one too when
+its shard count is given); it only asks ``GET /gateway/bot`` when sharded without a count (the REST fake
+answers it too). :func:`main` (run this file as a
 script: ``python tests/bot/discord_gateway.py API_BASE GATEWAY_URL [scrabble-bot arguments]``) sets
 those two class attributes, then calls the bot's own entry point, :func:`bot.__main__.main`, with the
 remaining arguments. Nothing in the bot's code knows about the fakes: no setting or environment
