@@ -107,11 +107,9 @@ class ShardLeases:
             ).rowcount
             if claimed != 1:
                 raise ShardHeldError(_lease(db, "WHERE shard = ?", (shard,)), now)
-        other_count = "WHERE holder <> ? AND expires_at > ? AND shard_count <> ?"
-        if db.execute(
-            f"SELECT 1 FROM shard_leases {other_count}", (self.holder, now, self.shards.count)
-        ).fetchone():
-            raise ShardHeldError(_lease(db, other_count, (self.holder, now, self.shards.count)), now)
+        live_of_other_count = "WHERE holder <> ? AND expires_at > ? AND shard_count <> ? ORDER BY shard"
+        if others := _leases(db, live_of_other_count, (self.holder, now, self.shards.count)):
+            raise ShardHeldError(others[0], now)
 
     async def wait_and_claim(self) -> None:
         """:meth:`claim` as soon as every shard is free: retry every third of a lease's length while
