@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -43,15 +44,19 @@ class ScrabbleBot(commands.Bot):
     service is started in :meth:`setup_hook` (once the bot can send) and closed in :meth:`close`. With
     ``sync_commands=False`` the commands are not sent to Discord at start-up (tests, or restarts that
     did not change any command). Messages ping no one unless they allow it (the service's mentions).
+    ``options`` go to discord.py's client (a sharded bot's shards, see :mod:`bot.discord.sharded`).
     """
 
-    def __init__(self, config: Config, make_service: ServiceFactory, *, sync_commands: bool = True) -> None:
+    def __init__(
+        self, config: Config, make_service: ServiceFactory, *, sync_commands: bool = True, **options: Any
+    ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=bot_intents(),
             tree_cls=ScrabbleCommandTree,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            **options,
         )
         self.config = config
         self.service = make_service(DiscordNotifier(self))
