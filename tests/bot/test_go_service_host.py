@@ -151,6 +151,7 @@ async def test_a_go_announcement_left_unsent_is_delivered_by_go_not_dropped_by_s
     host.store_type = NoMarks
     await host.restart()
     await host.go.new_game(GUILD, GO_CHANNEL, ALICE, GoNewGame(size=9, ai_level="easy", seed=1))
+    await host.go.delivered()
     posted = host.notifier.texts(GO_CHANNEL)[-1]
     host.store_type = Store
     await host.restart()
@@ -161,6 +162,7 @@ async def test_a_go_announcement_left_unsent_is_delivered_by_go_not_dropped_by_s
 
 async def test_the_board_image_is_a_real_png(host: HostHarness) -> None:
     await host.go.new_game(GUILD, GO_CHANNEL, ALICE, GoNewGame(size=19, ai_level="easy", seed=1))
+    await host.go.delivered()
     (image,) = host.notifier.posts[-1][1].attachments
     assert image.filename == "go-1-1.png"
     assert image.data.startswith(PNG_MAGIC)
