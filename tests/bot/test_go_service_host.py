@@ -19,9 +19,11 @@ from service_fakes import (
     CHANNEL,
     GUILD,
     AnyWord,
+    GatedNotifier,
     Harness,
     QuickRenderer,
     SimpleAdvisor,
+    first_post_started,
     make_config,
 )
 
@@ -121,6 +123,31 @@ async def test_a_channel_with_a_go_game_refuses_a_scrabble_game_and_another_go_g
 
 async def test_scrabble_and_go_share_the_channel_locks(host: HostHarness) -> None:
     assert host.go._locks is host.svc._runner.locks
+
+
+async def test_scrabble_and_go_messages_of_a_channel_go_out_in_order_behind_their_answers(
+    host: HostHarness,
+) -> None:
+    notifier = GatedNotifier()
+    host.notifier = notifier
+    await host.restart()
+    notifier.gate.clear()
+    await host.svc.new_game(GUILD, CHANNEL, ALICE)
+    await host.svc.cancel(CHANNEL, ALICE.id, can_manage=False)
+    ack = await host.go.new_game(GUILD, CHANNEL, BOB, GoNewGame(size=9))
+    assert ack.text == "Go game 2 created: it starts when someone joins with /go join."
+    await first_post_started(notifier)
+    assert (notifier.started, notifier.posts) == (1, [])  # one channel, one queue: the others wait
+    notifier.gate.set()
+    await host.svc.idle()
+    texts = notifier.texts(CHANNEL)
+    assert len(texts) == 3
+    assert texts[0].startswith("New standard game by <@11>: ")
+    assert texts[1:] == [
+        "The game was cancelled by <@11>.",
+        "<@12> opened a Go game (9×9, komi 7.5, area scoring, no time limit) and plays Black.\n"
+        "Press Join (or /go join) to play White.",
+    ]
 
 
 async def test_go_games_restart_beside_scrabble_games(host: HostHarness) -> None:
