@@ -3,10 +3,11 @@
 It shares the Scrabble service's parts rather than copying them: the store (Go games are rows of the
 same games table, kind ``go``, with the same seats, event log and outbox), the per-channel locks (the
 SAME :class:`~bot.service.locks.ChannelLocks` instance, so no two changes of a channel ever interleave,
-whatever the game), the channels' delivery tasks (the SAME :class:`~bot.service.delivery.Deliveries`, so a
-channel's messages go out in order whatever the game), the background tasks (:class:`~bot.service.tasks.Tasks`), the notifier, the clock
-and the AI worker pool (through :class:`~bot.service.go.protocols.GoAi`). One open game per channel
-whatever its kind is the store's rule (:meth:`bot.store.Store.create_go_game`).
+whatever the game), the channels' delivery tasks (the SAME :class:`~bot.service.delivery.Deliveries`,
+so a channel's messages go out in order whatever the game), the background tasks
+(:class:`~bot.service.tasks.Tasks`), the notifier, the clock and the AI worker pool (through
+:class:`~bot.service.go.protocols.GoAi`). One open game per channel whatever its kind is the store's
+rule (:meth:`bot.store.Store.create_go_game`).
 
 Like :class:`~bot.service.game_service.GameService`, it knows nothing of Discord: a command returns a
 :class:`~bot.messages.Message` for the asker (``private``: show it to them alone) or raises a
