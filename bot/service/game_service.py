@@ -97,7 +97,7 @@ class GameService:
         (its bag, its draw for the first turn and its AI turns): random by default. ``variants`` are
         the variants games may use (default: the bundled ones and the config's variant files). With a
         ``go_renderer``, it hosts Go games too: :attr:`go` (its AI ``go_ai``, by default in a thread),
-        sharing this service's store, notifier, clock and channel locks.
+        sharing this service's store, notifier, clock, channel locks and delivery tasks.
 
         Raises:
             VariantError: without ``variants``, a variant file of the config cannot be loaded.
@@ -123,6 +123,7 @@ class GameService:
                 go_ai,
                 go_renderer,
                 locks=locks,
+                deliveries=self._runner.deliveries,
                 clock=self._clock,
                 new_seed=new_seed,
                 reminder_left=config.turn.reminder_left,

@@ -141,6 +141,11 @@ class GameRunner:
         """Wait until every queued delivery went out (AI turns and timers may still be running)."""
         await self._deliveries.idle()
 
+    @property
+    def deliveries(self) -> Deliveries:
+        """The channels' delivery tasks, for the services that share them (Go's)."""
+        return self._deliveries
+
     # The state-change path ----------------------------------------------------------------------
 
     def lock(self, channel_id: int) -> AbstractAsyncContextManager[None]:

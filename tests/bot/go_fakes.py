@@ -14,6 +14,7 @@ from pathlib import Path
 from service_fakes import GUILD, FakeClock, RecordingNotifier
 
 from bot.go.ai import RESIGN, AIMove, Level
+from bot.service.delivery import Deliveries
 from bot.service.go import GoNewGame, GoService
 from bot.service.locks import ChannelLocks
 from bot.service.seats import User
@@ -74,6 +75,7 @@ class GoHarness:
             self.ai,
             quick_board,
             locks=ChannelLocks(),
+            deliveries=Deliveries(),
             clock=self.clock,
             reminder_left=self.reminder_left,
         )

@@ -127,6 +127,37 @@ class AnyWord:
         return isinstance(word, str) and word not in self.phonies
 
 
+class GatedNotifier(RecordingNotifier):
+    """Records posts like :class:`RecordingNotifier`, but each post waits for :attr:`gate` first
+    (while it is not set), counting the posts that started in :attr:`started`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+        self.gate.set()
+        self.started = 0
+
+    async def post(self, channel_id: int, message: Message) -> None:
+        self.started += 1
+        await self.gate.wait()
+        await super().post(channel_id, message)
+
+
+async def settle() -> None:
+    """Let the event loop run what is ready (a few rounds)."""
+    for _ in range(50):
+        await asyncio.sleep(0)
+
+
+async def first_post_started(notifier: GatedNotifier) -> None:
+    """Wait (in real time: images are rendered in threads) until a post waits at the gate."""
+    for _ in range(2000):
+        if notifier.started:
+            break
+        await asyncio.sleep(0.01)
+    await settle()
+
+
 def find_play(game: Game, seat: int) -> Play | None:
     """A legal play of ``seat``, found deterministically: on an empty board, the first two rack tiles
     across the start square; later, one tile on the first free square next to a tile (any word is

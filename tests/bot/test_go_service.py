@@ -47,6 +47,7 @@ async def test_a_game_between_members_starts_when_the_invited_member_joins(harne
     ack = await harness.go.new_game(GUILD, GO_CHANNEL, ALICE, GoNewGame(size=5, komi=0.5, opponent=BOB.id))
     assert ack.private
     assert ack.text == "Go game 1 created: it starts when the member you invited joins with /go join."
+    await harness.go.delivered()
     _, lobby = harness.notifier.posts[-1]
     assert lobby.text == (
         "<@11> opened a Go game (5×5, komi 0.5, area scoring, no time limit) and plays Black.\n"
@@ -63,6 +64,7 @@ async def test_a_game_between_members_starts_when_the_invited_member_joins(harne
     ):
         await harness.go.play(GO_CHANNEL, ALICE.id, "C3")
     assert (await harness.go.join(GO_CHANNEL, BOB)).text == "You joined the game."
+    await harness.go.delivered()
     _, started = harness.notifier.posts[-1]
     assert started.text == (
         "<@12> joined.\n"
@@ -79,14 +81,17 @@ async def test_a_game_between_members_is_counted_after_the_dead_stones_are_agree
     await harness.new(ALICE, size=5, komi=0.5, opponent=BOB.id)
     await harness.go.join(GO_CHANNEL, BOB)
     await harness.moves(PLAYERS, "C3", "A1", "A2", "E5", "B1")
+    await harness.go.delivered()
     assert harness.texts()[-1] == (
         "Alice (Black) played B1, capturing 1 stone.\n"
         "Black: Alice (captured 1) · White: Bob (captured 0)\n"
         "<@12>, your move as White: /go play <point> or a button."
     )
     await harness.go.pass_turn(GO_CHANNEL, BOB.id)
+    await harness.go.delivered()
     assert harness.texts()[-1].startswith("Bob (White) passed.\n")
     await harness.go.play(GO_CHANNEL, ALICE.id, "pass")
+    await harness.go.delivered()
     _, scoring = harness.notifier.posts[-1]
     assert scoring.text == (
         "Alice (Black) passed.\n"
@@ -103,18 +108,22 @@ async def test_a_game_between_members_is_counted_after_the_dead_stones_are_agree
         await harness.go.play(GO_CHANNEL, BOB.id, "D4")
 
     await harness.go.toggle_dead(GO_CHANNEL, BOB.id, "e5")
+    await harness.go.delivered()
     assert harness.texts()[-1].startswith(
         "Bob (White) marked the group at E5 (1 stone) alive.\n"
         "Black: Alice (captured 1) · White: Bob (captured 0)\n"
         "Both players passed. Dead stones marked (the test AI proposed them): none.\n"
     )
     await harness.go.accept_score(GO_CHANNEL, BOB.id)
+    await harness.go.delivered()
     assert harness.texts()[-1].endswith("\nAccepted by: White.")
     await harness.go.toggle_dead(GO_CHANNEL, ALICE.id, "E5")  # withdraws White's acceptance
+    await harness.go.delivered()
     assert "Accepted by" not in harness.texts()[-1]
     version = harness.notifier.posts[-1][1].turn
     await harness.go.accept_score(GO_CHANNEL, ALICE.id, turn=version)
     await harness.go.accept_score(GO_CHANNEL, BOB.id)
+    await harness.go.delivered()
     _, final = harness.notifier.posts[-1]
     assert final.text == (
         "Bob (White) accepts the count.\n"
@@ -155,6 +164,7 @@ async def test_the_engine_refuses_with_its_message_and_nothing_changes(harness: 
     await harness.moves(PLAYERS, "C3", "D4")
     before = harness.go.game(GO_CHANNEL).to_dict()
     log = await harness.db.log(1)
+    await harness.go.delivered()
     posts = len(harness.notifier.posts)
     refusals = [
         (ALICE, "C3", r"^C3 is already occupied$"),
@@ -173,6 +183,7 @@ async def test_the_engine_refuses_with_its_message_and_nothing_changes(harness: 
         await harness.go.play(GO_CHANNEL, ALICE.id, "D4", game_id=99)
     assert harness.go.game(GO_CHANNEL).to_dict() == before
     assert await harness.db.log(1) == log
+    await harness.go.delivered()
     assert len(harness.notifier.posts) == posts
 
 
@@ -180,6 +191,7 @@ async def test_self_capture_and_ko_are_refused(harness: GoHarness) -> None:
     await harness.new(ALICE, size=5, opponent=BOB.id)
     await harness.go.join(GO_CHANNEL, BOB)
     await harness.moves(PLAYERS, "A1", "B1", "B2", "C2", "E5", "D1", "C1")  # Black C1 takes B1
+    await harness.go.delivered()
     assert harness.texts()[-1].startswith("Alice (Black) played C1, capturing 1 stone.\n")
     with pytest.raises(
         GoMoveError,
@@ -201,6 +213,7 @@ async def test_undo_needs_the_opponents_consent(harness: GoHarness) -> None:
         await harness.go.answer_undo(GO_CHANNEL, ALICE.id, True)
     ack = await harness.go.request_undo(GO_CHANNEL, ALICE.id)
     assert ack.text == "Your opponent is asked to accept."
+    await harness.go.delivered()
     _, question = harness.notifier.posts[-1]
     assert question.text == (
         "Black: Alice (captured 0) · White: Bob (captured 0)\n"
@@ -212,11 +225,13 @@ async def test_undo_needs_the_opponents_consent(harness: GoHarness) -> None:
     with pytest.raises(UndoError, match=r"^A request to take back a move is already waiting for an answer$"):
         await harness.go.request_undo(GO_CHANNEL, ALICE.id)
     await harness.go.answer_undo(GO_CHANNEL, BOB.id, False, turn=question.turn)
+    await harness.go.delivered()
     assert harness.texts()[-1].startswith("Bob (White) refused to take back the move.\n")
     assert len(harness.go.game(GO_CHANNEL).moves) == 2
 
     await harness.go.request_undo(GO_CHANNEL, BOB.id)  # White's last move only
     await harness.go.answer_undo(GO_CHANNEL, ALICE.id, True)
+    await harness.go.delivered()
     assert harness.texts()[-1] == (
         "Alice (Black) accepted: White's D4 taken back.\n"
         "Black: Alice (captured 0) · White: Bob (captured 0)\n"
@@ -232,6 +247,7 @@ async def test_a_question_to_undo_is_dropped_by_the_next_move(harness: GoHarness
     await harness.go.join(GO_CHANNEL, BOB)
     await harness.moves(PLAYERS, "C3")
     await harness.go.request_undo(GO_CHANNEL, ALICE.id)
+    await harness.go.delivered()
     question = harness.notifier.posts[-1][1]
     await harness.go.play(GO_CHANNEL, BOB.id, "D4")  # plays on instead of answering
     with pytest.raises(StaleTurnError):
@@ -244,18 +260,23 @@ async def test_against_the_ai(harness: GoHarness) -> None:
     harness.ai.moves = ["D4", "resign"]
     ack = await harness.go.new_game(GUILD, GO_CHANNEL, ALICE, GoNewGame(size=9, ai_level="hard", seed=5))
     assert ack.text == "Go game 1 started against the AI (hard)."
+    await harness.go.delivered()
     assert harness.texts()[-1] == (
         "<@11> plays the AI (hard).\n"
         "Black: Alice (captured 0) · White: AI (captured 0)\n"
         "<@11>, your move as Black: /go play <point> or a button."
     )
+    harness.ai.gate = asyncio.Event()  # the AI thinks until the announcement was read
     await harness.go.play(GO_CHANNEL, ALICE.id, "E5")
+    await harness.go.delivered()
     thinking = harness.notifier.posts[-1][1]
     assert thinking.text.endswith("\nAI (White) is thinking…")
     assert thinking.buttons == (Button.GO_UNDO, Button.GO_RESIGN)
+    harness.ai.gate.set()
     await harness.go.idle()
     assert harness.texts()[-1].startswith("AI (White) played D4.\n")
     await harness.go.request_undo(GO_CHANNEL, ALICE.id)  # the AI agrees at once
+    await harness.go.delivered()
     assert harness.texts()[-1].startswith("Alice (Black) took back White's D4 and Black's E5.\n")
     assert harness.go.game(GO_CHANNEL).moves == ()
     await harness.go.play(GO_CHANNEL, ALICE.id, "C3")
@@ -279,6 +300,7 @@ async def test_the_ai_accepts_only_its_own_proposal(harness: GoHarness) -> None:
     await harness.go.idle()  # the AI passes too
     assert harness.texts()[-1].endswith("\nAccepted by: White.")
     await harness.go.accept_score(GO_CHANNEL, ALICE.id)
+    await harness.go.delivered()
     assert harness.texts()[-1].endswith(
         "Game over: White (AI) wins by 7.5 points.\n"
         "Black 0 (stones 0 + territory 0), White 7.5 (stones 0 + territory 0 + komi 7.5): White wins by 7.5"
@@ -291,6 +313,7 @@ async def test_resume_play_after_the_passes(harness: GoHarness) -> None:
     await harness.go.pass_turn(GO_CHANNEL, ALICE.id)
     await harness.go.pass_turn(GO_CHANNEL, BOB.id)
     await harness.go.resume(GO_CHANNEL, BOB.id)
+    await harness.go.delivered()
     assert harness.texts()[-1] == (
         "Bob (White) resumed play.\n"
         "Black: Alice (captured 0) · White: Bob (captured 0)\n"
@@ -308,6 +331,7 @@ async def test_the_last_pass_can_be_taken_back_with_consent(harness: GoHarness) 
     await harness.go.pass_turn(GO_CHANNEL, ALICE.id)
     await harness.go.request_undo(GO_CHANNEL, ALICE.id)
     await harness.go.answer_undo(GO_CHANNEL, BOB.id, True)
+    await harness.go.delivered()
     assert harness.texts()[-1] == (
         "Bob (White) accepted: Black's pass taken back.\n"
         "Black: Alice (captured 0) · White: Bob (captured 0)\n"
@@ -324,6 +348,7 @@ async def test_the_last_pass_can_be_taken_back_with_consent(harness: GoHarness) 
 async def test_a_move_that_runs_out_of_time_loses_even_across_a_restart(harness: GoHarness) -> None:
     await harness.new(ALICE, size=9, opponent=BOB.id, time_limit=60)
     await harness.go.join(GO_CHANNEL, BOB)
+    await harness.go.delivered()
     assert harness.texts()[-1].endswith(
         "<@11>, your move as Black (60 seconds): /go play <point> or a button."
     )
@@ -349,6 +374,7 @@ async def test_the_player_to_move_is_reminded_once_before_the_deadline(harness: 
     await harness.new(ALICE, size=9, opponent=BOB.id, time_limit=100)
     await harness.go.join(GO_CHANNEL, BOB)
     await harness.clock.advance(74)
+    await harness.go.delivered()
     assert harness.texts()[-1].endswith("/go play <point> or a button.")
     await harness.clock.advance(1)
     await harness.go.idle()
@@ -356,6 +382,7 @@ async def test_the_player_to_move_is_reminded_once_before_the_deadline(harness: 
     assert (reminder.text, reminder.mentions) == ("<@11>, it is your move: 25 seconds left.", (11,))
     await harness.restart()  # reminded already: not again
     await harness.clock.advance(24)
+    await harness.go.delivered()
     assert harness.texts()[-1] == "<@11>, it is your move: 25 seconds left."
     await harness.clock.advance(1)
     await harness.go.idle()
@@ -368,6 +395,7 @@ async def test_a_restart_resumes_the_game_exactly(harness: GoHarness) -> None:
     await harness.go.join(GO_CHANNEL, BOB)
     await harness.moves(PLAYERS, "E5", "D4", "F5")  # White moves first with a handicap
     before = harness.go.game(GO_CHANNEL).to_dict()
+    await harness.go.delivered()
     version = harness.notifier.posts[-1][1].turn
     await harness.restart()
     assert harness.go.game(GO_CHANNEL).to_dict() == before
@@ -388,10 +416,12 @@ async def test_an_announcement_a_crash_left_unsent_goes_out_at_start(
     await harness.new(ALICE, size=5, opponent=BOB.id)
     await harness.go.join(GO_CHANNEL, BOB)
     await harness.go.play(GO_CHANNEL, ALICE.id, "C3")
+    await harness.go.delivered()
     posted = harness.texts()[-1]
     count = len(harness.notifier.posts)
     await harness.restart()
     # The start and the move were never marked sent: the start is out of date (dropped), the move goes out.
+    await harness.go.delivered()
     assert len(harness.notifier.posts) == count + 1
     assert harness.texts()[-1] == posted
     assert await harness.db.pending_outbox(GameKind.GO) == []
@@ -404,6 +434,7 @@ async def test_cancel_and_resign(harness: GoHarness) -> None:
     with pytest.raises(NotAllowedError, match=r"^Only the game's creator \(or a moderator\) can cancel it$"):
         await harness.go.cancel(GO_CHANNEL, BOB.id)
     assert (await harness.go.cancel(GO_CHANNEL, ALICE.id)).text == "Game cancelled."
+    await harness.go.delivered()
     assert harness.texts()[-1] == "The Go game was cancelled by <@11>."
     with pytest.raises(NoGameError, match=r"^There is no Go game in this channel: start one with /go new$"):
         await harness.go.board(GO_CHANNEL)
@@ -412,6 +443,7 @@ async def test_cancel_and_resign(harness: GoHarness) -> None:
     with pytest.raises(GameStartedError, match=r"^This game has already started: use /go resign to end it$"):
         await harness.go.cancel(GO_CHANNEL, ALICE.id)
     await harness.go.resign(GO_CHANNEL, CAROL.id)
+    await harness.go.delivered()
     assert harness.texts()[-1].endswith("Game over: Black (Alice) wins by resignation.")
     carol = await harness.db.kind_stats(GUILD, GameKind.GO, CAROL.id)
     assert carol is not None and (carol.games, carol.wins) == (1, 0)
@@ -438,6 +470,7 @@ async def test_bad_options_are_refused(harness: GoHarness, options: GoNewGame, m
     with pytest.raises(OptionError, match=message):
         await harness.go.new_game(GUILD, GO_CHANNEL, ALICE, options)
     assert not harness.go.has_game(GO_CHANNEL)
+    await harness.go.delivered()
     assert harness.notifier.posts == []
 
 
@@ -445,6 +478,7 @@ async def test_a_random_colour_is_drawn_from_the_seed(harness: GoHarness) -> Non
     colours = []
     for seed in (1, 2, 3, 4, 5, 6, 1):
         await harness.go.new_game(GUILD, GO_CHANNEL, ALICE, GoNewGame(colour="random", seed=seed))
+        await harness.go.delivered()
         colours.append(harness.texts()[-1].split(" and plays ")[1][:5])
         await harness.go.cancel(GO_CHANNEL, ALICE.id)
     assert set(colours) == {"Black", "White"}
@@ -493,6 +527,7 @@ async def test_an_ai_playing_black_moves_first_and_again_after_a_restart(harness
     harness.ai.moves = ["E5", "D4"]
     harness.ai.gate = asyncio.Event()
     await harness.go.new_game(GUILD, GO_CHANNEL, ALICE, GoNewGame(size=9, ai_level="medium", colour="white"))
+    await harness.go.delivered()
     assert harness.texts()[-1] == (
         "<@11> plays the AI (medium).\n"
         "Black: AI (captured 0) · White: Alice (captured 0)\n"
@@ -505,6 +540,7 @@ async def test_an_ai_playing_black_moves_first_and_again_after_a_restart(harness
     harness.ai.gate.set()
     await harness.go.idle()
     assert [str(move) for move in harness.go.game(GO_CHANNEL).moves] == ["B E5"]
+    await harness.go.delivered()
     assert harness.texts()[-1].endswith("<@11>, your move as White: /go play <point> or a button.")
     assert len(harness.ai.calls) == 2
     assert harness.ai.calls[0] == harness.ai.calls[1]  # the same level and seed: the same move

@@ -19,9 +19,11 @@ from service_fakes import (
     CHANNEL,
     GUILD,
     AnyWord,
+    GatedNotifier,
     Harness,
     QuickRenderer,
     SimpleAdvisor,
+    first_post_started,
     make_config,
 )
 
@@ -123,6 +125,31 @@ async def test_scrabble_and_go_share_the_channel_locks(host: HostHarness) -> Non
     assert host.go._locks is host.svc._runner.locks
 
 
+async def test_scrabble_and_go_messages_of_a_channel_go_out_in_order_behind_their_answers(
+    host: HostHarness,
+) -> None:
+    notifier = GatedNotifier()
+    host.notifier = notifier
+    await host.restart()
+    notifier.gate.clear()
+    await host.svc.new_game(GUILD, CHANNEL, ALICE)
+    await host.svc.cancel(CHANNEL, ALICE.id, can_manage=False)
+    ack = await host.go.new_game(GUILD, CHANNEL, BOB, GoNewGame(size=9))
+    assert ack.text == "Go game 2 created: it starts when someone joins with /go join."
+    await first_post_started(notifier)
+    assert (notifier.started, notifier.posts) == (1, [])  # one channel, one queue: the others wait
+    notifier.gate.set()
+    await host.svc.idle()
+    texts = notifier.texts(CHANNEL)
+    assert len(texts) == 3
+    assert texts[0].startswith("New standard game by <@11>: ")
+    assert texts[1:] == [
+        "The game was cancelled by <@11>.",
+        "<@12> opened a Go game (9×9, komi 7.5, area scoring, no time limit) and plays Black.\n"
+        "Press Join (or /go join) to play White.",
+    ]
+
+
 async def test_go_games_restart_beside_scrabble_games(host: HostHarness) -> None:
     await host.svc.new_game(GUILD, CHANNEL, ALICE)
     await host.go.new_game(GUILD, GO_CHANNEL, ALICE, GoNewGame(size=9, opponent=BOB.id))
@@ -151,6 +178,7 @@ async def test_a_go_announcement_left_unsent_is_delivered_by_go_not_dropped_by_s
     host.store_type = NoMarks
     await host.restart()
     await host.go.new_game(GUILD, GO_CHANNEL, ALICE, GoNewGame(size=9, ai_level="easy", seed=1))
+    await host.go.delivered()
     posted = host.notifier.texts(GO_CHANNEL)[-1]
     host.store_type = Store
     await host.restart()
@@ -161,6 +189,7 @@ async def test_a_go_announcement_left_unsent_is_delivered_by_go_not_dropped_by_s
 
 async def test_the_board_image_is_a_real_png(host: HostHarness) -> None:
     await host.go.new_game(GUILD, GO_CHANNEL, ALICE, GoNewGame(size=19, ai_level="easy", seed=1))
+    await host.go.delivered()
     (image,) = host.notifier.posts[-1][1].attachments
     assert image.filename == "go-1-1.png"
     assert image.data.startswith(PNG_MAGIC)

@@ -15,46 +15,18 @@ from service_fakes import (
     BOB,
     CHANNEL,
     OTHER_CHANNEL,
+    GatedNotifier,
     RecordingNotifier,
     find_play,
+    first_post_started,
     open_harness,
+    settle,
     started_game,
     typed,
 )
 
 import bot.service.delivery
-from bot.messages import Message
 from bot.service.delivery import Deliveries
-
-
-class GatedNotifier(RecordingNotifier):
-    """Records posts like :class:`RecordingNotifier`, but each post waits for :attr:`gate` first
-    (while it is not set), counting the posts that started in :attr:`started`."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.gate = asyncio.Event()
-        self.gate.set()
-        self.started = 0
-
-    async def post(self, channel_id: int, message: Message) -> None:
-        self.started += 1
-        await self.gate.wait()
-        await super().post(channel_id, message)
-
-
-async def settle() -> None:
-    for _ in range(50):
-        await asyncio.sleep(0)
-
-
-async def first_post_started(notifier: GatedNotifier) -> None:
-    """Wait (in real time: images are rendered in threads) until a post waits at the gate."""
-    for _ in range(2000):
-        if notifier.started:
-            break
-        await asyncio.sleep(0.01)
-    await settle()
 
 
 async def test_a_play_is_answered_before_its_announcement_goes_out(tmp_path: Path) -> None:

@@ -3,9 +3,11 @@
 It shares the Scrabble service's parts rather than copying them: the store (Go games are rows of the
 same games table, kind ``go``, with the same seats, event log and outbox), the per-channel locks (the
 SAME :class:`~bot.service.locks.ChannelLocks` instance, so no two changes of a channel ever interleave,
-whatever the game), the background tasks (:class:`~bot.service.tasks.Tasks`), the notifier, the clock
-and the AI worker pool (through :class:`~bot.service.go.protocols.GoAi`). One open game per channel
-whatever its kind is the store's rule (:meth:`bot.store.Store.create_go_game`).
+whatever the game), the channels' delivery tasks (the SAME :class:`~bot.service.delivery.Deliveries`,
+so a channel's messages go out in order whatever the game), the background tasks
+(:class:`~bot.service.tasks.Tasks`), the notifier, the clock and the AI worker pool (through
+:class:`~bot.service.go.protocols.GoAi`). One open game per channel whatever its kind is the store's
+rule (:meth:`bot.store.Store.create_go_game`).
 
 Like :class:`~bot.service.game_service.GameService`, it knows nothing of Discord: a command returns a
 :class:`~bot.messages.Message` for the asker (``private``: show it to them alone) or raises a
@@ -13,8 +15,9 @@ Like :class:`~bot.service.game_service.GameService`, it knows nothing of Discord
 for the asker; the engine's refusals come as :class:`~bot.service.go.errors.GoMoveError` with the
 engine's message. What is public goes out through the notifier, after the change is committed: every
 change is applied to a copy of the game, written in one transaction with its announcement in the outbox,
-then made the channel's, then announced (an announcement a crash left unsent goes out at
-:meth:`GoService.start`).
+then made the channel's, and its announcement queued in the channel's delivery task, which renders and
+sends it behind the command's answer and then marks it sent (an announcement a crash left unsent goes out
+at :meth:`GoService.start`).
 """
 
 from __future__ import annotations
@@ -30,6 +33,8 @@ from typing import Any, Final
 from bot.go.ai import RESIGN, AIMove
 from bot.go.sgf import export_sgf
 from bot.messages import Attachment, Button, Message, mention
+from bot.service import delivery
+from bot.service.delivery import Deliveries
 from bot.service.errors import (
     AlreadySeatedError,
     GameStartedError,
@@ -81,13 +86,15 @@ class GoService:
         renderer: GoBoardRenderer,
         *,
         locks: ChannelLocks,
+        deliveries: Deliveries,
         clock: Clock | None = None,
         new_seed: Callable[[], int] = lambda: secrets.randbits(SEED_BITS),
         reminder_left: float = 0.0,
     ) -> None:
         """Set up the service over an open ``store``, sending through ``notifier``, the AI seats played
         by ``ai``, boards drawn by ``renderer``, every change of a channel under its lock in ``locks``
-        (share the Scrabble service's). ``new_seed`` gives a new game's seed (its colour draw and AI).
+        and every message sent by the channel's task in ``deliveries`` (share the Scrabble service's
+        both). ``new_seed`` gives a new game's seed (its colour draw and AI).
         In games with a time limit, the player to move is reminded once when ``reminder_left`` of the
         limit is left (0: never)."""
         self._store = store
@@ -95,6 +102,7 @@ class GoService:
         self._ai = ai
         self._renderer = renderer
         self._locks = locks
+        self._deliveries = deliveries
         self._clock: Clock = clock or SystemClock()
         self._new_seed = new_seed
         self._reminder_left = reminder_left
@@ -115,6 +123,7 @@ class GoService:
                 logger.error("go game %d cannot be loaded (%s): quarantined", row.id, error)
                 await self._store.quarantine(row.id, f"{type(error).__name__}: {error}")
         await self._deliver_pending()
+        await self.delivered()
         for channel_id in list(self._tables):
             async with self._locks.hold(channel_id):
                 table = self._tables.get(channel_id)
@@ -123,12 +132,21 @@ class GoService:
         logger.info("go service started with %d open games", len(self._tables))
 
     async def close(self) -> None:
-        """Stop every timer and AI turn (they resume from the store at the next :meth:`start`)."""
+        """Stop every timer and AI turn (they resume from the store at the next :meth:`start`), then
+        let the queued deliveries finish (for a few seconds at most: see
+        :meth:`~bot.service.delivery.Deliveries.close`; closing deliveries shared with a service that
+        closed them already only waits for those queued since)."""
         await self._tasks.close()
+        await self._deliveries.close(delivery.CLOSE_GRACE_SECONDS)
 
     async def idle(self) -> None:
-        """Wait until no AI turn or timer action is running."""
+        """Wait until no AI turn or timer action is running and every queued delivery went out."""
         await self._tasks.idle()
+        await self.delivered()
+
+    async def delivered(self) -> None:
+        """Wait until every queued delivery went out (AI turns and timers may still be running)."""
+        await self._deliveries.idle()
 
     def has_game(self, channel_id: int) -> bool:
         """Whether the channel has an open Go game (lobby or being played)."""
@@ -194,7 +212,7 @@ class GoService:
             self._tables[channel_id] = table
             logger.info("go game %d: created in channel %d by user %d", row.id, channel_id, user.id)
             if settings.ai_level is None:
-                await self._post(channel_id, self._lobby_message(table))
+                self._post(channel_id, self._lobby_message(table))
             else:
                 ai = SeatRow(1, None, seat_name(AI_NAME, [creator.name]), None)
                 await self._start(table, ai, [f"{mention(user.id)} plays the AI ({settings.ai_level})."])
@@ -243,7 +261,7 @@ class GoService:
                 replace(table, row=row), [LogEntry("cancelled", None, {"user_id": user_id}, now)]
             )
             logger.info("go game %d: cancelled by user %d", row.id, user_id)
-        await self._post(channel_id, Message(f"The Go game was cancelled by {mention(user_id)}."))
+            self._post(channel_id, Message(f"The Go game was cancelled by {mention(user_id)}."))
         return _ack("Game cancelled.")
 
     # Playing ------------------------------------------------------------------------------------
@@ -572,7 +590,7 @@ class GoService:
         )
         if over:
             logger.info("go game %d: over, %s", row.id, game.result)
-        await self._announce(new, lines, pending)
+        self._announce(new, lines, pending)
         self._schedule(new)
 
     async def _start(self, table: GoTable, second: SeatRow, lines: Sequence[str]) -> None:
@@ -598,7 +616,7 @@ class GoService:
         log = [LogEntry("started", other.seat, {"user_id": other.user_id}, now)]
         pending = await self._save(new, log, (), {"kind": OUTBOX_KIND, "version": 1, "lines": list(lines)})
         logger.info("go game %d: started", row.id)
-        await self._announce(new, lines, pending)
+        self._announce(new, lines, pending)
         self._schedule(new)
 
     async def _save(
@@ -629,7 +647,7 @@ class GoService:
                     raise
                 attempt += 1
                 if attempt == 1:
-                    await self._post(channel_id, Message(retry_notice(error)))
+                    self._post(channel_id, Message(retry_notice(error)))
                 await self._clock.sleep(retry_delay(attempt))
         if table.row.status.is_open:
             self._tables[channel_id] = table
@@ -655,11 +673,16 @@ class GoService:
 
     # Inside: announcements ----------------------------------------------------------------------
 
-    async def _announce(self, table: GoTable, lines: Sequence[str], pending: int | None) -> None:
-        """Post the message of the table's state opened by ``lines``, then mark ``pending`` sent. Never
-        raises (the change is committed)."""
+    def _announce(self, table: GoTable, lines: Sequence[str], pending: int | None) -> None:
+        """Queue the announcement of the table's state opened by ``lines`` in the channel's delivery
+        task (after what the channel has queued) and return at once: :meth:`_announce_now` is the job."""
+        self._deliveries.send(table.row.channel_id, lambda: self._announce_now(table, lines, pending))
+
+    async def _announce_now(self, table: GoTable, lines: Sequence[str], pending: int | None) -> None:
+        """Render and post the message of the table's state opened by ``lines``, then mark ``pending``
+        sent. Never raises (the change is committed)."""
         try:
-            await self._post(table.row.channel_id, await self._state_message(table, lines))
+            await self._post_now(table.row.channel_id, await self._state_message(table, lines))
         except Exception:
             logger.exception("go game %d: could not announce", table.row.id)
         if pending is not None:
@@ -693,7 +716,7 @@ class GoService:
                 entry.game_id,
                 version,
             )
-            await self._announce(table, lines, entry.id)
+            self._announce(table, lines, entry.id)
 
     async def _stored_table(self, game_id: int) -> GoTable | None:
         for table in self._tables.values():
@@ -744,7 +767,13 @@ class GoService:
             buttons = (Button.GO_PLAY, Button.GO_PASS, *buttons)
         return _public(body, board, _people(current), buttons, row.id, table.extra.version)
 
-    async def _post(self, channel_id: int, message: Message) -> None:
+    def _post(self, channel_id: int, message: Message) -> None:
+        """Queue ``message`` in the channel's delivery task, after what the channel has queued; return
+        at once."""
+        self._deliveries.send(channel_id, lambda: self._post_now(channel_id, message))
+
+    async def _post_now(self, channel_id: int, message: Message) -> None:
+        """Post ``message`` in the channel now (from its delivery task); a failure is logged."""
         try:
             await self._notifier.post(channel_id, message)
         except Exception:
@@ -859,7 +888,7 @@ class GoService:
             left = max(0, round(table.row.deadline - self._clock.now()))
             assert seat.user_id is not None  # timed moves are people's
             reminder = f"{mention(seat.user_id)}, it is your move: {left} seconds left."
-            await self._post(channel_id, Message(reminder, mentions=(seat.user_id,)))
+            self._post(channel_id, Message(reminder, mentions=(seat.user_id,)))
             self._schedule(new)
 
     async def _expire(self, channel_id: int, game_id: int, version: int) -> None:
