@@ -112,14 +112,19 @@ async def test_a_game_between_members_is_counted_after_the_dead_stones_are_agree
     assert harness.texts()[-1].startswith(
         "Bob (White) marked the group at E5 (1 stone) alive.\n"
         "Black: Alice (captured 1) · White: Bob (captured 0)\n"
-        "Both players passed. Dead stones marked (the test AI proposed them): none.\n"
+        "Both players passed. Dead stones marked (changed from the test AI's proposal): none.\n"
     )
     await harness.go.accept_score(GO_CHANNEL, BOB.id)
     await harness.go.delivered()
     assert harness.texts()[-1].endswith("\nAccepted by: White.")
     await harness.go.toggle_dead(GO_CHANNEL, ALICE.id, "E5")  # withdraws White's acceptance
     await harness.go.delivered()
-    assert "Accepted by" not in harness.texts()[-1]
+    assert harness.texts()[-1].endswith(  # back to the proposal; White's acceptance withdrawn
+        "Both players passed. Dead stones marked (the test AI proposed them): E5.\n"
+        "Mark or unmark a group with /go dead <point>, press Accept to accept the count, or Resume to play on.\n"
+        "Count as marked: Black 25 (stones 3 + territory 22), White 0.5 (stones 0 + territory 0 + komi 0.5): "
+        "Black wins by 24.5"
+    )
     version = harness.notifier.posts[-1][1].turn
     await harness.go.accept_score(GO_CHANNEL, ALICE.id, turn=version)
     await harness.go.accept_score(GO_CHANNEL, BOB.id)

@@ -757,7 +757,7 @@ class GoService:
             buttons: tuple[Button, ...] = (Button.GO_UNDO_ACCEPT, Button.GO_UNDO_REFUSE)
             return _public(body, board, _people(other), buttons, row.id, table.extra.version)
         if game.phase is Phase.SCORING:
-            body.append(text.scoring_text(game, table.extra.proposer, game.accepted))
+            body.append(text.scoring_text(game, table.extra.proposer, table.extra.proposal, game.accepted))
             buttons = (Button.GO_ACCEPT_SCORE, Button.GO_RESUME, Button.GO_UNDO, Button.GO_RESIGN)
             return _public(body, board, (), buttons, row.id, table.extra.version)
         current = table.seat_to_move()

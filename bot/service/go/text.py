@@ -70,10 +70,16 @@ def to_move_line(seat: SeatRow, seconds: int) -> str:
     return f"{mention(seat.user_id)}, your move as {colour_of(seat.seat).title}{limit}: /go play <point> or a button."
 
 
-def scoring_text(game: Game, proposer: str, accepted: Collection[Color]) -> str:
-    """The dead-stone phase: the marked stones, what to do, the count as marked, who accepted."""
+def scoring_text(game: Game, proposer: str, proposal: Collection[Point], accepted: Collection[Color]) -> str:
+    """The dead-stone phase: the marked stones (``proposer``'s ``proposal``, or changed from it), what to
+    do, the count as marked, who accepted."""
+    origin = (
+        f"{proposer} proposed them"
+        if set(game.dead) == set(proposal)
+        else f"changed from {proposer}'s proposal"
+    )
     lines = [
-        f"Both players passed. Dead stones marked ({proposer} proposed them): {points_text(game.dead)}.",
+        f"Both players passed. Dead stones marked ({origin}): {points_text(game.dead)}.",
         "Mark or unmark a group with /go dead <point>, press Accept to accept the count, or Resume to play on.",
         f"Count as marked: {game.score().breakdown()}",
     ]
