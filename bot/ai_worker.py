@@ -1,0 +1,162 @@
+"""``scrabble-bot worker``: a stateless process that answers the AI jobs of :mod:`bot.ai_queue`.
+
+    scrabble-bot worker [--config FILE] [--database postgresql://...] [--name NAME]
+
+It loads the lexicon, the move generator and the leave model once, then claims one job at a time
+(``FOR UPDATE SKIP LOCKED``: any number of workers share the queue), computes the move from the job's
+seat view and writes the answer, if its claim still holds (the bot has not given up on the turn, no
+other worker has taken a lapsed lease over). Idle, it waits for the bot's ``NOTIFY`` or polls every
+``poll`` seconds (leases that lapse wake no one). It can be killed at any time: its job's lease lapses
+and another worker claims it. It keeps no state of its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import socket
+import sys
+import time
+import uuid
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, Final
+
+import psycopg
+
+from bot.ai_executor import WorkerConfig, load_move_source
+from bot.ai_queue import DONE_CHANNEL, MAX_ATTEMPTS, NEW_CHANNEL, compute, ensure_schema
+from bot.store_backends import is_postgresql_url, redacted
+from scrabble_core.leaves import load_leave_model
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_POLL: Final = 1.0
+
+CLAIM_SQL: Final = f"""
+UPDATE ai_jobs SET status = 'running', attempts = attempts + 1, worker = %(worker)s, claim = %(claim)s,
+    lease_until = now() + make_interval(secs => lease_s)
+WHERE key = (
+    SELECT key FROM ai_jobs
+    WHERE (status = 'queued' OR (status = 'running' AND lease_until < now()))
+        AND deadline > now() AND attempts < {MAX_ATTEMPTS}
+    ORDER BY created_at
+    LIMIT 1
+    FOR UPDATE SKIP LOCKED
+)
+RETURNING key, payload
+"""
+
+FINISH_SQL: Final = """
+UPDATE ai_jobs SET status = %(status)s, answer = %(answer)s, finished_at = now()
+WHERE key = %(key)s AND claim = %(claim)s AND status = 'running'
+"""
+
+
+def claim_job(connection: psycopg.Connection[Any], worker: str) -> tuple[str, str, dict[str, Any]] | None:
+    """Claim the oldest open job (queued, or running on a lapsed lease) for ``worker``: its key, the
+    claim's token and its payload; None if there is none."""
+    claim = uuid.uuid4().hex
+    row = connection.execute(CLAIM_SQL, {"worker": worker, "claim": claim}).fetchone()
+    if row is None:
+        return None
+    payload = row[1] if isinstance(row[1], dict) else json.loads(row[1])
+    return str(row[0]), claim, payload
+
+
+def finish_job(connection: psycopg.Connection[Any], key: str, claim: str, answer: str | None) -> bool:
+    """Record the answer (a move in GCG; None: the job failed) if the claim still holds, and wake the
+    bot; whether it was recorded (False: the bot gave up, or another worker took over)."""
+    status = "done" if answer is not None else "failed"
+    with connection.transaction():
+        cursor = connection.execute(
+            FINISH_SQL, {"status": status, "answer": answer, "key": key, "claim": claim}
+        )
+        if cursor.rowcount != 1:
+            return False
+        connection.execute("SELECT pg_notify(%s, %s)", (DONE_CHANNEL, key))
+    return True
+
+
+def run_worker(
+    url: str,
+    config: WorkerConfig,
+    *,
+    name: str | None = None,
+    poll: float = DEFAULT_POLL,
+    max_jobs: int | None = None,
+) -> int:
+    """Answer jobs until killed (or after ``max_jobs``); the number answered.
+
+    Raises:
+        psycopg.Error: the database cannot be reached.
+        LexiconError: the lexicon cannot be loaded.
+    """
+    worker = name or f"{socket.gethostname()}:{os.getpid()}"
+    generator = load_move_source(config)
+    leaves = load_leave_model(Path(config.leaves_path) if config.leaves_path else None)
+    answered = 0
+    with psycopg.connect(url, autocommit=True) as connection:
+        ensure_schema(connection)
+        connection.execute(f"LISTEN {NEW_CHANNEL}")
+        logger.info("AI worker %s ready on %s", worker, redacted(url))
+        while max_jobs is None or answered < max_jobs:
+            job = claim_job(connection, worker)
+            if job is None:
+                for _ in connection.notifies(timeout=poll, stop_after=1):
+                    pass
+                continue
+            key, claim, payload = job
+            started = time.monotonic()
+            try:
+                if payload.get("delay"):
+                    time.sleep(payload["delay"])
+                answer: str | None = compute(payload, generator, leaves, started + payload.get("delay", 0.0))
+            except Exception:  # a job that cannot be computed fails; the bot plays its fallback
+                logger.exception("AI job %s failed", key[:12])
+                answer = None
+            if not finish_job(connection, key, claim, answer):
+                logger.info("AI job %s: answered too late, discarded", key[:12])
+            answered += 1
+    return answered
+
+
+def main(argv: Sequence[str]) -> int:
+    """``scrabble-bot worker``: run a worker on the config's PostgreSQL database (or ``--database``)
+    until interrupted; the exit code (2: a bad config or no PostgreSQL database, 1: it cannot start)."""
+    from bot.__main__ import DEFAULT_CONFIG, EXIT_USAGE, setup_logging
+    from bot.config import ConfigError, load_config
+
+    parser = argparse.ArgumentParser(prog="scrabble-bot worker", description=__doc__.splitlines()[0])
+    parser.add_argument("--config", type=Path, default=None, help="the bot's config file")
+    parser.add_argument("--database", default=None, help="postgresql://... (default: the config's)")
+    parser.add_argument("--name", default=None, help="this worker's name in the queue (default host:pid)")
+    parser.add_argument("--poll", type=float, default=DEFAULT_POLL, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    path: Path | None = args.config
+    if path is None and DEFAULT_CONFIG.is_file():
+        path = DEFAULT_CONFIG
+    try:
+        config = load_config(path)
+    except ConfigError as error:
+        print(f"scrabble-bot worker: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    database = args.database if args.database is not None else config.database
+    if not isinstance(database, str) or not is_postgresql_url(database):
+        print(
+            'scrabble-bot worker: AI workers need a PostgreSQL database (`database = "postgresql://..."` '
+            "in the config, or --database); with SQLite the bot runs its AI in its own processes.",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    setup_logging(config.log_level_number, sys.stderr)
+    try:
+        run_worker(database, WorkerConfig(lexicon_source=config.lexicon), name=args.name, poll=args.poll)
+    except psycopg.Error as error:
+        print(f"scrabble-bot worker: {redacted(database)}: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    return 0
