@@ -23,6 +23,7 @@ are all this needs, in psycopg 3, the store's driver.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
@@ -47,6 +48,8 @@ MAX_ATTEMPTS: Final = 3
 LEASE_GRACE: Final = 2.0
 """Seconds past a job's thinking time (an expert's; the other levels answer at once) before its worker
 counts as dead and another may claim it."""
+DEFAULT_POLL: Final = 1.0
+"""Seconds between two looks at a job awaited (its answer normally arrives by ``NOTIFY`` first)."""
 DEFAULT_GRACE: Final = 1.0
 """How long past the turn's timeout the bot waits for a worker's answer (as the local pool does)."""
 FALLBACK_LEVEL: Final = Level.HARD
@@ -127,7 +130,8 @@ class AiJobQueue:
 
     ``generator`` is this process's move generator, for the fallback move (computed in a thread);
     ``grace`` is how long past a turn's timeout a worker may answer; ``lease_grace`` how long past its
-    thinking time a worker holds a job before another may claim it.
+    thinking time a worker holds a job before another may claim it. An answer is awaited by its
+    ``NOTIFY``, and looked up every ``poll`` seconds in case a notification was lost.
     """
 
     def __init__(
@@ -137,8 +141,10 @@ class AiJobQueue:
         *,
         grace: float = DEFAULT_GRACE,
         lease_grace: float = LEASE_GRACE,
+        poll: float = DEFAULT_POLL,
     ) -> None:
         self.url = url
+        self.poll = poll
         self.grace = grace
         self.lease_grace = lease_grace
         self._generator = generator
@@ -264,10 +270,11 @@ class AiJobQueue:
                 return None
             if row[0] == "done":
                 return str(row[1])
-            try:
-                await asyncio.wait_for(event.wait(), deadline - asyncio.get_running_loop().time())
-            except TimeoutError:
+            left = deadline - asyncio.get_running_loop().time()
+            if left <= 0:
                 return await self._abandon(key)
+            with contextlib.suppress(TimeoutError):  # a lost notification costs one poll interval
+                await asyncio.wait_for(event.wait(), min(left, self.poll))
 
     async def _abandon(self, key: str) -> str | None:
         """Mark the job abandoned at its deadline (a later answer changes nothing); its answer if it

@@ -5,8 +5,9 @@
 It loads the lexicon, the move generator and the leave model once, then claims one job at a time
 (``FOR UPDATE SKIP LOCKED``: any number of workers share the queue), computes the move from the job's
 seat view and writes the answer, if its claim still holds (the bot has not given up on the turn, no
-other worker has taken a lapsed lease over). Idle, it waits for the bot's ``NOTIFY`` or polls every
-``poll`` seconds (leases that lapse wake no one). It can be killed at any time: its job's lease lapses
+other worker has taken a lapsed lease over). Idle, it deletes the jobs finished over
+:data:`KEEP_FINISHED_MINUTES` ago (once a minute) and waits for the bot's ``NOTIFY`` or ``poll`` seconds (leases that
+lapse wake no one). It can be killed at any time: its job's lease lapses
 and another worker claims it. It keeps no state of its own.
 """
 
@@ -34,6 +35,7 @@ from scrabble_core.leaves import load_leave_model
 logger = logging.getLogger(__name__)
 
 DEFAULT_POLL: Final = 1.0
+KEEP_FINISHED_MINUTES: Final = 10
 
 CLAIM_SQL: Final = f"""
 UPDATE ai_jobs SET status = 'running', attempts = attempts + 1, worker = %(worker)s, claim = %(claim)s,
@@ -48,6 +50,11 @@ WHERE key = (
 )
 RETURNING key, payload
 """
+
+PURGE_SQL: Final = f"""
+DELETE FROM ai_jobs WHERE coalesce(finished_at, deadline) < now() - interval '{KEEP_FINISHED_MINUTES} minutes'
+"""
+"""Forget the jobs answered (or given up) long ago: a turn asked again after that is computed again."""
 
 FINISH_SQL: Final = """
 UPDATE ai_jobs SET status = %(status)s, answer = %(answer)s, finished_at = now()
@@ -98,6 +105,7 @@ def run_worker(
     generator = load_move_source(config)
     leaves = load_leave_model(Path(config.leaves_path) if config.leaves_path else None)
     answered = 0
+    next_purge = 0.0
     with psycopg.connect(url, autocommit=True) as connection:
         ensure_schema(connection)
         connection.execute(f"LISTEN {NEW_CHANNEL}")
@@ -105,6 +113,9 @@ def run_worker(
         while max_jobs is None or answered < max_jobs:
             job = claim_job(connection, worker)
             if job is None:
+                if time.monotonic() >= next_purge:
+                    connection.execute(PURGE_SQL)
+                    next_purge = time.monotonic() + 60
                 for _ in connection.notifies(timeout=poll, stop_after=1):
                     pass
                 continue

@@ -21,12 +21,24 @@ from bot.ai_executor import AiExecutor, WorkerConfig
 from bot.ai_queue import AiJobQueue, QueueAiPlayer
 from bot.ai_worker import claim_job, finish_job
 from bot.ai_worker import main as worker_main
-from bot.config import ConfigError, load_config
+from bot.config import Config, ConfigError, load_config
+from bot.service.assembly import service_parts
+from bot.service.game_service import NewGame
 from scrabble_core.ai import Level, SeatView, choose_move, seat_view
 from scrabble_core.game import Game
 from scrabble_core.lexicon import Lexicon
+from scrabble_core.move import Play
 from scrabble_core.movegen import MoveGenerator, load_move_generator
 from scrabble_core.variant import get_variant
+from tests.bot.service_fakes import (
+    ALICE,
+    CHANNEL,
+    CREATOR_FIRST_SEED,
+    GUILD,
+    QuickRenderer,
+    RecordingNotifier,
+    typed,
+)
 from tests.pg_cluster import PgCluster
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -197,3 +209,38 @@ def test_the_postgresql_queue_needs_a_postgresql_database(tmp_path: Path) -> Non
 def test_the_worker_command_refuses_sqlite(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert worker_main(["--database", str(tmp_path / "games.sqlite3")]) == 2
     assert "AI workers need a PostgreSQL database" in capsys.readouterr().err
+
+
+async def test_a_games_ai_turns_go_through_the_queue_to_a_worker(
+    url: str, start_worker: object, enable_lexicon: Lexicon, generator: MoveGenerator
+) -> None:
+    start_worker("w1")  # type: ignore[operator]
+    config = Config(database=url, ai_queue="postgresql", ai_workers=1, challenge_window_seconds=0)
+    async with service_parts(config, enable_lexicon, generator) as parts:
+        assert isinstance(parts.turns, QueueAiPlayer)
+        service = parts.service(RecordingNotifier(), QuickRenderer())
+        await service.start()
+        try:
+            await service.new_game(GUILD, CHANNEL, ALICE, NewGame(ai_opponents=1, seed=CREATOR_FIRST_SEED))
+            await service.start_game(CHANNEL, ALICE.id)
+            for _ in range(3):
+                game = service.game(CHANNEL)
+                assert game.current == 0
+                play = choose_move(seat_view(game, 0), generator, Level.GREEDY, random.Random(0))
+                if isinstance(play, Play):
+                    await service.play(CHANNEL, ALICE.id, typed(play))
+                else:
+                    await service.pass_turn(CHANNEL, ALICE.id)
+                await service.idle()
+            game = service.game(CHANNEL)
+        finally:
+            await service.close()
+        assert parts.turns.queue.fallbacks == 0
+    ai_moves = [event.move for event in game.history if event.player == 1]
+    with psycopg.connect(url) as connection:
+        jobs = connection.execute(
+            "SELECT move_number, status, answer FROM ai_jobs ORDER BY move_number"
+        ).fetchall()
+    assert [status for _, status, _ in jobs] == ["done"] * 3
+    assert [number for number, _, _ in jobs] == [1, 3, 5]  # one job per AI turn, each played once
+    assert [answer for _, _, answer in jobs] == ai_moves
