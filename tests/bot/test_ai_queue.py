@@ -16,6 +16,15 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from service_fakes import (
+    ALICE,
+    CHANNEL,
+    CREATOR_FIRST_SEED,
+    GUILD,
+    QuickRenderer,
+    RecordingNotifier,
+    typed,
+)
 
 from bot.ai_executor import AiExecutor, WorkerConfig
 from bot.ai_queue import AiJobQueue, QueueAiPlayer
@@ -30,15 +39,6 @@ from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Play
 from scrabble_core.movegen import MoveGenerator, load_move_generator
 from scrabble_core.variant import get_variant
-from tests.bot.service_fakes import (
-    ALICE,
-    CHANNEL,
-    CREATOR_FIRST_SEED,
-    GUILD,
-    QuickRenderer,
-    RecordingNotifier,
-    typed,
-)
 from tests.pg_cluster import PgCluster
 
 ROOT = Path(__file__).resolve().parents[2]
