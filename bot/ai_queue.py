@@ -112,18 +112,6 @@ class JobRequest:
         return hashlib.sha256(text.encode()).hexdigest()
 
 
-def compute(payload: dict[str, Any], generator: MoveSource, leaves: Any, started: float) -> str:
-    """The move (GCG) for a job's payload, searched until ``started + think`` at most.
-
-    Raises:
-        VariantError, ScrabbleError, KeyError, ValueError: the payload is not a job's.
-    """
-    view = SeatView.from_dict(payload["view"])
-    level = Level(payload["level"])
-    rng = random.Random(payload["seed"])
-    return choose_move(view, generator, level, rng, started + payload["think"], leaves=leaves).gcg()
-
-
 class AiJobQueue:
     """The bot's side of the queue: :meth:`choose` posts a turn and awaits its answer until the
     deadline. Use ``async with AiJobQueue(url, generator) as queue``.

@@ -17,25 +17,30 @@ import argparse
 import json
 import logging
 import os
+import random
 import socket
 import sys
 import time
 import uuid
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 import psycopg
 
 from bot.ai_executor import WorkerConfig, load_move_source
-from bot.ai_queue import DONE_CHANNEL, MAX_ATTEMPTS, NEW_CHANNEL, compute, ensure_schema
+from bot.ai_queue import DONE_CHANNEL, MAX_ATTEMPTS, NEW_CHANNEL, ensure_schema
 from bot.store_backends import is_postgresql_url, redacted
-from scrabble_core.leaves import load_leave_model
+from scrabble_core.ai import Level, MoveSource, SeatView, choose_move
+from scrabble_core.leaves import LeaveModel, load_leave_model
 
 logger = logging.getLogger(__name__)
 
 DEFAULT_POLL: Final = 1.0
 KEEP_FINISHED_MINUTES: Final = 10
+ANSWER_MARGIN: Final = 0.3
+"""Seconds before the bot's deadline by which a worker stops searching, so that its answer arrives."""
 
 CLAIM_SQL: Final = f"""
 UPDATE ai_jobs SET status = 'running', attempts = attempts + 1, worker = %(worker)s, claim = %(claim)s,
@@ -48,7 +53,7 @@ WHERE key = (
     LIMIT 1
     FOR UPDATE SKIP LOCKED
 )
-RETURNING key, payload
+RETURNING key, payload, extract(epoch FROM deadline - now())
 """
 
 PURGE_SQL: Final = f"""
@@ -62,15 +67,45 @@ WHERE key = %(key)s AND claim = %(claim)s AND status = 'running'
 """
 
 
-def claim_job(connection: psycopg.Connection[Any], worker: str) -> tuple[str, str, dict[str, Any]] | None:
-    """Claim the oldest open job (queued, or running on a lapsed lease) for ``worker``: its key, the
-    claim's token and its payload; None if there is none."""
+@dataclass(frozen=True, slots=True)
+class ClaimedJob:
+    """A job a worker holds: its key, the claim's token (its answer counts only while the claim
+    holds), its payload (:class:`bot.ai_queue.JobRequest`) and the seconds left until the bot's
+    deadline when it was claimed."""
+
+    key: str
+    claim: str
+    payload: dict[str, Any]
+    seconds_left: float
+
+
+def claim_job(connection: psycopg.Connection[Any], worker: str) -> ClaimedJob | None:
+    """Claim the oldest open job (queued, or running on a lapsed lease) for ``worker``; None if there
+    is none."""
     claim = uuid.uuid4().hex
     row = connection.execute(CLAIM_SQL, {"worker": worker, "claim": claim}).fetchone()
     if row is None:
         return None
     payload = row[1] if isinstance(row[1], dict) else json.loads(row[1])
-    return str(row[0]), claim, payload
+    return ClaimedJob(str(row[0]), claim, payload, float(row[2]))
+
+
+def compute(job: ClaimedJob, generator: MoveSource, leaves: LeaveModel) -> str:
+    """The move (GCG) for ``job``, searched for its thinking time at most and never past the bot's
+    deadline (less :data:`ANSWER_MARGIN`), after its test ``delay``.
+
+    Raises:
+        VariantError, ScrabbleError, KeyError, ValueError: the payload is not a job's.
+    """
+    started = time.monotonic()
+    payload = job.payload
+    delay = float(payload.get("delay", 0.0))
+    end = started + min(delay + payload["think"], job.seconds_left - ANSWER_MARGIN)
+    if delay:
+        time.sleep(delay)
+    view = SeatView.from_dict(payload["view"])
+    rng = random.Random(payload["seed"])
+    return choose_move(view, generator, Level(payload["level"]), rng, end, leaves=leaves).gcg()
 
 
 def finish_job(connection: psycopg.Connection[Any], key: str, claim: str, answer: str | None) -> bool:
@@ -119,17 +154,13 @@ def run_worker(
                 for _ in connection.notifies(timeout=poll, stop_after=1):
                     pass
                 continue
-            key, claim, payload = job
-            started = time.monotonic()
             try:
-                if payload.get("delay"):
-                    time.sleep(payload["delay"])
-                answer: str | None = compute(payload, generator, leaves, started + payload.get("delay", 0.0))
+                answer: str | None = compute(job, generator, leaves)
             except Exception:  # a job that cannot be computed fails; the bot plays its fallback
-                logger.exception("AI job %s failed", key[:12])
+                logger.exception("AI job %s failed", job.key[:12])
                 answer = None
-            if not finish_job(connection, key, claim, answer):
-                logger.info("AI job %s: answered too late, discarded", key[:12])
+            if not finish_job(connection, job.key, job.claim, answer):
+                logger.info("AI job %s: answered too late, discarded", job.key[:12])
             answered += 1
     return answered
 

@@ -141,10 +141,10 @@ async def test_a_late_answer_is_discarded(url: str, view: SeatView, generator: M
                 await asyncio.sleep(0.05)
                 job = claim_job(worker, "slow")
             move = await turn
-            key, claim, payload = job
-            assert payload["level"] == "expert"
+            assert job.payload["level"] == "expert"
+            assert 0 < job.seconds_left <= 1.2
             # ...and answers after the deadline: nothing changes, the bot played its fallback
-            assert finish_job(worker, key, claim, "8D ZZZ") is False
+            assert finish_job(worker, job.key, job.claim, "8D ZZZ") is False
     assert move == choose_move(view, generator, Level.HARD, random.Random(3))
     [(status, attempts, worker_name, answer, _)] = _job_rows(url)
     assert (status, attempts, worker_name, answer) == ("abandoned", 1, "slow", None)
