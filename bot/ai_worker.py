@@ -39,6 +39,9 @@ logger = logging.getLogger(__name__)
 
 DEFAULT_POLL: Final = 1.0
 KEEP_FINISHED_MINUTES: Final = 10
+RECONNECT_DELAY: Final = 5.0
+APPLICATION_NAME: Final = "scrabble-ai-worker"
+"""How a worker's connection is named in ``pg_stat_activity``."""
 ANSWER_MARGIN: Final = 0.3
 """Seconds before the bot's deadline by which a worker stops searching, so that its answer arrives."""
 
@@ -128,41 +131,62 @@ def run_worker(
     *,
     name: str | None = None,
     poll: float = DEFAULT_POLL,
-    max_jobs: int | None = None,
-) -> int:
-    """Answer jobs until killed (or after ``max_jobs``); the number answered.
+    reconnect_delay: float = RECONNECT_DELAY,
+) -> None:
+    """Answer jobs until killed. A connection lost once connected (the database restarted...) is
+    opened again every ``reconnect_delay`` seconds until it opens; the job in hand, if any, is left to
+    its lapsing lease.
 
     Raises:
-        psycopg.Error: the database cannot be reached.
+        psycopg.Error: the database cannot be reached at start.
         LexiconError: the lexicon cannot be loaded.
     """
     worker = name or f"{socket.gethostname()}:{os.getpid()}"
     generator = load_move_source(config)
     leaves = load_leave_model(Path(config.leaves_path) if config.leaves_path else None)
-    answered = 0
+    connected = False
+    while True:
+        try:
+            with psycopg.connect(url, autocommit=True, application_name=APPLICATION_NAME) as connection:
+                ensure_schema(connection)
+                connection.execute(f"LISTEN {NEW_CHANNEL}")
+                connected = True
+                logger.info("AI worker %s ready on %s", worker, redacted(url))
+                _serve(connection, worker, generator, leaves, poll)
+        except psycopg.OperationalError:
+            if not connected:
+                raise
+            logger.exception(
+                "AI worker %s lost the database: reconnecting in %.0f s", worker, reconnect_delay
+            )
+            time.sleep(reconnect_delay)
+
+
+def _serve(
+    connection: psycopg.Connection[Any], worker: str, generator: MoveSource, leaves: LeaveModel, poll: float
+) -> None:
+    """Claim and answer jobs on ``connection`` for ever; purge old jobs when idle.
+
+    Raises:
+        psycopg.OperationalError: the connection was lost.
+    """
     next_purge = 0.0
-    with psycopg.connect(url, autocommit=True) as connection:
-        ensure_schema(connection)
-        connection.execute(f"LISTEN {NEW_CHANNEL}")
-        logger.info("AI worker %s ready on %s", worker, redacted(url))
-        while max_jobs is None or answered < max_jobs:
-            job = claim_job(connection, worker)
-            if job is None:
-                if time.monotonic() >= next_purge:
-                    connection.execute(PURGE_SQL)
-                    next_purge = time.monotonic() + 60
-                for _ in connection.notifies(timeout=poll, stop_after=1):
-                    pass
-                continue
-            try:
-                answer: str | None = compute(job, generator, leaves)
-            except Exception:  # a job that cannot be computed fails; the bot plays its fallback
-                logger.exception("AI job %s failed", job.key[:12])
-                answer = None
-            if not finish_job(connection, job.key, job.claim, answer):
-                logger.info("AI job %s: answered too late, discarded", job.key[:12])
-            answered += 1
-    return answered
+    while True:
+        job = claim_job(connection, worker)
+        if job is None:
+            if time.monotonic() >= next_purge:
+                connection.execute(PURGE_SQL)
+                next_purge = time.monotonic() + 60
+            for _ in connection.notifies(timeout=poll, stop_after=1):
+                pass
+            continue
+        try:
+            answer: str | None = compute(job, generator, leaves)
+        except Exception:  # a job that cannot be computed fails; the bot plays its fallback
+            logger.exception("AI job %s failed", job.key[:12])
+            answer = None
+        if not finish_job(connection, job.key, job.claim, answer):
+            logger.info("AI job %s: answered too late, discarded", job.key[:12])
 
 
 def main(argv: Sequence[str]) -> int:

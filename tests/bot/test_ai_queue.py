@@ -28,7 +28,7 @@ from service_fakes import (
 
 from bot.ai_executor import AiExecutor, WorkerConfig
 from bot.ai_queue import AiJobQueue, QueueAiPlayer
-from bot.ai_worker import claim_job, finish_job
+from bot.ai_worker import APPLICATION_NAME, claim_job, finish_job
 from bot.ai_worker import main as worker_main
 from bot.config import Config, ConfigError, load_config
 from bot.service.assembly import service_parts
@@ -71,15 +71,16 @@ def view(enable_lexicon: Lexicon) -> SeatView:
 
 @pytest.fixture
 def start_worker(url: str, cache_dir: str) -> Iterator[object]:
-    """``start_worker(name)``: a ``bot.ai_worker`` process on ``url``, ready when it returns; all are
+    """``start_worker(name, reconnect_delay=5.0)``: a ``bot.ai_worker`` process on ``url``, ready when it returns; all are
     killed at teardown."""
     processes: list[subprocess.Popen[bytes]] = []
 
-    def start(name: str) -> subprocess.Popen[bytes]:
+    def start(name: str, reconnect_delay: float = 5.0) -> subprocess.Popen[bytes]:
         code = (
             "import logging, sys; from bot.ai_worker import run_worker; from bot.ai_executor import WorkerConfig; "
             "logging.basicConfig(level=logging.INFO, stream=sys.stdout, force=True); "
-            f"run_worker({url!r}, WorkerConfig(cache_dir={cache_dir!r}), name={name!r}, poll=0.2)"
+            f"run_worker({url!r}, WorkerConfig(cache_dir={cache_dir!r}), name={name!r}, poll=0.2, "
+            f"reconnect_delay={reconnect_delay!r})"
         )
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, env=env, cwd=ROOT)
@@ -244,3 +245,20 @@ async def test_a_games_ai_turns_go_through_the_queue_to_a_worker(
     assert [status for _, status, _ in jobs] == ["done"] * 3
     assert [number for number, _, _ in jobs] == [1, 3, 5]  # one job per AI turn, each played once
     assert [answer for _, _, answer in jobs] == ai_moves
+
+
+async def test_a_worker_reconnects_when_its_connection_is_cut(
+    url: str, start_worker: object, view: SeatView, generator: MoveGenerator
+) -> None:
+    worker = start_worker("w1", reconnect_delay=0.2)  # type: ignore[operator]
+    with psycopg.connect(url, autocommit=True) as admin:
+        [(cut,)] = admin.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = %s",
+            (APPLICATION_NAME,),
+        ).fetchall()
+    assert cut == 1
+    async with AiJobQueue(url, generator) as queue:
+        move = await queue.choose(view, Level.HARD, seed=2, timeout=30.0, move_number=0)
+        assert queue.fallbacks == 0
+    assert worker.poll() is None
+    assert move == choose_move(view, generator, Level.HARD, random.Random(2))
