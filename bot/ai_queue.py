@@ -159,9 +159,13 @@ class AiJobQueue:
         async with setup, setup.transaction():
             await setup.execute(SCHEMA_LOCK)
             await setup.execute(SCHEMA)
-        self._connection = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
-        self._listener = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
-        await self._listener.execute(f"LISTEN {DONE_CHANNEL}")
+        try:
+            self._connection = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+            self._listener = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+            await self._listener.execute(f"LISTEN {DONE_CHANNEL}")
+        except psycopg.Error:
+            await self.close()
+            raise
         self._listen_task = asyncio.get_running_loop().create_task(self._listen(self._listener))
 
     async def close(self) -> None:

@@ -199,6 +199,10 @@ async def test_the_job_carries_only_the_seats_view(
 
 def test_the_postgresql_queue_needs_a_postgresql_database(tmp_path: Path) -> None:
     config = tmp_path / "bot.toml"
+    config.write_text("")
+    assert load_config(config).ai_queue == "local"  # the default: the bot's own processes
+    config.write_text('database = "postgresql://bot@db.example/scrabble"\n[ai]\nqueue = "postgresql"\n')
+    assert load_config(config).ai_queue == "postgresql"
     config.write_text('[ai]\nqueue = "postgresql"\n')
     with pytest.raises(ConfigError) as raised:
         load_config(config)
