@@ -6,9 +6,9 @@ It loads the lexicon, the move generator and the leave model once, then claims o
 (``FOR UPDATE SKIP LOCKED``: any number of workers share the queue), computes the move from the job's
 seat view and writes the answer, if its claim still holds (the bot has not given up on the turn, no
 other worker has taken a lapsed lease over). Idle, it deletes the jobs finished over
-:data:`KEEP_FINISHED_MINUTES` ago (once a minute) and waits for the bot's ``NOTIFY`` or ``poll`` seconds (leases that
-lapse wake no one). It can be killed at any time: its job's lease lapses
-and another worker claims it. It keeps no state of its own.
+:data:`KEEP_FINISHED_MINUTES` ago (once a minute) and waits for the bot's ``NOTIFY`` or ``poll``
+seconds (leases that lapse wake no one). It can be killed at any time: its job's lease lapses and
+another worker claims it. It keeps no state of its own.
 """
 
 from __future__ import annotations
