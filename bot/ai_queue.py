@@ -33,6 +33,12 @@ from typing import Any, Final
 
 import psycopg
 
+from bot.go.ai import RESIGN, AIMove, Engine
+from bot.go.ai import Level as GoLevel
+from bot.service.go.ai import FALLBACK_SECONDS, THINKING_SHARE, ThreadGoAi
+from bot.service.go.protocols import GoAi
+from go_core import Game as GoGame
+from go_core import GoError, Point, parse_move
 from scrabble_core.ai import Level, MoveSource, SeatView, choose_move, seat_view
 from scrabble_core.game import Game
 from scrabble_core.move import Move, Pass, move_from_gcg
@@ -53,6 +59,8 @@ DEFAULT_POLL: Final = 1.0
 DEFAULT_GRACE: Final = 1.0
 """How long past the turn's timeout the bot waits for a worker's answer (as the local pool does)."""
 FALLBACK_LEVEL: Final = Level.HARD
+SCRABBLE: Final = "scrabble"
+GO: Final = "go"
 
 SCHEMA: Final = """
 CREATE TABLE IF NOT EXISTS ai_jobs (
@@ -88,23 +96,18 @@ def ensure_schema(connection: psycopg.Connection[Any]) -> None:
 
 @dataclass(frozen=True, slots=True)
 class JobRequest:
-    """One AI turn as a worker gets it: plain data only (JSON)."""
+    """One AI turn as a worker gets it, plain data only (JSON): the game's ``kind`` (``scrabble``:
+    ``data`` holds the seat's view, the level and the seed; ``go``: the game's state, which hides
+    nothing, the level, the engine and the seed), the thinking time and a test hook, ``delay``."""
 
-    view: dict[str, Any]
-    level: str
-    seed: int
+    kind: str
+    data: dict[str, Any]
     think: float
     delay: float = 0.0
 
     def payload(self) -> dict[str, Any]:
         """The job's payload as stored."""
-        return {
-            "view": self.view,
-            "level": self.level,
-            "seed": self.seed,
-            "think": self.think,
-            "delay": self.delay,
-        }
+        return {"kind": self.kind, "data": self.data, "think": self.think, "delay": self.delay}
 
     def key(self) -> str:
         """The job's identity: a digest of its payload (the same turn is the same job)."""
@@ -203,25 +206,30 @@ class AiJobQueue:
         fallback move is played instead.
         """
         search = timeout if think is None else min(think, timeout)
-        request = JobRequest(view.to_dict(), level.value, seed, search, delay)
-        key = request.key()
+        data = {"view": view.to_dict(), "level": level.value, "seed": seed}
+        request = JobRequest(SCRABBLE, data, search, delay)
         lease = delay + (search if level is Level.EXPERT else 0.0) + self.lease_grace
-        event = self._waiting.setdefault(key, asyncio.Event())
-        try:
-            answer = await self._submit_and_wait(
-                request, key, move_number, lease, timeout + self.grace, event
-            )
-        except psycopg.Error:
-            logger.exception("AI queue unreachable: fallback move")
-            answer = None
-        finally:
-            self._waiting.pop(key, None)
+        answer = await self.ask(request, timeout, move_number, lease)
         if answer is not None:
             try:
                 return move_from_gcg(answer)
             except ValueError:
                 logger.error("AI worker answered %r: fallback move", answer)
         return await self._fallback(view, seed)
+
+    async def ask(self, request: JobRequest, timeout: float, move_number: int, lease: float) -> str | None:
+        """The answer of a worker to ``request`` within ``timeout + grace`` seconds, each worker
+        holding it ``lease`` seconds at most; None if none came in time (the job is abandoned: a late
+        answer is discarded), the job failed or the database cannot be reached."""
+        key = request.key()
+        event = self._waiting.setdefault(key, asyncio.Event())
+        try:
+            return await self._submit_and_wait(request, key, move_number, lease, timeout + self.grace, event)
+        except psycopg.Error:
+            logger.exception("AI queue unreachable: fallback move")
+            return None
+        finally:
+            self._waiting.pop(key, None)
 
     async def _submit_and_wait(
         self,
@@ -315,3 +323,36 @@ class QueueAiPlayer:
         think = self.expert_seconds if chosen is Level.EXPERT else None
         view = seat_view(game, seat)
         return await self.queue.choose(view, chosen, seed, self.timeout, len(game.history), think=think)
+
+
+class QueueGoAi:
+    """The :class:`bot.service.go.protocols.GoAi` of a bot with ``ai.queue = "postgresql"``: each move
+    is a job of ``queue`` with the turn timeout ``seconds`` (the AI thinks
+    :data:`~bot.service.go.ai.THINKING_SHARE` of it); without an answer in time, the built-in AI
+    answers here with :data:`~bot.service.go.ai.FALLBACK_SECONDS`. Dead stones are proposed by
+    ``local`` (the bot's own pool: once a game, after two passes)."""
+
+    def __init__(self, queue: AiJobQueue, seconds: float, local: GoAi, engine: Engine = "auto") -> None:
+        self.queue = queue
+        self.seconds = seconds
+        self.engine: Engine = engine
+        self._local = local
+        self._fallback = ThreadGoAi(FALLBACK_SECONDS, "builtin")
+
+    async def choose(self, game: GoGame, level: GoLevel, seed: int) -> AIMove:
+        """See :class:`~bot.service.go.protocols.GoAi`."""
+        think = self.seconds * THINKING_SHARE
+        data = {"state": game.to_dict(), "level": level.value, "engine": self.engine, "seed": seed}
+        answer = await self.queue.ask(
+            JobRequest(GO, data, think), self.seconds, len(game.moves), think + self.queue.lease_grace
+        )
+        if answer is not None:
+            try:
+                return RESIGN if answer == RESIGN else parse_move(answer, game.size)
+            except GoError:
+                logger.error("AI worker answered %r for a Go game: the built-in AI plays", answer)
+        return await self._fallback.choose(game, level, seed)
+
+    async def dead_stones(self, game: GoGame) -> tuple[frozenset[Point], str]:
+        """See :class:`~bot.service.go.protocols.GoAi`."""
+        return await self._local.dead_stones(game)

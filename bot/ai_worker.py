@@ -30,7 +30,8 @@ from typing import Any, Final
 import psycopg
 
 from bot.ai_executor import WorkerConfig, load_move_source
-from bot.ai_queue import DONE_CHANNEL, MAX_ATTEMPTS, NEW_CHANNEL, ensure_schema
+from bot.ai_queue import DONE_CHANNEL, GO, MAX_ATTEMPTS, NEW_CHANNEL, ensure_schema
+from bot.service.go.ai import choose_move_text
 from bot.store_backends import is_postgresql_url, redacted
 from scrabble_core.ai import Level, MoveSource, SeatView, choose_move
 from scrabble_core.leaves import LeaveModel, load_leave_model
@@ -94,21 +95,26 @@ def claim_job(connection: psycopg.Connection[Any], worker: str) -> ClaimedJob | 
 
 
 def compute(job: ClaimedJob, generator: MoveSource, leaves: LeaveModel) -> str:
-    """The move (GCG) for ``job``, searched for its thinking time at most and never past the bot's
-    deadline (less :data:`ANSWER_MARGIN`), after its test ``delay``.
+    """The answer to ``job``, searched for its thinking time at most and never past the bot's
+    deadline (less :data:`ANSWER_MARGIN`), after its test ``delay``: a Scrabble move in GCG, or a Go
+    move as :func:`bot.service.go.ai.choose_move_text` writes it.
 
     Raises:
-        VariantError, ScrabbleError, KeyError, ValueError: the payload is not a job's.
+        VariantError, ScrabbleError, GoError, KeyError, ValueError: the payload is not a job's.
     """
     started = time.monotonic()
-    payload = job.payload
+    payload, data = job.payload, job.payload["data"]
     delay = float(payload.get("delay", 0.0))
-    end = started + min(delay + payload["think"], job.seconds_left - ANSWER_MARGIN)
+    think = min(payload["think"], job.seconds_left - delay - ANSWER_MARGIN)
     if delay:
         time.sleep(delay)
-    view = SeatView.from_dict(payload["view"])
-    rng = random.Random(payload["seed"])
-    return choose_move(view, generator, Level(payload["level"]), rng, end, leaves=leaves).gcg()
+    if payload["kind"] == GO:
+        return choose_move_text(data["state"], data["level"], data["engine"], data["seed"], max(think, 0.1))
+    view = SeatView.from_dict(data["view"])
+    rng = random.Random(data["seed"])
+    return choose_move(
+        view, generator, Level(data["level"]), rng, started + delay + think, leaves=leaves
+    ).gcg()
 
 
 def finish_job(connection: psycopg.Connection[Any], key: str, claim: str, answer: str | None) -> bool:

@@ -18,7 +18,7 @@ from bot.service.advisor import GeneratorAdvisor
 from bot.service.analysis import LossChart
 from bot.service.game_service import GameService
 from bot.service.go.ai import PoolGoAi
-from bot.service.go.protocols import GoBoardRenderer
+from bot.service.go.protocols import GoAi, GoBoardRenderer
 from bot.service.protocols import AiPlayer, Notifier, Renderer
 from bot.store import Store, StoreOpenError
 from bot.store_backends import display_name
@@ -44,6 +44,8 @@ class ServiceParts:
     advisor: GeneratorAdvisor
     turns: AiPlayer | None = None
     """Who plays the AI's turns when not :attr:`ai` (the PostgreSQL queue of ``ai.queue``)."""
+    queue: AiJobQueue | None = None
+    """The PostgreSQL queue of ``ai.queue``, if configured (Go's AI moves go there too)."""
 
     def service(
         self,
@@ -57,7 +59,11 @@ class ServiceParts:
         in the AI workers; with a ``go_renderer`` (the bot's is
         :func:`~bot.render.go_board.render_go_board`) it hosts Go games too (``service.go``, Go's AI in
         the same workers). Call its ``start`` before use."""
-        go_ai = PoolGoAi(self.ai.executor, self.config.ai_turn_timeout)
+        go_ai: GoAi = PoolGoAi(self.ai.executor, self.config.ai_turn_timeout)
+        if self.queue is not None:
+            from bot.ai_queue import QueueGoAi
+
+            go_ai = QueueGoAi(self.queue, self.config.ai_turn_timeout, go_ai)
         service = GameService(
             self.config,
             self.store,
@@ -126,7 +132,7 @@ async def service_parts(
 
             async with _queue(str(path), generator) as queue:
                 turns = QueueAiPlayer(queue, config.ai_turn_timeout, config.ai_expert_seconds)
-                yield ServiceParts(config, store, lexicon, ai, advisor, turns)
+                yield ServiceParts(config, store, lexicon, ai, advisor, turns, queue)
         else:
             yield ServiceParts(config, store, lexicon, ai, advisor)
     finally:

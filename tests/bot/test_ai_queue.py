@@ -27,12 +27,16 @@ from service_fakes import (
 )
 
 from bot.ai_executor import AiExecutor, WorkerConfig
-from bot.ai_queue import AiJobQueue, QueueAiPlayer
+from bot.ai_queue import AiJobQueue, QueueAiPlayer, QueueGoAi
 from bot.ai_worker import APPLICATION_NAME, claim_job, finish_job
 from bot.ai_worker import main as worker_main
 from bot.config import Config, ConfigError, load_config
+from bot.go.ai import Level as GoLevel
 from bot.service.assembly import service_parts
 from bot.service.game_service import NewGame
+from bot.service.go.ai import ThreadGoAi
+from go_core import Game as GoGame
+from go_core import Point, format_move, parse_move
 from scrabble_core.ai import Level, SeatView, choose_move, seat_view
 from scrabble_core.game import Game
 from scrabble_core.lexicon import Lexicon
@@ -142,7 +146,8 @@ async def test_a_late_answer_is_discarded(url: str, view: SeatView, generator: M
                 await asyncio.sleep(0.05)
                 job = claim_job(worker, "slow")
             move = await turn
-            assert job.payload["level"] == "expert"
+            assert job.payload["kind"] == "scrabble"
+            assert job.payload["data"]["level"] == "expert"
             assert 0 < job.seconds_left <= 1.2
             # ...and answers after the deadline: nothing changes, the bot played its fallback
             assert finish_job(worker, job.key, job.claim, "8D ZZZ") is False
@@ -192,8 +197,8 @@ async def test_the_job_carries_only_the_seats_view(
     assert len(rows) == 1  # one job: both positions asked the same question
     payload = rows[0][4]
     assert isinstance(payload, dict)
-    assert payload["view"] == seat_view(game, 0).to_dict()
-    assert payload["view"]["rack"] == game.players[0].rack
+    assert payload["data"] == {"view": seat_view(game, 0).to_dict(), "level": "hard", "seed": 9}
+    assert payload["data"]["view"]["rack"] == game.players[0].rack
     assert opponent not in json.dumps(payload)
 
 
@@ -266,3 +271,24 @@ async def test_a_worker_reconnects_when_its_connection_is_cut(
         assert queue.fallbacks == 0
     assert worker.poll() is None
     assert move == choose_move(view, generator, Level.HARD, random.Random(2))
+
+
+async def test_a_go_move_is_a_job_answered_by_a_worker(
+    url: str, start_worker: object, generator: MoveGenerator
+) -> None:
+    start_worker("w1")  # type: ignore[operator]
+    game = GoGame(9)
+    game.play("E5")
+    async with AiJobQueue(url, generator) as queue:
+        ai = QueueGoAi(queue, 5.0, ThreadGoAi(0.1, "builtin"), engine="builtin")
+        move = await ai.choose(game, GoLevel.EASY, seed=4)
+    assert isinstance(move, Point)
+    assert move != parse_move("E5", 9)
+    [(status, attempts, worker, answer, payload)] = _job_rows(url)
+    assert (status, attempts, worker, answer) == ("done", 1, "w1", format_move(move))
+    assert payload == {
+        "kind": "go",
+        "data": {"state": game.to_dict(), "level": "easy", "engine": "builtin", "seed": 4},
+        "think": 4.0,
+        "delay": 0.0,
+    }
