@@ -1,11 +1,12 @@
 """AI turns as jobs on a queue kept in PostgreSQL, answered by ``scrabble-bot worker`` processes.
 
 The queue is one table, ``ai_jobs``, created by :func:`ensure_schema` (it belongs to the queue, not
-to the store's migrations). A job is one AI turn: its key is a digest of its payload, the seat's view
-(:class:`~scrabble_core.ai.SeatView`: the board, its own rack, the unseen tiles pooled, scores), the
-level, the seed and the thinking time, so the same turn asked twice (a restarted bot, a retried turn)
-is one job with one answer, and two games can only share a job if they ask the very same question.
-Racks of the other seats are never in it.
+to the store's migrations). A job is one AI turn (:class:`JobRequest`): for Scrabble the seat's view
+(:class:`~scrabble_core.ai.SeatView`: the board, its own rack, the unseen tiles pooled, scores: racks
+of the other seats are never in it), for Go the game's state; the level, the seed and the thinking
+time. Its key is a digest of that payload, so the same turn asked twice (a restarted bot, a retried
+turn) is one job with one answer, and two games can only share a job if they ask the very same
+question. The turn's number is kept beside it, for the operator.
 
 A job goes ``queued`` -> ``running`` (a worker claimed it with ``FOR UPDATE SKIP LOCKED`` and holds a
 lease: the thinking time plus a grace) -> ``done`` (its answer, a move in GCG notation) or
