@@ -21,7 +21,9 @@ the bot's request reaching the fake):
   of the benchmark or of the bot: 0 expected);
 - ``play_answer_*``, ``hint_answer_*``, ``board_answer_p99_ms``: the answer (the followup after the
   deferral) of ``/scrabble play`` (legal or not), ``hint`` and ``board``;
-- ``ai_move_*``: from the answer to a human's play to the AI's move being seen (its announcement);
+- ``ai_move_*``: from the answer to a human's play to the AI's move being seen (its announcement;
+  the answer comes as soon as the play is committed, so this includes the delivery of the human's
+  announcement, which the channel sends before the AI's);
 - ``rss_mb``: the bot process's resident memory at the end (``workers_rss_mb``: its AI workers');
   ``bot_cpu_pct`` its CPU time over the window (``loop_cpu_pct``: its main thread, the event loop's),
   ``bench_cpu_pct`` this process's, ``load`` the machine's load average (1 min) at the end.

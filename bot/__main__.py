@@ -7,7 +7,9 @@ the token from ``$DISCORD_TOKEN`` or the file's ``token``. The token is never pr
 
 Start-up: the lexicon and its move generator (hints), the SQLite store, the AI worker processes, then
 the game service inside the bot, which starts it once logged in (resuming every open game) and closes
-it when the bot closes.
+it when the bot closes. A process of a sharded bot (``shard_count`` in the config) first takes its
+shards' leases (:mod:`bot.leases`; refused, naming the holder, if another process holds one), connects
+only its shards and resumes only their games; it stops if it loses a lease.
 
 discord.py and everything that needs it are imported only when the bot runs, so ``scrabble-bot play``
 and the AI worker processes (which re-import this module when it is the main one) never load them.
@@ -46,7 +48,8 @@ log = logging.getLogger("bot")
 
 
 class StartupError(Exception):
-    """What the bot needs before logging in could not be loaded; the message says what and why."""
+    """What the bot needs before logging in could not be loaded, or a process of a sharded bot lost its
+    shards' leases and stopped; the message says what and why."""
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -78,7 +81,8 @@ async def run(config: Config, token: str) -> None:
     Raises:
         StartupError: the lexicon, the database or the AI workers could not be loaded.
     """
-    from bot.discord.client import ScrabbleBot
+    from bot.discord.sharded import make_bot
+    from bot.leases import ShardHeldError, held_shards, kept
     from bot.render.analysis_chart import render_loss_chart
     from bot.render.go_board import render_go_board
     from bot.render.png import PngRenderer
@@ -94,14 +98,20 @@ async def run(config: Config, token: str) -> None:
         raise StartupError(f"cannot load the lexicon: {error}") from error
     log.info("lexicon %s loaded", lexicon.name)
     try:
-        async with service_parts(config, lexicon, generator) as parts:
+        async with (
+            service_parts(config, lexicon, generator) as parts,
+            held_shards(parts.store, config) as leases,
+        ):
 
             def make_service(notifier: Notifier) -> GameService:
                 return parts.service(notifier, PngRenderer(), render_loss_chart, render_go_board)
 
-            async with ScrabbleBot(config, make_service) as bot, board_server(config, bot.service):
+            bot = make_bot(config, make_service)
+            async with bot, board_server(config, bot.service), kept(leases, bot.close):
                 await bot.start(token)
-    except AssemblyError as error:
+            if leases is not None and leases.lost is not None:
+                raise StartupError(f"stopped: the shard leases were lost ({leases.lost})")
+    except (AssemblyError, ShardHeldError) as error:
         raise StartupError(str(error)) from error
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Final
 
 from bot.service.variants import Variants
+from bot.shards import MAX_SHARDS, Shards
 from bot.store_backends import is_postgresql_url
 from scrabble_core.ai import Level
 from scrabble_core.errors import VariantError
@@ -37,6 +38,9 @@ MAX_CHALLENGE_WINDOW: Final = 600
 """The longest challenge window (seconds an AI waits before playing after a human's play)."""
 MAX_AI_WORKERS: Final = 64
 """The most AI worker processes the bot may start."""
+DEFAULT_LEASE_SECONDS: Final = 30.0
+"""How long a shard lease lasts unless configured."""
+_SHARD_KEYS: Final = ("shard_count", "shard_ids", "cluster_index", "cluster_count")
 
 
 class ConfigError(ValueError):
@@ -125,6 +129,13 @@ class Config:
     log_level: str = "INFO"
     token: str | None = field(default=None, repr=False)
     web: WebConfig = field(default_factory=WebConfig)
+    shards: Shards | None = None
+    """The Discord shards this process connects and whose games it owns; ``None``: one process, not
+    sharded (see :mod:`bot.shards`)."""
+    shard_lease_seconds: float = DEFAULT_LEASE_SECONDS
+    """How long a process's hold on its shards lasts without renewal (it renews every third of it)."""
+    shard_standby: bool = False
+    """Wait for shards another process holds (until its lease lapses) instead of refusing to start."""
 
     def ai_worker_count(self) -> int:
         """How many AI worker processes to start: :attr:`ai_workers`, or one per CPU core when 0."""
@@ -147,6 +158,7 @@ class Config:
 
 _TOP_KEYS: Final = frozenset(
     {"token", "database", "lexicon", "log_level", "dev_guild_id", "game", "ai", "turn", "web"}
+    | {*_SHARD_KEYS, "shard_lease_seconds", "shard_standby"}
 )
 _GAME_KEYS: Final = frozenset(
     {"variant", "variant_files", "challenge_mode", "hints_per_player", "challenge_window_seconds"}
@@ -264,7 +276,41 @@ def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> 
         log_level=reader.choice(data, "log_level", defaults.log_level, LOG_LEVELS, fold=True),
         token=env_token or file_token or None,
         web=_web_config(reader, reader.table(data, "web", _WEB_KEYS)),
+        shards=_shards(reader, data, database),
+        shard_lease_seconds=reader.number(data, "shard_lease_seconds", DEFAULT_LEASE_SECONDS, 1.0, 3600.0),
+        shard_standby=reader.boolean(data, "shard_standby", False),
     )
+
+
+def _shards(reader: _Reader, data: Mapping[str, object], database: Path | str) -> Shards | None:
+    """The process's shards: ``shard_count`` with ``shard_ids`` (default: every shard), or with
+    ``cluster_index`` and ``cluster_count`` (process ``cluster_index`` of ``cluster_count`` owns every
+    ``cluster_count``-th shard from its index); ``None`` if none is set. Only one process can use an
+    SQLite file, so with SQLite a process must own every shard."""
+    if not any(key in data for key in _SHARD_KEYS):
+        return None
+    if "shard_count" not in data:
+        raise reader.error("shard_count", "must be set with shard_ids, cluster_index or cluster_count")
+    count = reader.integer(data, "shard_count", 1, 1, MAX_SHARDS)
+    cluster = "cluster_index" in data or "cluster_count" in data
+    if cluster and "shard_ids" in data:
+        raise reader.error("shard_ids", "give either shard_ids or cluster_index and cluster_count, not both")
+    if cluster and not ("cluster_index" in data and "cluster_count" in data):
+        raise reader.error("cluster_index", "cluster_index and cluster_count go together")
+    index = reader.integer(data, "cluster_index", 0, 0, MAX_SHARDS - 1)
+    processes = reader.integer(data, "cluster_count", 1, 1, MAX_SHARDS)
+    ids = reader.integers(data, "shard_ids") if "shard_ids" in data else list(range(count))
+    try:
+        shards = Shards.of_cluster(index, processes, count) if cluster else Shards(count, tuple(ids))
+    except ValueError as error:
+        raise reader.error("cluster_index" if cluster else "shard_ids", str(error)) from None
+    if not shards.every and not is_postgresql_url(database):
+        raise reader.error(
+            "shard_ids",
+            f"with an SQLite database one process owns every shard ({shards} given): use a PostgreSQL "
+            "database to split the shards between processes",
+        )
+    return shards
 
 
 @dataclass(frozen=True, slots=True)
@@ -307,6 +353,14 @@ class _Reader:
         if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
             raise self.error(key, f"must be a list of strings, not {value!r}")
         return [str(item) for item in value]
+
+    def integers(self, data: Mapping[str, object], key: str) -> list[int]:
+        value = self._leaf(data, key)
+        if not isinstance(value, list) or not all(
+            isinstance(item, int) and not isinstance(item, bool) for item in value
+        ):
+            raise self.error(key, f"must be a list of integers, not {value!r}")
+        return [int(item) for item in value]
 
     def choice(
         self,

@@ -54,6 +54,7 @@ from bot.service.rating_model import (
     rated_game,
     rated_go_game,
 )
+from bot.shards import Shards, shard_of
 from bot.store_backends import (
     Backend,
     Connection,
@@ -151,6 +152,16 @@ class ChannelTakenError(sqlite3.IntegrityError):
         self.channel_id = channel_id
         self.kind = kind
         super().__init__(f"channel {channel_id} already has an open {kind} game")
+
+
+class ForeignShardError(sqlite3.IntegrityError):
+    """A new game in a guild of a shard another process owns (see :mod:`bot.shards`): nothing is written."""
+
+    def __init__(self, guild_id: int, shards: Shards) -> None:
+        self.guild_id = guild_id
+        super().__init__(
+            f"guild {guild_id} is on shard {shard_of(guild_id, shards.count)}, not this process's {shards}"
+        )
 
 
 class GameStatus(enum.StrEnum):
@@ -354,12 +365,14 @@ class PuzzleAnswer:
 class Store:
     """An open database. Create with :meth:`open`; :meth:`close` when done."""
 
-    def __init__(self, db: Backend, lock_fd: int | None = None) -> None:
+    def __init__(self, db: Backend, lock_fd: int | None = None, shards: Shards | None = None) -> None:
         """Wrap an open connection in autocommit mode, holding the one-writer lock ``lock_fd`` (use
-        :meth:`open`)."""
+        :meth:`open`); with ``shards``, only the games of their guilds are this store's to load and
+        create (:meth:`owns`)."""
         self._db = db
         self._lock = asyncio.Lock()
         self._lock_fd = lock_fd
+        self._shards = shards
 
     @classmethod
     async def open(
@@ -368,6 +381,7 @@ class Store:
         migrations_dir: Path | None = None,
         *,
         busy_timeout: float | None = None,
+        shards: Shards | None = None,
     ) -> Store:
         """Open (or create) the database at ``path`` for this process alone, in WAL mode, check that it
         can be used, and apply the migrations it lacks (of ``migrations_dir``, by default
@@ -375,6 +389,8 @@ class Store:
         :data:`DEFAULT_BUSY_TIMEOUT`) for another connection's write lock.
 
         A ``postgresql://`` URL opens that PostgreSQL database instead (see :meth:`open_postgresql`).
+        With ``shards`` the store is one process's part of a sharded bot: it loads and creates only the
+        games of their guilds (:meth:`owns`).
 
         Raises:
             DatabaseInUseError: another process has it open.
@@ -386,7 +402,7 @@ class Store:
             ValueError: a migration file is misnamed or numbers are not 1, 2, 3...
         """
         if isinstance(path, str) and is_postgresql_url(path):
-            return await cls.open_postgresql(path, migrations_dir)
+            return await cls.open_postgresql(path, migrations_dir, shards=shards)
         path = Path(path)
         migrations = _migrations(MIGRATIONS_DIR if migrations_dir is None else migrations_dir)
         lock_fd = _take_lock(path)
@@ -397,7 +413,7 @@ class Store:
             except sqlite3.Error as error:
                 raise _open_error(path, error) from error
             try:
-                store = cls(SqliteBackend(db), lock_fd)
+                store = cls(SqliteBackend(db), lock_fd, shards)
                 await store._check(path, migrations[-1][0] if migrations else 0)
                 await store._migrate(migrations)
                 await store._check_ratings()
@@ -410,9 +426,12 @@ class Store:
         return store
 
     @classmethod
-    async def open_postgresql(cls, url: str, migrations_dir: Path | None = None) -> Store:
+    async def open_postgresql(
+        cls, url: str, migrations_dir: Path | None = None, *, shards: Shards | None = None
+    ) -> Store:
         """Open the PostgreSQL database at ``url`` (``postgresql://user:password@host:port/name``; it
-        must exist) for this process alone (it holds the database's advisory lock while open) and
+        must exist) for this process alone (it holds the database's advisory lock while open; with
+        ``shards``, shared with the other sharded processes, see :meth:`PostgresBackend.connect`) and
         apply the migrations it lacks (of ``migrations_dir``, by default :data:`PG_MIGRATIONS_DIR`).
 
         Raises:
@@ -423,9 +442,9 @@ class Store:
             ValueError: a migration file is misnamed or numbers are not 1, 2, 3...
         """
         migrations = _migrations(PG_MIGRATIONS_DIR if migrations_dir is None else migrations_dir)
-        backend = await PostgresBackend.connect(url)
+        backend = await PostgresBackend.connect(url, shared=shards is not None)
         try:
-            store = cls(backend)
+            store = cls(backend, shards=shards)
             newest = migrations[-1][0] if migrations else 0
             version = await backend.schema_version()
             if version > newest:
@@ -436,10 +455,24 @@ class Store:
                 )
             await store._migrate(migrations)
             await store._check_ratings()
+            await backend.end_setup()
         except BaseException:
             await backend.close()
             raise
         return store
+
+    def owns(self, guild_id: int) -> bool:
+        """Whether the games of ``guild_id`` are this store's (always, unless it was opened with shards)."""
+        return self._shards is None or self._shards.owns(guild_id)
+
+    def _check_owned(self, guild_id: int) -> None:
+        if self._shards is not None and not self._shards.owns(guild_id):
+            raise ForeignShardError(guild_id, self._shards)
+
+    async def in_transaction(self, work: Callable[[Connection], _T]) -> _T:
+        """``work(connection)`` in one transaction, committed if it returns (rolled back if it raises),
+        for tables that are not the games' (see :mod:`bot.leases`); ``work`` must not touch the store."""
+        return await self._one_trip_transaction(work)
 
     @property
     def backend(self) -> Backend:
@@ -469,7 +502,9 @@ class Store:
         Raises:
             ChannelTakenError: the channel already has an open game, of any kind (nothing is written).
             IntegerRangeError: a number does not fit SQLite (nothing is written).
+            ForeignShardError: the guild is another process's (nothing is written).
         """
+        self._check_owned(row.guild_id)
         _check_integers(row, log, ())
         game_id = await self._one_trip_transaction(lambda db: _insert_game(db, row, log))
         return GameRow(
@@ -536,9 +571,10 @@ class Store:
     # Reading ------------------------------------------------------------------------------------
 
     async def open_games(self) -> list[GameRow]:
-        """Every game in the lobby or being played, by id, except quarantined ones. A game whose row
-        cannot be read (broken JSON, a missing option, missing seats) is quarantined (see
-        :meth:`quarantine`) and logged, and the others are returned."""
+        """Every game in the lobby or being played, by id, except quarantined ones and those of other
+        processes' shards (:meth:`owns`). A game whose row cannot be read (broken JSON, a missing
+        option, missing seats) is quarantined (see :meth:`quarantine`) and logged, and the others are
+        returned."""
         async with self._lock:
             games, broken = await self._read_games(
                 "WHERE status IN ('lobby', 'active') AND quarantined IS NULL AND kind = 'scrabble' ORDER BY id",
@@ -547,17 +583,22 @@ class Store:
         for game_id, reason in broken:
             logger.error("game %d cannot be read (%s): quarantined", game_id, reason)
             await self.quarantine(game_id, reason)
-        return games
+        return [game for game in games if self.owns(game.guild_id)]
 
     async def pending_outbox(self, kind: GameKind = GameKind.SCRABBLE) -> list[OutboxEntry]:
-        """The announcements of the games of ``kind`` not marked sent, oldest first."""
+        """The announcements of the (owned, see :meth:`owns`) games of ``kind`` not marked sent, oldest
+        first."""
         async with self._lock:
             rows = await self._db.fetchall(
-                "SELECT outbox.id, game_id, data FROM outbox JOIN games ON games.id = outbox.game_id "
+                "SELECT outbox.id, game_id, data, guild_id FROM outbox JOIN games ON games.id = outbox.game_id "
                 "WHERE sent_at IS NULL AND games.kind = ? ORDER BY outbox.id",
                 (kind.value,),
             )
-        return [OutboxEntry(entry_id, game_id, _json_object(data)) for entry_id, game_id, data in rows]
+        return [
+            OutboxEntry(entry_id, game_id, _json_object(data))
+            for entry_id, game_id, data, guild_id in rows
+            if self.owns(guild_id)
+        ]
 
     async def game(self, game_id: int) -> GameRow | None:
         """The Scrabble game of that id, if any."""
@@ -921,7 +962,9 @@ class Store:
         Raises:
             ChannelTakenError: the channel already has an open game, of any kind (nothing is written).
             IntegerRangeError: a number does not fit SQLite (nothing is written).
+            ForeignShardError: the guild is another process's (nothing is written).
         """
+        self._check_owned(row.guild_id)
         _check_integers(row, log, ())
         game_id = await self._one_trip_transaction(lambda db: _insert_game(db, row, log))
         return replace(row, id=game_id)
@@ -952,8 +995,9 @@ class Store:
         return await self._one_trip_transaction(lambda db: _update_game(db, row, log, deltas, outbox))
 
     async def open_go_games(self) -> list[GoRow]:
-        """Every Go game in the lobby or being played, by id, except quarantined ones; one whose row
-        cannot be read is quarantined and logged, and the others are returned."""
+        """Every Go game in the lobby or being played, by id, except quarantined ones and those of other
+        processes' shards (:meth:`owns`); one whose row cannot be read is quarantined and logged, and
+        the others are returned."""
         async with self._lock:
             games, broken = await self._read_rows(
                 "WHERE status IN ('lobby', 'active') AND quarantined IS NULL AND kind = 'go' ORDER BY id",
@@ -963,7 +1007,7 @@ class Store:
         for game_id, reason in broken:
             logger.error("game %d cannot be read (%s): quarantined", game_id, reason)
             await self.quarantine(game_id, reason)
-        return games
+        return [game for game in games if self.owns(game.guild_id)]
 
     async def go_game(self, game_id: int) -> GoRow | None:
         """The Go game of that id, if any.

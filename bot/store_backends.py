@@ -34,6 +34,8 @@ POSTGRESQL_SCHEMES: Final = ("postgresql", "postgres")
 
 PG_LOCK_KEY: Final = 0x5C4AB813
 """The session advisory lock a process holds on a PostgreSQL database it has open (one writer)."""
+PG_SETUP_KEY: Final = PG_LOCK_KEY + 1
+"""The advisory lock sharded processes take in turn while they check and migrate the schema."""
 
 
 def is_postgresql_url(database: str | Path) -> bool:
@@ -278,16 +280,20 @@ class PostgresBackend(Backend):
     process holds the advisory lock :data:`PG_LOCK_KEY` while the database is open."""
 
     def __init__(self, connection: psycopg.Connection[Any]) -> None:
+        self._shared = False
         self._connection = _PgConnection(connection)
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="store-postgresql")
 
     @classmethod
-    async def connect(cls, url: str) -> PostgresBackend:
-        """Connect to ``url`` and take the one-writer lock.
+    async def connect(cls, url: str, *, shared: bool = False) -> PostgresBackend:
+        """Connect to ``url`` and take the one-writer lock; ``shared``: take it shared with the other
+        processes of a sharded bot (each owns its shards by leases, see :mod:`bot.leases`), which keeps
+        out an unsharded process and the console; such a process then holds :data:`PG_SETUP_KEY` (it
+        waits for it) until :meth:`end_setup`, so that processes starting together migrate in turn.
 
         Raises:
             StoreOpenError (from bot.store): the server cannot be reached, refuses the login, or
-                another process has the database open.
+                another process has the database open (a sharded one: an unsharded process has it).
         """
         import psycopg
 
@@ -302,13 +308,20 @@ class PostgresBackend(Backend):
                 "may log in"
             ) from error
         backend = cls(connection)
+        backend._shared = shared
         try:
-            locked = await backend.fetchone("SELECT pg_try_advisory_lock(?)", (PG_LOCK_KEY,))
+            take = "pg_try_advisory_lock_shared" if shared else "pg_try_advisory_lock"
+            locked = await backend.fetchone(f"SELECT {take}(?)", (PG_LOCK_KEY,))
             if locked is None or not locked[0]:
-                raise StoreOpenError(
-                    f"the database {redacted(url)} is in use by another scrabble-bot or console (it holds "
-                    "the database's advisory lock): stop that one first, or use another database"
+                other = (
+                    "an unsharded scrabble-bot or a console" if shared else "another scrabble-bot or console"
                 )
+                raise StoreOpenError(
+                    f"the database {redacted(url)} is in use by {other} (it holds the database's advisory "
+                    "lock): stop that one first, or use another database"
+                )
+            if shared:
+                await backend.execute("SELECT pg_advisory_lock(?)", (PG_SETUP_KEY,))
             await backend.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
             await backend.execute(
                 "INSERT INTO schema_version (version) SELECT 0 WHERE NOT EXISTS (SELECT 1 FROM schema_version)"
@@ -317,6 +330,11 @@ class PostgresBackend(Backend):
             await backend.close()
             raise
         return backend
+
+    async def end_setup(self) -> None:
+        """Let the next sharded process check and migrate the schema (see :meth:`connect`)."""
+        if self._shared:
+            await self.execute("SELECT pg_advisory_unlock(?)", (PG_SETUP_KEY,))
 
     async def run(self, work: Callable[[Connection], _T]) -> _T:
         connection = self._connection

@@ -515,7 +515,7 @@ class Game:
             game.lexicon = lexicon
             game.challenge_mode = ChallengeMode(data["challenge_mode"])
             version, internal, gauss = data["rng"]
-            game._rng = random.Random()
+            game._rng = random.Random(0)  # any seed: setstate replaces it (no system entropy read)
             game._rng.setstate((version, tuple(internal), gauss))
             saved = data["pending"]
             pending = None

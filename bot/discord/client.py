@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -11,6 +12,8 @@ from discord.ext import commands
 from bot.config import Config
 from bot.discord.cog import ScrabbleCog
 from bot.discord.errors import ScrabbleCommandTree
+from bot.discord.go_cog import GoCog
+from bot.discord.go_views import GO_DYNAMIC_ITEMS, submit_go_form
 from bot.discord.notifier import DiscordNotifier
 from bot.discord.settings_cog import SettingsCog
 from bot.discord.views import DYNAMIC_ITEMS, submit_form
@@ -33,7 +36,7 @@ def bot_intents() -> discord.Intents:
 
 
 class ScrabbleBot(commands.Bot):
-    """The Scrabble bot: the ``/scrabble`` commands and the game messages' persistent buttons.
+    """The Scrabble bot: the ``/scrabble`` and ``/go`` commands and the game messages' persistent buttons.
 
     ``config`` gives the dev guild (commands are synced there, copied from the global ones, for instant
     updates while developing; globally otherwise). ``make_service`` builds the game service the
@@ -41,15 +44,19 @@ class ScrabbleBot(commands.Bot):
     service is started in :meth:`setup_hook` (once the bot can send) and closed in :meth:`close`. With
     ``sync_commands=False`` the commands are not sent to Discord at start-up (tests, or restarts that
     did not change any command). Messages ping no one unless they allow it (the service's mentions).
+    ``options`` go to discord.py's client (a sharded bot's shards, see :mod:`bot.discord.sharded`).
     """
 
-    def __init__(self, config: Config, make_service: ServiceFactory, *, sync_commands: bool = True) -> None:
+    def __init__(
+        self, config: Config, make_service: ServiceFactory, *, sync_commands: bool = True, **options: Any
+    ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=bot_intents(),
             tree_cls=ScrabbleCommandTree,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            **options,
         )
         self.config = config
         self.service = make_service(DiscordNotifier(self))
@@ -61,14 +68,16 @@ class ScrabbleBot(commands.Bot):
         game service (which resumes the open games: timers, AI turns)."""
         await self.add_cog(ScrabbleCog(self))
         await self.add_cog(SettingsCog(self))
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.add_cog(GoCog(self))
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *GO_DYNAMIC_ITEMS)
         if self.sync_commands:
             await self.sync_app_commands()
         await self.service.start()
         self._service_started = True
 
     async def on_interaction(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
-        """Handle every modal submission by its custom id (:func:`bot.discord.views.submit_form`).
+        """Handle every modal submission by its custom id (:func:`bot.discord.views.submit_form` for
+        Scrabble's forms, :func:`bot.discord.go_views.submit_go_form` for Go's: each ignores the other's).
 
         discord.py dispatches this event once for every interaction, after its own routing; its modal
         store only knows the modals this process sent, and the bot's modals leave their submission to
@@ -77,6 +86,7 @@ class ScrabbleBot(commands.Bot):
         """
         if interaction.type is discord.InteractionType.modal_submit:
             await submit_form(interaction)
+            await submit_go_form(interaction)
 
     async def close(self) -> None:
         """Stop the game service's timers and AI turns, then disconnect."""

@@ -43,9 +43,12 @@ Command = Callable[..., Awaitable[Message]]
 """A method of the game service for a command, called as ``command(service, channel_or_guild_id, ...)``."""
 
 
-def help_text(commands: Iterable[app_commands.Command[Any, ..., Any] | app_commands.Group]) -> str:
-    """The text of ``/scrabble help``: one line per command (groups are skipped), with its options."""
-    lines = ["**Scrabble commands**"]
+def help_text(
+    commands: Iterable[app_commands.Command[Any, ..., Any] | app_commands.Group], game: str = "Scrabble"
+) -> str:
+    """The text of ``/scrabble help`` (``/go help`` with ``game="Go"``): one line per command (groups
+    are skipped), with its options."""
+    lines = [f"**{game} commands**"]
     for command in commands:
         if isinstance(command, app_commands.Command):
             options = " ".join(
@@ -56,14 +59,14 @@ def help_text(commands: Iterable[app_commands.Command[Any, ..., Any] | app_comma
     return "\n".join(lines)
 
 
-def where(interaction: discord.Interaction[Any]) -> tuple[int, int]:
-    """The guild and channel (or thread) of a game command.
+def where(interaction: discord.Interaction[Any], game: str = "Scrabble") -> tuple[int, int]:
+    """The guild and channel (or thread) of a command of ``game``.
 
     Raises:
         GuildOnlyError: the command was used in a DM.
     """
     if interaction.guild_id is None or interaction.channel_id is None:
-        raise GuildOnlyError
+        raise GuildOnlyError(game)
     return interaction.guild_id, interaction.channel_id
 
 
@@ -74,12 +77,14 @@ async def run(
     slow: bool,
     public: bool = False,
     in_guild: bool = False,
+    game: str = "Scrabble",
     **options: Any,
 ) -> None:
-    """Run a game command: refuse DMs, defer first if ``slow`` (publicly if the answer is ``public``),
-    call ``command(service, place, *args, **options)``, where ``place`` is the interaction's channel
-    (or its guild if ``in_guild``), and answer with the service's message (and its buttons)."""
-    guild_id, channel_id = where(interaction)
+    """Run a command of ``game``: refuse DMs, defer first if ``slow`` (publicly if the answer is
+    ``public``), call ``command(service, place, *args, **options)``, where ``place`` is the
+    interaction's channel (or its guild if ``in_guild``), and answer with the service's message (and
+    its buttons)."""
+    guild_id, channel_id = where(interaction, game)
     if slow:
         await defer(interaction, public=public)
     service: GameService = interaction.client.service

@@ -23,10 +23,24 @@ log = logging.getLogger(__name__)
 
 
 class GuildOnlyError(ScrabbleError):
-    """A game command used outside a server (in a DM)."""
+    """A game command used outside a server (in a DM); ``game`` names the game."""
+
+    def __init__(self, game: str = "Scrabble") -> None:
+        super().__init__(f"{game} games are played in server channels: use this command in a server.")
+
+
+class BotOpponentError(ScrabbleError):
+    """A Go game offered to a bot account, which would never join it."""
 
     def __init__(self) -> None:
-        super().__init__("Scrabble games are played in server channels: use this command in a server.")
+        super().__init__("Bots do not join games: to play the bot's AI, choose an ai_level instead.")
+
+
+class GoUnavailableError(ScrabbleError):
+    """A Go command or button on a bot whose service hosts no Go."""
+
+    def __init__(self) -> None:
+        super().__init__("This bot does not host Go games.")
 
 
 class UnknownFormError(ScrabbleError):

@@ -5,9 +5,9 @@ Discord's rate limits (a 429's ``retry_after``) and sends the very same request 
 keeps Discord from creating the message twice; meanwhile the channel's next messages wait. Messages
 that wait together are merged as they arrive (:func:`~bot.discord.delivery.merged`: every text is kept
 in order, a newer board image supersedes an older one), so a busy channel holds about one waiting
-message, with one board, instead of a queue that grows with its moves. (The runner awaits each turn's
-announcement under the game's lock, so one game's turn messages do not wait together today: the
-merging bounds a channel's queue whatever posts do.)
+message, with one board, instead of a queue that grows with its moves. (The service's delivery task
+of a channel, :mod:`bot.service.delivery`, sends one message at a time, so its turn messages do not
+wait together here today: the merging bounds a channel's queue whatever posts do.)
 """
 
 from __future__ import annotations

@@ -133,10 +133,18 @@ async def run_for_user(interaction: discord.Interaction[Any], game_id: int, work
     AI turns, hints on big racks). A game that is over is refused (:class:`~bot.service.errors.NoGameError`);
     every error is reported through :func:`bot.discord.errors.report_error`.
     """
+    await run_deferred(interaction, lambda service, i: work(service, service.channel_of(game_id), i))
+
+
+async def run_deferred(
+    interaction: discord.Interaction[Any],
+    act: Callable[[GameService, discord.Interaction[Any]], Awaitable[Message]],
+) -> None:
+    """Defer ``interaction`` (ephemeral "thinking"), then follow up with ``act(service, interaction)``'s
+    answer and its buttons; any error is reported through :func:`bot.discord.errors.report_error`."""
     try:
         await defer(interaction)
-        service = service_of(interaction)
-        reply = await work(service, service.channel_of(game_id), interaction)
+        reply = await act(service_of(interaction), interaction)
         await answer(interaction, reply, view_for(reply))
     except Exception as error:
         await report_error(interaction, error)
@@ -171,7 +179,8 @@ def _actions(game_id: int, turn: int | None) -> dict[Button, Work]:
     }
 
 
-_ACTION_PATTERN: Final = "|".join(re.escape(button.value) for button in Button)
+_ACTION_PATTERN: Final = "|".join(re.escape(button.value) for button in _STYLES)
+"""Scrabble's actions (Go's buttons are :mod:`bot.discord.go_views`'s, in their own namespace)."""
 
 
 class GameButton(
@@ -321,7 +330,17 @@ def view_for(message: Message) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
     for button in message.buttons:
         assert message.game is not None  # Message requires it with buttons
-        view.add_item(GameButton(button, message.game, message.turn))
+        view.add_item(_button(button, message.game, message.turn))
     for link in message.links:
         view.add_item(discord.ui.Button(style=discord.ButtonStyle.link, label=link.label, url=link.url))
     return view
+
+
+def _button(action: Button, game_id: int, turn: int | None) -> discord.ui.Item[Any]:
+    """The persistent button of ``action`` in game ``game_id``: Go's (:mod:`bot.discord.go_views`) or
+    Scrabble's."""
+    from bot.discord.go_views import GO_STYLES, GoButton  # go_views builds on this module
+
+    if action in GO_STYLES:
+        return GoButton(action, game_id, turn)
+    return GameButton(action, game_id, turn)

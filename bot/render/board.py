@@ -1,13 +1,15 @@
 """The board image: premium squares, coordinates, tiles, the last move and an optional header.
 
 An image is composed from parts: the empty board of the variant (squares, labels, the start star,
-coordinates, frame), one sprite per tile and the header strip. :func:`render_board` takes the parts from
+coordinates, frame), one sprite per tile and the header strip. :func:`compose_board` takes the parts from
 caches (the empty board per variant, the sprites per letter, value, size and state, the header's parts:
 see :mod:`bot.render.header`) and :func:`full_redraw` draws every part afresh; both compose them the same way, so
 their pixels are identical (the tests and ``bench/render.py`` compare them). The PNG of either takes
 the 256 colours of :func:`board_palette`, chosen once per variant for every board it can show, so a
-render only looks colours up. The cached parts are only read once made, so renders may run
-in several threads at once.
+render only looks colours up. :func:`render_board` goes further: it composes parts already in those
+colours (the empty board, and each tile on each kind of square it can cover), so it only maps the
+header strip; a pixel maps to the palette on its own, so its PNG is :func:`compose_board`'s, byte for
+byte. The cached parts are only read once made, so renders may run in several threads at once.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from PIL import Image, ImageDraw
 
 from bot.messages import BoardHeader, PlayerLine
 from bot.render import style
-from bot.render.drawing import draw_centred, fixed_palette, png_bytes, shrink
+from bot.render.drawing import draw_centred, fixed_palette, in_palette, indexed_png, png_bytes, shrink
 from bot.render.header import draw_header_strip, header_strip
 from bot.render.tiles import draw_tile, tile_image
 from scrabble_core.board import Board
@@ -60,8 +62,7 @@ def render_board(
     squares are highlighted (squares there without a tile are ignored). With ``header`` a strip above
     the board lists the players with their scores, marks whose turn it is and gives the bag's count.
     """
-    image = compose_board(board, last_move=last_move, header=header)
-    return board_png(image, board.variant)
+    return indexed_png(_compose_indexed(board, last_move, header))
 
 
 def board_png(image: Image.Image, variant: Variant) -> bytes:
@@ -144,6 +145,82 @@ def _compose(
         left, top, _, _ = square_box(square)
         canvas.paste(sprite, (left, top + offset), sprite)
     return canvas
+
+
+def _compose_indexed(board: Board, last_move: Collection[Square], header: BoardHeader | None) -> Image.Image:
+    """The image of :func:`compose_board` in the colours of :func:`board_palette` (mode ``P``),
+    composed from the variant's :class:`_IndexedParts`: only the header strip is mapped at each
+    render."""
+    variant = board.variant
+    parts = _indexed_parts(variant)
+    canvas = parts.background(header=header is not None).copy()
+    offset = 0
+    if header is not None:
+        strip = header_strip(canvas.width, tuple(header.players), header.bag)
+        canvas.paste(in_palette(strip, parts.palette), (0, 0))
+        offset = style.HEADER_HEIGHT
+    highlighted = set(last_move)
+    for square, letter in board.tiles():
+        value = None if letter.islower() else variant.value(letter)
+        cell = parts.tile(square, letter.upper(), value, last_move=square in highlighted)
+        left, top, _, _ = square_box(square)
+        canvas.paste(cell, (left, top + offset))
+    return canvas
+
+
+class _IndexedParts:
+    """The parts of one variant's boards already in the colours of :func:`board_palette`: the empty
+    board (with the header's place or without) and each tile on each kind of square it can cover,
+    made on first use and then only read (threads may share them).
+
+    One object per variant (:func:`_indexed_parts`), looked up once per render: a variant's hash
+    covers every square of its layout."""
+
+    def __init__(self, variant: Variant) -> None:
+        """The parts of ``variant``, none made yet but its palette and kinds of square."""
+        self.variant = variant
+        self.palette = board_palette(variant)
+        self._empty = _empty_board(variant)
+        self._backgrounds: dict[bool, Image.Image] = {}
+        self._tiles: dict[tuple[int, str, int | None, bool], Image.Image] = {}
+        self._kinds: dict[Square, int] = {}
+        self._cells: list[Image.Image] = []
+        found: dict[bytes, int] = {}
+        for square in variant.squares():  # squares whose cells have the same pixels are of one kind
+            cell = self._empty.crop(square_box(square))
+            kind = found.setdefault(cell.tobytes(), len(self._cells))
+            if kind == len(self._cells):
+                self._cells.append(cell)
+            self._kinds[square] = kind
+
+    def background(self, *, header: bool) -> Image.Image:
+        """The empty board (below the header's place, filled as :func:`_compose` fills it, with
+        ``header``). Shared: copy before changing it."""
+        image = self._backgrounds.get(header)
+        if image is None:
+            canvas = self._empty
+            if header:
+                canvas = Image.new("RGB", board_size(self.variant, header=True), style.FRAME_DARK)
+                canvas.paste(self._empty, (0, style.HEADER_HEIGHT))
+            image = self._backgrounds.setdefault(header, in_palette(canvas, self.palette))
+        return image
+
+    def tile(self, square: Square, letter: str, value: int | None, *, last_move: bool) -> Image.Image:
+        """The cell of ``square`` covered by the tile (as :func:`_compose` pastes it). Shared: only
+        read it."""
+        kind = self._kinds[square]
+        key = (kind, letter, value, last_move)
+        image = self._tiles.get(key)
+        if image is None:
+            cell = self._cells[kind].copy()
+            sprite = tile_image(letter, value, style.CELL, last_move=last_move)
+            cell.paste(sprite, (0, 0), sprite)
+            image = self._tiles.setdefault(key, in_palette(cell, self.palette))
+        return image
+
+
+_indexed_parts = lru_cache(maxsize=16)(_IndexedParts)
+""":class:`_IndexedParts` made once per variant (equal variants share them) and kept."""
 
 
 def draw_empty_board(variant: Variant) -> Image.Image:

@@ -73,9 +73,21 @@ def png_bytes(
     if palette is None:
         indexed = image.quantize(256, method=Image.Quantize.FASTOCTREE)
     else:
-        indexed = image.quantize(palette=palette, dither=Image.Dither.NONE)
+        indexed = in_palette(image, palette)
+    return indexed_png(indexed, compress_level=compress_level)
+
+
+def in_palette(image: Image.Image, palette: Image.Image) -> Image.Image:
+    """The RGB ``image`` in the colours of ``palette`` (from :func:`fixed_palette`), each pixel the
+    nearest of them: a lookup of that pixel alone, so a part of an image maps as it does within the
+    whole."""
+    return image.quantize(palette=palette, dither=Image.Dither.NONE)
+
+
+def indexed_png(image: Image.Image, *, compress_level: int = PNG_COMPRESS_LEVEL) -> bytes:
+    """Encode the palette ``image`` (mode ``P``) as a PNG, compressed at ``compress_level``."""
     buffer = io.BytesIO()
-    indexed.save(buffer, format="PNG", compress_level=compress_level)
+    image.save(buffer, format="PNG", compress_level=compress_level)
     return buffer.getvalue()
 
 

@@ -113,7 +113,7 @@ async def service_parts(
     """
     path = config.database if database is None else database
     try:
-        store = await Store.open(path)
+        store = await Store.open(path, shards=config.shards)
     except StoreOpenError as error:  # in use, read-only, damaged, too new: it says which file and what to do
         raise AssemblyError(str(error)) from error
     except (sqlite3.Error, OSError, ValueError) as error:

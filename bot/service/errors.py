@@ -70,10 +70,12 @@ class GameStartedError(LobbyError):
 
 
 class GameNotStartedError(ServiceError):
-    """A game action while the game is still in its lobby."""
+    """A game action while the game is still in its lobby (the message says how it starts)."""
 
-    def __init__(self) -> None:
-        super().__init__("The game has not started yet: its creator starts it with /scrabble start")
+    def __init__(
+        self, message: str = "The game has not started yet: its creator starts it with /scrabble start"
+    ) -> None:
+        super().__init__(message)
 
 
 class NotEnoughPlayersError(LobbyError):

@@ -10,8 +10,11 @@ changed, and the command is refused with a :class:`~bot.service.errors.StorageEr
 work (an AI turn, a timeout, a reminder) retries the write instead, with backoff, telling the channel
 once.
 
-The announcement of a turn is written to the store's outbox in the turn's own transaction and marked
-sent once it went out; one that a crash left unsent is delivered at the next :meth:`GameRunner.start`.
+The announcement of a turn is written to the store's outbox in the turn's own transaction; it is then
+handed to the channel's delivery task (:mod:`bot.service.delivery`), which renders and sends it after
+the channel's earlier messages, apart from the lock (the command answers at once), and marks it sent
+once it went out; one that a crash left unsent is delivered at the next :meth:`GameRunner.start`.
+Everything the runner says in a channel goes through that task, so a channel's messages keep their order.
 """
 
 from __future__ import annotations
@@ -25,8 +28,9 @@ from dataclasses import dataclass, replace
 
 from bot.config import Config
 from bot.messages import Message, mention
-from bot.service import announcements, text
+from bot.service import announcements, delivery, text
 from bot.service.actions import Action, move_action, timeout_action, turn_seed
+from bot.service.delivery import Deliveries, Job
 from bot.service.errors import NoGameError, StaleTurnError, StorageError, StorageRangeError
 from bot.service.listeners import Listeners
 from bot.service.locks import ChannelLocks
@@ -81,6 +85,7 @@ class GameRunner:
         self.tables = Tables()
         self.locks = ChannelLocks()
         self._tasks = Tasks()
+        self._deliveries = Deliveries()
         self._windows: dict[int, Window] = {}
         self.listeners = Listeners()
         self.links: BoardLinks | None = None
@@ -99,6 +104,7 @@ class GameRunner:
                 logger.error("game %d cannot be loaded (%s): quarantined", row.id, error)
                 await self._store.quarantine(row.id, f"{type(error).__name__}: {error}")
         await self._deliver_pending()
+        await self.delivered()
         for channel_id, table in list(self.tables.items()):
             async with self.lock(channel_id):
                 await self.schedule(table)
@@ -121,12 +127,19 @@ class GameRunner:
         return Table(row, game)
 
     async def close(self) -> None:
-        """Stop every timer and AI turn."""
+        """Stop every timer and AI turn, then let the queued deliveries finish (for a few seconds at
+        most: see :meth:`~bot.service.delivery.Deliveries.close`)."""
         await self._tasks.close()
+        await self._deliveries.close(delivery.CLOSE_GRACE_SECONDS)
 
     async def idle(self) -> None:
-        """Wait until no AI turn or timer action is running."""
+        """Wait until no AI turn or timer action is running and every queued delivery went out."""
         await self._tasks.idle()
+        await self.delivered()
+
+    async def delivered(self) -> None:
+        """Wait until every queued delivery went out (AI turns and timers may still be running)."""
+        await self._deliveries.idle()
 
     # The state-change path ----------------------------------------------------------------------
 
@@ -295,6 +308,11 @@ class GameRunner:
 
     # Announcements ------------------------------------------------------------------------------
 
+    def deliver(self, channel_id: int, job: Job) -> None:
+        """Run ``job`` (which builds and sends something for the channel) after everything queued for
+        the channel before it, in the channel's delivery task; return at once."""
+        self._deliveries.send(channel_id, job)
+
     async def announce(
         self,
         table: Table,
@@ -304,18 +322,29 @@ class GameRunner:
         *,
         pending: int | None = None,
     ) -> None:
-        """After a saved turn: post the turn message (and the end of a game that is over), DM ``racks``
-        to their owners, then mark the outbox entry ``pending`` sent. Never raises: the change is
-        saved already, so a failure is logged and what comes next (the reply, the timer, the AI's
-        turn) still happens."""
+        """After a saved turn: queue its announcement in the channel's delivery task and return at once.
+        There, the turn message is posted (and the end of a game that is over), ``racks`` are DMed to
+        their owners, then the outbox entry ``pending`` is marked sent. Never raises: the change is
+        saved already, so a failure is logged and the channel's next messages still go out."""
+        self.deliver(table.row.channel_id, lambda: self._announce_now(table, events, lines, racks, pending))
+
+    async def _announce_now(
+        self,
+        table: Table,
+        events: Sequence[Event],
+        lines: Sequence[str],
+        racks: Sequence[SeatRow],
+        pending: int | None,
+    ) -> None:
+        """The delivery job of :meth:`announce`."""
         channel_id, game_id = table.row.channel_id, table.row.id
         try:
-            await self.post(channel_id, await self.turn_message(table, events, lines))
+            await self._post_now(channel_id, await self.turn_message(table, events, lines))
         except Exception:
             logger.exception("game %d: could not announce the turn", game_id)
         if table.started().is_over:
             try:
-                await self.post(channel_id, await announcements.final_message(table, self.renderer))
+                await self._post_now(channel_id, await announcements.final_message(table, self.renderer))
             except Exception:
                 logger.exception("game %d: could not announce the end", game_id)
         for seat in racks:
@@ -376,6 +405,12 @@ class GameRunner:
         return Table(row, Game.from_dict(row.state, lexicon=self._lexicon))
 
     async def post(self, channel_id: int, message: Message) -> None:
+        """Queue ``message`` for the channel, after everything queued for it before, and return at
+        once; a failure to send it is logged."""
+        self.deliver(channel_id, lambda: self._post_now(channel_id, message))
+
+    async def _post_now(self, channel_id: int, message: Message) -> None:
+        """Post ``message`` in the channel now (from its delivery task); a failure is logged."""
         try:
             await self._notifier.post(channel_id, message)
         except Exception:
@@ -394,7 +429,9 @@ class GameRunner:
             logger.exception("could not DM user %d", seat.user_id)
             delivered = False
         if not delivered:
-            await self.post(table.row.channel_id, announcements.rack_not_sent_message(table, seat.user_id))
+            await self._post_now(
+                table.row.channel_id, announcements.rack_not_sent_message(table, seat.user_id)
+            )
 
     async def turn_message(self, table: Table, events: Sequence[Event], lines: Sequence[str]) -> Message:
         """The public message after a turn (:func:`~bot.service.announcements.turn_message`), with the

@@ -24,7 +24,10 @@ from service_fakes import CREATOR_FIRST_SEED, AnyWord, QuickRenderer, SimpleAdvi
 
 from bot.config import Config
 from bot.discord.client import ScrabbleBot
+from bot.render.go_board import render_go_board
 from bot.service.game_service import GameService
+from bot.service.go.ai import ThreadGoAi
+from bot.service.go.protocols import GoAi
 from bot.service.protocols import Advisor, AiPlayer, Notifier
 from bot.store import Store
 
@@ -47,7 +50,8 @@ async def make_harness(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterat
         the service; no gateway), with a :class:`GameService` over ``tmp_path/games.sqlite3``, closed at
         teardown. By default the lexicon accepts every word and the AI and hints use
         :func:`service_fakes.find_play`, and every game has the seed ``seed`` (by default one with which the
-    creator draws first: :data:`service_fakes.CREATOR_FIRST_SEED`). Each call is a new bot process as far as discord.py is concerned,
+    creator draws first: :data:`service_fakes.CREATOR_FIRST_SEED`). It hosts Go too (``service.go``:
+        real board images, the built-in Go AI in a thread unless ``go_ai`` is given). Each call is a new bot process as far as discord.py is concerned,
         on the same database: a restart."""
     opened: list[tuple[ScrabbleBot, Store]] = []
 
@@ -59,6 +63,7 @@ async def make_harness(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterat
         ai: AiPlayer | None = None,
         advisor: Advisor | None = None,
         seed: int = CREATOR_FIRST_SEED,
+        go_ai: GoAi | None = None,
     ) -> BotHarness:
         settings = config or Config(database=tmp_path / "games.sqlite3")
         for _, previous in opened:  # a restart: the previous process has ended, and its lock with it
@@ -75,6 +80,8 @@ async def make_harness(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterat
                 advisor or SimpleAdvisor(),
                 renderer=QuickRenderer(),
                 new_seed=lambda: seed,
+                go_ai=go_ai or ThreadGoAi(0.2, "builtin"),
+                go_renderer=render_go_board,
             )
 
         bot = ScrabbleBot(settings, make_service, sync_commands=sync_commands)

@@ -43,6 +43,7 @@ async def start_and_hang(path: Path) -> None:
     await harness.open()
     notifier.armed = True
     await harness.svc.start_game(CHANNEL, ALICE.id)
+    await harness.svc.idle()  # the announcement goes out behind the answer
 
 
 async def play_and_hang(path: Path) -> None:
@@ -52,6 +53,7 @@ async def play_and_hang(path: Path) -> None:
     assert play is not None
     notifier.armed = True
     await harness.svc.play(CHANNEL, ALICE.id, typed(play))
+    await harness.svc.idle()  # the announcement goes out behind the answer
 
 
 async def hold(path: Path) -> None:

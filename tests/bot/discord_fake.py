@@ -941,12 +941,14 @@ class BotHarness:
 
     async def reply(self, payload: JSON, *, timeout: float = 5.0) -> RecordedRequest:
         """Dispatch ``payload`` and return the message it is answered with: the callback's, or the
-        first followup if the callback was a deferral."""
+        first followup if the callback was a deferral, once what the service queued for the channels
+        meanwhile (the announcements that go out behind the answer) went out."""
         callback = await self.ack(payload, timeout=timeout)
+        answer = callback
         if callback.json["type"] in (5, 6):
-            (followup, *_) = await self.fake.followups_for(payload, timeout=timeout)
-            return followup
-        return callback
+            (answer, *_) = await self.fake.followups_for(payload, timeout=timeout)
+        await asyncio.wait_for(self.service._runner.delivered(), timeout)
+        return answer
 
 
 TEST_TOKEN = "MTIz.fake-token.for-tests"

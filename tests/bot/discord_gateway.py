@@ -11,9 +11,15 @@ no resume): ``HELLO`` on connect, ``IDENTIFY`` answered by ``READY`` (the bot us
 guilds as unavailable) then one ``GUILD_CREATE`` per guild, each ``HEARTBEAT`` answered by
 ``HEARTBEAT_ACK``, and the events :meth:`FakeGateway.dispatch` sends, numbered in order.
 
+Sharding as Discord does it: an ``IDENTIFY`` with ``shard: [id, count]`` opens that shard's session (its
+own session id), whose ``READY`` and ``GUILD_CREATE`` hold only the guilds of that shard
+(``(guild_id >> 22) % count``), and an event of a guild goes to its shard's session only (DMs: shard 0).
+A second ``IDENTIFY`` of a shard replaces its session, as a reconnecting process's does.
+
 How the bot is pointed at the fakes: discord.py builds every REST URL from ``discord.http.Route.BASE``
-and connects a (non-sharded) client to ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY``; it only
-asks ``GET /gateway/bot`` when sharded (the REST fake answers it too). :func:`main` (run this file as a
+and connects a client to ``discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY`` (a sharded one too when
+its shard count is given); it only asks ``GET /gateway/bot`` when sharded without a count (the REST fake
+answers it too). :func:`main` (run this file as a
 script: ``python tests/bot/discord_gateway.py API_BASE GATEWAY_URL [scrabble-bot arguments]``) sets
 those two class attributes, then calls the bot's own entry point, :func:`bot.__main__.main`, with the
 remaining arguments. Nothing in the bot's code knows about the fakes: no setting or environment
@@ -103,7 +109,11 @@ class FakeGateway:
     heartbeats: int = 0
     port: int = 0
     identified: asyncio.Event = field(default_factory=asyncio.Event)
+    identifies: list[JSON] = field(default_factory=list)
+    """Every ``IDENTIFY`` received, in order."""
     _sockets: list[tuple[web.WebSocketResponse, itertools.count[int]]] = field(default_factory=list)
+    _shards: dict[web.WebSocketResponse, tuple[int, int]] = field(default_factory=dict)
+    _sessions: itertools.count[int] = field(default_factory=itertools.count)
     _runner: web.AppRunner | None = None
 
     @property
@@ -136,8 +146,34 @@ class FakeGateway:
         """
         if not self._sockets:
             raise RuntimeError("no client is connected to the fake gateway")
-        for socket, sequence in self._sockets:
+        guild_id = int(data.get("guild_id") or 0)
+        targets = [(socket, sequence) for socket, sequence in self._sockets if self._serves(socket, guild_id)]
+        if not targets:
+            raise RuntimeError(f"no client is connected to the shard of guild {guild_id}")
+        for socket, sequence in targets:
             await self._send(socket, {"op": DISPATCH, "t": event, "s": next(sequence), "d": data})
+
+    @property
+    def shards(self) -> dict[int, int]:
+        """The shards with a session (id: count)."""
+        return dict(self._shards.values())
+
+    async def wait_for_shards(self, ids: Sequence[int], timeout: float = 60.0) -> None:
+        """Wait until every shard of ``ids`` has a session.
+
+        Raises:
+            TimeoutError: one has none after ``timeout`` seconds.
+        """
+        async with asyncio.timeout(timeout):
+            while not set(ids) <= self.shards.keys():
+                await asyncio.sleep(0.05)
+
+    def _serves(self, socket: web.WebSocketResponse, guild_id: int) -> bool:
+        """Whether the session on ``socket`` gets the events of ``guild_id`` (every one if unsharded)."""
+        if socket not in self._shards:
+            return True
+        shard, count = self._shards[socket]
+        return (guild_id >> 22) % count == shard
 
     async def _send(self, socket: web.WebSocketResponse, payload: JSON) -> None:
         await socket.send_str(json.dumps(payload))
@@ -167,24 +203,41 @@ class FakeGateway:
                     ack.add_done_callback(acks.discard)
                 elif message.get("op") == IDENTIFY:
                     self.identify = message["d"]
+                    self.identifies.append(message["d"])
+                    shard = message["d"].get("shard")
+                    if shard is not None:
+                        await self._replace_session(socket, (shard[0], shard[1]))
                     await self._ready(socket, sequence)
                     self._sockets.append((socket, sequence))
                     self.identified.set()
         finally:
             self._sockets = [entry for entry in self._sockets if entry[0] is not socket]
+            self._shards.pop(socket, None)
         return socket
 
+    async def _replace_session(self, socket: web.WebSocketResponse, shard: tuple[int, int]) -> None:
+        """Make ``socket`` the session of ``shard``, closing the shard's previous one."""
+        for other, held in list(self._shards.items()):
+            if held[0] == shard[0]:
+                del self._shards[other]
+                self._sockets = [entry for entry in self._sockets if entry[0] is not other]
+                await other.close()
+        self._shards[socket] = shard
+
     async def _ready(self, socket: web.WebSocketResponse, sequence: itertools.count[int]) -> None:
+        guilds = [guild for guild in self.guilds if self._serves(socket, int(guild["id"]))]
         ready = {
             "v": 10,
             "user": self.bot_user,
-            "guilds": [{"id": guild["id"], "unavailable": True} for guild in self.guilds],
-            "session_id": "fake-session",
+            "guilds": [{"id": guild["id"], "unavailable": True} for guild in guilds],
+            "session_id": f"fake-session-{next(self._sessions)}",
             "resume_gateway_url": self.url,
             "application": {"id": str(self.application_id), "flags": 0},
         }
+        if socket in self._shards:
+            ready["shard"] = list(self._shards[socket])
         await self._send(socket, {"op": DISPATCH, "t": "READY", "s": next(sequence), "d": ready})
-        for guild in self.guilds:
+        for guild in guilds:
             await self._send(socket, {"op": DISPATCH, "t": "GUILD_CREATE", "s": next(sequence), "d": guild})
 
 

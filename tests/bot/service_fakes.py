@@ -285,6 +285,11 @@ async def started_game(
     await service.idle()
 
 
+async def delivered(harness: Harness) -> None:
+    """Wait until what the service queued for the channels went out (while an AI may still think)."""
+    await harness.svc._runner.delivered()
+
+
 def seat_users(users: Sequence[User], ai: int) -> list[User]:
     """The users by seat in a game made by :func:`started_game` in which the creator drew first: the
     creator, the AI seats (a user of id 0 stands for each), then the others in joining order."""

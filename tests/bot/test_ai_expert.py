@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from service_fakes import ALICE, CHANNEL, find_play, open_harness, started_game, typed
+from service_fakes import ALICE, CHANNEL, delivered, find_play, open_harness, started_game, typed
 
 
 async def test_an_ai_added_without_a_level_is_the_expert_and_shows_that_it_thinks(tmp_path: Path) -> None:
@@ -18,7 +18,8 @@ async def test_an_ai_added_without_a_level_is_the_expert_and_shows_that_it_think
     play = find_play(harness.svc.game(CHANNEL), 0)
     assert play is not None
     await harness.svc.play(CHANNEL, ALICE.id, typed(play))
-    await asyncio.sleep(0)
+    await asyncio.sleep(0)  # the AI's turn starts
+    await delivered(harness)
     assert harness.notifier.texts()[-1] == "AI is thinking…"
     assert [level for _, level, _ in harness.ai.calls] == ["expert"]
     harness.ai.gate.set()

@@ -285,6 +285,7 @@ async def test_new_defers_posts_the_lobby_with_its_buttons_and_acknowledges_priv
     deferred = await harness.ack(payload)
     assert deferred.json == {"type": DEFERRED, "data": {"flags": EPHEMERAL}}
     (followup,) = await harness.fake.followups_for(payload)
+    await harness.service.idle()
     (post,) = posts(harness)
     gid = game_id(harness)
     assert followup.json["content"] == (
@@ -444,6 +445,7 @@ async def test_play_command_plays_the_move_and_dms_the_new_rack(harness: BotHarn
     event = after.history[-1]
     assert followup.json["content"] == f"You played {event.move} for {event.score}."
     assert followup.json["flags"] == EPHEMERAL
+    await harness.service.idle()
     turn = last_post(harness)
     assert turn.content.startswith(f"Alice played {event.move} for {event.score}")
     assert turn.json["allowed_mentions"] == {"parse": [], "users": [BOB]}
@@ -530,6 +532,7 @@ async def test_turn_buttons_after_a_restart(make_harness: MakeHarness, fake_disc
     assert deferred.json == {"type": DEFERRED, "data": {"flags": EPHEMERAL}}
     (passed,) = await harness.fake.followups_for(payload)
     assert_private(passed, "You passed.")
+    await harness.service.idle()
     assert last_post(harness).content.startswith("Alice passed.")
     assert harness.service.game(channel(harness)).current == 1
 

@@ -210,7 +210,7 @@ async def test_global_sync_sends_the_scrabble_group_with_descriptions(
     await make_harness(sync_commands=True)
     (put,) = fake_discord.find("PUT", "/applications/")
     assert put.path == f"/applications/{fake_discord.application_id}/commands"
-    group, _ = put.json  # and /scrabble-settings: see test_discord_ratings.py
+    group, _, _ = put.json  # and /scrabble-settings (test_discord_ratings.py), /go (test_discord_go.py)
     assert group["name"] == "scrabble"
     assert group["type"] == 1
     assert [c["name"] for c in group["options"]] == COMMANDS
@@ -270,7 +270,7 @@ async def test_dev_guild_sync_copies_the_global_commands_to_the_guild(
     await make_harness(Config(database=tmp_path / "games.sqlite3", dev_guild_id=4242), sync_commands=True)
     (put,) = fake_discord.find("PUT", "/applications/")
     assert put.path == f"/applications/{fake_discord.application_id}/guilds/4242/commands"
-    assert [c["name"] for c in put.json] == ["scrabble", "scrabble-settings"]
+    assert [c["name"] for c in put.json] == ["scrabble", "scrabble-settings", "go"]
     assert_described(put.json[0])
 
 

@@ -41,7 +41,7 @@ async def test_settings_group_is_synced_for_server_managers_only(
 ) -> None:
     await make_harness(sync_commands=True)
     (put,) = fake_discord.find("PUT", "/applications/")
-    scrabble, settings = put.json
+    scrabble, settings, _go = put.json
     assert settings["name"] == SETTINGS
     assert settings["default_member_permissions"] == MANAGE_GUILD
     assert settings["contexts"] == [0]  # guilds only, never DMs

@@ -26,6 +26,7 @@ from service_fakes import (
     CREATOR_FIRST_SEED,
     GUILD,
     Harness,
+    delivered,
     find_play,
     make_config,
     open_harness,
@@ -90,6 +91,7 @@ async def test_a_play_committed_but_not_announced_is_announced_once_after_a_rest
     play = find_play(reference.svc.game(CHANNEL), 0)
     assert play is not None
     await reference.svc.play(CHANNEL, ALICE.id, typed(play))
+    await reference.svc.idle()
     expected_posts, expected_dms = reference.notifier.posts[posts:], reference.notifier.dms[dms:]
     expected_state = reference.svc.game(CHANNEL).to_dict()
     await reference.close()
@@ -132,8 +134,10 @@ async def test_a_start_committed_but_not_announced_is_announced_once_after_a_res
     (tmp_path / "reference").mkdir()
     reference = await open_harness(tmp_path / "reference")
     await lobby(reference)
+    await reference.svc.idle()
     posts, dms = len(reference.notifier.posts), len(reference.notifier.dms)
     await reference.svc.start_game(CHANNEL, ALICE.id)
+    await reference.svc.idle()
     expected_posts, expected_dms = reference.notifier.posts[posts:], reference.notifier.dms[dms:]
     await reference.close()
     assert expected_posts[0][1].text.startswith("The game begins!\nDraw for the first turn: ")
@@ -195,6 +199,7 @@ async def test_a_locked_database_during_an_ai_turn_is_retried_until_it_is_free(
     play = find_play(harness.svc.game(CHANNEL), 0)
     assert play is not None
     await harness.svc.play(CHANNEL, ALICE.id, typed(play))
+    await delivered(harness)
     assert harness.notifier.texts()[-1] == "AI is thinking…"
     blocker = write_lock(harness.path)
     gate.set()

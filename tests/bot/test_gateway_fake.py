@@ -1,5 +1,6 @@
 """The real ``scrabble-bot`` process driven through the fake gateway and the fake REST API: it logs in,
-syncs its commands, identifies, and answers a slash command sent as a gateway event."""
+syncs its commands, identifies, answers a slash command sent as a gateway event, and plays Go against its
+AI (in the AI worker pool)."""
 
 from __future__ import annotations
 
@@ -76,7 +77,7 @@ async def test_the_real_bot_identifies_and_answers_a_slash_command(running_bot: 
     assert gateway.identify["token"] == TEST_TOKEN
     assert gateway.identify["intents"] == (1 << 0) | (1 << 12)  # guilds, direct messages
     synced = fake.find("PUT", f"/applications/{fake.application_id}/commands")
-    assert [command["name"] for command in synced[0].json] == ["scrabble", "scrabble-settings"]
+    assert [command["name"] for command in synced[0].json] == ["scrabble", "scrabble-settings", "go"]
 
     reply = await running_bot.interact(running_bot.payloads.slash("new"))
 
@@ -84,5 +85,29 @@ async def test_the_real_bot_identifies_and_answers_a_slash_command(running_bot: 
         "Game 1 created: others join with /scrabble join, then start it with /scrabble start."
     )
     assert reply.ephemeral
+    await fake.wait_for_route("POST", f"/channels/{running_bot.payloads.channel_id}/messages")  # behind it
     (lobby,) = fake.channel_messages(running_bot.payloads.channel_id)
     assert "Join" in json.dumps(lobby["components"])
+
+
+async def test_the_real_bot_plays_go_against_its_ai_in_the_worker_pool(running_bot: RunningBot) -> None:
+    fake, payloads = running_bot.fake, running_bot.payloads
+    new = payloads.slash(
+        "new",
+        [{"name": "size", "type": 4, "value": 5}, {"name": "ai_level", "type": 3, "value": "easy"}],
+        group="go",
+    )
+    assert (await running_bot.interact(new)).content == "Go game 1 started against the AI (easy)."
+    played = await running_bot.interact(
+        payloads.slash("play", [{"name": "point", "type": 3, "value": "C3"}], group="go")
+    )
+    assert played.content == "You played C3."
+    path = f"/channels/{payloads.channel_id}/messages"
+    (answer,) = await fake.wait_for(
+        lambda r: r.path == path and r.content.startswith("AI (White) "), timeout=60
+    )
+    assert (
+        answer.content.splitlines()[-1]
+        == f"<@{payloads.user_id}>, your move as Black: /go play <point> or a button."
+    )
+    assert answer.filenames == ["go-1-3.png"]

@@ -57,7 +57,10 @@ async def test_a_game_between_members_starts_when_the_invited_member_joins(harne
         await harness.go.join(GO_CHANNEL, CAROL)
     with pytest.raises(AlreadySeatedError):
         await harness.go.join(GO_CHANNEL, ALICE)
-    with pytest.raises(GameNotStartedError):
+    with pytest.raises(
+        GameNotStartedError,
+        match=r"^The Go game has not started yet: it starts when an opponent joins with /go join$",
+    ):
         await harness.go.play(GO_CHANNEL, ALICE.id, "C3")
     assert (await harness.go.join(GO_CHANNEL, BOB)).text == "You joined the game."
     _, started = harness.notifier.posts[-1]

@@ -45,6 +45,7 @@ TABLES = (
     "rating_state",
     "ratings",
     "seats",
+    "shard_leases",
     "stats",
 )
 

@@ -21,6 +21,7 @@ from service_fakes import (
     DAVE,
     GUILD,
     Harness,
+    delivered,
     make_config,
     open_harness,
     play_turn,
@@ -148,6 +149,7 @@ async def test_ai_seats_are_rated_per_level(harness: Harness) -> None:
 async def test_unrated_and_cancelled_games_do_not_count(harness: Harness) -> None:
     ack = await harness.svc.new_game(GUILD, CHANNEL, ALICE, NewGame(rated=False))
     assert ack.text.endswith("It is unrated: it changes no rating.")
+    await delivered(harness)
     assert harness.notifier.texts()[-1].startswith(
         f"New standard game by <@{ALICE.id}>: void challenges, no time limit, 3 hints each, unrated.\n"
     )
@@ -224,6 +226,7 @@ async def test_an_old_database_is_rated_at_start_up(tmp_path: Path) -> None:
             "DROP TABLE ratings; DROP TABLE rating_history; DROP TABLE rating_state; DROP TABLE guild_features;"
             "DROP TABLE analyses; DROP TABLE puzzle_answers; DROP TABLE puzzles;"  # and none of schema 4
             "DROP TABLE kind_stats; DROP INDEX games_by_kind; ALTER TABLE games DROP COLUMN kind;"  # nor of 5
+            "DROP TABLE shard_leases;"  # nor of 6
         )
         db.execute("UPDATE games SET options = json_remove(options, '$.rated') WHERE options ->> 'rated'")
         db.execute("PRAGMA user_version = 2")

@@ -3,7 +3,8 @@
 :func:`bot.render.board.compose_board` takes the empty board, the tile sprites and the header strip
 from caches; :func:`bot.render.board.full_redraw` draws all of them afresh. Each case compares the two
 images pixel for pixel (no tolerance), with the caches cold and then warm, and the PNGs byte for byte
-(both in the board's fixed palette, :func:`bot.render.board.board_palette`).
+(both in the board's fixed palette, :func:`bot.render.board.board_palette`: :func:`render_board`
+composes parts already mapped to it).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from bot.render.board import board_palette, board_png, compose_board, full_redra
 from bot.render.drawing import PNG_COMPRESS_LEVEL, png_bytes
 from bot.render.header import draw_header_strip, header_strip
 from scrabble_core.board import Board
+from scrabble_core.game import Game
 from scrabble_core.squares import Square
 from scrabble_core.variant import Variant, get_variant, variant_from_dict
 
@@ -109,6 +111,7 @@ def clear_caches() -> None:
         tiles.tile_image,
     ):
         cache.cache_clear()
+    board_module._indexed_parts.cache_clear()
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -121,7 +124,9 @@ def test_cached_render_is_the_full_redraw(name: str) -> None:
         assert cached.size == reference.size
         assert ImageChops.difference(cached, reference).getbbox() is None, f"{warmth} caches"
     expected = board_png(reference, board.variant)
-    assert render_board(board, last_move=last_move, header=strip) == expected
+    clear_caches()
+    for warmth in ("cold", "warm"):
+        assert render_board(board, last_move=last_move, header=strip) == expected, f"{warmth} caches"
 
 
 def test_comparison_sees_one_changed_tile() -> None:
@@ -209,3 +214,17 @@ def test_png_pixels_are_exactly_the_golden_images(golden: str, case: str) -> Non
         png = png_bytes(image, palette=palette, compress_level=level)
         decoded = Image.open(io.BytesIO(png)).convert("RGB")
         assert ImageChops.difference(decoded, expected).getbbox() is None, f"level {level}"
+
+
+def test_a_restored_games_equal_variant_reuses_the_parts() -> None:
+    """Every turn restores its game (and a new, equal variant object) from the store: its render must
+    still find the parts made for the variant, not make them again."""
+    board, last_move, strip = CASES["midgame, header midgame"]
+    restored = Game.from_dict(Game(board.variant, ["Ann", "Bob"], rng=random.Random(1)).to_dict()).variant
+    assert restored is not board.variant and restored == board.variant
+    again = Board(restored)
+    again.place(board.tiles())
+    clear_caches()
+    first = render_board(board, last_move=last_move, header=strip)
+    assert render_board(again, last_move=last_move, header=strip) == first
+    assert board_module._indexed_parts.cache_info().misses == 1

@@ -15,6 +15,7 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 from test_render_cache import CASES
 
+from bot.render import board as board_module
 from bot.render.board import _empty_board, board_palette, compose_board, render_board
 from bot.render.drawing import fixed_palette, png_bytes
 from scrabble_core.board import Board
@@ -69,6 +70,7 @@ def test_faithfulness_check_fails_on_a_palette_without_the_tiles(name: str) -> N
 
 def test_every_board_of_a_variant_shares_one_palette_chosen_once() -> None:
     board_palette.cache_clear()
+    board_module._indexed_parts.cache_clear()
     pngs = [
         render_board(board, last_move=last_move, header=strip)
         for board, last_move, strip in (

@@ -23,6 +23,7 @@ from service_fakes import (
     GUILD,
     OTHER_CHANNEL,
     Harness,
+    delivered,
     find_play,
     make_config,
     on_turn,
@@ -85,6 +86,7 @@ async def test_lobby_start_deals_and_dms_each_rack_to_its_owner(harness: Harness
     service = harness.svc
     ack = await service.new_game(GUILD, CHANNEL, ALICE, NewGame(seed=3, turn_seconds=0, hints=2))
     assert ack.private
+    await service.idle()
     assert harness.notifier.texts()[-1] == (
         "New standard game by <@11>: void challenges, no time limit, 2 hints each.\n"
         "Players (1/4): Alice (<@11>)\n"
@@ -94,8 +96,10 @@ async def test_lobby_start_deals_and_dms_each_rack_to_its_owner(harness: Harness
     assert lobby.buttons == (Button.JOIN, Button.ADD_AI, Button.START, Button.CANCEL)
     assert lobby.game is not None
     await service.join(CHANNEL, BOB)
+    await service.idle()
     assert "Players (2/4): Alice (<@11>), Bob (<@12>)" in harness.notifier.texts()[-1]
     await service.start_game(CHANNEL, ALICE.id)
+    await service.idle()
     game = service.game(CHANNEL)
     start = harness.notifier.posts[-1][1]
     assert start.text == (
@@ -154,6 +158,7 @@ async def test_add_ai_seats_an_ai_at_the_games_level_for_the_creator_only(harnes
         await service.add_ai(CHANNEL, BOB.id)
     ack = await service.add_ai(CHANNEL, ALICE.id)
     assert ack == Message("AI 2 (hard) joined the game.", private=True)
+    await service.idle()
     assert "Players (3/4): Alice (<@11>), AI, AI 2" in harness.notifier.texts()[-1]
     await service.add_ai(CHANNEL, ALICE.id)
     with pytest.raises(LobbyFullError):
@@ -241,6 +246,7 @@ async def test_cancel_by_creator_or_moderator_only(harness: Harness) -> None:
     with pytest.raises(NotAllowedError, match="Only the game's creator or a moderator can cancel it"):
         await harness.svc.cancel(CHANNEL, BOB.id, can_manage=False)
     await harness.svc.cancel(CHANNEL, CAROL.id, can_manage=True)
+    await harness.svc.idle()
     assert harness.notifier.texts()[-1] == "The game was cancelled by <@13>."
     with pytest.raises(NoGameError, match=NO_GAME):
         await harness.svc.board(CHANNEL)
@@ -267,6 +273,7 @@ async def test_turn_message_and_refusals(harness: Harness) -> None:
     play = find_play(game, 0)
     assert play is not None
     ack = await service.play(CHANNEL, ALICE.id, typed(play))
+    await service.idle()
     after = service.game(CHANNEL)
     event = after.history[-1]
     assert ack == Message(f"You played {event.move} for {event.score}.", private=True)
@@ -281,6 +288,7 @@ async def test_turn_message_and_refusals(harness: Harness) -> None:
     assert harness.notifier.dms[-1] == (ALICE.id, harness.notifier.dms[-1][1])
     assert after.players[0].rack in harness.notifier.dms[-1][1].text
     await service.exchange(CHANNEL, BOB.id, after.players[1].rack[:3])
+    await service.idle()
     assert harness.notifier.texts()[-1].startswith("Bob exchanged 3 tiles.\n")
     assert harness.notifier.dms[-1][0] == BOB.id
 
@@ -386,6 +394,7 @@ async def test_single_challenge_withdraws_a_phony_and_redeals_by_dm(tmp_path: Pa
         with pytest.raises(ChallengeError, match="there is no play to challenge"):
             await harness.svc.challenge(CHANNEL, BOB.id)
         await harness.svc.play(CHANNEL, ALICE.id, typed(play))
+        await harness.svc.idle()
         assert harness.notifier.posts[-1][1].buttons == (
             Button.PLAY,
             Button.EXCHANGE,
@@ -396,6 +405,7 @@ async def test_single_challenge_withdraws_a_phony_and_redeals_by_dm(tmp_path: Pa
         )
         ack = await harness.svc.challenge(CHANNEL, BOB.id)
         assert ack.text == "Challenge upheld: the play comes off the board."
+        await harness.svc.idle()
         after = harness.svc.game(CHANNEL)
         assert after.board.is_empty()
         assert after.players[0].rack == game.players[0].rack
@@ -412,6 +422,7 @@ async def test_failed_single_challenge_is_announced(tmp_path: Path) -> None:
         await started_game(harness, seed=5, challenge_mode="single")
         await play_turn(harness, (ALICE, BOB))
         assert (await harness.svc.challenge(CHANNEL, BOB.id)).text == "The challenge failed."
+        await harness.svc.idle()
         assert harness.notifier.texts()[-1].startswith("The challenge failed: the play stands.\nScores:")
     finally:
         await harness.close()
@@ -425,6 +436,7 @@ async def test_failed_double_challenge_by_a_player_not_on_turn_says_they_lose_th
     await play_turn(harness, users)  # Alice plays a good word: Bob's turn
     ack = await harness.svc.challenge(CHANNEL, CAROL.id)
     assert ack.text == "The challenge failed: you lose your next turn."
+    await harness.svc.idle()
     assert harness.notifier.texts()[-1].startswith(
         "The challenge failed: Carol loses their next turn.\nScores: "
     )
@@ -446,6 +458,7 @@ async def test_a_challenge_names_the_play_it_challenges(tmp_path: Path) -> None:
         play = find_play(game, game.current)
         assert play is not None
         await harness.svc.play(CHANNEL, second.id, typed(play), turn=1)  # move 2: a phony
+        await harness.svc.idle()
         harness.lexicon.phonies.update(harness.svc.game(CHANNEL).challengeable_words())
         assert harness.notifier.posts[-1][1].turn == 2
         challenger = next(user for user in users if user not in (first, second))
@@ -553,7 +566,7 @@ async def test_restart_mid_ai_turn_reruns_it(tmp_path: Path) -> None:
     play = find_play(game, 0)
     assert play is not None
     await harness.svc.play(CHANNEL, ALICE.id, typed(play))
-    await asyncio.sleep(0)
+    await delivered(harness)
     assert harness.notifier.texts()[-1] == "AI is thinking…"
     assert len(harness.ai.calls) == 1
     await harness.restart()  # the blocked AI turn is cancelled, and re-run at start-up
@@ -792,6 +805,7 @@ async def test_a_failing_renderer_still_announces_replies_and_schedules(tmp_path
         await harness.svc.idle()
         assert any(t.startswith("Alice ran out of time.\nAlice passed.") for t in harness.notifier.texts())
         await harness.svc.resign(CHANNEL, ALICE.id)
+        await harness.svc.idle()
         final = harness.notifier.posts[-1][1]
         assert final.text.startswith("Game over!")
         assert [a.filename for a in final.attachments] == ["game-1.gcg"]  # no chart, still the record
@@ -1031,12 +1045,14 @@ async def test_ai_levels_and_challenge_modes_are_the_engines_enums_end_to_end(ha
 async def test_display_names_are_shown_as_text(harness: Harness) -> None:
     mallory = User(66, "**x** <@123> [x](u) @everyone")
     await harness.svc.new_game(GUILD, CHANNEL, mallory, NewGame(seed=CREATOR_FIRST_SEED))
+    await harness.svc.idle()
     shown = r"\*\*x\*\* \<\@123\> \[x\]\(u\) \@everyone"
     lobby = harness.notifier.posts[-1][1]
     assert f"Players (1/4): {shown} (<@66>)" in lobby.text
     assert lobby.mentions == (66,)  # only the player is pinged: never 123 nor everyone
     await harness.svc.join(CHANNEL, BOB)
     await harness.svc.start_game(CHANNEL, mallory.id)
+    await harness.svc.idle()
     start = harness.notifier.posts[-1][1]
     assert f"Scores: {shown} 0 · Bob 0\nNext: {shown} (<@66>)." in start.text
     assert harness.svc.game(CHANNEL).players[0].name == mallory.name  # stored as it is
@@ -1089,6 +1105,7 @@ async def window_game(harness: Harness, mode: str = "single") -> tuple[int, ...]
     play = find_play(harness.svc.game(CHANNEL), 0)
     assert play is not None
     await harness.svc.play(CHANNEL, ALICE.id, typed(play))
+    await delivered(harness)
     await settle()
     return tuple(e.player for e in harness.svc.game(CHANNEL).history)
 

@@ -151,6 +151,23 @@ def test_restored_game_draws_the_same_tiles() -> None:
     assert [p.rack for p in restored.players] == [p.rack for p in game.players]
 
 
+def test_restoring_reads_no_system_entropy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The restored random source takes the saved state whole: seeding it from the system first (a
+    read of os.urandom at every restore) would be wasted."""
+    saved = Game(get_variant("standard"), ["Ann", "Bob"], rng=random.Random(3)).to_dict()
+    seeds: list[object] = []
+    seed = random.Random.seed
+
+    def recording(self: random.Random, a: object = None, version: int = 2) -> None:
+        seeds.append(a)
+        seed(self, a, version)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(random.Random, "seed", recording)
+    restored = Game.from_dict(saved)
+    assert None not in seeds
+    assert restored.to_dict() == saved
+
+
 def test_saved_state_holds_every_part_of_the_game(make_game: Callable[..., Game]) -> None:
     game = make_game(
         ["AEIQTUZ", "AEIOSTX", "ADEILNR"], draws="RSTLNEAEIO", challenge_mode=ChallengeMode.DOUBLE

@@ -18,6 +18,7 @@ import aiohttp
 from aiohttp.test_utils import TestServer
 from service_fakes import ALICE, BOB, CHANNEL, Harness
 
+from bot.web.hub import GAME_OVER_GRACE
 from bot.web.links import LinkSigner, Role
 from bot.web.server import Limits, WebServer
 
@@ -66,9 +67,9 @@ class WsClient:
             self.pending.append(message)
 
     async def closed(self) -> int | None:
-        """Wait for the server to close; its close code."""
+        """Wait for the server to close (it waits GAME_OVER_GRACE after a game's end); its close code."""
         while True:
-            frame = await self.ws.receive(timeout=5.0)
+            frame = await self.ws.receive(timeout=GAME_OVER_GRACE + 5.0)
             if frame.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.CLOSING):
                 return self.ws.close_code
             if frame.type is aiohttp.WSMsgType.TEXT:

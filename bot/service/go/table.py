@@ -15,6 +15,7 @@ from go_core import Color, Game, Point
 STATE_FORMAT: Final = 1
 BLACK_SEAT: Final = 0
 WHITE_SEAT: Final = 1
+GO_NOT_STARTED: Final = "The Go game has not started yet: it starts when an opponent joins with /go join"
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,7 +78,7 @@ class GoTable:
             GameNotStartedError: the game is still waiting for its opponent.
         """
         if self.game is None:
-            raise GameNotStartedError
+            raise GameNotStartedError(GO_NOT_STARTED)
         return self.game.copy()
 
     def seat_of(self, user_id: int) -> int:

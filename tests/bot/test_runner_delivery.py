@@ -1,0 +1,219 @@
+"""Announcements go out behind the answer: a command answers once its change is committed, while the
+channel's delivery task renders and sends what it announces, in order, marking the outbox entry sent
+after it went out; a delivery cut short is delivered once at the next start. Also the delivery queue
+itself (:class:`bot.service.delivery.Deliveries`)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from pathlib import Path
+
+import pytest
+from service_fakes import (
+    ALICE,
+    BOB,
+    CHANNEL,
+    OTHER_CHANNEL,
+    RecordingNotifier,
+    find_play,
+    open_harness,
+    started_game,
+    typed,
+)
+
+import bot.service.delivery
+from bot.messages import Message
+from bot.service.delivery import Deliveries
+
+
+class GatedNotifier(RecordingNotifier):
+    """Records posts like :class:`RecordingNotifier`, but each post waits for :attr:`gate` first
+    (while it is not set), counting the posts that started in :attr:`started`."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = asyncio.Event()
+        self.gate.set()
+        self.started = 0
+
+    async def post(self, channel_id: int, message: Message) -> None:
+        self.started += 1
+        await self.gate.wait()
+        await super().post(channel_id, message)
+
+
+async def settle() -> None:
+    for _ in range(50):
+        await asyncio.sleep(0)
+
+
+async def first_post_started(notifier: GatedNotifier) -> None:
+    """Wait (in real time: images are rendered in threads) until a post waits at the gate."""
+    for _ in range(2000):
+        if notifier.started:
+            break
+        await asyncio.sleep(0.01)
+    await settle()
+
+
+async def test_a_play_is_answered_before_its_announcement_goes_out(tmp_path: Path) -> None:
+    harness = await open_harness(tmp_path)
+    notifier = harness.notifier = GatedNotifier()
+    await harness.restart()
+    try:
+        await started_game(harness)
+        notifier.gate.clear()
+        notifier.started = 0
+        before = len(notifier.posts)
+        play = find_play(harness.svc.game(CHANNEL), 0)
+        assert play is not None
+        ack = await harness.svc.play(CHANNEL, ALICE.id, typed(play))
+        assert ack.text.startswith("You played ")
+        assert harness.svc.game(CHANNEL).current == 1  # committed and answered...
+        assert harness.store is not None
+        (pending,) = await harness.store.pending_outbox()  # ...its announcement durable, not yet sent
+        assert pending.data["move"] == 1
+        await first_post_started(notifier)
+        assert len(notifier.posts) == before
+        notifier.gate.set()
+        await harness.svc.idle()
+        assert notifier.texts()[before:] == [notifier.texts()[-1]]
+        assert notifier.texts()[-1].startswith("Alice played ")
+        assert await harness.store.pending_outbox() == []
+    finally:
+        await harness.close()
+
+
+async def test_turns_announced_behind_their_answers_keep_their_order(tmp_path: Path) -> None:
+    harness = await open_harness(tmp_path)
+    notifier = harness.notifier = GatedNotifier()
+    await harness.restart()
+    try:
+        await started_game(harness)
+        notifier.gate.clear()
+        notifier.started = 0
+        before = len(notifier.posts)
+        for seat, user in ((0, ALICE), (1, BOB), (0, ALICE)):
+            play = find_play(harness.svc.game(CHANNEL), seat)
+            if play is None:
+                await harness.svc.pass_turn(CHANNEL, user.id)
+            else:
+                await harness.svc.play(CHANNEL, user.id, typed(play))
+        await first_post_started(notifier)
+        assert notifier.started == 1  # one post at a time: the first waits, the others are queued
+        assert harness.store is not None
+        assert [entry.data["move"] for entry in await harness.store.pending_outbox()] == [1, 2, 3]
+        notifier.gate.set()
+        await harness.svc.idle()
+        names = [text.split(" ")[0] for text in notifier.texts()[before:]]
+        assert names == ["Alice", "Bob", "Alice"]  # each turn once, in order
+        assert [message.turn for _, message in notifier.posts[before:]] == [1, 2, 3]
+        assert await harness.store.pending_outbox() == []
+    finally:
+        await harness.close()
+
+
+async def test_an_announcement_cut_short_at_close_is_delivered_once_at_the_next_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bot.service.delivery, "CLOSE_GRACE_SECONDS", 0.05)
+    harness = await open_harness(tmp_path)
+    stuck = GatedNotifier()
+    harness.notifier = stuck
+    await harness.restart()
+    await started_game(harness)
+    stuck.gate.clear()  # Discord never answers
+    stuck.started = 0
+    play = find_play(harness.svc.game(CHANNEL), 0)
+    assert play is not None
+    await harness.svc.play(CHANNEL, ALICE.id, typed(play))
+    await first_post_started(stuck)
+    assert stuck.started == 1
+    await harness.close()  # the delivery is cancelled after the grace: its entry stays unsent
+    assert stuck.texts()[-1].startswith("The game begins!")
+
+    harness.notifier = RecordingNotifier()
+    await harness.open()
+    assert [text.split(" ")[:2] for text in harness.notifier.texts()] == [["Alice", "played"]]
+    assert [user for user, _ in harness.notifier.dms] == [ALICE.id]
+    await harness.restart()
+    assert len(harness.notifier.posts) == 1  # delivered once: not again
+    await harness.close()
+
+
+# The queue ------------------------------------------------------------------------------------------
+
+
+async def test_each_channels_jobs_run_in_order_and_a_stuck_channel_holds_no_other() -> None:
+    deliveries = Deliveries()
+    done: list[str] = []
+    stuck = asyncio.Event()
+
+    def job(name: str, wait: asyncio.Event | None = None) -> bot.service.delivery.Job:
+        async def run() -> None:
+            if wait is not None:
+                await wait.wait()
+            await asyncio.sleep(0)
+            done.append(name)
+
+        return run
+
+    deliveries.send(CHANNEL, job("a1", stuck))
+    deliveries.send(CHANNEL, job("a2"))
+    deliveries.send(OTHER_CHANNEL, job("b1"))
+    deliveries.send(OTHER_CHANNEL, job("b2"))
+    await settle()
+    assert done == ["b1", "b2"]
+    stuck.set()
+    await deliveries.idle()
+    assert done == ["b1", "b2", "a1", "a2"]
+
+
+async def test_a_failing_job_is_logged_and_the_next_runs(caplog: pytest.LogCaptureFixture) -> None:
+    deliveries = Deliveries()
+    done: list[int] = []
+
+    async def fails() -> None:
+        raise RuntimeError("Discord is down")
+
+    async def queues_another() -> None:
+        done.append(1)
+        deliveries.send(CHANNEL, works)
+
+    async def works() -> None:
+        done.append(2)
+
+    deliveries.send(CHANNEL, fails)
+    deliveries.send(CHANNEL, queues_another)
+    with caplog.at_level(logging.ERROR, "bot.service"):
+        await deliveries.idle()  # the job queued while the channel's task ran included
+    assert done == [1, 2]
+    assert f"a delivery in channel {CHANNEL} failed" in caplog.text
+    assert "RuntimeError: Discord is down" in caplog.text
+
+
+async def test_close_waits_for_quick_jobs_and_cancels_stuck_ones(caplog: pytest.LogCaptureFixture) -> None:
+    deliveries = Deliveries()
+    done: list[str] = []
+    cancelled = asyncio.Event()
+
+    async def quick() -> None:
+        await asyncio.sleep(0.01)
+        done.append("quick")
+
+    async def stuck() -> None:
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            cancelled.set()
+            raise
+
+    deliveries.send(CHANNEL, quick)
+    deliveries.send(OTHER_CHANNEL, stuck)
+    with caplog.at_level(logging.WARNING, "bot.service"):
+        await deliveries.close(0.2)
+    assert done == ["quick"]
+    assert cancelled.is_set()
+    assert "1 channels' deliveries cancelled at close" in caplog.text
+    await deliveries.idle()  # nothing left
