@@ -1,19 +1,29 @@
 """The store's write path on SQLite and on PostgreSQL, under N games moving at once (issue 14, first part).
 
     python bench/scale.py [--games 200 1000] [--moves 20] [--pg-synchronous-commit off]
+                          [--ai-games 40] [--ai-turns 3] [--workers 2] [--ai-level hard] [--ai-think 1]
 
 For each N, on each backend in turn (a fresh SQLite file; a fresh database of a throwaway PostgreSQL
 server started here, durable: fsync on, as in production), N active games are created, then every game
 makes ``--moves`` moves at once, with no thinking time (saturation): each move is what the service writes
 for a move, :meth:`Store.save` of the game's new state (the states of a real greedy game, in turn, so
 their sizes are real) with its log entry and its announcement, then :meth:`Store.mark_sent` once the
-announcement is out. One process, one store (one connection) per backend: the sharded processes and the
-AI workers of issue 14 are not built yet.
+announcement is out. One process, one store (one connection) per backend: the sharded processes of
+issue 14 are measured elsewhere.
 
 Prints one line per backend and N:
 
     backend=<sqlite|postgresql> processes=1 games=<N> moves=<int> moves_per_s=<f> save_p50_ms=<f>
     save_p99_ms=<f> kb_per_move=<f> load=<f>
+
+Then the AI turns of ``--ai-games`` games at once, ``--ai-turns`` each (positions of the greedy game,
+``--ai-level``; ``expert`` thinks ``--ai-think`` seconds), on the local pool of ``--workers`` processes and on the PostgreSQL queue answered by
+as many ``scrabble-bot worker`` processes (:mod:`bot.ai_queue`), one line each:
+
+    ai=<local|postgresql> processes=1 workers=<W> games=<N> turns=<int> ai_turn_p50_s=<f>
+    ai_turn_p99_s=<f> fallbacks=<int> load=<f>
+
+``ai_turn_*``: from asking for the move to having it, waiting for a free worker included.
 
 ``save_*``: from calling ``save`` to its return, queueing behind the other games' writes included;
 ``kb_per_move``: the database's growth (file, or ``pg_database_size``) per move. One connection commits
@@ -32,10 +42,11 @@ import contextlib
 import os
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -44,11 +55,14 @@ import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.ai_executor import AiExecutor, WorkerConfig
+from bot.ai_queue import AiJobQueue
 from bot.store import GameOptions, GameRow, GameStatus, LogEntry, SeatRow, Store
-from scrabble_core.ai import Level, choose_move, seat_view
+from scrabble_core.ai import Level, SeatView, choose_move, seat_view
 from scrabble_core.game import ChallengeMode, Game
-from scrabble_core.lexicon import load_enable
-from scrabble_core.movegen import load_move_generator
+from scrabble_core.lexicon import Lexicon, load_enable
+from scrabble_core.move import Move
+from scrabble_core.movegen import MoveGenerator, load_move_generator
 from scrabble_core.variant import get_variant
 from tests.pg_cluster import PgCluster, pg_bin_dir, running_cluster
 
@@ -56,10 +70,8 @@ GUILD = 1
 OPTIONS = GameOptions("standard", ChallengeMode.VOID, 0, 0, Level.HARD)
 
 
-def _states() -> list[dict[str, Any]]:
+def _states(lexicon: Lexicon, generator: MoveGenerator) -> list[dict[str, Any]]:
     """The state after each move of a greedy two-player game played to its end."""
-    lexicon = load_enable()
-    generator = load_move_generator(lexicon)
     game = Game(get_variant("standard"), ["p0", "p1"], rng=random.Random(1), lexicon=lexicon)
     states = []
     while not game.is_over:
@@ -123,6 +135,87 @@ async def run(database: Path | str, games: int, moves: int, states: list[dict[st
     )
 
 
+async def _ai_turns(
+    choose: Callable[[SeatView, int], Awaitable[Move]], views: list[SeatView], games: int, turns: int
+) -> list[float]:
+    """``turns`` AI turns of each of ``games`` games at once (a game's turns one after the other); each
+    turn's time in seconds."""
+    times: list[float] = []
+
+    async def game(number: int) -> None:
+        for turn in range(turns):
+            start = time.perf_counter()
+            await choose(views[(number * turns + turn) % len(views)], number * 1000 + turn)
+            times.append(time.perf_counter() - start)
+
+    await asyncio.gather(*(game(number) for number in range(games)))
+    return times
+
+
+def _ai_line(queue: str, workers: int, games: int, times: list[float], fallbacks: int) -> str:
+    quantiles = statistics.quantiles(times, n=100)
+    return (
+        f"ai={queue} processes=1 workers={workers} games={games} turns={len(times)} "
+        f"ai_turn_p50_s={statistics.median(times):.3f} ai_turn_p99_s={quantiles[98]:.3f} "
+        f"fallbacks={fallbacks} load={os.getloadavg()[0]:.1f}"
+    )
+
+
+async def run_ai_local(args: argparse.Namespace, views: list[SeatView]) -> str:
+    """AI turns on the local pool of ``args.workers`` processes; its line."""
+    level = Level(args.ai_level)
+    async with AiExecutor(WorkerConfig(), workers=args.workers) as executor:
+        times = await _ai_turns(
+            lambda view, seed: executor.choose(view, level, seed, args.ai_timeout, think=args.ai_think),
+            views,
+            args.ai_games,
+            args.ai_turns,
+        )
+        fallbacks = executor.replaced
+    return _ai_line("local", args.workers, args.ai_games, times, fallbacks)
+
+
+def _start_worker(url: str, name: str) -> subprocess.Popen[bytes]:
+    """A ``bot.ai_worker`` process on ``url``, once it is ready."""
+    code = (
+        "import logging, sys; from bot.ai_worker import run_worker; from bot.ai_executor import WorkerConfig; "
+        "logging.basicConfig(level=logging.INFO, stream=sys.stdout, force=True); "
+        f"run_worker({url!r}, WorkerConfig(), name={name!r})"
+    )
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    process = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, env=env, cwd=root)
+    assert process.stdout is not None
+    for line in process.stdout:
+        if b"ready" in line:
+            return process
+    raise RuntimeError(f"the AI worker {name} exited with code {process.wait()} while loading")
+
+
+async def run_ai_queue(
+    args: argparse.Namespace, views: list[SeatView], url: str, generator: MoveGenerator
+) -> str:
+    """AI turns on the PostgreSQL queue answered by ``args.workers`` worker processes; its line."""
+    level = Level(args.ai_level)
+    workers = [await asyncio.to_thread(_start_worker, url, f"bench{n}") for n in range(args.workers)]
+    try:
+        async with AiJobQueue(url, generator) as queue:
+            times = await _ai_turns(
+                lambda view, seed: queue.choose(
+                    view, level, seed, args.ai_timeout, move_number=seed, think=args.ai_think
+                ),
+                views,
+                args.ai_games,
+                args.ai_turns,
+            )
+            fallbacks = queue.fallbacks
+    finally:
+        for worker in workers:
+            worker.kill()
+            worker.wait()
+    return _ai_line("postgresql", args.workers, args.ai_games, times, fallbacks)
+
+
 @contextlib.contextmanager
 def _cluster() -> Iterator[PgCluster | None]:
     bin_dir = pg_bin_dir()
@@ -134,7 +227,10 @@ def _cluster() -> Iterator[PgCluster | None]:
 
 
 async def main(args: argparse.Namespace) -> None:
-    states = _states()
+    lexicon = load_enable()
+    generator = load_move_generator(lexicon)
+    states = _states(lexicon, generator)
+    views = [seat_view(game, game.current) for game in map(Game.from_dict, states[:-1])]
     with tempfile.TemporaryDirectory() as directory, _cluster() as cluster:
         if cluster is None:
             print("postgresql: not measured (no initdb/pg_ctl: see tests/pg_cluster.py)")
@@ -151,6 +247,10 @@ async def main(args: argparse.Namespace) -> None:
                     )
                 line = await run(url, games, args.moves, states)
                 print(f"{line} synchronous_commit={args.pg_synchronous_commit}", flush=True)
+        if args.ai_games:
+            print(await run_ai_local(args, views), flush=True)
+            if cluster is not None:
+                print(await run_ai_queue(args, views, cluster.new_database(), generator), flush=True)
 
 
 if __name__ == "__main__":
@@ -158,4 +258,10 @@ if __name__ == "__main__":
     parser.add_argument("--games", type=int, nargs="+", default=[200, 1000])
     parser.add_argument("--moves", type=int, default=20)
     parser.add_argument("--pg-synchronous-commit", choices=["on", "off"], default="on")
+    parser.add_argument("--ai-games", type=int, default=40, help="games with an AI turn at once (0: none)")
+    parser.add_argument("--ai-turns", type=int, default=3, help="AI turns per game")
+    parser.add_argument("--workers", type=int, default=2, help="AI worker processes (pool and queue)")
+    parser.add_argument("--ai-level", choices=[level.value for level in Level], default="hard")
+    parser.add_argument("--ai-timeout", type=float, default=30.0, help="an AI turn's timeout (s)")
+    parser.add_argument("--ai-think", type=float, default=1.0, help="the expert's thinking time (s)")
     asyncio.run(main(parser.parse_args()))

@@ -155,6 +155,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from bot.migrate_db import main as migrate_db  # copy a database into another (PostgreSQL)
 
         return migrate_db(args_list[1:])
+    if args_list[:1] == ["worker"]:
+        from bot.ai_worker import main as worker  # answer AI jobs queued on PostgreSQL
+
+        return worker(args_list[1:])
     if args_list[:1] in (["web"], ["arena"]):
         from bot.web import cli  # the web board without Discord
 

@@ -73,7 +73,12 @@ class _Worker:
     conn: Connection
 
 
-def _load(config: WorkerConfig) -> MoveSource:
+def load_move_source(config: WorkerConfig) -> MoveSource:
+    """The move generator ``config`` names (what a worker loads at start).
+
+    Raises:
+        LexiconError: the lexicon cannot be loaded.
+    """
     cache_dir = Path(config.cache_dir) if config.cache_dir is not None else None
     lexicon = load_lexicon(config.lexicon_source, config.alphabet, cache_dir)
     return load_move_generator(lexicon, cache_dir)
@@ -84,7 +89,7 @@ def _worker_main(config: WorkerConfig, conn: Connection) -> None:
     requests with ``("move", gcg)`` or ``("error", text)``, and ``("call", function, args)`` requests
     with ``("result", function(generator, *args))`` or ``("error", text)``, until the pipe closes or
     ``None`` arrives."""
-    generator = _load(config)
+    generator = load_move_source(config)
     leaves = load_leave_model(Path(config.leaves_path) if config.leaves_path else None)
     conn.send((_READY, ""))
     while True:
@@ -160,7 +165,7 @@ class AiExecutor:
             LexiconError: this process cannot load the lexicon for the fallback.
         """
         workers = await asyncio.gather(*(self._spawn() for _ in range(self._size)))
-        self._fallback_generator = await asyncio.to_thread(_load, self.config)
+        self._fallback_generator = await asyncio.to_thread(load_move_source, self.config)
         for worker in workers:
             self._idle.put_nowait(worker)
 
@@ -329,7 +334,7 @@ class AiExecutor:
         """The greedy move; the lock makes the first calls load the generator only once."""
         with self._fallback_lock:
             if self._fallback_generator is None:
-                self._fallback_generator = _load(self.config)
+                self._fallback_generator = load_move_source(self.config)
             return choose_move(view, self._fallback_generator, Level.GREEDY, random.Random(0))
 
 

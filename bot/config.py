@@ -121,6 +121,9 @@ class Config:
     ai_expert_hints: bool = False
     ai_workers: int = 0
     """AI worker processes; 0: one per CPU core (:meth:`ai_worker_count`)."""
+    ai_queue: str = "local"
+    """Where AI turns run: ``local`` (this process's workers) or ``postgresql`` (jobs on the
+    database, answered by ``scrabble-bot worker`` processes: :mod:`bot.ai_queue`)."""
     turn: TurnConfig = field(default_factory=TurnConfig)
     dev_guild_id: int | None = None
     log_level: str = "INFO"
@@ -160,7 +163,8 @@ _TOP_KEYS: Final = frozenset(
 _GAME_KEYS: Final = frozenset(
     {"variant", "variant_files", "challenge_mode", "hints_per_player", "challenge_window_seconds"}
 )
-_AI_KEYS: Final = frozenset({"level", "turn_timeout", "expert_seconds", "expert_hints", "workers"})
+_AI_KEYS: Final = frozenset({"level", "turn_timeout", "expert_seconds", "expert_hints", "workers", "queue"})
+AI_QUEUES: Final = ("local", "postgresql")
 _TURN_KEYS: Final = frozenset({"time_limit", "on_expiry", "reminder_left", "max_timeouts"})
 
 
@@ -223,6 +227,11 @@ def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> 
     if variant not in variants:
         raise reader.error("game.variant", f"no variant {variant!r} (known: {', '.join(variants.names())})")
     guild = reader.integer(data, "dev_guild_id", 0, 0, 2**63 - 1)
+    ai_queue = reader.choice(ai, "ai.queue", defaults.ai_queue, AI_QUEUES)
+    if ai_queue == "postgresql" and not is_postgresql_url(database):
+        raise reader.error(
+            "ai.queue", '"postgresql" needs a PostgreSQL database (database = "postgresql://...")'
+        )
     env_token = env.get(TOKEN_ENV, "").strip()
     file_token = reader.string(data, "token", "").strip()
     return Config(
@@ -252,6 +261,7 @@ def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> 
         ai_expert_seconds=_expert_seconds(reader, ai, turn_timeout),
         ai_expert_hints=reader.boolean(ai, "ai.expert_hints", defaults.ai_expert_hints),
         ai_workers=reader.integer(ai, "ai.workers", defaults.ai_workers, 0, MAX_AI_WORKERS),
+        ai_queue=ai_queue,
         turn=TurnConfig(
             time_limit=reader.integer(turn, "turn.time_limit", turn_defaults.time_limit, 0, MAX_TURN_SECONDS),
             on_expiry=TimeoutAction(

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from bot.ai_executor import AiExecutor, ExecutorAiPlayer, WorkerConfig
 from bot.config import Config
@@ -17,12 +18,15 @@ from bot.service.advisor import GeneratorAdvisor
 from bot.service.analysis import LossChart
 from bot.service.game_service import GameService
 from bot.service.go.ai import PoolGoAi
-from bot.service.go.protocols import GoBoardRenderer
-from bot.service.protocols import Notifier, Renderer
+from bot.service.go.protocols import GoAi, GoBoardRenderer
+from bot.service.protocols import AiPlayer, Notifier, Renderer
 from bot.store import Store, StoreOpenError
 from bot.store_backends import display_name
 from scrabble_core.lexicon import LexiconError, WordList
 from scrabble_core.movegen import MoveGenerator
+
+if TYPE_CHECKING:
+    from bot.ai_queue import AiJobQueue
 
 
 class AssemblyError(RuntimeError):
@@ -38,6 +42,10 @@ class ServiceParts:
     lexicon: WordList
     ai: ExecutorAiPlayer
     advisor: GeneratorAdvisor
+    turns: AiPlayer | None = None
+    """Who plays the AI's turns when not :attr:`ai` (the PostgreSQL queue of ``ai.queue``)."""
+    queue: AiJobQueue | None = None
+    """The PostgreSQL queue of ``ai.queue``, if configured (Go's AI moves go there too)."""
 
     def service(
         self,
@@ -51,13 +59,17 @@ class ServiceParts:
         in the AI workers; with a ``go_renderer`` (the bot's is
         :func:`~bot.render.go_board.render_go_board`) it hosts Go games too (``service.go``, Go's AI in
         the same workers). Call its ``start`` before use."""
-        go_ai = PoolGoAi(self.ai.executor, self.config.ai_turn_timeout)
+        go_ai: GoAi = PoolGoAi(self.ai.executor, self.config.ai_turn_timeout)
+        if self.queue is not None:
+            from bot.ai_queue import QueueGoAi
+
+            go_ai = QueueGoAi(self.queue, self.config.ai_turn_timeout, go_ai)
         service = GameService(
             self.config,
             self.store,
             self.lexicon,
             notifier,
-            self.ai,
+            self.turns or self.ai,
             self.advisor,
             renderer=renderer,
             go_ai=go_ai,
@@ -65,6 +77,28 @@ class ServiceParts:
         )
         service.use_pool(self.ai.executor, loss_chart)
         return service
+
+
+@asynccontextmanager
+async def _queue(url: str, generator: MoveGenerator) -> AsyncIterator[AiJobQueue]:
+    """The AI job queue on ``url``, open for the ``async with`` block.
+
+    Raises:
+        AssemblyError: the queue cannot be opened.
+    """
+    import psycopg
+
+    from bot.ai_queue import AiJobQueue
+
+    queue = AiJobQueue(url, generator)
+    try:
+        await queue.start()
+    except psycopg.Error as error:
+        raise AssemblyError(f"cannot open the AI queue on {display_name(url)}: {error}") from error
+    try:
+        yield queue
+    finally:
+        await queue.close()
 
 
 @asynccontextmanager
@@ -93,7 +127,14 @@ async def service_parts(
         ai = ExecutorAiPlayer(executor, config.ai_turn_timeout, config.ai_expert_seconds)
         expert_seconds = config.ai_expert_seconds if config.ai_expert_hints else None
         advisor = GeneratorAdvisor(generator, executor, config.ai_turn_timeout, expert_seconds)
-        yield ServiceParts(config, store, lexicon, ai, advisor)
+        if config.ai_queue == "postgresql":
+            from bot.ai_queue import QueueAiPlayer
+
+            async with _queue(str(path), generator) as queue:
+                turns = QueueAiPlayer(queue, config.ai_turn_timeout, config.ai_expert_seconds)
+                yield ServiceParts(config, store, lexicon, ai, advisor, turns, queue)
+        else:
+            yield ServiceParts(config, store, lexicon, ai, advisor)
     finally:
         await executor.close()
         await store.close()
