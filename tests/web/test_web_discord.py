@@ -69,6 +69,7 @@ async def test_a_move_from_the_page_is_announced_in_discord_and_back(discord_bot
     )
     await service.join(channel, User(BOB_ID, "Bob"))
     await service.start_game(channel, ALICE_ID)
+    await service.idle()  # the start's messages are out before the move's are counted
     server = WebServer(service, LinkSigner(b"k" * 32))
     test_server = TestServer(server.app())
     await test_server.start_server()
