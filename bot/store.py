@@ -495,6 +495,17 @@ class Store:
 
     # Writing ------------------------------------------------------------------------------------
 
+    async def _insert_game(self, row: GameRow | GoRow, log: Sequence[LogEntry]) -> int:
+        """Insert a new game of either kind with its seats and log entries, in one transaction; its id.
+
+        Raises:
+            ChannelTakenError, IntegerRangeError, ForeignShardError: as :meth:`create_game` (nothing is
+                written).
+        """
+        self._check_owned(row.guild_id)
+        _check_integers(row, log, ())
+        return await self._one_trip_transaction(lambda db: _insert_game(db, row, log))
+
     async def create_game(self, row: GameRow, log: Sequence[LogEntry]) -> GameRow:
         """Insert a new game (``row.id`` is ignored) with its seats and log entries; return it with
         its id.
@@ -504,9 +515,7 @@ class Store:
             IntegerRangeError: a number does not fit SQLite (nothing is written).
             ForeignShardError: the guild is another process's (nothing is written).
         """
-        self._check_owned(row.guild_id)
-        _check_integers(row, log, ())
-        game_id = await self._one_trip_transaction(lambda db: _insert_game(db, row, log))
+        game_id = await self._insert_game(row, log)
         return GameRow(
             game_id,
             row.guild_id,
@@ -964,10 +973,7 @@ class Store:
             IntegerRangeError: a number does not fit SQLite (nothing is written).
             ForeignShardError: the guild is another process's (nothing is written).
         """
-        self._check_owned(row.guild_id)
-        _check_integers(row, log, ())
-        game_id = await self._one_trip_transaction(lambda db: _insert_game(db, row, log))
-        return replace(row, id=game_id)
+        return replace(row, id=await self._insert_game(row, log))
 
     async def save_go_game(
         self,
