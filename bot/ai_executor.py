@@ -235,11 +235,15 @@ class AiExecutor:
             TimeoutError: no worker was free within ``timeout`` (nothing was sent).
             WorkerLostError: the worker missed ``timeout + grace`` (counted from the call) or died.
         """
-        limit = time.monotonic() + timeout + self.grace
-        worker = await asyncio.wait_for(self._idle.get(), timeout)
+        # asyncio.timeout, not wait_for: wait_for runs what it waits for as a task of its own, which
+        # costs each turn two more passes of a busy event loop.
+        limit = asyncio.get_running_loop().time() + timeout + self.grace
+        async with asyncio.timeout(timeout):
+            worker = await self._idle.get()
         try:
             worker.conn.send(request)
-            answer: tuple[str, Any] = await asyncio.wait_for(self._receive(worker), limit - time.monotonic())
+            async with asyncio.timeout_at(limit):
+                answer: tuple[str, Any] = await self._receive(worker)
         except (TimeoutError, EOFError, OSError) as error:
             self._replace(worker)
             raise WorkerLostError(type(error).__name__) from error

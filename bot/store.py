@@ -42,6 +42,7 @@ from typing import Any, Final, TypeVar
 
 import aiosqlite
 
+from bot.group_commit import GroupCommit
 from bot.service.rating_model import (
     MODEL_VERSION,
     PlayerRating,
@@ -371,6 +372,7 @@ class Store:
         create (:meth:`owns`)."""
         self._db = db
         self._lock = asyncio.Lock()
+        self._writes = GroupCommit(db, self._lock)
         self._lock_fd = lock_fd
         self._shards = shards
 
@@ -472,7 +474,7 @@ class Store:
     async def in_transaction(self, work: Callable[[Connection], _T]) -> _T:
         """``work(connection)`` in one transaction, committed if it returns (rolled back if it raises),
         for tables that are not the games' (see :mod:`bot.leases`); ``work`` must not touch the store."""
-        return await self._one_trip_transaction(work)
+        return await self._write(work)
 
     @property
     def backend(self) -> Backend:
@@ -481,7 +483,9 @@ class Store:
         return self._db
 
     async def close(self) -> None:
-        """Close the connection (once any transaction in progress is over) and release the lock."""
+        """Close the connection (once the writes queued and any transaction in progress are over) and
+        release the lock."""
+        await self._writes.drain()
         async with self._lock:
             await self._db.close()
             if self._lock_fd is not None:
@@ -504,7 +508,7 @@ class Store:
         """
         self._check_owned(row.guild_id)
         _check_integers(row, log, ())
-        return await self._one_trip_transaction(lambda db: _insert_game(db, row, log))
+        return await self._write(lambda db: _insert_game(db, row, log))
 
     async def create_game(self, row: GameRow, log: Sequence[LogEntry]) -> GameRow:
         """Insert a new game (``row.id`` is ignored) with its seats and log entries; return it with
@@ -556,7 +560,7 @@ class Store:
                 pending = await self._run(lambda db: _update_game(db, row, log, stats, outbox))
                 await self._rate_finished(row)
             return pending
-        return await self._one_trip_transaction(lambda db: _update_game(db, row, log, stats, outbox))
+        return await self._write(lambda db: _update_game(db, row, log, stats, outbox))
 
     async def mark_sent(self, entry_id: int, at: float) -> None:
         """Mark the queued announcement ``entry_id`` delivered at ``at``.
@@ -564,8 +568,7 @@ class Store:
         Raises:
             sqlite3.Error: the write failed.
         """
-        async with self._lock:  # one statement: a transaction of its own
-            await self._db.execute("UPDATE outbox SET sent_at = ? WHERE id = ?", (at, entry_id))
+        await self._write(lambda db: db.execute("UPDATE outbox SET sent_at = ? WHERE id = ?", (at, entry_id)))
 
     async def quarantine(self, game_id: int, reason: str) -> None:
         """Set game ``game_id`` aside: it is never loaded again and no longer holds its channel; its
@@ -647,42 +650,29 @@ class Store:
 
     @asynccontextmanager
     async def _transaction(self) -> AsyncIterator[None]:
-        """``BEGIN IMMEDIATE`` ... :meth:`_commit` under the lock, rolled back if anything in it raises
-        (the ``BEGIN`` included, or a cancellation while it runs). The lock is not reentrant: nothing
-        inside may call a public method of the store. Each statement is a trip to the connection's
-        thread: :meth:`_one_trip_transaction` makes two whatever the number of statements."""
+        """``BEGIN IMMEDIATE`` ... ``COMMIT`` under the lock, rolled back if anything in it raises
+        (the ``BEGIN`` included, or a cancellation while it runs), for work that must await between
+        its statements. The lock is not reentrant: nothing inside may call a public method of the
+        store. Each statement is a trip to the connection's thread: prefer :meth:`_write`."""
         async with self._lock:
             try:
                 await self._db.begin()
                 yield
-                await self._commit()
+                await self._db.commit()
             except BaseException:
                 # Unconditional: the connection's thread runs it after a BEGIN still queued when a
                 # cancellation arrived, and it does nothing outside a transaction.
                 await self._db.rollback()
                 raise
 
-    async def _one_trip_transaction(self, work: Callable[[Connection], _T]) -> _T:
-        """As :meth:`_transaction`, with ``work`` (its statements) as the body: ``BEGIN IMMEDIATE`` and
-        ``work`` run as one call on the connection's thread, then :meth:`_commit`: two trips to that
-        thread, which each must win the GIL back, whatever the number of statements. ``work`` must not
-        touch the store. Returns what ``work`` returns."""
-        begin = self._db.begin_sql
-        async with self._lock:
-            try:
-                result = await self._run(lambda db: _begun(db, begin, work))
-                await self._commit()
-            except BaseException:
-                await self._db.rollback()  # as in _transaction
-                raise
-            return result
+    async def _write(self, work: Callable[[Connection], _T]) -> _T:
+        """``work`` (statements that must not touch the store) in a transaction, committed together
+        with the writes queued beside it (see :mod:`bot.group_commit`); what it returns."""
+        return await self._writes.write(work)
 
     async def _run(self, work: Callable[[Connection], _T]) -> _T:
         """``work(connection)``, called on the connection's thread (one trip, however many statements)."""
         return await self._db.run(work)
-
-    async def _commit(self) -> None:
-        await self._db.commit()
 
     async def _check(self, path: Path, newest: int) -> None:
         """Set the connection up and check the database before anything is written: intact, of a
@@ -998,7 +988,7 @@ class Store:
                 pending = await self._run(lambda db: _update_game(db, row, log, deltas, outbox))
                 await self._rate_finished(row)
             return pending
-        return await self._one_trip_transaction(lambda db: _update_game(db, row, log, deltas, outbox))
+        return await self._write(lambda db: _update_game(db, row, log, deltas, outbox))
 
     async def open_go_games(self) -> list[GoRow]:
         """Every Go game in the lobby or being played, by id, except quarantined ones and those of other
@@ -1186,12 +1176,6 @@ def _migrations(directory: Path) -> list[tuple[int, Path]]:
     if [number for number, _ in found] != list(range(1, len(found) + 1)):
         raise ValueError(f"{directory}: migrations must be numbered 1, 2, 3... without a gap")
     return found
-
-
-def _begun(db: Connection, begin: str, work: Callable[[Connection], _T]) -> _T:
-    """``begin`` (the backend's ``BEGIN``), then ``work``: the first trip of :meth:`Store._one_trip_transaction`."""
-    db.execute(begin)
-    return work(db)
 
 
 def _insert_game(db: Connection, row: GameRow | GoRow, log: Sequence[LogEntry]) -> int:

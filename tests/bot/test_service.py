@@ -727,10 +727,10 @@ async def test_a_failed_write_changes_nothing(harness: Harness, monkeypatch: pyt
     before_game = harness.svc.game(CHANNEL).to_dict()
     posts, dms = len(harness.notifier.posts), len(harness.notifier.dms)
 
-    async def failing_commit() -> None:
+    def failing_commit(connection: object) -> None:
         raise sqlite3.OperationalError("disk I/O error")
 
-    monkeypatch.setattr(harness.store, "_commit", failing_commit)
+    monkeypatch.setattr(harness.store.backend, "_commit", failing_commit)
     play = find_play(harness.svc.game(CHANNEL), 0)
     assert play is not None
     with pytest.raises(StorageFailedError, match=r"^The game could not be saved, so nothing was changed"):

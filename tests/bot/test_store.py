@@ -8,6 +8,7 @@ import asyncio
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 import pytest
@@ -118,10 +119,10 @@ async def test_a_failed_commit_writes_nothing(
     store = await Store.open(store_database)
     row = await store.create_game(draft(), [])
 
-    async def fail() -> None:
+    def fail(connection: object) -> None:
         raise sqlite3.OperationalError("disk full")
 
-    monkeypatch.setattr(store, "_commit", fail)
+    monkeypatch.setattr(store.backend, "_commit", fail)
     changed = GameRow(**_fields(row, status=GameStatus.ACTIVE, state={"a": 1}, seats=()))  # type: ignore[arg-type]
     with pytest.raises(sqlite3.OperationalError):
         await store.save(
@@ -256,7 +257,7 @@ async def test_a_statement_failing_in_the_middle_of_a_save_leaves_nothing(tmp_pa
     await store.close()
 
 
-async def test_a_save_is_two_trips_to_the_connections_thread(
+async def test_a_save_is_one_trip_to_the_connections_thread(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     store = await Store.open(tmp_path / "db.sqlite3")  # PostgreSQL's: test_store_postgresql.py
@@ -272,10 +273,118 @@ async def test_a_save_is_two_trips_to_the_connections_thread(
     stats = [StatsDelta(1, 7, "Ann", True, 5, 5, "8H AB"), StatsDelta(1, 8, "Bob", False, 3, 3, "8H A")]
     log = [LogEntry("play", 0, {}, 2.0), LogEntry("end-rack", None, {}, 2.0)]
     assert await store.save(row, log, stats, {"move": 1}) is not None
-    assert len(trips) == 2  # the statements, then the commit
+    assert len(trips) == 1  # the statements and the commit
     await store.mark_sent(1, 3.0)
-    assert len(trips) == 3
+    assert len(trips) == 2
     monkeypatch.undo()
     assert [entry.kind for entry in await store.log(row.id)] == ["play", "end-rack"]
     assert await store.pending_outbox() == []
+    await store.close()
+
+
+def count_trips(store: Store, monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """The calls made on the store's connection thread from now on (on either backend)."""
+    trips: list[object] = []
+    run = store.backend.run
+
+    async def counted(work: Any) -> Any:
+        trips.append(work)
+        return await run(work)
+
+    monkeypatch.setattr(store.backend, "run", counted)
+    return trips
+
+
+async def active_games(store: Store, count: int) -> list[GameRow]:
+    """``count`` new games, in channels 0, 1, 2..., as rows started but not yet saved."""
+    rows = [await store.create_game(draft(channel), []) for channel in range(count)]
+    return [GameRow(**_fields(row, status=GameStatus.ACTIVE, state={"n": row.id})) for row in rows]  # type: ignore[arg-type]
+
+
+def started() -> list[LogEntry]:
+    return [LogEntry("started", None, {}, 2.0)]
+
+
+async def test_writes_queued_together_are_committed_in_one_trip(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rows = await active_games(store, 10)
+    trips = count_trips(store, monkeypatch)
+    entries = await asyncio.gather(*(store.save(row, started(), (), {"move": 0}) for row in rows))
+    assert len(trips) == 1
+    await asyncio.gather(*(store.mark_sent(entry, 3.0) for entry in entries if entry is not None))
+    assert len(trips) == 2
+    monkeypatch.undo()
+    assert [await store.game(row.id) for row in rows] == rows
+    assert [[entry.kind for entry in await store.log(row.id)] for row in rows] == [["started"]] * 10
+    assert await store.pending_outbox() == []
+
+
+async def test_a_write_that_fails_beside_others_is_rolled_back_alone(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first, second = await active_games(store, 2)
+    missing = GameRow(**_fields(first, id=99))  # type: ignore[arg-type]
+    trips = count_trips(store, monkeypatch)
+    outcomes = await asyncio.gather(
+        store.save(first, started(), (), {"move": 0}),
+        store.save(missing, started(), (), {"move": 0}),
+        store.save(second, started(), (), {"move": 0}),
+        return_exceptions=True,
+    )
+    assert len(trips) == 1
+    assert isinstance(outcomes[1], KeyError)
+    monkeypatch.undo()
+    assert (await store.game(first.id), await store.game(second.id)) == (first, second)
+    assert await store.game(99) is None
+    pending = await store.pending_outbox()
+    assert [(entry.id, entry.game_id) for entry in pending] == [
+        (outcomes[0], first.id),
+        (outcomes[2], second.id),
+    ]
+
+
+async def test_a_failed_commit_fails_every_write_of_its_trip(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rows = await active_games(store, 3)
+    before = [await store.game(row.id) for row in rows]
+
+    def fail(connection: object) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(store.backend, "_commit", fail)
+    outcomes = await asyncio.gather(
+        *(store.save(row, started(), (), {"move": 0}) for row in rows), return_exceptions=True
+    )
+    assert [repr(outcome) for outcome in outcomes] == ["OperationalError('disk I/O error')"] * 3
+    monkeypatch.undo()
+    assert [await store.game(row.id) for row in rows] == before
+    assert [await store.log(row.id) for row in rows] == [[]] * 3
+    assert await store.pending_outbox() == []
+    await store.save(rows[0], [])  # and no transaction was left open
+    assert await store.game(rows[0].id) == rows[0]
+
+
+async def test_a_write_cancelled_before_its_trip_writes_nothing(store: Store) -> None:
+    rows = await active_games(store, 3)
+    tasks = [asyncio.create_task(store.save(row, started())) for row in rows]
+    await asyncio.sleep(0)  # the three are queued; their trip has not started
+    tasks[1].cancel()
+    outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+    assert isinstance(outcomes[1], asyncio.CancelledError)
+    assert (await store.game(rows[0].id), await store.game(rows[2].id)) == (rows[0], rows[2])
+    assert (await store.game(rows[1].id)).status is GameStatus.LOBBY  # type: ignore[union-attr]
+    assert await store.log(rows[1].id) == []
+
+
+async def test_closing_waits_for_the_queued_writes(store_database: Path | str) -> None:
+    store = await Store.open(store_database)
+    rows = await active_games(store, 5)
+    saves = [asyncio.create_task(store.save(row, started())) for row in rows]
+    await asyncio.sleep(0)  # queued, not yet written
+    await store.close()
+    assert [save.result() for save in saves] == [None] * 5
+    store = await Store.open(store_database)
+    assert [await store.game(row.id) for row in rows] == rows
     await store.close()
