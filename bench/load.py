@@ -140,6 +140,7 @@ class Driver:
         self.measuring = False
         self.stopped = False
         self._db: sqlite3.Connection | None = None
+        self._states: dict[int, tuple[str, Game, list[int | None]]] = {}  # read, parsed, by channel
         fake.listeners.append(self.on_request)
 
     def on_request(self, request: RecordedRequest) -> None:
@@ -190,7 +191,8 @@ class Driver:
         return answered is not None
 
     def state(self, channel_id: int) -> tuple[Game, list[int | None]] | None:
-        """The open game of ``channel_id`` as committed, with the user of each seat (``None``: an AI)."""
+        """The open game of ``channel_id`` as committed, with the user of each seat (``None``: an AI);
+        parsed again only when its stored state changed (the players must not take the bot's CPU)."""
         if self._db is None:
             self._db = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=10)
         row = self._db.execute(
@@ -199,8 +201,13 @@ class Driver:
         ).fetchone()
         if row is None or row[1] is None:
             return None
+        seen = self._states.get(channel_id)
+        if seen is not None and seen[0] == row[1]:
+            return seen[1], seen[2]
         seats = self._db.execute("SELECT user_id FROM seats WHERE game_id = ? ORDER BY seat", (row[0],))
-        return Game.from_dict(json.loads(row[1])), [user for (user,) in seats]
+        game, users = Game.from_dict(json.loads(row[1])), [user for (user,) in seats]
+        self._states[channel_id] = (row[1], game, users)
+        return game, users
 
     def moves_between(self, start: float, end: float) -> int:
         """How many moves the bot applied between the epoch seconds ``start`` and ``end``."""
