@@ -27,6 +27,7 @@ import multiprocessing
 import random
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -68,9 +69,20 @@ class WorkerConfig:
 
 
 @dataclass(eq=False)
+class _Job:
+    """A request waiting for a worker (``sent``, resolved with the worker it went to), then for its
+    answer."""
+
+    request: tuple[Any, ...]
+    sent: asyncio.Future[_Worker]
+    answer: asyncio.Future[tuple[str, Any]]
+
+
+@dataclass(eq=False)
 class _Worker:
     process: multiprocessing.process.BaseProcess
     conn: Connection
+    job: _Job | None = None
 
 
 def load_move_source(config: WorkerConfig) -> MoveSource:
@@ -143,7 +155,8 @@ class AiExecutor:
         self.respawn_delay = respawn_delay
         self._size = workers
         self._context = multiprocessing.get_context("spawn")
-        self._idle: asyncio.Queue[_Worker] = asyncio.Queue()
+        self._free: deque[_Worker] = deque()
+        self._waiting: deque[_Job] = deque()
         self._all: set[_Worker] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self._fallback_generator: MoveSource | None = None
@@ -167,7 +180,7 @@ class AiExecutor:
         workers = await asyncio.gather(*(self._spawn() for _ in range(self._size)))
         self._fallback_generator = await asyncio.to_thread(load_move_source, self.config)
         for worker in workers:
-            self._idle.put_nowait(worker)
+            self._enlist(worker)
 
     async def close(self) -> None:
         """Stop every worker (those busy are killed) and wait for the background replacements."""
@@ -235,23 +248,78 @@ class AiExecutor:
             TimeoutError: no worker was free within ``timeout`` (nothing was sent).
             WorkerLostError: the worker missed ``timeout + grace`` (counted from the call) or died.
         """
-        # asyncio.timeout, not wait_for: wait_for runs what it waits for as a task of its own, which
-        # costs each turn two more passes of a busy event loop.
-        limit = asyncio.get_running_loop().time() + timeout + self.grace
-        async with asyncio.timeout(timeout):
-            worker = await self._idle.get()
+        loop = asyncio.get_running_loop()
+        limit = loop.time() + timeout + self.grace
+        job = _Job(request, loop.create_future(), loop.create_future())
+        self._waiting.append(job)
+        self._dispatch()
         try:
-            worker.conn.send(request)
+            async with asyncio.timeout(timeout):
+                worker = await asyncio.shield(job.sent)
+        except BaseException as error:
+            if not job.sent.done():
+                job.sent.cancel()  # never sent: the dispatcher skips it
+                raise
+            worker = job.sent.result()
+            if not isinstance(error, TimeoutError):  # cancelled once sent: its answer is nobody's
+                self._replace(worker)
+                raise
+            # sent as the time ran out: it waits for its answer as any other
+        try:
             async with asyncio.timeout_at(limit):
-                answer: tuple[str, Any] = await self._receive(worker)
-        except (TimeoutError, EOFError, OSError) as error:
+                return await asyncio.shield(job.answer)
+        except (TimeoutError, asyncio.CancelledError) as error:
+            if job.answer.done():
+                if isinstance(error, TimeoutError):
+                    return job.answer.result()  # answered as the time ran out
+                raise
             self._replace(worker)
-            raise WorkerLostError(type(error).__name__) from error
-        except asyncio.CancelledError:
-            self._replace(worker)  # its late answer must not reach the next request
+            if isinstance(error, TimeoutError):
+                raise WorkerLostError("TimeoutError") from error
             raise
-        self._idle.put_nowait(worker)
-        return answer
+
+    def _enlist(self, worker: _Worker) -> None:
+        """Make the ready ``worker`` free for requests; its answers are read as soon as they come."""
+        asyncio.get_running_loop().add_reader(worker.conn.fileno(), self._on_readable, worker)
+        self._free.append(worker)
+        self._dispatch()
+
+    def _dispatch(self) -> None:
+        """Send waiting requests, oldest first, to free workers. Called whenever either arrives, so
+        that a worker that answers takes its next request in the same pass of the event loop."""
+        while self._free and self._waiting:
+            job = self._waiting.popleft()
+            if job.sent.done():  # its caller stopped waiting
+                continue
+            worker = self._free.popleft()
+            try:
+                worker.conn.send(job.request)
+            except (OSError, ValueError):  # the worker is gone: the request waits for another
+                self._waiting.appendleft(job)
+                self._replace(worker)
+                continue
+            worker.job = job
+            job.sent.set_result(worker)
+
+    def _on_readable(self, worker: _Worker) -> None:
+        """Read ``worker``'s answer, give it to its request and free the worker; a worker whose pipe
+        closed (it died) is replaced and its request told so."""
+        job, worker.job = worker.job, None
+        try:
+            answer = worker.conn.recv()
+        except (EOFError, OSError) as error:
+            self._replace(worker)
+            if job is not None and not job.answer.done():
+                job.answer.set_exception(WorkerLostError(type(error).__name__))
+            return
+        if job is None:  # a worker speaks only when asked: this one cannot be trusted
+            logger.error("AI worker sent an answer nobody asked for: replacing it")
+            self._replace(worker)
+            return
+        if not job.answer.done():
+            job.answer.set_result(answer)
+        self._free.append(worker)
+        self._dispatch()
 
     async def _spawn(self) -> _Worker:
         """Start one worker process and wait for its ready message."""
@@ -295,8 +363,9 @@ class AiExecutor:
         return worker.conn.recv()
 
     def _replace(self, worker: _Worker) -> None:
-        """Kill ``worker`` and start a new one in the background, added to the idle workers when ready."""
+        """Kill ``worker`` and start a new one in the background, added to the free workers when ready."""
         self.replaced += 1
+        self._retire(worker)
         task = asyncio.get_running_loop().create_task(self._respawn(worker))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -307,7 +376,7 @@ class AiExecutor:
         delay = self.respawn_delay
         while True:
             try:
-                self._idle.put_nowait(await self._spawn())
+                self._enlist(await self._spawn())
             except (RuntimeError, OSError):
                 logger.exception("cannot replace an AI worker: trying again in %.1f s", delay)
                 await asyncio.sleep(delay)
@@ -315,8 +384,16 @@ class AiExecutor:
             else:
                 return
 
+    def _retire(self, worker: _Worker) -> None:
+        """Take ``worker`` out of the pool: no more requests, no more answers read."""
+        with contextlib.suppress(ValueError):
+            self._free.remove(worker)
+        if not worker.conn.closed:
+            asyncio.get_running_loop().remove_reader(worker.conn.fileno())
+
     async def _stop(self, worker: _Worker) -> None:
         """Kill the worker's process if it still runs, reap it and close its pipe."""
+        self._retire(worker)
         self._all.discard(worker)
         if worker.process.is_alive():
             worker.process.kill()

@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import signal
 import time
+from pathlib import Path
 
 import pytest
 
@@ -111,10 +114,10 @@ async def test_a_failed_respawn_is_tried_again_until_a_worker_starts(
         await executor.choose(view, Level.HARD, seed=1, timeout=0.2, debug_delay=30.0)  # stuck: replaced
         assert executor.replaced == 1
         for _ in range(600):
-            if executor._idle.qsize() == 1:
+            if len(executor._free) == 1:
                 break
             await asyncio.sleep(0.05)
-        assert executor._idle.qsize() == 1  # the pool healed: one worker again
+        assert len(executor._free) == 1  # the pool healed: one worker again
         assert len(attempts) == 3
         assert attempts[1] - attempts[0] >= 0.05
         assert attempts[2] - attempts[1] >= 0.1  # the wait doubles
@@ -171,3 +174,53 @@ async def test_a_stuck_expert_gives_the_fallback_move_at_the_turn_timeout(
         assert executor.replaced == 1
         greedy = choose_move(view, load_move_generator(enable_lexicon), Level.GREEDY, random.Random(0))
         assert move == greedy
+
+
+def touched(generator: object, path: str, text: str) -> str:
+    """A call for the workers: write ``text`` to ``path`` (proof that the call ran), return it."""
+    with open(path, "a") as file:
+        file.write(text + "\n")
+    return text
+
+
+async def test_requests_waiting_for_the_one_worker_are_answered_in_order(
+    config: WorkerConfig, tmp_path: Path
+) -> None:
+    path = str(tmp_path / "calls")
+    async with AiExecutor(config) as executor:
+        answers = await asyncio.gather(
+            *(executor.call(touched, path, f"call {n}", timeout=20.0) for n in range(6))
+        )
+        assert answers == [f"call {n}" for n in range(6)]
+        assert (tmp_path / "calls").read_text().split("\n")[:-1] == answers  # first come, first served
+        assert executor.replaced == 0
+
+
+async def test_a_request_that_found_no_free_worker_in_time_is_never_sent(
+    config: WorkerConfig, view: SeatView, tmp_path: Path
+) -> None:
+    path = tmp_path / "calls"
+    async with AiExecutor(config) as executor:
+        busy = asyncio.create_task(executor.choose(view, Level.HARD, seed=1, timeout=20.0, debug_delay=1.0))
+        await asyncio.sleep(0.1)  # the one worker is busy for a second
+        with pytest.raises(TimeoutError):
+            await executor.call(touched, str(path), "too late", timeout=0.2)
+        assert isinstance(await busy, Play)
+        assert await executor.call(touched, str(path), "next", timeout=20.0) == "next"
+        assert path.read_text() == "next\n"  # the one that gave up never ran
+        assert executor.replaced == 0
+
+
+async def test_a_worker_that_dies_while_free_is_replaced_at_once(
+    config: WorkerConfig, view: SeatView
+) -> None:
+    async with AiExecutor(config) as executor:
+        (worker,) = executor._free
+        os.kill(worker.process.pid or 0, signal.SIGKILL)
+        for _ in range(600):  # no request is needed to notice
+            if executor.replaced == 1 and len(executor._free) == 1:
+                break
+            await asyncio.sleep(0.05)
+        assert executor.replaced == 1
+        assert executor._free[0] is not worker
+        assert isinstance(await executor.choose(view, Level.HARD, seed=1, timeout=20.0), Play)
