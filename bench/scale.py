@@ -40,10 +40,11 @@ engine's generator, or a pass. One line each:
     backend=<sqlite|postgresql> processes=<1|2> workers=<W> games=<N> moves=<int> moves_per_s=<f>
     ack_p99_ms=<f> ai_turn_p99_s=<f> unacked_3s=<int> unanswered=<int> refused=<int> load=<f>
 
-``moves``: applied (the bot's event log) while the games played; ``ack_p99_ms``: an interaction's
-acknowledgement (Discord's 3 s limit), setup included; ``ai_turn_*``: from seeing the AI on turn to
-seeing its move committed (its announcement wakes the player); ``refused``: moves sent but not applied
-(0 expected). Everything runs on this machine: the processes share its cores with this one.
+``moves``: the moves the players saw applied (the AI's, and the humans' the bot applied);
+``ack_p99_ms``: an interaction's acknowledgement (Discord's 3 s limit), setup included; ``ai_turn_*``:
+from seeing the AI on turn to seeing its move committed (its announcement wakes the player);
+``refused``: human moves answered but not applied (0 expected). Everything runs on this machine: the
+processes share its cores with this one.
 
 ``save_*``: from calling ``save`` to its return, queueing behind the other games' writes included;
 ``kb_per_move``: the database's growth (file, or ``pg_database_size``) per move. One connection commits
@@ -82,7 +83,7 @@ from discord_fake import TEST_TOKEN, FakeDiscord, Payloads, integer_option, stri
 from discord_gateway import FakeGateway, guild_payload
 from test_shards import guild_on
 
-from bench.load import GATEWAY_SCRIPT, GENEROUS, MOVE_KINDS, Driver, percentile
+from bench.load import GATEWAY_SCRIPT, GENEROUS, Driver, percentile
 from bot.ai_executor import AiExecutor, WorkerConfig
 from bot.ai_queue import AiJobQueue
 from bot.store import GameOptions, GameRow, GameStatus, LogEntry, SeatRow, Store
@@ -93,7 +94,7 @@ from scrabble_core.move import Move
 from scrabble_core.movegen import MoveGenerator, load_move_generator
 from scrabble_core.notation import player_notation
 from scrabble_core.variant import get_variant
-from tests.pg_cluster import PgCluster, pg_bin_dir, query, running_cluster
+from tests.pg_cluster import PgCluster, pg_bin_dir, running_cluster
 
 GUILD = 1
 OPTIONS = GameOptions("standard", ChallengeMode.VOID, 0, 0, Level.HARD)
@@ -263,9 +264,9 @@ class ScaleDriver(Driver):
         super().__init__(fake, gateway, database if isinstance(database, Path) else Path(), generator)
         self.url = database if isinstance(database, str) else None
         self._pg: psycopg.Connection[Any] | None = None
-        self.moves = 0
-        """Moves made: the AI's seen, the humans' sent (the bot may refuse one: a bug)."""
         self.ai_turns: list[float] = []
+        self.moves = 0
+        """The moves seen applied: the AI's, and the humans' that the bot applied."""
 
     def state(self, channel_id: int) -> tuple[Game, list[int | None]] | None:
         """See :meth:`Driver.state` (on PostgreSQL too)."""
@@ -281,12 +282,6 @@ class ScaleDriver(Driver):
             return None
         seats = self._pg.execute("SELECT user_id FROM seats WHERE game_id = %s ORDER BY seat", (row[0],))
         return Game.from_dict(json.loads(row[1])), [user for (user,) in seats]
-
-    def applied(self) -> int:
-        """The moves applied so far, in the bot's event log."""
-        kinds = ", ".join(f"'{kind}'" for kind in MOVE_KINDS)
-        [(count,)] = query(self.url or self.database, f"SELECT count(*) FROM events WHERE kind IN ({kinds})")
-        return int(str(count))
 
     async def setup(self, index: int, guild: int, against_ai: bool) -> None:
         """Create and start the game of channel ``index`` in ``guild``: two humans, or one against the
@@ -321,11 +316,16 @@ class ScaleDriver(Driver):
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(event.wait(), 1.0)
                 self.ai_turns.append(time.perf_counter() - started)
+                self.moves += 1
             else:
                 best = self.generator.best(game.board, game.players[game.current].rack)
                 move = [] if best is None else [string_option("move", player_notation(best.play))]
                 await self.interact(payloads.slash("play" if move else "pass", move, user_id=user))
-            self.moves += 1
+                after = self.state(channel_id)
+                if after is not None and len(after[0].history) == len(game.history):
+                    self.measures.refused += 1  # answered without being applied
+                else:
+                    self.moves += 1
 
 
 async def _bot_process(
@@ -391,11 +391,9 @@ async def run_gateway(
         driver.measuring = True
         places = [(index, guilds[index % GATEWAY_SHARDS], index % 4 == 0) for index in range(games)]
         await asyncio.gather(*(driver.setup(index, guild, ai_seat) for index, guild, ai_seat in places))
-        before = driver.applied()
         start = time.perf_counter()
         await asyncio.gather(*(driver.play(index, guild, args.moves) for index, guild, _ in places))
         elapsed = time.perf_counter() - start
-        applied = driver.applied() - before
     finally:
         for process in processes:
             await _stop(process)
@@ -407,10 +405,10 @@ async def run_gateway(
     measures = driver.measures
     return (
         f"backend={'sqlite' if url is None else 'postgresql'} processes={len(processes)} "
-        f"workers={args.workers} games={games} moves={applied} moves_per_s={applied / elapsed:.1f} "
+        f"workers={args.workers} games={games} moves={driver.moves} moves_per_s={driver.moves / elapsed:.1f} "
         f"ack_p99_ms={percentile(measures.ack, 0.99):.0f} "
         f"ai_turn_p99_s={percentile(driver.ai_turns, 0.99) / 1000:.2f} unacked_3s={measures.unacked} "
-        f"unanswered={measures.unanswered} refused={driver.moves - applied} load={os.getloadavg()[0]:.1f}"
+        f"unanswered={measures.unanswered} refused={measures.refused} load={os.getloadavg()[0]:.1f}"
     )
 
 
