@@ -105,76 +105,79 @@ async def open_game(cluster: Cluster, shard: int, generator: MoveGenerator) -> N
 async def test_kill_9_of_a_bot_process_and_of_a_worker_mid_turn_loses_and_doubles_nothing(
     cluster: Cluster, enable_lexicon: Lexicon
 ) -> None:
-    generator = load_move_generator(enable_lexicon)
-    first = await cluster.start("first", [0, 1], ai=AI)
-    second = await cluster.start("second", [2, 3], ai=AI)
-    await cluster.gateway.wait_for_shards(range(SHARDS), 120)
-    workers = {name: await cluster.start_worker(name) for name in ("w1", "w2")}
-    for shard in (1, 2):
-        await open_game(cluster, shard, generator)
-    # The AI's turn of shard 0's game (the first process's) is claimed by a worker; then shard 3's is
-    # claimed by the other worker.
-    await open_game(cluster, 0, generator)
-    doomed_job, doomed_worker = await running_job(cluster, set())
-    await open_game(cluster, 3, generator)
-    _, other_worker = await running_job(cluster, {doomed_job})
-    assert {doomed_worker, other_worker} == {"w1", "w2"}
+    async with asyncio.timeout(300):  # a hang fails the test instead of the run
+        generator = load_move_generator(enable_lexicon)
+        first = await cluster.start("first", [0, 1], ai=AI)
+        second = await cluster.start("second", [2, 3], ai=AI)
+        await cluster.gateway.wait_for_shards(range(SHARDS), 120)
+        workers = {name: await cluster.start_worker(name) for name in ("w1", "w2")}
+        for shard in (1, 2):
+            await open_game(cluster, shard, generator)
+        # The AI's turn of shard 0's game (the first process's) is claimed by a worker; then shard 3's is
+        # claimed by the other worker.
+        await open_game(cluster, 0, generator)
+        doomed_job, doomed_worker = await running_job(cluster, set())
+        await open_game(cluster, 3, generator)
+        _, other_worker = await running_job(cluster, {doomed_job})
+        assert {doomed_worker, other_worker} == {"w1", "w2"}
 
-    first.send_signal(signal.SIGKILL)
-    workers[doomed_worker].send_signal(signal.SIGKILL)
-    await asyncio.gather(first.wait(), workers[doomed_worker].wait())
-    [in_flight] = query(
-        cluster.url, f"SELECT status, attempts, worker FROM ai_jobs WHERE key = '{doomed_job}'"
-    )
-    assert in_flight == ("running", 1, doomed_worker)  # killed mid-turn
-
-    # The second process goes on meanwhile; a new worker joins; a standby takes the shards over.
-    await ai_moved(cluster, 3)
-    await human_moves(cluster, 2, generator)
-    await cluster.start_worker("w3")
-    await cluster.start("standby", [0, 1], standby=True, ai=AI)
-    await cluster.gateway.wait_for_shards([0, 1], 120)
-    await ai_moved(cluster, 0)
-
-    # Every game plays on: two more turns each (and the AI's answers).
-    async def play_on(shard: int) -> None:
-        for _ in range(2):
-            await human_moves(cluster, shard, generator)
-            if shard in AI_SHARDS:
-                await ai_moved(cluster, shard)
-
-    await asyncio.gather(*(play_on(shard) for shard in range(SHARDS)))
-    assert second.returncode is None
-    assert await unsent_after(cluster.url, 30.0) == 0
-
-    # The job in flight was answered once, by a living worker, on its second attempt.
-    [answered] = query(
-        cluster.url, f"SELECT status, attempts, worker FROM ai_jobs WHERE key = '{doomed_job}'"
-    )
-    assert answered in {("done", 2, other_worker), ("done", 2, "w3")}
-    jobs = query(cluster.url, "SELECT status, answer FROM ai_jobs ORDER BY created_at")
-    ai_moves: list[str] = []
-    for shard in range(SHARDS):
-        game_id, game, users = stored(cluster, shard)
-        # The event log holds the game's moves, each once, in order.
-        logged = query(
-            cluster.url,
-            f"SELECT kind, data FROM events WHERE game_id = {game_id} AND kind IN {MOVES} ORDER BY id",
+        first.send_signal(signal.SIGKILL)
+        workers[doomed_worker].send_signal(signal.SIGKILL)
+        await asyncio.gather(first.wait(), workers[doomed_worker].wait())
+        [in_flight] = query(
+            cluster.url, f"SELECT status, attempts, worker FROM ai_jobs WHERE key = '{doomed_job}'"
         )
-        assert [json.loads(str(data)) for _, data in logged] == [e.to_dict() for e in game.history]
-        ai_moves += [event.move for event in game.history if users[event.player] is None]
-        # Every announcement went out once, in order: the start, then one message per move.
-        announced = query(cluster.url, f"SELECT data FROM outbox WHERE game_id = {game_id} ORDER BY id")
-        assert [json.loads(str(data))["move"] for (data,) in announced] == list(range(len(game.history) + 1))
-        channel = cluster.fake.channel_messages(cluster.payloads(shard).channel_id)
-        # (a restarted process says again that the AI is thinking: a notice, not an announcement)
-        contents = [m["content"] for m in channel if m["content"] != "AI is thinking…"]
-        lobby = 1 if shard in AI_SHARDS else 2
-        assert all(content.startswith("New standard game by ") for content in contents[:lobby])
-        assert len(contents) == lobby + len(announced), contents
-        assert contents[lobby].startswith("The game begins!")
-        for event, content in zip(game.history, contents[lobby + 1 :], strict=True):
-            said = f" played {event.move} for " if event.kind.value == "play" else f" {event.kind.value}"
-            assert said in content.split("\n")[0], (event, content)
-    assert sorted(str(answer) for status, answer in jobs if status == "done") == sorted(ai_moves)
-    assert [status for status, _ in jobs] == ["done"] * len(ai_moves)
+        assert in_flight == ("running", 1, doomed_worker)  # killed mid-turn
+
+        # The second process goes on meanwhile; a new worker joins; a standby takes the shards over.
+        await ai_moved(cluster, 3)
+        await human_moves(cluster, 2, generator)
+        await cluster.start_worker("w3")
+        await cluster.start("standby", [0, 1], standby=True, ai=AI)
+        await cluster.gateway.wait_for_shards([0, 1], 120)
+        await ai_moved(cluster, 0)
+
+        # Every game plays on: two more turns each (and the AI's answers).
+        async def play_on(shard: int) -> None:
+            for _ in range(2):
+                await human_moves(cluster, shard, generator)
+                if shard in AI_SHARDS:
+                    await ai_moved(cluster, shard)
+
+        await asyncio.gather(*(play_on(shard) for shard in range(SHARDS)))
+        assert second.returncode is None
+        assert await unsent_after(cluster.url, 30.0) == 0
+
+        # The job in flight was answered once, by a living worker, on its second attempt.
+        [answered] = query(
+            cluster.url, f"SELECT status, attempts, worker FROM ai_jobs WHERE key = '{doomed_job}'"
+        )
+        assert answered in {("done", 2, other_worker), ("done", 2, "w3")}
+        jobs = query(cluster.url, "SELECT status, answer FROM ai_jobs ORDER BY created_at")
+        ai_moves: list[str] = []
+        for shard in range(SHARDS):
+            game_id, game, users = stored(cluster, shard)
+            # The event log holds the game's moves, each once, in order.
+            logged = query(
+                cluster.url,
+                f"SELECT kind, data FROM events WHERE game_id = {game_id} AND kind IN {MOVES} ORDER BY id",
+            )
+            assert [json.loads(str(data)) for _, data in logged] == [e.to_dict() for e in game.history]
+            ai_moves += [event.move for event in game.history if users[event.player] is None]
+            # Every announcement went out once, in order: the start, then one message per move.
+            announced = query(cluster.url, f"SELECT data FROM outbox WHERE game_id = {game_id} ORDER BY id")
+            assert [json.loads(str(data))["move"] for (data,) in announced] == list(
+                range(len(game.history) + 1)
+            )
+            channel = cluster.fake.channel_messages(cluster.payloads(shard).channel_id)
+            # (a restarted process says again that the AI is thinking: a notice, not an announcement)
+            contents = [m["content"] for m in channel if m["content"] != "AI is thinking…"]
+            lobby = 1 if shard in AI_SHARDS else 2
+            assert all(content.startswith("New standard game by ") for content in contents[:lobby])
+            assert len(contents) == lobby + len(announced), contents
+            assert contents[lobby].startswith("The game begins!")
+            for event, content in zip(game.history, contents[lobby + 1 :], strict=True):
+                said = f" played {event.move} for " if event.kind.value == "play" else f" {event.kind.value}"
+                assert said in content.split("\n")[0], (event, content)
+        assert sorted(str(answer) for status, answer in jobs if status == "done") == sorted(ai_moves)
+        assert [status for status, _ in jobs] == ["done"] * len(ai_moves)
