@@ -1,7 +1,10 @@
-"""The store's write path on SQLite and on PostgreSQL, under N games moving at once (issue 14, first part).
+"""The store's write path on SQLite and on PostgreSQL, under N games moving at once; AI turns on the
+local pool and on the PostgreSQL queue; and (``--gateway``) the whole bot, one process on SQLite against
+two sharded processes on PostgreSQL with AI workers, driven through the fake Discord (issue 14).
 
     python bench/scale.py [--games 200 1000] [--moves 20] [--pg-synchronous-commit off]
                           [--ai-games 40] [--ai-turns 3] [--workers 2] [--ai-level hard] [--ai-think 1]
+                          [--gateway]
 
 For each N, on each backend in turn (a fresh SQLite file; a fresh database of a throwaway PostgreSQL
 server started here, durable: fsync on, as in production), N active games are created, then every game
@@ -25,6 +28,24 @@ as many ``scrabble-bot worker`` processes (:mod:`bot.ai_queue`), one line each:
 
 ``ai_turn_*``: from asking for the move to having it, waiting for a free worker included.
 
+With ``--gateway``, then, for each N, the real bot driven as Discord drives it (``bench/load.py``'s
+players, through the fake REST API and the fake gateway of ``tests/bot``, with two guilds, one on each of
+two shards): (a) one ``scrabble-bot`` process on SQLite with its local pool of ``--workers`` AI processes,
+(b) two ``scrabble-bot`` processes on the PostgreSQL server (one shard each, ``[ai] queue =
+"postgresql"``) and ``--workers`` ``scrabble-bot worker`` processes. N games are created and started
+(a quarter against the ``hard`` AI, the others between two humans), then each makes ``--moves`` moves,
+all games at once; humans move at once, with no thinking time (saturation): the best play by the
+engine's generator, or a pass. One line each:
+
+    backend=<sqlite|postgresql> processes=<1|2> workers=<W> games=<N> moves=<int> moves_per_s=<f>
+    ack_p99_ms=<f> ai_turn_p99_s=<f> unacked_3s=<int> unanswered=<int> refused=<int> load=<f>
+
+``moves``: the moves the players saw applied (the AI's, and the humans' the bot applied);
+``ack_p99_ms``: an interaction's acknowledgement (Discord's 3 s limit), setup included; ``ai_turn_*``:
+from seeing the AI on turn to seeing its move committed (its announcement wakes the player);
+``refused``: human moves answered but not applied (0 expected). Everything runs on this machine: the
+processes share its cores with this one.
+
 ``save_*``: from calling ``save`` to its return, queueing behind the other games' writes included;
 ``kb_per_move``: the database's growth (file, or ``pg_database_size``) per move. One connection commits
 one transaction at a time, so PostgreSQL's rate is bounded by its commit's flush to disk;
@@ -39,8 +60,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import json
 import os
 import random
+import signal
 import statistics
 import subprocess
 import sys
@@ -54,7 +77,13 @@ from typing import Any
 import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "bot"))
 
+from discord_fake import TEST_TOKEN, FakeDiscord, Payloads, integer_option, string_option
+from discord_gateway import FakeGateway, guild_payload
+from test_shards import guild_on
+
+from bench.load import GATEWAY_SCRIPT, GENEROUS, Driver, percentile
 from bot.ai_executor import AiExecutor, WorkerConfig
 from bot.ai_queue import AiJobQueue
 from bot.store import GameOptions, GameRow, GameStatus, LogEntry, SeatRow, Store
@@ -63,6 +92,7 @@ from scrabble_core.game import ChallengeMode, Game
 from scrabble_core.lexicon import Lexicon, load_enable
 from scrabble_core.move import Move
 from scrabble_core.movegen import MoveGenerator, load_move_generator
+from scrabble_core.notation import player_notation
 from scrabble_core.variant import get_variant
 from tests.pg_cluster import PgCluster, pg_bin_dir, running_cluster
 
@@ -216,6 +246,172 @@ async def run_ai_queue(
     return _ai_line("postgresql", args.workers, args.ai_games, times, fallbacks)
 
 
+# Through the gateway: the real bot processes, driven as Discord drives them ---------------------------
+
+GATEWAY_SHARDS = 2
+FIRST_CHANNEL = 820_000_000_000_000_000
+FIRST_HUMAN = 720_000_000_000_000_000
+
+
+class ScaleDriver(Driver):
+    """``bench/load.py``'s players (interactions through the fake gateway, their acknowledgements
+    matched to them), reading the games from SQLite or from PostgreSQL, playing N games of a fixed
+    number of moves at once."""
+
+    def __init__(
+        self, fake: FakeDiscord, gateway: FakeGateway, database: Path | str, generator: MoveGenerator
+    ):
+        super().__init__(fake, gateway, database if isinstance(database, Path) else Path(), generator)
+        self.url = database if isinstance(database, str) else None
+        self._pg: psycopg.Connection[Any] | None = None
+        self.ai_turns: list[float] = []
+        self.moves = 0
+        """The moves seen applied: the AI's, and the humans' that the bot applied."""
+
+    def state(self, channel_id: int) -> tuple[Game, list[int | None]] | None:
+        """See :meth:`Driver.state` (on PostgreSQL too)."""
+        if self.url is None:
+            return super().state(channel_id)
+        if self._pg is None:
+            self._pg = psycopg.connect(self.url, autocommit=True)
+        row = self._pg.execute(
+            "SELECT id, state FROM games WHERE channel_id = %s AND status = 'active' ORDER BY id DESC LIMIT 1",
+            (channel_id,),
+        ).fetchone()
+        if row is None or row[1] is None:
+            return None
+        seats = self._pg.execute("SELECT user_id FROM seats WHERE game_id = %s ORDER BY seat", (row[0],))
+        return Game.from_dict(json.loads(row[1])), [user for (user,) in seats]
+
+    async def setup(self, index: int, guild: int, against_ai: bool) -> None:
+        """Create and start the game of channel ``index`` in ``guild``: two humans, or one against the
+        hard AI."""
+        channel_id, humans = FIRST_CHANNEL + index, [FIRST_HUMAN + 2 * index, FIRST_HUMAN + 2 * index + 1]
+        payloads = Payloads(self.fake.application_id, guild, channel_id, humans[0])
+        self.posted[channel_id] = asyncio.Event()
+        setup = [integer_option("ai_opponents", 1), string_option("ai_level", "hard")] if against_ai else []
+        await self.interact(payloads.slash("new", setup))
+        if not against_ai:
+            await self.interact(payloads.slash("join", user_id=humans[1]))
+        await self.interact(payloads.slash("start"))
+
+    async def play(self, index: int, guild: int, moves: int) -> None:
+        """Make ``moves`` moves in channel ``index``'s game (fewer if it ends): a human's at once (the
+        best play, or a pass), an AI's awaited (its time into :attr:`ai_turns`)."""
+        channel_id = FIRST_CHANNEL + index
+        payloads = Payloads(self.fake.application_id, guild, channel_id)
+        event = self.posted[channel_id]
+        for _ in range(moves):
+            found = self.state(channel_id)
+            if found is None or found[0].is_over:
+                return
+            game, users = found
+            user = users[game.current]
+            if user is None:
+                started = time.perf_counter()
+                while (after := self.state(channel_id)) is not None and len(after[0].history) == len(
+                    game.history
+                ):
+                    event.clear()
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(event.wait(), 1.0)
+                self.ai_turns.append(time.perf_counter() - started)
+                self.moves += 1
+            else:
+                best = self.generator.best(game.board, game.players[game.current].rack)
+                move = [] if best is None else [string_option("move", player_notation(best.play))]
+                await self.interact(payloads.slash("play" if move else "pass", move, user_id=user))
+                after = self.state(channel_id)
+                if after is not None and len(after[0].history) == len(game.history):
+                    self.measures.refused += 1  # answered without being applied
+                else:
+                    self.moves += 1
+
+
+async def _bot_process(
+    fake: FakeDiscord, gateway: FakeGateway, config: Path, log: Path
+) -> asyncio.subprocess.Process:
+    """``scrabble-bot --config config`` through ``tests/bot/discord_gateway.py``, logging to ``log``."""
+    with log.open("wb") as out:
+        return await asyncio.create_subprocess_exec(
+            sys.executable, str(GATEWAY_SCRIPT), fake.api_base, gateway.url, "--config", str(config),
+            env=os.environ | {"DISCORD_TOKEN": TEST_TOKEN}, stderr=out,
+        )  # fmt: skip
+
+
+async def _stop(process: asyncio.subprocess.Process) -> None:
+    if process.returncode is None:
+        process.send_signal(signal.SIGINT)
+        try:
+            await asyncio.wait_for(process.wait(), 30)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
+
+
+async def run_gateway(
+    args: argparse.Namespace, games: int, generator: MoveGenerator, folder: Path, url: str | None
+) -> str:
+    """``games`` games driven through the fake gateway against one bot process on SQLite with its
+    local pool of ``args.workers`` (``url`` None), or two sharded processes on PostgreSQL ``url``
+    with ``args.workers`` ``scrabble-bot worker`` processes; its line."""
+    fake = FakeDiscord(valid_token=TEST_TOKEN, rate_limits=GENEROUS)
+    await fake.start()
+    owner = FIRST_HUMAN
+    guilds = [guild_on(shard, GATEWAY_SHARDS) for shard in range(GATEWAY_SHARDS)]
+    gateway = FakeGateway(fake.bot_user, fake.application_id, [guild_payload(g, owner) for g in guilds])
+    await gateway.start()
+    fake.gateway_url = gateway.url
+    base = 'log_level = "WARNING"\n'
+    ai = f'[ai]\nlevel = "hard"\nturn_timeout = {args.ai_timeout}\nworkers = {args.workers}\n'
+    processes: list[asyncio.subprocess.Process] = []
+    workers: list[subprocess.Popen[bytes]] = []
+    try:
+        if url is None:
+            database: Path | str = folder / f"gateway-{games}.sqlite3"
+            config = folder / f"gateway-{games}.toml"
+            config.write_text(f"database = {json.dumps(str(database))}\n{base}{ai}")
+            processes.append(await _bot_process(fake, gateway, config, folder / f"bot-{games}.log"))
+            await asyncio.wait_for(gateway.identified.wait(), 120)
+        else:
+            database = url
+            workers = [await asyncio.to_thread(_start_worker, url, f"gw{n}") for n in range(args.workers)]
+            for shard in range(GATEWAY_SHARDS):
+                config = folder / f"gateway-{games}-{shard}.toml"
+                config.write_text(
+                    f"database = {json.dumps(url)}\n{base}shard_count = {GATEWAY_SHARDS}\nshard_ids = [{shard}]\n"
+                    f'{ai}queue = "postgresql"\n'
+                )
+                processes.append(
+                    await _bot_process(fake, gateway, config, folder / f"bot-{games}-{shard}.log")
+                )
+            await gateway.wait_for_shards(range(GATEWAY_SHARDS), 120)
+        await asyncio.sleep(1)
+        driver = ScaleDriver(fake, gateway, database, generator)
+        driver.measuring = True
+        places = [(index, guilds[index % GATEWAY_SHARDS], index % 4 == 0) for index in range(games)]
+        await asyncio.gather(*(driver.setup(index, guild, ai_seat) for index, guild, ai_seat in places))
+        start = time.perf_counter()
+        await asyncio.gather(*(driver.play(index, guild, args.moves) for index, guild, _ in places))
+        elapsed = time.perf_counter() - start
+    finally:
+        for process in processes:
+            await _stop(process)
+        for worker in workers:
+            worker.kill()
+            worker.wait()
+        await gateway.close()
+        await fake.close()
+    measures = driver.measures
+    return (
+        f"backend={'sqlite' if url is None else 'postgresql'} processes={len(processes)} "
+        f"workers={args.workers} games={games} moves={driver.moves} moves_per_s={driver.moves / elapsed:.1f} "
+        f"ack_p99_ms={percentile(measures.ack, 0.99):.0f} "
+        f"ai_turn_p99_s={percentile(driver.ai_turns, 0.99) / 1000:.2f} unacked_3s={measures.unacked} "
+        f"unanswered={measures.unanswered} refused={measures.refused} load={os.getloadavg()[0]:.1f}"
+    )
+
+
 @contextlib.contextmanager
 def _cluster() -> Iterator[PgCluster | None]:
     bin_dir = pg_bin_dir()
@@ -251,6 +447,11 @@ async def main(args: argparse.Namespace) -> None:
             print(await run_ai_local(args, views), flush=True)
             if cluster is not None:
                 print(await run_ai_queue(args, views, cluster.new_database(), generator), flush=True)
+        for games in args.games if args.gateway else []:
+            print(await run_gateway(args, games, generator, Path(directory), None), flush=True)
+            if cluster is not None:
+                url = cluster.new_database()
+                print(await run_gateway(args, games, generator, Path(directory), url), flush=True)
 
 
 if __name__ == "__main__":
@@ -264,4 +465,9 @@ if __name__ == "__main__":
     parser.add_argument("--ai-level", choices=[level.value for level in Level], default="hard")
     parser.add_argument("--ai-timeout", type=float, default=30.0, help="an AI turn's timeout (s)")
     parser.add_argument("--ai-think", type=float, default=1.0, help="the expert's thinking time (s)")
+    parser.add_argument(
+        "--gateway",
+        action="store_true",
+        help="instead: N games through the fake gateway, 1 process on SQLite vs 2 on PostgreSQL + workers",
+    )
     asyncio.run(main(parser.parse_args()))

@@ -79,6 +79,14 @@ async def turn_message(
     )
 
 
+def past_turn_message(table: Table, events: Sequence[Event], lines: Sequence[str]) -> Message:
+    """A turn's announcement sent after the game has moved on (a restart found it unsent): ``lines``
+    and what ``events`` did, as text only (the board, the scores and the buttons of that turn are no
+    longer the game's; the next announcement shows them)."""
+    seats = table.row.seats
+    return Message("\n".join([*lines, *(text.event_line(event, seats) for event in events)]))
+
+
 def window_message(table: Table, seconds: int) -> Message:
     """The challenge window before an AI plays: who plays when, with the Challenge and No challenge
     buttons of that play (its move number)."""

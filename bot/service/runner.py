@@ -25,6 +25,7 @@ import random
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
+from functools import partial
 
 from bot.config import Config
 from bot.messages import Message, mention
@@ -370,9 +371,13 @@ class GameRunner:
             )
 
     async def _deliver_pending(self) -> None:
-        """Deliver the announcements left unsent by a crash, rebuilt from the stored games. One whose
-        game has moved on since (or cannot be read) is marked sent without being delivered: its board
-        and racks are no longer the game's."""
+        """Deliver the announcements left unsent by a crash, rebuilt from the stored games, in order.
+        One whose game has moved on since goes out as its text (:func:`announcements.past_turn_message`:
+        its board is no longer the game's), the racks it was to DM going out, as they are now, with the
+        game's up-to-date announcement; unless that one was sent already: a channel's announcements
+        go out in order, so this one went out before (only marking it sent failed) and is marked sent.
+        One that cannot be read is marked sent without being delivered."""
+        found: list[tuple[int, Announcement, Table]] = []
         for entry in await self._store.pending_outbox():
             try:
                 announcement = Announcement.from_dict(entry.data)
@@ -381,18 +386,34 @@ class GameRunner:
                 logger.exception("game %d: announcement %d cannot be read: dropped", entry.game_id, entry.id)
                 await self._mark_sent(entry.id)
                 continue
-            if table is None or table.game is None or len(table.game.history) != announcement.move:
-                logger.warning("game %d: announcement %d is out of date: dropped", entry.game_id, entry.id)
+            if table is None or table.game is None:
+                logger.warning("game %d: announcement %d has no open game: dropped", entry.game_id, entry.id)
                 await self._mark_sent(entry.id)
                 continue
+            found.append((entry.id, announcement, table))
+        pending_now = {table.row.id for _, item, table in found if len(table.started().history) == item.move}
+        owed: dict[int, set[int]] = {}  # game id: the seats whose rack an out-of-date one was to DM
+        for entry_id, announcement, table in found:
+            game, game_id, seats = table.started(), table.row.id, table.row.seats
+            if game_id not in pending_now:
+                logger.warning("game %d: announcement %d went out before: marked sent", game_id, entry_id)
+                await self._mark_sent(entry_id)
+                continue
+            racks = owed.setdefault(game_id, set())
+            racks.update(seat for seat in announcement.racks if 0 <= seat < len(seats))
+            if len(game.history) != announcement.move:
+                logger.warning(
+                    "game %d: announcement %d is out of date: its text goes out", game_id, entry_id
+                )
+                message = announcements.past_turn_message(table, announcement.events, announcement.lines)
+                self.deliver(table.row.channel_id, partial(self._post_now, table.row.channel_id, message))
+                self.deliver(table.row.channel_id, partial(self._mark_sent, entry_id))
+                continue
             logger.info(
-                "game %d: delivering the announcement of move %d after a restart",
-                entry.game_id,
-                announcement.move,
+                "game %d: delivering the announcement of move %d after a restart", game_id, announcement.move
             )
-            seats = table.row.seats
-            racks = [seats[seat] for seat in announcement.racks if 0 <= seat < len(seats)]
-            await self.announce(table, announcement.events, announcement.lines, racks, pending=entry.id)
+            given = [] if game.is_over else [seats[seat] for seat in sorted(owed.pop(game_id))]
+            await self.announce(table, announcement.events, announcement.lines, given, pending=entry_id)
 
     async def _stored_table(self, game_id: int) -> Table | None:
         """Game ``game_id``: its open table, or the stored game if it has closed; ``None`` if it is a

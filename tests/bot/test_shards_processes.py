@@ -6,112 +6,17 @@ its shards over once their leases lapse and every game goes on, nothing lost or 
 from __future__ import annotations
 
 import asyncio
-import json
-import os
 import signal
 import socket
-import sys
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
-from discord_fake import TEST_TOKEN, FakeDiscord, Payloads, RecordedRequest
-from discord_gateway import FakeGateway, guild_payload
-from test_shards import guild_on
+from bot_cluster import ALICE, BOB, SHARDS, Cluster, cluster_fixture, holders, unsent_after
 
-from tests.pg_cluster import PgCluster, query
+from tests.pg_cluster import query
 
-GATEWAY_SCRIPT = Path(__file__).with_name("discord_gateway.py")
-SHARDS = 4
-LEASE_SECONDS = 4
-ALICE, BOB = 700_000_000_000_000_001, 700_000_000_000_000_002
+__all__ = ["cluster_fixture"]  # the fixture ``cluster``
 
 pytestmark = pytest.mark.slow
-
-
-@dataclass
-class Cluster:
-    """The fakes, the database and a way to start bot processes on them."""
-
-    fake: FakeDiscord
-    gateway: FakeGateway
-    url: str
-    folder: Path
-    processes: list[asyncio.subprocess.Process]
-
-    def payloads(self, shard: int) -> Payloads:
-        """Interactions in the guild of ``shard`` (one guild, one channel per shard)."""
-        guild = guild_on(shard, SHARDS)
-        return Payloads(application_id=self.fake.application_id, guild_id=guild, channel_id=guild + 1)
-
-    async def start(
-        self, name: str, shard_ids: list[int], *, standby: bool = False
-    ) -> asyncio.subprocess.Process:
-        config = self.folder / f"{name}.toml"
-        config.write_text(
-            f'database = {json.dumps(self.url)}\nlog_level = "WARNING"\nshard_count = {SHARDS}\n'
-            f"shard_ids = {shard_ids}\nshard_lease_seconds = {LEASE_SECONDS}\n"
-            f"shard_standby = {'true' if standby else 'false'}\n[ai]\nworkers = 1\n"
-        )
-        process = await asyncio.create_subprocess_exec(
-            sys.executable, str(GATEWAY_SCRIPT), self.fake.api_base, self.gateway.url, "--config", str(config),
-            env=os.environ | {"DISCORD_TOKEN": TEST_TOKEN}, stderr=asyncio.subprocess.PIPE,
-        )  # fmt: skip
-        self.processes.append(process)
-        return process
-
-    async def interact(self, payload: dict[str, object]) -> RecordedRequest:
-        """Send ``payload`` as an ``INTERACTION_CREATE`` event; the answer (followup after a deferral)."""
-        await self.gateway.dispatch("INTERACTION_CREATE", payload)
-        callback = await self.fake.callback_for(payload, timeout=30)
-        if callback.json["type"] != 5:
-            return callback
-        (followup, *_) = await self.fake.followups_for(payload, timeout=30)
-        return followup
-
-
-@pytest.fixture
-async def cluster(tmp_path: Path, pg_cluster: PgCluster) -> AsyncIterator[Cluster]:
-    fake = FakeDiscord(valid_token=TEST_TOKEN)
-    await fake.start()
-    owner = Payloads(application_id=fake.application_id).user_id
-    guilds = [guild_payload(guild_on(shard, SHARDS), owner) for shard in range(SHARDS)]
-    gateway = FakeGateway(fake.bot_user, fake.application_id, guilds)
-    await gateway.start()
-    fake.gateway_url = gateway.url
-    running = Cluster(fake, gateway, pg_cluster.new_database(), tmp_path, [])
-    try:
-        yield running
-    finally:
-        for process in running.processes:
-            if process.returncode is None:
-                process.send_signal(signal.SIGINT)
-                try:
-                    await asyncio.wait_for(process.wait(), 20)
-                except TimeoutError:
-                    process.kill()
-                    await process.wait()
-        await gateway.close()
-        await fake.close()
-
-
-async def unsent_after(url: str, seconds: float) -> int:
-    """The count of announcements still unsent once none is left or ``seconds`` have passed."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + seconds
-    while True:
-        ((unsent,),) = query(url, "SELECT COUNT(*) FROM outbox WHERE sent_at IS NULL")
-        assert isinstance(unsent, int)
-        if not unsent or loop.time() >= deadline:
-            return unsent
-        await asyncio.sleep(0.2)
-
-
-def holders(url: str) -> dict[int, str]:
-    return {
-        int(str(shard)): str(holder) for shard, holder in query(url, "SELECT shard, holder FROM shard_leases")
-    }
 
 
 async def test_sharded_processes_own_their_guilds_and_a_restart_takes_a_dead_ones_over(
