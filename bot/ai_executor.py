@@ -29,7 +29,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Final, TypeVar
@@ -46,6 +46,10 @@ logger = logging.getLogger(__name__)
 DEFAULT_GRACE: Final = 1.0
 DEFAULT_RESPAWN_DELAY: Final = 1.0
 RESPAWN_DELAY_CAP: Final = 300.0
+QUEUED_QUICK: Final = 3
+"""How many quick requests (moves of levels below expert, hints) a worker may be sent before it has
+answered the first: it takes the next from its pipe at once, instead of waiting for this process's event
+loop to read its answer, which under load costs many times the few milliseconds of the request."""
 _READY: Final = "ready"
 _CALL: Final = "call"
 
@@ -74,6 +78,7 @@ class _Job:
     answer."""
 
     request: tuple[Any, ...]
+    quick: bool
     sent: asyncio.Future[_Worker]
     answer: asyncio.Future[tuple[str, Any]]
 
@@ -82,7 +87,15 @@ class _Job:
 class _Worker:
     process: multiprocessing.process.BaseProcess
     conn: Connection
-    job: _Job | None = None
+    jobs: deque[_Job] = field(default_factory=deque)
+    """The requests sent, oldest first: a worker answers them in that order."""
+
+    def takes(self, job: _Job) -> bool:
+        """Whether ``job`` may be sent now: to a worker with nothing to do, or, if it is quick, behind
+        fewer than :data:`QUEUED_QUICK` quick ones (never behind a long one)."""
+        if not self.jobs:
+            return True
+        return job.quick and len(self.jobs) < QUEUED_QUICK and all(sent.quick for sent in self.jobs)
 
 
 def load_move_source(config: WorkerConfig) -> MoveSource:
@@ -155,7 +168,7 @@ class AiExecutor:
         self.respawn_delay = respawn_delay
         self._size = workers
         self._context = multiprocessing.get_context("spawn")
-        self._free: deque[_Worker] = deque()
+        self._workers: list[_Worker] = []  # every worker ready for requests, busy or not
         self._waiting: deque[_Job] = deque()
         self._all: set[_Worker] = set()
         self._tasks: set[asyncio.Task[None]] = set()
@@ -213,7 +226,7 @@ class AiExecutor:
         search = timeout if think is None else min(think, timeout)
         request = (view.to_dict(), level.value, seed, search, debug_delay)
         try:
-            kind, text = await self._ask(request, timeout)
+            kind, text = await self._ask(request, timeout, quick=level is not Level.EXPERT)
         except TimeoutError:
             logger.warning("no free AI worker within %.1f s: fallback move", timeout)
             return await self._fallback(view)
@@ -225,24 +238,25 @@ class AiExecutor:
             return await self._fallback(view)
         return move_from_gcg(text)
 
-    async def call(self, function: Callable[..., _R], *args: Any, timeout: float) -> _R:
+    async def call(self, function: Callable[..., _R], *args: Any, timeout: float, quick: bool = False) -> _R:
         """``function(generator, *args)`` computed in a worker, ``generator`` being the worker's move
         generator: CPU-bound work (hints...) that must not hold this process's GIL. ``function`` must be
-        a module-level function and ``args`` and its result plain picklable data.
+        a module-level function and ``args`` and its result plain picklable data; ``quick`` if it takes
+        milliseconds (see :data:`QUEUED_QUICK`).
 
         Raises:
             TimeoutError: no worker was free within ``timeout`` seconds (nothing was computed).
             WorkerLostError: the worker missed ``timeout + grace`` or died (it is being replaced).
             RuntimeError: ``function`` raised in the worker (the message names its exception).
         """
-        kind, result = await self._ask((_CALL, function, args), timeout)
+        kind, result = await self._ask((_CALL, function, args), timeout, quick=quick)
         if kind != "result":
             raise RuntimeError(f"the AI worker failed: {result}")
         return result  # type: ignore[no-any-return]
 
-    async def _ask(self, request: tuple[Any, ...], timeout: float) -> tuple[str, Any]:
-        """Send ``request`` to the first free worker and return its answer ``(kind, data)``. A
-        cancelled call replaces its worker too, so that a late answer is never read as another's.
+    async def _ask(self, request: tuple[Any, ...], timeout: float, *, quick: bool) -> tuple[str, Any]:
+        """Send ``request`` to the first worker that takes it (see :meth:`_Worker.takes`) and return its
+        answer ``(kind, data)``. A cancelled call replaces its worker, which stops its work at once.
 
         Raises:
             TimeoutError: no worker was free within ``timeout`` (nothing was sent).
@@ -250,7 +264,7 @@ class AiExecutor:
         """
         loop = asyncio.get_running_loop()
         limit = loop.time() + timeout + self.grace
-        job = _Job(request, loop.create_future(), loop.create_future())
+        job = _Job(request, quick, loop.create_future(), loop.create_future())
         self._waiting.append(job)
         self._dispatch()
         try:
@@ -261,8 +275,8 @@ class AiExecutor:
                 job.sent.cancel()  # never sent: the dispatcher skips it
                 raise
             worker = job.sent.result()
-            if not isinstance(error, TimeoutError):  # cancelled once sent: its answer is nobody's
-                self._replace(worker)
+            if not isinstance(error, TimeoutError):
+                self._forsake(job, worker)
                 raise
             # sent as the time ran out: it waits for its answer as any other
         try:
@@ -273,52 +287,68 @@ class AiExecutor:
                 if isinstance(error, TimeoutError):
                     return job.answer.result()  # answered as the time ran out
                 raise
-            self._replace(worker)
             if isinstance(error, TimeoutError):
-                raise WorkerLostError("TimeoutError") from error
+                job.answer.cancel()
+                if worker.jobs and worker.jobs[0] is job:  # it is computing this one: stuck
+                    self._replace(worker)
+                raise WorkerLostError("TimeoutError") from error  # else the first one's limit tells
+            self._forsake(job, worker)
             raise
 
+    def _forsake(self, job: _Job, worker: _Worker) -> None:
+        """The caller of ``job``, sent to ``worker``, stopped waiting: a quick one's answer is read and
+        dropped in turn; a long one's worker is replaced, which stops its work at once."""
+        job.answer.cancel()
+        if not job.quick and job in worker.jobs:
+            self._replace(worker)
+
     def _enlist(self, worker: _Worker) -> None:
-        """Make the ready ``worker`` free for requests; its answers are read as soon as they come."""
+        """Add the ready ``worker`` to the pool; its answers are read as soon as they come."""
         asyncio.get_running_loop().add_reader(worker.conn.fileno(), self._on_readable, worker)
-        self._free.append(worker)
+        self._workers.append(worker)
         self._dispatch()
 
     def _dispatch(self) -> None:
-        """Send waiting requests, oldest first, to free workers. Called whenever either arrives, so
-        that a worker that answers takes its next request in the same pass of the event loop."""
-        while self._free and self._waiting:
-            job = self._waiting.popleft()
+        """Send waiting requests, oldest first, each to the worker with the fewest requests that takes
+        it. Called whenever a request or a worker arrives, so that a worker that answers takes its next
+        request in the same pass of the event loop."""
+        while self._waiting:
+            job = self._waiting[0]
             if job.sent.done():  # its caller stopped waiting
+                self._waiting.popleft()
                 continue
-            worker = self._free.popleft()
+            takers = [worker for worker in self._workers if worker.takes(job)]
+            if not takers:
+                return
+            worker = min(takers, key=lambda taker: len(taker.jobs))
+            self._waiting.popleft()
             try:
                 worker.conn.send(job.request)
             except (OSError, ValueError):  # the worker is gone: the request waits for another
                 self._waiting.appendleft(job)
                 self._replace(worker)
                 continue
-            worker.job = job
+            worker.jobs.append(job)
             job.sent.set_result(worker)
 
     def _on_readable(self, worker: _Worker) -> None:
-        """Read ``worker``'s answer, give it to its request and free the worker; a worker whose pipe
-        closed (it died) is replaced and its request told so."""
-        job, worker.job = worker.job, None
+        """Read ``worker``'s answers that have come, give each to its request and send it more; a
+        worker whose pipe closed (it died) is replaced and its requests told so."""
         try:
-            answer = worker.conn.recv()
+            while True:
+                answer = worker.conn.recv()
+                if not worker.jobs:  # a worker speaks only when asked: this one cannot be trusted
+                    logger.error("AI worker sent an answer nobody asked for: replacing it")
+                    self._replace(worker)
+                    return
+                job = worker.jobs.popleft()
+                if not job.answer.done():
+                    job.answer.set_result(answer)
+                if not worker.jobs or not worker.conn.poll():
+                    break
         except (EOFError, OSError) as error:
-            self._replace(worker)
-            if job is not None and not job.answer.done():
-                job.answer.set_exception(WorkerLostError(type(error).__name__))
+            self._replace(worker, WorkerLostError(type(error).__name__))
             return
-        if job is None:  # a worker speaks only when asked: this one cannot be trusted
-            logger.error("AI worker sent an answer nobody asked for: replacing it")
-            self._replace(worker)
-            return
-        if not job.answer.done():
-            job.answer.set_result(answer)
-        self._free.append(worker)
         self._dispatch()
 
     async def _spawn(self) -> _Worker:
@@ -362,10 +392,16 @@ class AiExecutor:
             loop.remove_reader(fd)
         return worker.conn.recv()
 
-    def _replace(self, worker: _Worker) -> None:
-        """Kill ``worker`` and start a new one in the background, added to the free workers when ready."""
+    def _replace(self, worker: _Worker, error: WorkerLostError | None = None) -> None:
+        """Kill ``worker`` and start a new one in the background, added to the pool when ready; the
+        requests it was sent and has not answered get ``error`` (by default: it was replaced)."""
         self.replaced += 1
         self._retire(worker)
+        lost = error or WorkerLostError("its worker was replaced")
+        for job in worker.jobs:
+            if not job.answer.done():
+                job.answer.set_exception(lost)
+        worker.jobs.clear()
         task = asyncio.get_running_loop().create_task(self._respawn(worker))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
@@ -387,7 +423,7 @@ class AiExecutor:
     def _retire(self, worker: _Worker) -> None:
         """Take ``worker`` out of the pool: no more requests, no more answers read."""
         with contextlib.suppress(ValueError):
-            self._free.remove(worker)
+            self._workers.remove(worker)
         if not worker.conn.closed:
             asyncio.get_running_loop().remove_reader(worker.conn.fileno())
 

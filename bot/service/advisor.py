@@ -105,7 +105,9 @@ class GeneratorAdvisor:
             view = seat_view(game, seat).to_dict()
             try:
                 if self._expert_seconds is None:
-                    found = await self._executor.call(view_suggestions, view, limit, timeout=self._timeout)
+                    found = await self._executor.call(
+                        view_suggestions, view, limit, timeout=self._timeout, quick=True
+                    )
                 else:
                     found = await self._executor.call(
                         expert_suggestions,

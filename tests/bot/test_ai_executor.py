@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.ai_executor import AiExecutor, ExecutorAiPlayer, WorkerConfig
+from bot.ai_executor import AiExecutor, ExecutorAiPlayer, WorkerConfig, WorkerLostError
 from bot.service.protocols import AiPlayer
 from scrabble_core.ai import Level, SeatView, choose_move, seat_view
 from scrabble_core.game import Game
@@ -72,14 +72,17 @@ async def test_turns_run_side_by_side(config: WorkerConfig, view: SeatView) -> N
     assert all(isinstance(move, Play) for move in moves)
 
 
-async def test_a_cancelled_turn_does_not_leak_its_answer(config: WorkerConfig, view: SeatView) -> None:
+@pytest.mark.parametrize(("level", "replaced"), [(Level.HARD, 0), (Level.EXPERT, 1)])
+async def test_a_cancelled_turn_does_not_leak_its_answer(
+    config: WorkerConfig, view: SeatView, level: Level, replaced: int
+) -> None:
     async with AiExecutor(config) as executor:
-        turn = asyncio.create_task(executor.choose(view, Level.HARD, seed=1, timeout=5.0, debug_delay=0.3))
+        turn = asyncio.create_task(executor.choose(view, level, seed=1, timeout=5.0, debug_delay=0.3))
         await asyncio.sleep(0.1)
         turn.cancel()
         with pytest.raises(asyncio.CancelledError):
             await turn
-        assert executor.replaced == 1
+        assert executor.replaced == replaced  # a long search is stopped; a quick one's answer dropped
         no_play = SeatView(view.variant, view.board, "QZXJKVW", view.unseen, view.bag_size, view.scores, 0)
         assert isinstance(await executor.choose(no_play, Level.HARD, seed=1, timeout=20.0), Exchange)
 
@@ -114,10 +117,10 @@ async def test_a_failed_respawn_is_tried_again_until_a_worker_starts(
         await executor.choose(view, Level.HARD, seed=1, timeout=0.2, debug_delay=30.0)  # stuck: replaced
         assert executor.replaced == 1
         for _ in range(600):
-            if len(executor._free) == 1:
+            if len(executor._workers) == 1:
                 break
             await asyncio.sleep(0.05)
-        assert len(executor._free) == 1  # the pool healed: one worker again
+        assert len(executor._workers) == 1  # the pool healed: one worker again
         assert len(attempts) == 3
         assert attempts[1] - attempts[0] >= 0.05
         assert attempts[2] - attempts[1] >= 0.1  # the wait doubles
@@ -215,12 +218,48 @@ async def test_a_worker_that_dies_while_free_is_replaced_at_once(
     config: WorkerConfig, view: SeatView
 ) -> None:
     async with AiExecutor(config) as executor:
-        (worker,) = executor._free
+        (worker,) = executor._workers
         os.kill(worker.process.pid or 0, signal.SIGKILL)
         for _ in range(600):  # no request is needed to notice
-            if executor.replaced == 1 and len(executor._free) == 1:
+            if executor.replaced == 1 and len(executor._workers) == 1:
                 break
             await asyncio.sleep(0.05)
         assert executor.replaced == 1
-        assert executor._free[0] is not worker
+        assert executor._workers[0] is not worker
         assert isinstance(await executor.choose(view, Level.HARD, seed=1, timeout=20.0), Play)
+
+
+async def test_quick_requests_are_queued_on_a_busy_worker_and_long_ones_wait(
+    config: WorkerConfig, view: SeatView, tmp_path: Path
+) -> None:
+    path = str(tmp_path / "calls")
+    async with AiExecutor(config) as executor:
+        (worker,) = executor._workers
+        busy = asyncio.create_task(executor.choose(view, Level.HARD, seed=1, timeout=20.0, debug_delay=0.5))
+        quick = [
+            asyncio.create_task(executor.call(touched, path, f"quick {n}", timeout=20.0, quick=True))
+            for n in range(3)
+        ]
+        long = asyncio.create_task(executor.call(touched, path, "long", timeout=20.0))
+        await asyncio.sleep(0.2)
+        assert len(worker.jobs) == 3  # the turn and two quick calls, sent at once
+        assert [task.done() for task in (busy, *quick, long)] == [False] * 5
+        assert isinstance(await busy, Play)
+        assert await asyncio.gather(*quick, long) == ["quick 0", "quick 1", "quick 2", "long"]
+        assert (tmp_path / "calls").read_text().split("\n")[:-1] == ["quick 0", "quick 1", "quick 2", "long"]
+        assert executor.replaced == 0
+
+
+async def test_a_stuck_worker_fails_the_quick_requests_queued_behind_it(
+    config: WorkerConfig, view: SeatView, tmp_path: Path
+) -> None:
+    path = tmp_path / "calls"
+    async with AiExecutor(config, grace=0.3) as executor:
+        stuck = asyncio.create_task(executor.choose(view, Level.HARD, seed=1, timeout=0.2, debug_delay=30.0))
+        queued = asyncio.create_task(executor.call(touched, str(path), "behind", timeout=20.0, quick=True))
+        assert isinstance(await stuck, Play)  # the fallback, at timeout + grace
+        with pytest.raises(WorkerLostError, match="replaced"):
+            await queued
+        assert executor.replaced == 1
+        assert not path.exists()
+        assert await executor.call(touched, str(path), "after", timeout=20.0, quick=True) == "after"
