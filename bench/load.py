@@ -195,10 +195,13 @@ class Driver:
         parsed again only when its stored state changed (the players must not take the bot's CPU)."""
         if self._db is None:
             self._db = sqlite3.connect(f"file:{self.database}?mode=ro", uri=True, timeout=10)
-        row = self._db.execute(
+        # fetchall, never fetchone: a statement left unfinished keeps its read transaction open, and
+        # the reads after it would see the database as it was then (the bot's later moves unseen).
+        rows = self._db.execute(
             "SELECT id, state FROM games WHERE channel_id = ? AND status = 'active' ORDER BY id DESC LIMIT 1",
             (channel_id,),
-        ).fetchone()
+        ).fetchall()
+        row = rows[0] if rows else None
         if row is None or row[1] is None:
             return None
         seen = self._states.get(channel_id)
@@ -213,10 +216,10 @@ class Driver:
         """How many moves the bot applied between the epoch seconds ``start`` and ``end``."""
         assert self._db is not None
         marks = ", ".join("?" for _ in MOVE_KINDS)
-        (count,) = self._db.execute(
+        ((count,),) = self._db.execute(
             f"SELECT count(*) FROM events WHERE kind IN ({marks}) AND at BETWEEN ? AND ?",
             (*MOVE_KINDS, start, end),
-        ).fetchone()
+        ).fetchall()
         return int(count)
 
     async def play_channel(

@@ -8,8 +8,10 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from typing import Any
+from functools import partial
+from typing import Any, Final
 
 from bot.messages import Attachment, BoardHeader, Button, Link, Message, PlayerLine, mention
 from bot.service import text
@@ -20,6 +22,11 @@ from bot.store import GameRow, SeatRow
 from scrabble_core.game import Event, EventKind, Game
 from scrabble_core.gcg import export_gcg
 from scrabble_core.move import Play
+
+DRAWING: Final = ThreadPoolExecutor(1, thread_name_prefix="drawing")
+"""The thread that draws the images of every game: one at a time, so that under load a burst of
+renders does not take turns at the interpreter's lock with the event loop (each draw is milliseconds;
+many at once slowed every other part of the process, and each held its images in memory meanwhile)."""
 
 logger = logging.getLogger("bot.service")
 
@@ -167,10 +174,19 @@ def program_seat_text(name: str, seat: int, access: tuple[str, str]) -> str:
     )
 
 
+async def drawn(render: Callable[..., bytes], *args: Any) -> bytes:
+    """``render(*args)``, drawn in the one thread that draws images (:data:`DRAWING`).
+
+    Raises:
+        Whatever ``render`` raises.
+    """
+    return await asyncio.get_running_loop().run_in_executor(DRAWING, partial(render, *args))
+
+
 async def _rendered(filename: str, render: Callable[..., bytes], *args: Any) -> tuple[Attachment, ...]:
     """``render(*args)`` as an attachment, or none if rendering fails (the text says it all)."""
     try:
-        image = await asyncio.to_thread(render, *args)
+        image = await drawn(render, *args)
     except Exception:
         logger.exception("could not render %s", filename)
         return ()

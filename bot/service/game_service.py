@@ -13,7 +13,6 @@ nothing changed.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import random
@@ -583,7 +582,7 @@ class GameService:
         game = table.started()
         seat = table.seat_of(user_id)
         rack = game.players[seat].rack
-        image = await asyncio.to_thread(self._runner.renderer.rack, rack, game.variant)
+        image = await announcements.drawn(self._runner.renderer.rack, rack, game.variant)
         message = Message(text.rack_text(rack, channel_id), (Attachment("rack.png", image),), private=True)
         if self._runner.links is not None:  # the New web link button: renew_link
             message = replace(message, buttons=(Button.NEW_LINK,), game=table.row.id)
