@@ -5,16 +5,14 @@ business."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
-from functools import partial
-from typing import Any, Final
+from typing import Any
 
 from bot.messages import Attachment, BoardHeader, Button, Link, Message, PlayerLine, mention
 from bot.service import text
+from bot.service.drawing import DRAWING
 from bot.service.protocols import BoardLinks, Renderer
 from bot.service.seats import is_program
 from bot.service.table import Table
@@ -22,11 +20,6 @@ from bot.store import GameRow, SeatRow
 from scrabble_core.game import Event, EventKind, Game
 from scrabble_core.gcg import export_gcg
 from scrabble_core.move import Play
-
-DRAWING: Final = ThreadPoolExecutor(1, thread_name_prefix="drawing")
-"""The thread that draws the images of every game: one at a time, so that under load a burst of
-renders does not take turns at the interpreter's lock with the event loop (each draw is milliseconds;
-many at once slowed every other part of the process, and each held its images in memory meanwhile)."""
 
 logger = logging.getLogger("bot.service")
 
@@ -46,10 +39,11 @@ def lobby_message(row: GameRow, *, programs: bool = False) -> Message:
 
 
 async def turn_message(
-    table: Table, events: Sequence[Event], lines: Sequence[str], renderer: Renderer
+    table: Table, events: Sequence[Event], lines: Sequence[str], renderer: Renderer, *, urgent: bool = False
 ) -> Message:
     """The public message after a turn: ``lines``, what ``events`` did, the board, the scores, who is
-    next (pinged) and the buttons for their turn, which act on this turn only (its move number)."""
+    next (pinged) and the buttons for their turn, which act on this turn only (its move number). The
+    board is drawn ahead of the announcements waiting if ``urgent`` (it answers a command)."""
     game = table.started()
     seats = table.row.seats
     body = [*lines, *(text.event_line(event, seats) for event in events), text.scores_line(game)]
@@ -75,7 +69,9 @@ async def turn_message(
         ],
         len(game.bag),
     )
-    image = await _rendered("board.png", renderer.board, game.board, last_play_squares(game), header)
+    image = await _rendered(
+        "board.png", renderer.board, game.board, last_play_squares(game), header, urgent=urgent
+    )
     return Message(
         "\n".join(body),
         image,
@@ -174,19 +170,13 @@ def program_seat_text(name: str, seat: int, access: tuple[str, str]) -> str:
     )
 
 
-async def drawn(render: Callable[..., bytes], *args: Any) -> bytes:
-    """``render(*args)``, drawn in the one thread that draws images (:data:`DRAWING`).
-
-    Raises:
-        Whatever ``render`` raises.
-    """
-    return await asyncio.get_running_loop().run_in_executor(DRAWING, partial(render, *args))
-
-
-async def _rendered(filename: str, render: Callable[..., bytes], *args: Any) -> tuple[Attachment, ...]:
-    """``render(*args)`` as an attachment, or none if rendering fails (the text says it all)."""
+async def _rendered(
+    filename: str, render: Callable[..., bytes], *args: Any, urgent: bool = False
+) -> tuple[Attachment, ...]:
+    """``render(*args)`` as an attachment (drawn by :data:`~bot.service.drawing.DRAWING`, ``urgent``
+    if it answers a command), or none if rendering fails (the text says it all)."""
     try:
-        image = await drawn(render, *args)
+        image = await DRAWING.draw(render, *args, urgent=urgent)
     except Exception:
         logger.exception("could not render %s", filename)
         return ()

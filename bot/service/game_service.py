@@ -26,6 +26,7 @@ from bot.messages import Attachment, Button, Message, mention
 from bot.service import announcements, ratings, text
 from bot.service.actions import SEED_BITS, turn_seed
 from bot.service.analysis import AnalysisService, LossChart, Pool
+from bot.service.drawing import DRAWING
 from bot.service.errors import (
     AlreadySeatedError,
     FeatureOffError,
@@ -582,7 +583,7 @@ class GameService:
         game = table.started()
         seat = table.seat_of(user_id)
         rack = game.players[seat].rack
-        image = await announcements.drawn(self._runner.renderer.rack, rack, game.variant)
+        image = await DRAWING.draw(self._runner.renderer.rack, rack, game.variant, urgent=True)
         message = Message(text.rack_text(rack, channel_id), (Attachment("rack.png", image),), private=True)
         if self._runner.links is not None:  # the New web link button: renew_link
             message = replace(message, buttons=(Button.NEW_LINK,), game=table.row.id)
@@ -677,7 +678,7 @@ class GameService:
         """
         table = self._runner.table(channel_id, None)
         table.started()
-        message = await self._runner.turn_message(table, [], [])
+        message = await self._runner.turn_message(table, [], [], urgent=True)
         return replace(message, mentions=())
 
     async def score(self, channel_id: int) -> Message:

@@ -459,10 +459,12 @@ class GameRunner:
                 table.row.channel_id, announcements.rack_not_sent_message(table, seat.user_id)
             )
 
-    async def turn_message(self, table: Table, events: Sequence[Event], lines: Sequence[str]) -> Message:
-        """The public message after a turn (:func:`~bot.service.announcements.turn_message`), with the
-        Open board link."""
-        message = await announcements.turn_message(table, events, lines, self.renderer)
+    async def turn_message(
+        self, table: Table, events: Sequence[Event], lines: Sequence[str], *, urgent: bool = False
+    ) -> Message:
+        """The public message after a turn (:func:`~bot.service.announcements.turn_message`, its board
+        drawn first if ``urgent``), with the Open board link."""
+        message = await announcements.turn_message(table, events, lines, self.renderer, urgent=urgent)
         if table.started().is_over:  # the board's links end with the game
             return message
         return announcements.with_board_link(message, self.links, table.row.id)
