@@ -490,6 +490,7 @@ async def test_a_move_is_accepted_only_for_the_turn_it_was_made_for(harness: Har
     game = harness.svc.game(CHANNEL)
     # The other player opens the Play form under the turn message of move 0 (not their turn yet)...
     await harness.svc.pass_turn(CHANNEL, first.id, turn=0)
+    await delivered(harness)  # the pass's announcement goes out behind its answer
     before = await game_row_state(harness), len(harness.notifier.posts), len(harness.notifier.dms)
     play = find_play(game, 1 - game.current)
     assert play is not None
