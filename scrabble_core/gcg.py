@@ -213,7 +213,8 @@ def replay(record: GcgRecord, variant: Variant, lexicon: WordList | None = None)
     Plays are validated (placement, tiles on the rack shown, and words when ``lexicon`` is given, except
     plays the record withdraws); exchanges must be of tiles on the rack shown; turns must go round the
     table in seat order (with three or four players, a player who never moves again has left; a turn
-    lost for challenging the play that went out comes when it is lost); every
+    lost for challenging the play that went out comes when it is lost, while a turn owed since an earlier
+    one is lost when it comes, even after the play that went out); every
     challenge bonus must be the same (the game's); end-of-game lines are scored from their tiles: a
     player with no rack left gains them (twice with two players), and must have gone out with the last
     play; a player holding them loses their value.
@@ -232,8 +233,9 @@ def replay(record: GcgRecord, variant: Variant, lexicon: WordList | None = None)
     for index, event in enumerate(events):
         detail = ""
         number = event.line_number
-        # A turn lost to a failed double challenge of the play that went out is written when it is lost.
-        if event.kind in _TURNS and not (event.kind is EventKind.PASS and went_out is not None):
+        if event.kind is EventKind.PASS and went_out is not None:
+            turns.check_after_going_out(index, event)
+        elif event.kind in _TURNS:
             turns.check(index, event)
         if event.kind is EventKind.PLAY:
             withdrawn = _next_of(events, index, event.nick) is EventKind.PHONY_WITHDRAWN
@@ -312,15 +314,28 @@ class _TurnOrder:
 
     def check(self, index: int, event: GcgEvent) -> None:
         """Accept ``events[index]``, a turn, or raise :class:`GcgError` if it is not its player's turn."""
+        expected = self._expected(index, event.nick)
+        if expected is not None and expected != event.nick:
+            raise GcgError(event.line_number, f"it is {cut(expected)}'s turn, not {cut(event.nick)}'s")
+        self._next = (self._seats.index(event.nick) + 1) % len(self._seats)
+
+    def check_after_going_out(self, index: int, event: GcgEvent) -> None:
+        """Accept ``events[index]``, a pass written after the play that went out: the turn of the next
+        player (a turn owed since an earlier failed double challenge, lost as the turn comes), or a turn
+        lost for challenging that play, written when it is lost, in no seat's order."""
+        if self._expected(index, event.nick) in (None, event.nick):
+            self._next = (self._seats.index(event.nick) + 1) % len(self._seats)
+
+    def _expected(self, index: int, nick: str) -> str | None:
+        """Whose turn ``events[index]``, by ``nick``, should be (``None`` before the first turn), dropping
+        the seats met on the way whose players have left."""
+        if self._next is None:
+            return None
         seats = self._seats
-        if self._next is not None:
-            while seats[self._next] != event.nick and self._left(index, seats[self._next]):
-                del seats[self._next]
-                self._next %= len(seats)
-            expected = seats[self._next]
-            if expected != event.nick:
-                raise GcgError(event.line_number, f"it is {cut(expected)}'s turn, not {cut(event.nick)}'s")
-        self._next = (seats.index(event.nick) + 1) % len(seats)
+        while seats[self._next] != nick and self._left(index, seats[self._next]):
+            del seats[self._next]
+            self._next %= len(seats)
+        return seats[self._next]
 
     def _left(self, index: int, nick: str) -> bool:
         if len(self._seats) <= 2:

@@ -390,6 +390,32 @@ def test_a_turn_lost_for_challenging_the_last_play_replays(make_game: MakeGame) 
     assert [item.event.nick for item in replayed][-5:] == ["Ann", "Cid", "Bob", "Cid", "Ann"]
 
 
+def test_a_turn_owed_from_an_earlier_challenge_is_lost_in_order_after_a_phony_that_went_out(
+    make_game: MakeGame,
+) -> None:
+    # Cid challenges Ann's good play out of turn and owes a turn. Bob goes out with a phony; Cid's turn
+    # comes and is lost; Ann then challenges the phony off, and play goes on from Ann.
+    game = make_game(["EIQ", "XA", "BCT"], lexicon=LEXICON, challenge_mode=ChallengeMode.DOUBLE)
+    game.play(0, "8h qi")
+    game.challenge(2)
+    game.play(1, "i7 x.a")
+    game.challenge(0)
+    game.pass_turn(0)
+    game.pass_turn(1)
+    game.pass_turn(2)
+    assert [(e.kind, e.player) for e in game.history] == [
+        (EventKind.PLAY, 0),
+        (EventKind.PLAY, 1),
+        (EventKind.LOST_TURN, 2),
+        (EventKind.PHONY_WITHDRAWN, 1),
+        (EventKind.PASS, 0),
+        (EventKind.PASS, 1),
+        (EventKind.PASS, 2),
+    ]
+    replayed = replay(parse_gcg(export_gcg(game)), STANDARD, LEXICON)
+    assert [item.event.nick for item in replayed] == ["Ann", "Bob", "Cid", "Bob", "Ann", "Bob", "Cid"]
+
+
 def test_an_export_names_its_lexicon_and_variant(make_game: MakeGame) -> None:
     game = make_game(["AEIQTUZ", "AEIOSTX"], variant=get_variant("super"), lexicon=LEXICON)
     record = parse_gcg(export_gcg(game))
