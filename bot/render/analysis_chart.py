@@ -9,7 +9,7 @@ from PIL import Image, ImageDraw
 
 from bot.render import style
 from bot.render.chart import nice_step
-from bot.render.drawing import fit_text, font, png_bytes, shrink
+from bot.render.drawing import box_shrink, fit_text, font, png_bytes
 
 _TEXT_SIZE = 18
 _LEGEND_SIZE = 20
@@ -71,7 +71,7 @@ def render_loss_chart(players: Sequence[str], losses: Sequence[tuple[int, int, f
         fill=style.CHART_TEXT,
         anchor="mt",
     )
-    return png_bytes(shrink(image, scale))
+    return png_bytes(box_shrink(image, scale))
 
 
 def _draw_legend(

@@ -8,7 +8,7 @@ from collections.abc import Callable, Sequence
 from PIL import Image, ImageDraw
 
 from bot.render import style
-from bot.render.drawing import fit_text, font, png_bytes, shrink
+from bot.render.drawing import box_shrink, fit_text, font, png_bytes
 
 _TEXT_SIZE = 18
 _LEGEND_SIZE = 20
@@ -67,7 +67,7 @@ def render_score_chart(players: Sequence[str], totals: Sequence[Sequence[int]]) 
         radius = _MARKER_RADIUS * scale
         for x, y in points[1:]:
             draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=colour)
-    return png_bytes(shrink(image, scale))
+    return png_bytes(box_shrink(image, scale))
 
 
 def _draw_legend(

@@ -59,6 +59,13 @@ def shrink(image: Image.Image, factor: int) -> Image.Image:
     return image.resize((width // factor, height // factor), Image.Resampling.LANCZOS)
 
 
+def box_shrink(image: Image.Image, factor: int) -> Image.Image:
+    """Scale a supersampled drawing down by ``factor``, each pixel the mean of its ``factor`` ×
+    ``factor`` block: edges a little softer than :func:`shrink`'s, in a quarter of its time (a score
+    chart: 25 ms against 105). For the large images drawn afresh every time: the charts."""
+    return image.reduce(factor)
+
+
 def png_bytes(
     image: Image.Image, *, palette: Image.Image | None = None, compress_level: int = PNG_COMPRESS_LEVEL
 ) -> bytes:

@@ -11,7 +11,7 @@ from PIL import Image, ImageDraw
 
 from bot.render import style
 from bot.render.chart import draw_axes, nice_step
-from bot.render.drawing import fit_text, font, png_bytes, shrink
+from bot.render.drawing import box_shrink, fit_text, font, png_bytes
 from bot.service.rating_model import Rating
 
 _TEXT_SIZE: Final = 18
@@ -76,7 +76,7 @@ def render_rating_chart(name: str, ratings: Sequence[Rating]) -> bytes:
             draw.line(points, fill=colour, width=_LINE_WIDTH * scale, joint="curve")
         for x, y in points if len(points) <= _MAX_MARKERS else points[-1:]:
             draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=colour)
-    return png_bytes(shrink(image, scale))
+    return png_bytes(box_shrink(image, scale))
 
 
 def _draw_legend(

@@ -15,6 +15,8 @@ handed to the channel's delivery task (:mod:`bot.service.delivery`), which rende
 the channel's earlier messages, apart from the lock (the command answers at once), and marks it sent
 once it went out; one that a crash left unsent is delivered at the next :meth:`GameRunner.start`.
 Everything the runner says in a channel goes through that task, so a channel's messages keep their order.
+A busy channel's announcements coalesce: one whose game has a newer announcement queued behind it goes
+out as its text alone, and only the newest shows the board (and DMs the racks the older ones owed).
 """
 
 from __future__ import annotations
@@ -87,6 +89,8 @@ class GameRunner:
         self.locks = ChannelLocks()
         self._tasks = Tasks()
         self._deliveries = Deliveries()
+        self._newest: dict[int, object] = {}  # game id: the token of its newest announcement queued
+        self._owed_racks: dict[int, set[int]] = {}  # game id: the seats an older one was to DM
         self._windows: dict[int, Window] = {}
         self.listeners = Listeners()
         self.links: BoardLinks | None = None
@@ -330,9 +334,15 @@ class GameRunner:
     ) -> None:
         """After a saved turn: queue its announcement in the channel's delivery task and return at once.
         There, the turn message is posted (and the end of a game that is over), ``racks`` are DMed to
-        their owners, then the outbox entry ``pending`` is marked sent. Never raises: the change is
-        saved already, so a failure is logged and the channel's next messages still go out."""
-        self.deliver(table.row.channel_id, lambda: self._announce_now(table, events, lines, racks, pending))
+        their owners, then the outbox entry ``pending`` is marked sent. If a newer announcement of the
+        game is queued by the time this one's turn comes, this one goes out as its text alone
+        (:func:`announcements.past_turn_message`: no board is drawn for it) and the newer one DMs
+        ``racks`` as they are then. Never raises: the change is saved already, so a failure is logged
+        and the channel's next messages still go out."""
+        token = self._newest[table.row.id] = object()
+        self.deliver(
+            table.row.channel_id, lambda: self._announce_now(table, events, lines, racks, pending, token)
+        )
 
     async def _announce_now(
         self,
@@ -341,9 +351,21 @@ class GameRunner:
         lines: Sequence[str],
         racks: Sequence[SeatRow],
         pending: int | None,
+        token: object,
     ) -> None:
-        """The delivery job of :meth:`announce`."""
+        """The delivery job of :meth:`announce`, whose call ``token`` identifies."""
         channel_id, game_id = table.row.channel_id, table.row.id
+        if self._newest.get(game_id) is not token:
+            self._owed_racks.setdefault(game_id, set()).update(seat.seat for seat in racks)
+            await self._post_now(channel_id, announcements.past_turn_message(table, events, lines))
+            if pending is not None:
+                await self._mark_sent(pending)
+            return
+        del self._newest[game_id]
+        owed = self._owed_racks.pop(game_id, set())
+        if owed and not table.started().is_over:
+            seats = sorted(owed | {seat.seat for seat in racks})
+            racks = [table.row.seats[seat] for seat in seats]
         try:
             await self._post_now(channel_id, await self.turn_message(table, events, lines))
         except Exception:

@@ -27,6 +27,7 @@ from service_fakes import (
 
 import bot.service.delivery
 from bot.service.delivery import Deliveries
+from bot.service.text import rack_text
 
 
 async def test_a_play_is_answered_before_its_announcement_goes_out(tmp_path: Path) -> None:
@@ -57,7 +58,7 @@ async def test_a_play_is_answered_before_its_announcement_goes_out(tmp_path: Pat
         await harness.close()
 
 
-async def test_turns_announced_behind_their_answers_keep_their_order(tmp_path: Path) -> None:
+async def test_a_busy_channels_announcements_keep_their_order_and_coalesce(tmp_path: Path) -> None:
     harness = await open_harness(tmp_path)
     notifier = harness.notifier = GatedNotifier()
     await harness.restart()
@@ -65,22 +66,31 @@ async def test_turns_announced_behind_their_answers_keep_their_order(tmp_path: P
         await started_game(harness)
         notifier.gate.clear()
         notifier.started = 0
-        before = len(notifier.posts)
+        before, dms_before = len(notifier.posts), len(notifier.dms)
         for seat, user in ((0, ALICE), (1, BOB), (0, ALICE)):
             play = find_play(harness.svc.game(CHANNEL), seat)
-            if play is None:
-                await harness.svc.pass_turn(CHANNEL, user.id)
-            else:
-                await harness.svc.play(CHANNEL, user.id, typed(play))
+            assert play is not None
+            await harness.svc.play(CHANNEL, user.id, typed(play))
         await first_post_started(notifier)
         assert notifier.started == 1  # one post at a time: the first waits, the others are queued
         assert harness.store is not None
         assert [entry.data["move"] for entry in await harness.store.pending_outbox()] == [1, 2, 3]
         notifier.gate.set()
         await harness.svc.idle()
-        names = [text.split(" ")[0] for text in notifier.texts()[before:]]
-        assert names == ["Alice", "Bob", "Alice"]  # each turn once, in order
-        assert [message.turn for _, message in notifier.posts[before:]] == [1, 2, 3]
+        posts = [message for _, message in notifier.posts[before:]]
+        assert [text.split(" ")[0] for text in notifier.texts()[before:]] == ["Alice", "Bob", "Alice"]
+        # The first was drawn before the others were queued; the second, with a newer one behind it,
+        # goes out as its text alone; the newest shows the board and buttons.
+        assert [message.turn for message in posts] == [1, None, 3]
+        assert [len(message.attachments) for message in posts] == [1, 0, 1]
+        assert posts[1].text == posts[1].text.split("\n")[0] and posts[1].buttons == ()
+        # Bob's rack, owed by the second, goes with the third, as it is then: each rack once.
+        game = harness.svc.game(CHANNEL)
+        assert [(user, message.text) for user, message in notifier.dms[dms_before:]] == [
+            (ALICE.id, notifier.dms[dms_before][1].text),
+            (ALICE.id, rack_text(game.players[0].rack, CHANNEL)),
+            (BOB.id, rack_text(game.players[1].rack, CHANNEL)),
+        ]
         assert await harness.store.pending_outbox() == []
     finally:
         await harness.close()
