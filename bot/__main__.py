@@ -87,6 +87,7 @@ async def run(config: Config, token: str) -> None:
     from bot.render.go_board import render_go_board
     from bot.render.png import PngRenderer
     from bot.service.assembly import AssemblyError, service_parts
+    from bot.service.drawing import DRAWING
     from bot.web.server import board_server
     from scrabble_core.lexicon import ENGLISH_ALPHABET, LexiconError, load_lexicon
     from scrabble_core.movegen import load_move_generator
@@ -97,6 +98,7 @@ async def run(config: Config, token: str) -> None:
     except LexiconError as error:
         raise StartupError(f"cannot load the lexicon: {error}") from error
     log.info("lexicon %s loaded", lexicon.name)
+    DRAWING.use_process()
     try:
         async with (
             service_parts(config, lexicon, generator) as parts,

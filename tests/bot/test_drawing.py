@@ -1,13 +1,18 @@
-"""The drawing thread: images drawn one at a time, those answering a command first."""
+"""The drawing thread: images drawn one at a time, those answering a command first, in the thread or in\na process of its own."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
 import threading
+from concurrent.futures.process import BrokenProcessPool
 
 import pytest
 
+from bot.render.png import PngRenderer
 from bot.service.drawing import Drawing
+from scrabble_core.variant import get_variant
 
 
 async def test_an_urgent_image_is_drawn_before_those_waiting() -> None:
@@ -44,3 +49,35 @@ async def test_a_failed_drawing_raises_its_error_and_the_next_is_drawn() -> None
     with pytest.raises(ValueError, match=r"^no such font$"):
         await drawing.draw(broken)
     assert await drawing.draw(bytes, 3) == b"\x00\x00\x00"
+
+
+def process_id() -> bytes:
+    """The id of the process that draws (module level: the drawing process imports it)."""
+    return str(os.getpid()).encode()
+
+
+def die() -> bytes:
+    """Kill the process that draws, as the kernel's OOM killer would."""
+    os._exit(1)
+
+
+async def test_in_its_process_the_images_are_the_same_and_a_death_fails_only_its_image(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    drawing = Drawing()
+    drawing.use_process()
+    renderer = PngRenderer()
+    standard = get_variant("standard")
+    try:
+        drawer = int(await drawing.draw(process_id))
+        assert drawer != os.getpid()
+        rack = await drawing.draw(renderer.rack, "QUIZ?AB", standard, urgent=True)
+        assert rack == renderer.rack("QUIZ?AB", standard)  # the same bytes as drawn here
+        with caplog.at_level(logging.ERROR, "bot.service"), pytest.raises(BrokenProcessPool):
+            await drawing.draw(die)
+        assert "the drawing process died: it is started again" in caplog.text
+        again = int(await drawing.draw(process_id))
+        assert again not in (drawer, os.getpid())
+        assert await drawing.draw(renderer.rack, "QUIZ?AB", standard) == rack
+    finally:
+        await asyncio.to_thread(drawing.close)

@@ -1,10 +1,11 @@
 """The real ``scrabble-bot`` process driven through the fake gateway and the fake REST API: it logs in,
 syncs its commands, identifies, answers a slash command sent as a gateway event, and plays Go against its
-AI (in the AI worker pool)."""
+AI (in the AI worker pool), and sends the boards and racks its drawing process draws."""
 
 from __future__ import annotations
 
 import asyncio
+import io
 import json
 import os
 import signal
@@ -16,6 +17,10 @@ from pathlib import Path
 import pytest
 from discord_fake import TEST_TOKEN, FakeDiscord, Payloads, RecordedRequest
 from discord_gateway import FakeGateway, guild_payload
+from PIL import Image
+
+from bot.render.board import board_size
+from scrabble_core.variant import get_variant
 
 GATEWAY_SCRIPT = Path(__file__).with_name("discord_gateway.py")
 
@@ -111,3 +116,26 @@ async def test_the_real_bot_plays_go_against_its_ai_in_the_worker_pool(running_b
         == f"<@{payloads.user_id}>, your move as Black: /go play <point> or a button."
     )
     assert answer.filenames == ["go-1-3.png"]
+
+
+async def test_the_real_bot_draws_the_board_and_the_rack_in_its_drawing_process(
+    running_bot: RunningBot,
+) -> None:
+    fake, payloads = running_bot.fake, running_bot.payloads
+    options = [
+        {"name": "ai_opponents", "type": 4, "value": 1},
+        {"name": "ai_level", "type": 3, "value": "easy"},
+    ]
+    await running_bot.interact(payloads.slash("new", options))
+    await running_bot.interact(payloads.slash("start"))
+    path = f"/channels/{payloads.channel_id}/messages"
+    (begins,) = await fake.wait_for(
+        lambda r: r.path == path and r.content.startswith("The game begins!"), timeout=60
+    )
+    (rack,) = await fake.wait_for(
+        lambda r: r.method == "POST" and r.path != path and r.filenames == ["rack.png"], timeout=60
+    )
+    assert begins.filenames == ["board.png"]
+    board = Image.open(io.BytesIO(begins.files[0].data))
+    assert (board.format, board.size) == ("PNG", board_size(get_variant("standard"), header=True))
+    assert Image.open(io.BytesIO(rack.files[0].data)).format == "PNG"
