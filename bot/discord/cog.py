@@ -3,7 +3,8 @@
 Each game command finds the game by its channel (a thread is a channel of its own), calls the service
 and shows its answer: ephemerally when the answer is private (acknowledgements, racks, hints...),
 publicly otherwise (``board``, ``score``). Commands whose work may outlast Discord's 3 seconds
-(rendering, AI turns, hints, DMs) are deferred first and answered by a followup. Refusals and bugs
+(rendering, AI turns, hints, DMs) are deferred if they take more than a second, and then answered by a
+followup. Refusals and bugs
 are raised to the command tree, whose error handler (:func:`bot.discord.errors.report_error`) answers them.
 ``rules`` and ``help`` need no game and work in DMs too; the game commands refuse DMs.
 """
@@ -19,7 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import AI_LEVELS, MAX_HINTS, MAX_TURN_SECONDS
-from bot.discord.delivery import answer, defer
+from bot.discord.delivery import answer, answered_in_time, defer
 from bot.discord.errors import GuildOnlyError
 from bot.discord.views import can_manage, user_of, view_for
 from bot.messages import Message, shorten
@@ -80,15 +81,15 @@ async def run(
     game: str = "Scrabble",
     **options: Any,
 ) -> None:
-    """Run a command of ``game``: refuse DMs, defer first if ``slow`` (publicly if the answer is
-    ``public``), call ``command(service, place, *args, **options)``, where ``place`` is the
+    """Run a command of ``game``: refuse DMs, call ``command(service, place, *args, **options)`` (if it
+    is ``slow``, deferring the interaction when it takes more than
+    :data:`~bot.discord.delivery.DEFER_AFTER`, publicly if the answer is ``public``), where ``place`` is the
     interaction's channel (or its guild if ``in_guild``), and answer with the service's message (and
     its buttons)."""
     guild_id, channel_id = where(interaction, game)
-    if slow:
-        await defer(interaction, public=public)
     service: GameService = interaction.client.service
-    reply = await command(service, guild_id if in_guild else channel_id, *args, **options)
+    work = command(service, guild_id if in_guild else channel_id, *args, **options)
+    reply = await (answered_in_time(interaction, work, public=public) if slow else work)
     await answer(interaction, reply, view_for(reply))
 
 

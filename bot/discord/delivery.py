@@ -11,8 +11,10 @@ two messages for a channel that fell behind (rate limits) become one.
 
 from __future__ import annotations
 
+import asyncio
 import io
-from typing import Any, Final
+from collections.abc import Awaitable
+from typing import Any, Final, TypeVar
 
 import discord
 
@@ -27,6 +29,13 @@ MAX_FILES: Final = 10
 """The most files Discord accepts on one message."""
 BOARD_IMAGE: Final = "board.png"
 """The file name of a board image: a newer one supersedes it (see :func:`merged`)."""
+
+_T = TypeVar("_T")
+
+DEFER_AFTER: Final = 1.0
+"""How long a command may take before its interaction is deferred (Discord wants the first response
+within 3 seconds): one answered sooner is answered by the response itself, one request to Discord
+instead of two (see :func:`answered_in_time`)."""
 
 PUBLIC_DEFERRAL: Final = "scrabble:public-deferral"
 """The key of :attr:`discord.Interaction.extras` set when an interaction was deferred publicly: its
@@ -143,6 +152,32 @@ async def defer(interaction: discord.Interaction[Any], *, public: bool = False) 
     if public:
         interaction.extras[PUBLIC_DEFERRAL] = True
     await interaction.response.defer(ephemeral=not public, thinking=True)
+
+
+async def answered_in_time(
+    interaction: discord.Interaction[Any], work: Awaitable[_T], *, public: bool = False
+) -> _T:
+    """What ``work`` (a command) gives; if it takes more than :data:`DEFER_AFTER` seconds, the
+    interaction is deferred meanwhile (:func:`defer`, ``public`` as there), so that its answer then
+    comes as a followup. ``work`` runs to its end even if this is cancelled or the deferral fails: a
+    command is a transaction, never cut in the middle.
+
+    Raises:
+        Whatever ``work`` raises, or the deferral's error.
+    """
+    task = asyncio.ensure_future(work)
+    task.add_done_callback(_outcome_seen)
+    done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+    if not done:
+        await defer(interaction, public=public)
+    return await asyncio.shield(task)
+
+
+def _outcome_seen(task: asyncio.Future[Any]) -> None:
+    """Mark the outcome of a command nobody awaits any more as seen (asyncio would log it as lost);
+    its error, if any, is the command's own business, reported when it is awaited."""
+    if not task.cancelled():
+        task.exception()
 
 
 async def answer(

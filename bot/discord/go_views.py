@@ -26,7 +26,7 @@ from bot.discord.views import (
     can_manage,
     input_values,
     open_modal,
-    run_deferred,
+    run_and_answer,
     user_of,
 )
 from bot.messages import Button, Message
@@ -113,14 +113,14 @@ def _go_actions(game_id: int, turn: int | None) -> dict[Button, GoWork]:
 
 async def run_go(interaction: discord.Interaction[Any], game_id: int, work: GoWork) -> None:
     """Run ``work`` on the Go service in game ``game_id``'s channel for the user of ``interaction``, as
-    Scrabble's buttons run (:func:`bot.discord.views.run_deferred`: deferral first, the answer
-    ephemeral, errors reported); a game that is over is refused (:class:`~bot.service.errors.NoGameError`)."""
+    Scrabble's buttons run (:func:`bot.discord.views.run_and_answer`: the answer ephemeral, deferred if
+    slow, errors reported); a game that is over is refused (:class:`~bot.service.errors.NoGameError`)."""
 
     async def act(service: GameService, clicked: discord.Interaction[Any]) -> Message:
         go = go_service(service)
         return await work(go, go.channel_of(game_id), clicked)
 
-    await run_deferred(interaction, act)
+    await run_and_answer(interaction, act)
 
 
 _NUMBER: Final = "[0-9]{1,20}"

@@ -15,8 +15,9 @@ sent by the same process, so a form opened before a restart and submitted after 
 The modal classes therefore only describe the forms (their ``on_submit`` is discord.py's no-op), and a
 submission is handled exactly once whether or not this process opened the form.
 
-Every callback acknowledges the interaction first (an ephemeral deferral, or the modal that is its
-answer), then calls the game service and follows up ephemerally; any error goes to
+Every callback calls the game service and answers ephemerally, by the interaction's response if the
+service answers within :data:`~bot.discord.delivery.DEFER_AFTER`, else by a followup after an ephemeral
+deferral (a Play or Exchange button's response is the modal itself); any error goes to
 :func:`bot.discord.errors.report_error`.
 """
 
@@ -28,7 +29,7 @@ from typing import Any, Final, Self, cast
 
 import discord
 
-from bot.discord.delivery import answer, defer
+from bot.discord.delivery import answer, answered_in_time
 from bot.discord.errors import UnknownFormError, report_error
 from bot.messages import Button, Message
 from bot.service.game_service import GameService, User
@@ -126,25 +127,23 @@ def can_manage(interaction: discord.Interaction[Any]) -> bool:
 
 
 async def run_for_user(interaction: discord.Interaction[Any], game_id: int, work: Work) -> None:
-    """Defer ``interaction`` (ephemeral "thinking"), run ``work`` in game ``game_id``'s channel for the
-    user, and follow up with the service's answer.
-
-    The deferral comes first because the service may take longer than Discord's 3 seconds (rendering,
-    AI turns, hints on big racks). A game that is over is refused (:class:`~bot.service.errors.NoGameError`);
+    """Run ``work`` in game ``game_id``'s channel for the user and answer with the service's answer
+    (:func:`run_and_answer`). A game that is over is refused (:class:`~bot.service.errors.NoGameError`);
     every error is reported through :func:`bot.discord.errors.report_error`.
     """
-    await run_deferred(interaction, lambda service, i: work(service, service.channel_of(game_id), i))
+    await run_and_answer(interaction, lambda service, i: work(service, service.channel_of(game_id), i))
 
 
-async def run_deferred(
+async def run_and_answer(
     interaction: discord.Interaction[Any],
     act: Callable[[GameService, discord.Interaction[Any]], Awaitable[Message]],
 ) -> None:
-    """Defer ``interaction`` (ephemeral "thinking"), then follow up with ``act(service, interaction)``'s
-    answer and its buttons; any error is reported through :func:`bot.discord.errors.report_error`."""
+    """Answer ``interaction`` with ``act(service, interaction)``'s answer and its buttons: as the
+    response if it comes within :data:`~bot.discord.delivery.DEFER_AFTER`, else as a followup after an
+    ephemeral deferral (the service may take longer than Discord's 3 seconds: AI turns, hints on big
+    racks). Any error is reported through :func:`bot.discord.errors.report_error`."""
     try:
-        await defer(interaction)
-        reply = await act(service_of(interaction), interaction)
+        reply = await answered_in_time(interaction, act(service_of(interaction), interaction))
         await answer(interaction, reply, view_for(reply))
     except Exception as error:
         await report_error(interaction, error)
@@ -292,7 +291,7 @@ def input_values(components: Iterable[Mapping[str, Any]]) -> dict[str, str]:
 
 async def submit_form(interaction: discord.Interaction[Any]) -> None:
     """Handle a modal submission: a Play or Exchange form runs the move for the user (as
-    :func:`run_for_user`: deferral, then the service's answer), whichever process opened the form.
+    :func:`run_for_user`: the service's answer, deferred if it is slow), whichever process opened the form.
 
     Submissions outside the bot's namespace are ignored. A namespaced custom id that is not one of
     :data:`FORM_PATTERN`'s, or a form without its text input (or with a value longer than the input

@@ -289,6 +289,9 @@ class FakeDiscord:
     failures_after_create: int = 0
     """The next this many channel messages are created, then answered 500 as if the answer were lost
     (discord.py sends the request again: its nonce must not make a second message)."""
+    expired_interactions: set[str] = field(default_factory=set)
+    """The ids of the interactions whose callback is answered 404 Unknown interaction (code 10062), as
+    Discord answers one that was not acknowledged within 3 seconds."""
     _windows: dict[str, _Window] = field(default_factory=dict)
     _nonces: dict[tuple[int, str], int] = field(default_factory=dict)
     gateway_url: str = "ws://127.0.0.1:1/"
@@ -525,7 +528,7 @@ class FakeDiscord:
     # -- message helpers -----------------------------------------------------------------------------
 
     def _message(self, channel_id: int, recorded: RecordedRequest, *, webhook_id: int | None = None) -> JSON:
-        body: JSON = recorded.json or {}
+        body: JSON = recorded.body
         attachments = [
             {
                 "id": str(self.next_id()),
@@ -630,6 +633,8 @@ class FakeDiscord:
         recorded = self._recorded(request)
         if (refused := _too_long(recorded.json)) is not None:
             return refused
+        if request.match_info["interaction_id"] in self.expired_interactions:
+            return _json({"message": "Unknown interaction", "code": 10062}, status=404)
         body: JSON = recorded.json
         kind: int = body["type"]
         data: JSON = body.get("data") or {}

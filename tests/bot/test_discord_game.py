@@ -33,6 +33,7 @@ from discord_fake import (
 )
 from service_fakes import AnyWord, find_play, typed
 
+import bot.discord.delivery
 from bot.config import Config
 from bot.discord.notifier import DiscordNotifier
 from bot.messages import Attachment, Button, Message
@@ -41,7 +42,7 @@ from bot.service.errors import NoGameError
 from bot.service.game_service import GameService
 from bot.service.rules import TOPICS
 from scrabble_core.ai import Level, choose_move, seat_view
-from scrabble_core.game import Game
+from scrabble_core.game import EventKind, Game
 from scrabble_core.lexicon import load_enable
 from scrabble_core.move import Move, Play
 from scrabble_core.movegen import MoveGenerator, load_move_generator
@@ -75,6 +76,14 @@ def channel(h: BotHarness) -> int:
 async def slash(h: BotHarness, name: str, *options: dict[str, Any], **kwargs: Any) -> RecordedRequest:
     """Run ``/scrabble name`` and return the message it is answered with."""
     return await h.reply(h.payloads.slash(name, options, **kwargs))
+
+
+async def answered_at_once(h: BotHarness, payload: dict[str, Any]) -> RecordedRequest:
+    """Send ``payload`` and return its answer, which must be the interaction's response itself (a
+    quick command is not deferred)."""
+    callback = await h.ack(payload)
+    assert callback.json["type"] == CHANNEL_MESSAGE
+    return callback
 
 
 async def click(
@@ -232,9 +241,25 @@ async def test_game_commands_without_a_game_say_how_to_start_one(
     assert posts(harness) == []
 
 
-async def test_board_without_a_game_is_refused_privately_after_its_public_deferral(
+async def test_a_quick_refusal_is_the_private_response_itself_without_a_public_thinking(
     harness: BotHarness,
 ) -> None:
+    payload = harness.payloads.slash("board")
+    assert_private(await answered_at_once(harness, payload), NO_GAME)
+    assert harness.fake.find("DELETE", "/webhooks/") == []
+    assert harness.fake.find("POST", "/webhooks/") == []
+
+
+async def test_a_slow_board_refused_after_its_public_deferral_is_refused_privately(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bot.discord.delivery, "DEFER_AFTER", 0.01)
+
+    async def slow_refusal(*args: object, **kwargs: object) -> Message:
+        await asyncio.sleep(0.1)
+        raise NoGameError
+
+    monkeypatch.setattr(GameService, "board", slow_refusal)
     payload = harness.payloads.slash("board")
     deferred = await harness.ack(payload)
     assert deferred.json == {"type": DEFERRED}  # public "thinking"
@@ -282,16 +307,14 @@ async def test_new_defers_posts_the_lobby_with_its_buttons_and_acknowledges_priv
     harness: BotHarness,
 ) -> None:
     payload = harness.payloads.slash("new")
-    deferred = await harness.ack(payload)
-    assert deferred.json == {"type": DEFERRED, "data": {"flags": EPHEMERAL}}
-    (followup,) = await harness.fake.followups_for(payload)
+    followup = await answered_at_once(harness, payload)
     await harness.service.idle()
     (post,) = posts(harness)
     gid = game_id(harness)
-    assert followup.json["content"] == (
+    assert followup.body["content"] == (
         f"Game {gid} created: others join with /scrabble join, then start it with /scrabble start."
     )
-    assert followup.json["flags"] == EPHEMERAL
+    assert followup.body["flags"] == EPHEMERAL
     assert post.json["content"] == (
         "New standard game by <@700000000000000001>: void challenges, no time limit, 3 hints each.\n"
         "Players (1/4): Alice (<@700000000000000001>)\n"
@@ -438,13 +461,11 @@ async def test_play_command_plays_the_move_and_dms_the_new_rack(harness: BotHarn
     play = find_play(game, 0)
     assert play is not None
     payload = harness.payloads.slash("play", [string_option("move", typed(play).lower())])
-    deferred = await harness.ack(payload)
-    assert deferred.json == {"type": DEFERRED, "data": {"flags": EPHEMERAL}}
-    (followup,) = await harness.fake.followups_for(payload)
+    followup = await answered_at_once(harness, payload)
     after = harness.service.game(channel(harness))
     event = after.history[-1]
-    assert followup.json["content"] == f"You played {event.move} for {event.score}."
-    assert followup.json["flags"] == EPHEMERAL
+    assert followup.body["content"] == f"You played {event.move} for {event.score}."
+    assert followup.body["flags"] == EPHEMERAL
     await harness.service.idle()
     turn = last_post(harness)
     assert turn.content.startswith(f"Alice played {event.move} for {event.score}")
@@ -528,9 +549,7 @@ async def test_turn_buttons_after_a_restart(make_harness: MakeHarness, fake_disc
     wrong = await harness.reply(harness.payloads.component(old_turn, f"scrabble:pass:{gid}", user_id=BOB))
     assert_private(wrong, NOT_YOUR_TURN)
     payload = harness.payloads.component(old_turn, f"scrabble:pass:{gid}")
-    deferred = await harness.ack(payload)
-    assert deferred.json == {"type": DEFERRED, "data": {"flags": EPHEMERAL}}
-    (passed,) = await harness.fake.followups_for(payload)
+    passed = await answered_at_once(harness, payload)
     assert_private(passed, "You passed.")
     await harness.service.idle()
     assert last_post(harness).content.startswith("Alice passed.")
@@ -562,12 +581,10 @@ async def test_rack_is_ephemeral_with_its_image(harness: BotHarness, via: str) -
     else:
         message = harness.fake.last_with_button(channel(harness), f"scrabble:rack:{game_id(harness)}")
         payload = harness.payloads.component(message, f"scrabble:rack:{game_id(harness)}", user_id=BOB)
-    deferred = await harness.ack(payload)
-    assert deferred.json == {"type": DEFERRED, "data": {"flags": EPHEMERAL}}
-    (followup,) = await harness.fake.followups_for(payload)
-    assert followup.json["content"] == f"Your rack in <#{channel(harness)}>: {game.players[1].rack}"
-    assert followup.json["flags"] == EPHEMERAL
-    assert followup.json["attachments"] == [{"id": 0, "filename": "rack.png"}]
+    followup = await answered_at_once(harness, payload)
+    assert followup.body["content"] == f"Your rack in <#{channel(harness)}>: {game.players[1].rack}"
+    assert followup.body["flags"] == EPHEMERAL
+    assert followup.body["attachments"] == [{"id": 0, "filename": "rack.png"}]
     assert [(f.filename, f.data) for f in followup.files] == [("rack.png", b"rack")]
 
 
@@ -584,10 +601,8 @@ async def test_play_modal_from_the_button(harness: BotHarness) -> None:
     play = find_play(game, 0)
     assert play is not None
     submit = harness.payloads.modal_submit(modal["custom_id"], {"move": typed(play)})
-    deferred = await harness.ack(submit)
-    assert deferred.json == {"type": DEFERRED, "data": {"flags": EPHEMERAL}}
-    (followup,) = await harness.fake.followups_for(submit)
-    assert followup.json["content"].startswith("You played ")
+    followup = await answered_at_once(harness, submit)
+    assert followup.content.startswith("You played ")
     assert harness.service.game(channel(harness)).current == 1
 
 
@@ -626,12 +641,13 @@ async def open_form(h: BotHarness, action: str, *, user_id: int | None = None) -
 
 
 async def assert_answered_once(h: BotHarness, payload: dict[str, Any]) -> None:
-    """``payload`` got exactly one callback and one followup, once everything has settled."""
+    """``payload`` got exactly one answer, the interaction's response (no followup), once everything
+    has settled."""
     await h.service.idle()
     await asyncio.sleep(0.05)
     path = f"/interactions/{payload['id']}/{payload['token']}/callback"
-    assert len([r for r in h.fake.requests if r.path == path]) == 1
-    assert len(await h.fake.followups_for(payload)) == 1
+    assert [r.json["type"] for r in h.fake.requests if r.path == path] == [CHANNEL_MESSAGE]
+    assert h.fake.find("POST", f"/webhooks/{h.fake.application_id}/{payload['token']}") == []
 
 
 @pytest.mark.parametrize("restart", [False, True], ids=["same-process", "after-restart"])
@@ -648,9 +664,7 @@ async def test_play_form_is_answered_once_even_after_a_restart(
         await harness.bot.close()
         harness = await make_harness()  # a new process: discord.py's modal store is empty
     submit = harness.payloads.modal_submit(form, {"move": typed(play)})
-    deferred = await harness.ack(submit)
-    assert deferred.json == {"type": DEFERRED, "data": {"flags": EPHEMERAL}}
-    (followup,) = await harness.fake.followups_for(submit)
+    followup = await answered_at_once(harness, submit)
     assert_private(followup)
     assert followup.content.startswith("You played ")
     await assert_answered_once(harness, submit)
@@ -818,14 +832,12 @@ async def test_forms_outside_the_namespace_are_ignored(harness: BotHarness) -> N
 async def test_board_is_reposted_publicly_with_the_turn_buttons(harness: BotHarness) -> None:
     await started(harness)
     payload = harness.payloads.slash("board", user_id=BOB)
-    deferred = await harness.ack(payload)
-    assert deferred.json == {"type": DEFERRED}
-    (followup,) = await harness.fake.followups_for(payload)
+    followup = await answered_at_once(harness, payload)
     assert not followup.ephemeral
     assert followup.filenames == ["board.png"]
-    assert followup.json["content"].startswith("Scores: Alice 0")
-    assert f"Next: Alice (<@{ALICE}>)." in followup.json["content"]
-    assert followup.json["allowed_mentions"] == {"parse": []}  # names Alice but does not ping her again
+    assert followup.content.startswith("Scores: Alice 0")
+    assert f"Next: Alice (<@{ALICE}>)." in followup.content
+    assert followup.body["allowed_mentions"] == {"parse": []}  # names Alice but does not ping her again
     stored = harness.fake.messages[max(harness.fake.messages)]
     assert buttons(stored) == TURN_BUTTONS
 
@@ -864,10 +876,10 @@ async def test_long_history_is_split_into_messages_under_the_limit(
     long_text = "\n".join(f"{i}. " + "x" * 120 for i in range(40))
     monkeypatch.setattr(GameService, "history", _returning(Message(long_text, private=True)))
     payload = harness.payloads.slash("history")
-    callback = await harness.ack(payload)
-    assert callback.json == {"type": DEFERRED, "data": {"flags": EPHEMERAL}}  # it may read the store
-    followups = await harness.fake.followups_for(payload, count=3)
-    pieces = [f.json["content"] for f in followups]
+    first = await answered_at_once(harness, payload)
+    followups = await harness.fake.followups_for(payload, count=2)
+    pieces = [first.content, *(f.content for f in followups)]
+    assert all(piece.ephemeral for piece in (first, *followups))
     assert "\n".join(pieces) == long_text
     assert all(len(piece) <= 2000 for piece in pieces)
     assert all(f.json["flags"] == EPHEMERAL for f in followups)
@@ -878,6 +890,43 @@ def _returning(message: Message) -> Any:
         return message
 
     return answer
+
+
+async def test_a_command_slower_than_a_second_is_deferred_then_followed_up(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bot.discord.delivery, "DEFER_AFTER", 0.05)
+    finish = asyncio.Event()
+
+    async def slow_history(*args: object, **kwargs: object) -> Message:
+        await finish.wait()
+        return Message("Game 1: Alice 300, Bob 250", private=True)
+
+    monkeypatch.setattr(GameService, "history", slow_history)
+    payload = harness.payloads.slash("history")
+    deferred = await harness.ack(payload)
+    assert deferred.json == {"type": DEFERRED, "data": {"flags": EPHEMERAL}}  # the ephemeral "thinking"
+    finish.set()
+    (followup,) = await harness.fake.followups_for(payload)
+    assert_private(followup, "Game 1: Alice 300, Bob 250")
+    quick = harness.payloads.slash("history")
+    monkeypatch.setattr(GameService, "history", _returning(Message("No game yet", private=True)))
+    assert_private(await answered_at_once(harness, quick), "No game yet")
+    assert harness.fake.find("POST", f"/webhooks/{harness.fake.application_id}/{quick['token']}") == []
+
+
+async def test_a_command_whose_deferral_fails_still_runs_to_its_end(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bot.discord.delivery, "DEFER_AFTER", 0.0)
+    await started(harness)
+    payload = harness.payloads.slash("pass")
+    harness.fake.expired_interactions.add(payload["id"])
+    harness.dispatch(payload)
+    await harness.fake.wait_for(lambda r: r.content.startswith("Alice passed."))
+    assert harness.service.game(channel(harness)).history[-1].kind is EventKind.PASS  # committed whole
+    callbacks = harness.fake.find("POST", f"/interactions/{payload['id']}/")
+    assert [r.json["type"] for r in callbacks] == [DEFERRED, CHANNEL_MESSAGE]  # both refused: expired
 
 
 async def test_stats_and_leaderboard(harness: BotHarness) -> None:

@@ -35,7 +35,7 @@ from bot.service.go.service import GoService
 ALICE = 700_000_000_000_000_001  # the payloads' default user, named "alice"
 BOB = 700_000_000_000_000_002
 CAROL = 700_000_000_000_000_003
-DEFERRED = 5
+CHANNEL_MESSAGE = 4
 AUTOCOMPLETE_RESULT = 8
 MODAL = 9
 GO_BUTTON = re.compile(r"go:(?P<action>[a-z-]+):(?P<game>[0-9]+)(?::(?P<turn>[0-9]+))?")
@@ -413,16 +413,15 @@ async def test_board_and_score_are_public_and_ping_nobody(harness: BotHarness) -
     await two_players(h, integer_option("size", 9))
     await moves(h, "E5")
     payload = h.payloads.slash("board", group="go", user_id=CAROL)
-    deferred = await h.ack(payload)
-    assert deferred.json == {"type": DEFERRED}  # public "thinking"
-    (board,) = await h.fake.followups_for(payload)
+    board = await h.ack(payload)
+    assert board.json["type"] == CHANNEL_MESSAGE  # answered at once: not deferred
     assert not board.ephemeral
     assert board.content == (
         f"Black: Alice (captured 0) · White: {BOB_NAME} (captured 0)\n"
         f"<@{BOB}>, your move as White: /go play <point> or a button."
     )
-    assert board.json["allowed_mentions"] == {"parse": []}  # no one pinged
-    assert go_buttons(board.json) == ["go-play", "go-pass", "go-undo", "go-resign"]
+    assert board.body["allowed_mentions"] == {"parse": []}  # no one pinged
+    assert go_buttons(board.body) == ["go-play", "go-pass", "go-undo", "go-resign"]
     (image,) = board.files
     assert png_size(image.data) == image_size(9)
     score = await go(h, "score", user_id=CAROL)
