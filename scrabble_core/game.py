@@ -156,6 +156,21 @@ class _State:
     pending: _Pending | None = None
     owes_lost_turn: set[int] = field(default_factory=set)
 
+    def copy(self) -> _State:
+        """A copy that an action may change, leaving this one as it is (the events and the pending
+        play are never changed once made: they are shared)."""
+        return _State(
+            board=self.board.copy(),
+            bag=list(self.bag),
+            players=[Player(p.name, p.rack, p.score, p.resigned) for p in self.players],
+            current=self.current,
+            scoreless=self.scoreless,
+            over=self.over,
+            history=list(self.history),
+            pending=self.pending,
+            owes_lost_turn=set(self.owes_lost_turn),
+        )
+
 
 class Game:
     """A game of 2 to 4 players on one variant, under one challenge mode.
@@ -497,6 +512,20 @@ class Game:
             "rng": [version, list(internal), gauss],
         }
 
+    def copy(self) -> Game:
+        """A game that goes on apart from this one from the same point: the same board, racks, bag,
+        history and random generator's state (it draws the same tiles), sharing the variant and
+        lexicon, which never change. Equal to ``Game.from_dict(game.to_dict(), lexicon=game.lexicon)``,
+        without the cost of going through the saved form."""
+        game = Game.__new__(Game)
+        game.variant = self.variant
+        game.lexicon = self.lexicon
+        game.challenge_mode = self.challenge_mode
+        game._rng = random.Random(0)  # any seed: setstate replaces it (no system entropy read)
+        game._rng.setstate(self._rng.getstate())
+        game._state = self._state.copy()
+        return game
+
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], *, lexicon: WordList | None = None) -> Game:
         """Restore a game saved by :meth:`to_dict`.
@@ -561,17 +590,7 @@ class Game:
                 raise GameSetupError("that seat is not playing")
             if seat != state.current:
                 raise NotYourTurnError(state.players[seat].name, state.players[state.current].name)
-        return _State(
-            board=state.board.copy(),
-            bag=list(state.bag),
-            players=[Player(p.name, p.rack, p.score, p.resigned) for p in state.players],
-            current=state.current,
-            scoreless=state.scoreless,
-            over=state.over,
-            history=list(state.history),
-            pending=state.pending,
-            owes_lost_turn=set(state.owes_lost_turn),
-        )
+        return state.copy()
 
     def _begin_turn(self, seat: int) -> _State:
         """:meth:`_begin` for a turn's move, refused while a play that went out awaits its verdict."""

@@ -171,9 +171,12 @@ class GameRunner:
         return table
 
     def copy(self, table: Table) -> Game:
-        """A copy of the table's engine state that an action may change."""
-        assert table.row.state is not None
-        return Game.from_dict(table.row.state, lexicon=self._lexicon)
+        """A copy of the table's engine state that an action may change.
+
+        Raises:
+            GameNotStartedError: the game is still in its lobby.
+        """
+        return table.started().copy()
 
     async def create(self, draft: GameRow, log: Sequence[LogEntry]) -> GameRow:
         """Write a new lobby (``draft`` gets its id from the store) and make it its channel's game."""

@@ -4,6 +4,7 @@ the engine's invariants at every step.
 - the tiles are all there: bag + racks + board == the variant's tile count;
 - every player's score is the sum of the scores of their events;
 - to_dict -> JSON -> from_dict -> to_dict is exact;
+- a copy (``Game.copy``) goes on apart from the game, and exactly alike under the same action;
 - the GCG export, read back and replayed, reproduces every move, rack, score and total.
 
 The moves come from a simple move finder written here: one to three tiles of the rack put in a line
@@ -169,7 +170,11 @@ def play_random_game(chooser: Chooser, mode: ChallengeMode, players: int, varian
         if game.is_over:
             break
         action = choose_action(game, chooser, rng)
+        before, twin = game.to_dict(), game.copy()
+        twin_events = action(twin)
+        assert game.to_dict() == before  # a copy goes on apart...
         events = action(game)
+        assert twin_events == events and twin.to_dict() == game.to_dict()  # ...exactly alike
         assert list(game.history[len(game.history) - len(events) :]) == events
         check_invariants(game, variant)
     return game
