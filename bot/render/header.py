@@ -9,7 +9,9 @@ bag count width and player to move) and, for each text, the columns of the strip
 down alone (a name rarely changes; after a move only the mover's score and the bag's count do). A
 column of the scaled strip depends only on the columns of the large drawing within the filter's reach,
 and Pillow scales a part of an image (``resize`` with ``box``) exactly as it scales the whole, so the
-parts put together are the whole. The parts are only read once made: threads may share them.
+parts put together are the whole. A part is kept by what it draws: its texts and only the pills within
+the filter's reach of its columns, so a name's part is found again whoever else is to move. The parts
+are only read once made: threads may share them.
 """
 
 from __future__ import annotations
@@ -32,6 +34,9 @@ _RADIUS = 8
 _REACH = 15
 """How far (in large pixels) beyond a text's box the scaled columns around it reach: Lanczos reads 9
 large pixels either side of a column at a third of the size; the rest is a margin."""
+_READ = 12
+"""How far (in large pixels) beyond a run of scaled columns the scaling reads the large drawing: the 9
+of Lanczos and a margin. A pill farther away changes none of the run's pixels."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,8 +80,15 @@ def header_strip(width: int, players: Sequence[PlayerLine], bag: int) -> Image.I
     """The image of :func:`draw_header_strip`, pixel for pixel, put together from kept parts."""
     layout = _layout(width, tuple(players), bag)
     strip = _without_texts(layout.size, layout.pills).copy()
+    scale = style.SUPERSAMPLE
     for first, last, texts in _text_columns(layout):
-        shapes = tuple(shape for shape in layout.shapes if isinstance(shape, _Pill) or shape in texts)
+        left, right = first * scale - _READ, last * scale + _READ
+        shapes = tuple(
+            shape
+            for shape in layout.shapes
+            if (isinstance(shape, _Pill) and shape.box[0] - 1 <= right and shape.box[2] + 1 >= left)
+            or shape in texts
+        )
         strip.paste(_columns(layout.size, shapes, first, last), (first, 0))
     return strip
 
@@ -162,7 +174,7 @@ def _text_columns(layout: _Layout) -> list[tuple[int, int, tuple[_Text, ...]]]:
     return runs
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=2048)
 def _columns(size: tuple[int, int], shapes: tuple[_Pill | _Text, ...], first: int, last: int) -> Image.Image:
     """Scaled columns ``first`` to ``last`` (excluded) of the strip drawing ``shapes``: its pills and
     the texts near those columns. Shared: do not change it."""

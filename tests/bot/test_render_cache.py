@@ -228,3 +228,24 @@ def test_a_restored_games_equal_variant_reuses_the_parts() -> None:
     first = render_board(board, last_move=last_move, header=strip)
     assert render_board(again, last_move=last_move, header=strip) == first
     assert board_module._indexed_parts.cache_info().misses == 1
+
+
+def test_a_games_headers_reuse_their_parts_and_are_the_drawn_strips() -> None:
+    """Twenty turns of a two-player game: the to-move pill goes back and forth, the mover's score
+    and the bag change. Each header is the strip drawn afresh, and from the third on, each names's
+    part is found again (only the changed score and bag are drawn)."""
+    header_module._columns.cache_clear()
+    scores = [0, 0]
+    for turn in range(20):
+        mover = turn % 2
+        players = tuple(
+            PlayerLine(name, scores[index], to_move=index == mover)
+            for index, name in enumerate(("Alice", "Bob the Builder"))
+        )
+        bag = 86 - 3 * turn
+        before = header_module._columns.cache_info()
+        strip = header_strip(960, players, bag)
+        assert ImageChops.difference(strip, draw_header_strip(960, players, bag)).getbbox() is None, turn
+        if turn >= 2:
+            assert header_module._columns.cache_info().hits - before.hits == 2, turn  # both names
+        scores[mover] += 10 + turn
