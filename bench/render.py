@@ -12,7 +12,9 @@ Then the encoding of the midgame board alone: ``octree_palette_ms=<median> fixed
 (choosing a 256-colour palette for the image, as every render did before, against mapping it to the
 fixed palette; the same at every level), one line per zlib level ``png_level=<n> png_ms=<median>
 png_kb=<float>`` (fixed palette and compression together), ``board_palette_ms=`` (choosing the fixed
-palette of a variant, once per process) and ``rack median_ms=``.
+palette of a variant, once per process), ``rack median_ms=`` and ``chart median_ms=<median>
+lanczos_ms=<median>`` (the end-of-game score chart of a 25-turn two-player game, scaled down with a box
+filter as it is, and with Lanczos as it was before 26 Nov 2026, in the same run).
 The target is a cached median of at most 10 ms for ``board_standard_midgame``.
 
 ``--go`` measures the Go board images instead (:func:`go_boards`), in the same CPU time: a 19×19 board in
@@ -38,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.render import BoardHeader, PlayerLine, render_board, render_rack
 from bot.render.board import board_palette, board_png, full_redraw
-from bot.render.drawing import png_bytes
+from bot.render.drawing import png_bytes, shrink
 from scrabble_core.board import Board
 from scrabble_core.squares import Square
 from scrabble_core.variant import Variant, get_variant
@@ -155,6 +157,22 @@ def main() -> None:
     compare_encoding(midgame, bounty, runs)
     rack = median_ms(lambda: render_rack("AEQRS?Z", standard), runs)
     print(f"rack median_ms={rack:.1f}")
+    compare_chart(runs)
+
+
+def compare_chart(runs: int) -> None:
+    """The score chart as drawn (box filter) against the same drawing scaled down with Lanczos."""
+    from bot.render import chart
+
+    totals = [[11 * turn for turn in range(1, 14)], [13 * turn for turn in range(1, 13)]]
+    box = median_ms(partial(chart.render_score_chart, ["Alice", "Bob"], totals), runs)
+    original = chart.box_shrink
+    chart.box_shrink = shrink
+    try:
+        lanczos = median_ms(partial(chart.render_score_chart, ["Alice", "Bob"], totals), runs)
+    finally:
+        chart.box_shrink = original
+    print(f"chart median_ms={box:.1f} lanczos_ms={lanczos:.1f}")
 
 
 if __name__ == "__main__":
