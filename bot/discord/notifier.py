@@ -8,6 +8,11 @@ in order, a newer board image supersedes an older one), so a busy channel holds 
 message, with one board, instead of a queue that grows with its moves. (The service's delivery task
 of a channel, :mod:`bot.service.delivery`, sends one message at a time, so its turn messages do not
 wait together here today: the merging bounds a channel's queue whatever posts do.)
+
+A DM goes to the user's DM channel, whose id the notifier keeps (:data:`DM_CHANNELS_KEPT` of them):
+discord.py keeps only the last 128 users' DM channels, and beyond that every DM first asked Discord for
+the channel again, all those requests in one rate-limit queue, one at a time (racks DMed seconds late
+with a few hundred players).
 """
 
 from __future__ import annotations
@@ -16,6 +21,7 @@ import asyncio
 import logging
 from collections import deque
 from dataclasses import dataclass
+from typing import Final
 
 import discord
 
@@ -24,6 +30,9 @@ from bot.discord.views import view_for
 from bot.messages import Message
 
 log = logging.getLogger(__name__)
+
+DM_CHANNELS_KEPT: Final = 100_000
+"""How many users' DM channel ids the notifier keeps (the least recently used is forgotten first)."""
 
 
 @dataclass
@@ -55,6 +64,7 @@ class DiscordNotifier:
         self._client = client
         self._waiting: dict[int, deque[_Outgoing]] = {}
         self._senders: dict[int, asyncio.Task[None]] = {}
+        self._dm_channels: dict[int, int] = {}  # user id: DM channel id, least recently used first
 
     async def post(self, channel_id: int, message: Message) -> None:
         """Post ``message`` in ``channel_id`` with its files and buttons, pinging only its mentions,
@@ -104,9 +114,18 @@ class DiscordNotifier:
             discord.HTTPException: any other failure (the service counts it as not delivered).
         """
         try:
-            channel = await self._client.create_dm(discord.Object(id=user_id))
-            await send_to(channel, message, view_for(message))
+            await send_to(await self._dm_channel(user_id), message, view_for(message))
         except discord.Forbidden as refused:
             log.info("user %d cannot be sent DMs (Discord error %d)", user_id, refused.code)
             return False
         return True
+
+    async def _dm_channel(self, user_id: int) -> discord.abc.Messageable:
+        """``user_id``'s DM channel, asked of Discord only the first time."""
+        channel_id = self._dm_channels.pop(user_id, None)
+        if channel_id is None:
+            channel_id = (await self._client.create_dm(discord.Object(id=user_id))).id
+            if len(self._dm_channels) >= DM_CHANNELS_KEPT:
+                del self._dm_channels[next(iter(self._dm_channels))]
+        self._dm_channels[user_id] = channel_id
+        return self._client.get_partial_messageable(channel_id, type=discord.ChannelType.private)

@@ -6,68 +6,90 @@ part of the process and holding their images in memory meanwhile; one thread dra
 image someone waits for as the answer to their command (``urgent``: the board, their rack) is drawn
 before the announcements waiting, which go out in the background.
 
-The bot (:func:`bot.__main__.run`) goes further: :meth:`Drawing.use_process` has that thread hand each
-image to a process of its own, so drawing takes none of the lock from the event loop and the store's
-thread, and uses a core of its own.
+The bot (:func:`bot.__main__.run`) goes further: after :meth:`Drawing.use_process` the images are drawn
+by a process of its own, which takes none of the interpreter's lock from the event loop and the store's
+thread and uses a core of its own. The event loop itself hands the images over a pipe, a few at a time
+(:data:`IN_FLIGHT`), and reads the drawn ones back in a callback: no thread of this process takes part
+(a pool of processes, whose threads each had to win the lock back from the busy event loop to pass an
+image on, left images waiting seconds at a hundred moves a second).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import heapq
 import itertools
 import logging
 import multiprocessing
 import queue
+import signal
 import threading
+from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from functools import partial
-from typing import Any
+from multiprocessing.connection import Connection
+from typing import Any, Final
 
 logger = logging.getLogger("bot.service")
 
 _URGENT, _IN_TURN = 0, 1
 
+IN_FLIGHT: Final = 4
+"""How many images the drawing process is sent before the first comes back: it draws them one after
+the other, while the next ones are already in its pipe."""
+
 _Work = tuple[int, int, Callable[[], bytes], asyncio.AbstractEventLoop, "asyncio.Future[bytes]"]
+_Waiting = tuple[int, int, Callable[[], bytes], "asyncio.Future[bytes]"]
+
+
+class DrawingProcessDiedError(RuntimeError):
+    """The drawing process died while it had this image to draw (the next images start another)."""
 
 
 class Drawing:
-    """A thread, started on first use, that draws the images it is given, the urgent ones first, the
-    others in the order given: itself, or in a process after :meth:`use_process`."""
+    """Draws the images it is given, the urgent ones first, the others in the order given: in a
+    thread of its own (started on first use), or in a process after :meth:`use_process`."""
 
     def __init__(self) -> None:
         self._queue: queue.PriorityQueue[_Work] = queue.PriorityQueue()
         self._order = itertools.count()
         self._thread: threading.Thread | None = None
         self._starting = threading.Lock()
-        self._process: ProcessPoolExecutor | None = None
+        self._in_process = False
+        self._waiting: list[_Waiting] = []
+        self._process: _Process | None = None
 
     def use_process(self) -> None:
-        """Draw from now on in a process of its own, started (``spawn``) on the next image and again
-        after one that died (the image it was drawing fails). Every ``render`` given to :meth:`draw`
-        must then be picklable with its arguments, as :class:`bot.render.png.PngRenderer`'s are."""
-        if self._process is None:
-            self._process = _drawing_process()
+        """Draw from now on in a process of its own, started (``spawn``) for the next image and again
+        after one that died (the images it had fail with :class:`DrawingProcessDiedError`). Every
+        ``render`` given to :meth:`draw` must then be picklable with its arguments, as
+        :class:`bot.render.png.PngRenderer`'s are, and be drawn from one event loop at a time."""
+        self._in_process = True
 
     def close(self) -> None:
-        """Stop the drawing process, if any, waiting for the image it draws (blocking): the images
-        after that are drawn in the thread."""
-        process, self._process = self._process, None
-        if process is not None:
-            process.shutdown()
+        """Stop the drawing process, if one runs (call it from its event loop); the images it had
+        fail with :class:`DrawingProcessDiedError`. The next image starts another."""
+        if self._process is not None:
+            self._stop(self._process, "the drawing process was stopped")
 
     async def draw(self, render: Callable[..., bytes], *args: Any, urgent: bool = False) -> bytes:
         """``render(*args)``, drawn in turn.
 
         Raises:
-            Whatever ``render`` raises; BrokenProcessPool if the drawing process died drawing it.
+            Whatever ``render`` raises; DrawingProcessDiedError if the drawing process died drawing it;
+            pickle's errors if ``render`` or its arguments cannot be sent to the process.
         """
         loop = asyncio.get_running_loop()
         future: asyncio.Future[bytes] = loop.create_future()
         rank = _URGENT if urgent else _IN_TURN
-        self._queue.put((rank, next(self._order), partial(render, *args), loop, future))
+        work = partial(render, *args)
+        if self._in_process:
+            waiting: _Waiting = (rank, next(self._order), work, future)
+            heapq.heappush(self._waiting, waiting)
+            self._send(loop)
+            return await future
+        self._queue.put((rank, next(self._order), work, loop, future))
         with self._starting:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="drawing", daemon=True)
@@ -75,31 +97,118 @@ class Drawing:
         return await future
 
     def _run(self) -> None:
+        """The drawing thread."""
         while True:
             _, _, work, loop, future = self._queue.get()
             try:
-                outcome: tuple[Callable[..., None], Any] = (_answer, self._drawn(work))
+                outcome: tuple[Callable[..., None], Any] = (_answer, work())
             except Exception as error:
                 outcome = (_fail, error)
             with contextlib.suppress(RuntimeError):  # the loop has closed: nobody waits any more
                 loop.call_soon_threadsafe(outcome[0], future, outcome[1])
 
-    def _drawn(self, work: Callable[[], bytes]) -> bytes:
-        """``work()``, drawn here or in the drawing process (started again if it had died)."""
+    def _send(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Send the drawing process (started if none runs for ``loop``) the next images waiting, up to
+        :data:`IN_FLIGHT` in its pipe."""
         process = self._process
-        if process is None:
-            return work()
+        if process is not None and process.loop is not loop:  # a new loop (tests): a new process
+            self._stop(process, "the drawing process was stopped")
+            process = None
+        while self._waiting and (process is None or len(process.sent) < IN_FLIGHT):
+            if process is None:
+                process = self._process = _Process(loop, self._on_readable)
+            _, _, work, future = heapq.heappop(self._waiting)
+            if future.done():  # its caller was cancelled
+                continue
+            try:
+                process.connection.send(work)
+            except OSError:  # the process died: this image is for the next one
+                again: _Waiting = (_URGENT, -next(self._order), work, future)
+                heapq.heappush(self._waiting, again)
+                self._stop(process, "the drawing process died")
+                process = None
+            except Exception as error:  # it cannot be pickled
+                future.set_exception(error)
+            else:
+                process.sent.append(future)
+
+    def _on_readable(self, process: _Process) -> None:
+        """Give each image the process has drawn to its caller, then send it more."""
         try:
-            return process.submit(work).result()
-        except BrokenProcessPool:
-            logger.error("the drawing process died: it is started again")
-            self._process = _drawing_process()
-            process.shutdown(wait=False)
-            raise
+            while True:
+                kind, value = process.connection.recv()
+                future = process.sent.popleft()
+                if not future.done():
+                    if kind == "image":
+                        future.set_result(value)
+                    else:
+                        future.set_exception(value)
+                if not process.sent or not process.connection.poll():
+                    break
+        except (EOFError, OSError):
+            self._stop(process, "the drawing process died")
+        if self._waiting:
+            self._send(process.loop)
+
+    def _stop(self, process: _Process, reason: str) -> None:
+        """Stop ``process``: the images it had fail with ``reason``."""
+        if reason.endswith("died"):
+            logger.error("%s: it is started again for the next image", reason)
+        process.stop()
+        for future in process.sent:
+            if not future.done():
+                future.set_exception(DrawingProcessDiedError(reason))
+        process.sent.clear()
+        if self._process is process:
+            self._process = None
 
 
-def _drawing_process() -> ProcessPoolExecutor:
-    return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+class _Process:
+    """A drawing process and the event loop's end of its pipe, read by ``on_readable``."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop, on_readable: Callable[[_Process], None]) -> None:
+        context = multiprocessing.get_context("spawn")
+        self.connection, child = context.Pipe()
+        self.process = context.Process(target=_serve, args=(child,), daemon=True, name="scrabble-drawing")
+        self.process.start()
+        child.close()
+        self.loop = loop
+        self.sent: deque[asyncio.Future[bytes]] = deque()
+        loop.add_reader(self.connection.fileno(), on_readable, self)
+
+    def stop(self) -> None:
+        """Stop reading, close the pipe and kill the process."""
+        if not self.loop.is_closed():
+            self.loop.remove_reader(self.connection.fileno())
+        self.connection.close()
+        self.process.kill()
+        self.process.join(1)
+
+
+def _serve(connection: Connection) -> None:
+    """The drawing process: draw each image asked for, in order, answering ``("image", bytes)`` or
+    ``("error", exception)``, until the pipe closes. Ctrl-C is the bot's to handle, not this
+    process's."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    while True:
+        try:
+            work = connection.recv()
+        except EOFError:
+            return
+        except Exception as error:  # a request that cannot be read
+            work = partial(_raise, error)
+        try:
+            answer: tuple[str, Any] = ("image", work())
+        except Exception as error:
+            answer = ("error", error)
+        try:
+            connection.send(answer)
+        except Exception as error:  # an exception that cannot be pickled
+            connection.send(("error", RuntimeError(f"{type(answer[1]).__name__}: {answer[1]}; {error}")))
+
+
+def _raise(error: Exception) -> bytes:
+    raise error
 
 
 def _answer(future: asyncio.Future[bytes], image: bytes) -> None:

@@ -34,6 +34,7 @@ from discord_fake import (
 from service_fakes import AnyWord, find_play, typed
 
 import bot.discord.delivery
+import bot.discord.notifier
 from bot.config import Config
 from bot.discord.notifier import DiscordNotifier
 from bot.messages import Attachment, Button, Message
@@ -1256,6 +1257,27 @@ async def test_notifier_direct_reports_closed_dms(harness: BotHarness) -> None:
     assert await notifier.direct(CAROL, Message("hi", private=True)) is False
     (sent,) = harness.fake.dms_to(BOB)
     assert sent.content == "hi"
+
+
+async def test_each_users_dm_channel_is_asked_for_once_beyond_discord_pys_128(
+    harness: BotHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """discord.py keeps the DM channels of the last 128 users only; the notifier keeps their ids
+    (up to DM_CHANNELS_KEPT, here 150), so 140 players' racks cost one DM channel request each."""
+    monkeypatch.setattr(bot.discord.notifier, "DM_CHANNELS_KEPT", 150)
+    notifier = DiscordNotifier(harness.bot)
+    users = [BOB + index for index in range(140)]
+    for round_ in ("first", "second"):
+        for user in users:
+            assert await notifier.direct(user, Message(f"{round_} rack", private=True)) is True
+    assert len(harness.fake.find("POST", "/users/@me/channels")) == 140
+    assert [sent.content for sent in harness.fake.dms_to(users[0])] == ["first rack", "second rack"]
+    for user in range(BOB + 140, BOB + 151):  # eleven more: the least recently DMed is forgotten
+        await notifier.direct(user, Message("rack", private=True))
+    await notifier.direct(users[10], Message("third rack", private=True))
+    assert len(harness.fake.find("POST", "/users/@me/channels")) == 151
+    await notifier.direct(users[0], Message("third rack", private=True))
+    assert len(harness.fake.find("POST", "/users/@me/channels")) == 152
 
 
 HOSTILE = {"6000 characters": "x" * 6000, "500 NUL bytes": "\x00" * 500}

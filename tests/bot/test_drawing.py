@@ -6,12 +6,12 @@ import asyncio
 import logging
 import os
 import threading
-from concurrent.futures.process import BrokenProcessPool
+import time
 
 import pytest
 
 from bot.render.png import PngRenderer
-from bot.service.drawing import Drawing
+from bot.service.drawing import Drawing, DrawingProcessDiedError
 from scrabble_core.variant import get_variant
 
 
@@ -73,11 +73,46 @@ async def test_in_its_process_the_images_are_the_same_and_a_death_fails_only_its
         assert drawer != os.getpid()
         rack = await drawing.draw(renderer.rack, "QUIZ?AB", standard, urgent=True)
         assert rack == renderer.rack("QUIZ?AB", standard)  # the same bytes as drawn here
-        with caplog.at_level(logging.ERROR, "bot.service"), pytest.raises(BrokenProcessPool):
+        with caplog.at_level(logging.ERROR, "bot.service"), pytest.raises(DrawingProcessDiedError):
             await drawing.draw(die)
-        assert "the drawing process died: it is started again" in caplog.text
+        assert "the drawing process died: it is started again for the next image" in caplog.text
         again = int(await drawing.draw(process_id))
         assert again not in (drawer, os.getpid())
         assert await drawing.draw(renderer.rack, "QUIZ?AB", standard) == rack
     finally:
-        await asyncio.to_thread(drawing.close)
+        drawing.close()
+
+
+def named_after(name: str, seconds: float) -> bytes:
+    """``name``, after ``seconds`` (module level: the drawing process imports it)."""
+    time.sleep(seconds)
+    return name.encode()
+
+
+def no_font() -> bytes:
+    raise ValueError("no such font")
+
+
+async def test_in_its_process_urgent_images_go_first_and_errors_come_back() -> None:
+    drawing = Drawing()
+    drawing.use_process()
+    try:
+        await drawing.draw(process_id)  # started
+        done: list[str] = []
+        turns = [
+            asyncio.create_task(drawing.draw(named_after, f"turn {i}", 0.3 if i == 0 else 0))
+            for i in range(6)
+        ]
+        await asyncio.sleep(0)  # queued: the first four are in the process's pipe
+        urgent = asyncio.create_task(drawing.draw(named_after, "board", 0, urgent=True))
+        for task in (*turns, urgent):
+            task.add_done_callback(lambda finished: done.append(finished.result().decode()))
+        await asyncio.gather(*turns, urgent)
+        assert done == ["turn 0", "turn 1", "turn 2", "turn 3", "board", "turn 4", "turn 5"]
+        with pytest.raises(ValueError, match=r"^no such font$"):
+            await drawing.draw(no_font)
+        with pytest.raises(AttributeError, match=r"^Can.t pickle local object"):
+            await drawing.draw(lambda: b"drawn here only")
+        assert await drawing.draw(named_after, "still drawing", 0) == b"still drawing"
+    finally:
+        drawing.close()
