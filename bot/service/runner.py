@@ -89,7 +89,7 @@ class GameRunner:
         self.locks = ChannelLocks()
         self._tasks = Tasks()
         self._deliveries = Deliveries()
-        self._newest: dict[int, object] = {}  # game id: the token of its newest announcement queued
+        self._newest: dict[int, asyncio.Event] = {}  # game id: its newest announcement's, set once superseded
         self._owed_racks: dict[int, set[int]] = {}  # game id: the seats an older one was to DM
         self._windows: dict[int, Window] = {}
         self.listeners = Listeners()
@@ -338,11 +338,13 @@ class GameRunner:
         """After a saved turn: queue its announcement in the channel's delivery task and return at once.
         There, the turn message is posted (and the end of a game that is over), ``racks`` are DMed to
         their owners, then the outbox entry ``pending`` is marked sent. If a newer announcement of the
-        game is queued by the time this one's turn comes, this one goes out as its text alone
-        (:func:`announcements.past_turn_message`: no board is drawn for it) and the newer one DMs
-        ``racks`` as they are then. Never raises: the change is saved already, so a failure is logged
-        and the channel's next messages still go out."""
-        token = self._newest[table.row.id] = object()
+        game is queued by the time this one's turn comes, or while its board is being drawn, this one
+        goes out as its text alone (:func:`announcements.past_turn_message`: its board is not drawn, or
+        no longer waited for) and the newer one DMs ``racks`` as they are then. Never raises: the
+        change is saved already, so a failure is logged and the channel's next messages still go out."""
+        if (older := self._newest.get(table.row.id)) is not None:
+            older.set()
+        token = self._newest[table.row.id] = asyncio.Event()
         self.deliver(
             table.row.channel_id, lambda: self._announce_now(table, events, lines, racks, pending, token)
         )
@@ -354,25 +356,30 @@ class GameRunner:
         lines: Sequence[str],
         racks: Sequence[SeatRow],
         pending: int | None,
-        token: object,
+        superseded: asyncio.Event,
     ) -> None:
-        """The delivery job of :meth:`announce`, whose call ``token`` identifies."""
+        """The delivery job of :meth:`announce`; ``superseded`` is set when a newer one is queued."""
         channel_id, game_id = table.row.channel_id, table.row.id
-        if self._newest.get(game_id) is not token:
+        message = None
+        if not superseded.is_set():
+            try:
+                message = await self._unless_superseded(table, events, lines, superseded)
+            except Exception:
+                logger.exception("game %d: could not announce the turn: its text goes out", game_id)
+                message = announcements.past_turn_message(table, events, lines)
+        if message is None:
             self._owed_racks.setdefault(game_id, set()).update(seat.seat for seat in racks)
             await self._post_now(channel_id, announcements.past_turn_message(table, events, lines))
             if pending is not None:
                 await self._mark_sent(pending)
             return
-        del self._newest[game_id]
+        if self._newest.get(game_id) is superseded:
+            del self._newest[game_id]
         owed = self._owed_racks.pop(game_id, set())
         if owed and not table.started().is_over:
             seats = sorted(owed | {seat.seat for seat in racks})
             racks = [table.row.seats[seat] for seat in seats]
-        try:
-            await self._post_now(channel_id, await self.turn_message(table, events, lines))
-        except Exception:
-            logger.exception("game %d: could not announce the turn", game_id)
+        await self._post_now(channel_id, message)
         if table.started().is_over:
             try:
                 await self._post_now(channel_id, await announcements.final_message(table, self.renderer))
@@ -385,6 +392,20 @@ class GameRunner:
                 logger.exception("game %d: could not send seat %d its rack", game_id, seat.seat)
         if pending is not None:
             await self._mark_sent(pending)
+
+    async def _unless_superseded(
+        self, table: Table, events: Sequence[Event], lines: Sequence[str], superseded: asyncio.Event
+    ) -> Message | None:
+        """The turn message (:meth:`turn_message`), or ``None`` if ``superseded`` is set before its
+        board is drawn (the drawing is then cancelled: one still waiting its turn is never drawn)."""
+        drawing = asyncio.ensure_future(self.turn_message(table, events, lines))
+        newer = asyncio.ensure_future(superseded.wait())
+        await asyncio.wait((drawing, newer), return_when=asyncio.FIRST_COMPLETED)
+        newer.cancel()
+        if not drawing.done():
+            drawing.cancel()
+            return None
+        return drawing.result()
 
     async def _mark_sent(self, entry_id: int) -> None:
         """Mark outbox entry ``entry_id`` sent; if that fails, it goes out again at the next start."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from pathlib import Path
 
 import pytest
@@ -26,6 +27,7 @@ from service_fakes import (
 )
 
 import bot.service.delivery
+from bot.messages import BoardHeader
 from bot.service.delivery import Deliveries
 from bot.service.text import rack_text
 
@@ -92,6 +94,43 @@ async def test_a_busy_channels_announcements_keep_their_order_and_coalesce(tmp_p
             (BOB.id, rack_text(game.players[1].rack, CHANNEL)),
         ]
         assert await harness.store.pending_outbox() == []
+    finally:
+        await harness.close()
+
+
+async def test_a_board_still_being_drawn_when_a_newer_turn_comes_is_given_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    harness = await open_harness(tmp_path)
+    try:
+        await started_game(harness)
+        await harness.svc.idle()
+        runner = harness.svc._runner
+        drawn: list[int] = []  # the scores in each board's header, as each drawing starts
+        gate = threading.Event()
+
+        def board(board: object, last_move: object, header: BoardHeader) -> bytes:
+            drawn.append(sum(player.score for player in header.players))
+            gate.wait(10)  # the drawing thread is busy with the first board meanwhile
+            return b"board"
+
+        monkeypatch.setattr(runner.renderer, "board", board)
+        notifier = harness.notifier
+        before = len(notifier.posts)
+        for seat, user in ((0, ALICE), (1, BOB)):
+            play = find_play(harness.svc.game(CHANNEL), seat)
+            assert play is not None
+            await harness.svc.play(CHANNEL, user.id, typed(play))
+            while not drawn:  # the first board is being drawn before the second turn comes
+                await asyncio.sleep(0.01)
+        await settle()
+        gate.set()
+        await harness.svc.idle()
+        posts = [message for _, message in notifier.posts[before:]]
+        assert [text.split(" ")[0] for text in notifier.texts()[before:]] == ["Alice", "Bob"]
+        assert [(message.turn, len(message.attachments)) for message in posts] == [(None, 0), (2, 1)]
+        game = harness.svc.game(CHANNEL)
+        assert drawn == [game.players[0].score, sum(player.score for player in game.players)]
     finally:
         await harness.close()
 
