@@ -55,7 +55,6 @@ import contextlib
 import json
 import os
 import random
-import signal
 import sqlite3
 import sys
 import tempfile
@@ -78,7 +77,7 @@ from discord_fake import (  # noqa: E402
     string_option,
     text_channel_payload,
 )
-from discord_gateway import FakeGateway, guild_payload  # noqa: E402
+from discord_gateway import FakeGateway, guild_payload, stop_bot  # noqa: E402
 
 from scrabble_core.game import Game  # noqa: E402
 from scrabble_core.lexicon import load_enable  # noqa: E402
@@ -386,13 +385,7 @@ async def run(
             task.cancel()
         if tasks:
             await asyncio.wait(tasks, timeout=ANSWER_TIMEOUT + WAKE_UP)
-        if bot.returncode is None:
-            bot.send_signal(signal.SIGINT)
-            try:
-                await asyncio.wait_for(bot.wait(), 30)
-            except TimeoutError:
-                bot.kill()
-                await bot.wait()
+        await stop_bot(bot)
         log.close()
         await gateway.close()
         await fake.close()

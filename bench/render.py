@@ -33,6 +33,7 @@ from collections.abc import Callable
 from functools import partial
 from itertools import count, cycle
 from pathlib import Path
+from unittest.mock import patch
 
 from PIL import Image
 
@@ -166,12 +167,8 @@ def compare_chart(runs: int) -> None:
 
     totals = [[11 * turn for turn in range(1, 14)], [13 * turn for turn in range(1, 13)]]
     box = median_ms(partial(chart.render_score_chart, ["Alice", "Bob"], totals), runs)
-    original = chart.box_shrink
-    chart.box_shrink = shrink
-    try:
+    with patch.object(chart, "box_shrink", shrink):
         lanczos = median_ms(partial(chart.render_score_chart, ["Alice", "Bob"], totals), runs)
-    finally:
-        chart.box_shrink = original
     print(f"chart median_ms={box:.1f} lanczos_ms={lanczos:.1f}")
 
 

@@ -63,7 +63,6 @@ import contextlib
 import json
 import os
 import random
-import signal
 import statistics
 import subprocess
 import sys
@@ -80,7 +79,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "bot"))
 
 from discord_fake import TEST_TOKEN, FakeDiscord, Payloads, integer_option, string_option
-from discord_gateway import FakeGateway, guild_payload
+from discord_gateway import FakeGateway, guild_payload, stop_bot
 from test_shards import guild_on
 
 from bench.load import GATEWAY_SCRIPT, GENEROUS, Driver, percentile
@@ -339,16 +338,6 @@ async def _bot_process(
         )  # fmt: skip
 
 
-async def _stop(process: asyncio.subprocess.Process) -> None:
-    if process.returncode is None:
-        process.send_signal(signal.SIGINT)
-        try:
-            await asyncio.wait_for(process.wait(), 30)
-        except TimeoutError:
-            process.kill()
-            await process.wait()
-
-
 async def run_gateway(
     args: argparse.Namespace, games: int, generator: MoveGenerator, folder: Path, url: str | None
 ) -> str:
@@ -396,7 +385,7 @@ async def run_gateway(
         elapsed = time.perf_counter() - start
     finally:
         for process in processes:
-            await _stop(process)
+            await stop_bot(process)
         for worker in workers:
             worker.kill()
             worker.wait()

@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import signal
 import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from discord_fake import TEST_TOKEN, FakeDiscord, Payloads, RecordedRequest
-from discord_gateway import FakeGateway, guild_payload
+from discord_gateway import FakeGateway, guild_payload, stop_bot
 from test_shards import guild_on
 
 from bot.ai_worker import APPLICATION_NAME
@@ -124,13 +123,7 @@ async def cluster_fixture(tmp_path: Path, pg_cluster: PgCluster) -> AsyncIterato
         yield running
     finally:
         for process in running.processes:
-            if process.returncode is None:
-                process.send_signal(signal.SIGINT)
-                try:
-                    await asyncio.wait_for(process.wait(), 20)
-                except TimeoutError:
-                    process.kill()
-                    await process.wait()
+            await stop_bot(process)
         await gateway.close()
         await fake.close()
 

@@ -32,6 +32,7 @@ import asyncio
 import itertools
 import json
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -239,6 +240,18 @@ class FakeGateway:
         await self._send(socket, {"op": DISPATCH, "t": "READY", "s": next(sequence), "d": ready})
         for guild in guilds:
             await self._send(socket, {"op": DISPATCH, "t": "GUILD_CREATE", "s": next(sequence), "d": guild})
+
+
+async def stop_bot(process: asyncio.subprocess.Process, grace: float = 30.0) -> None:
+    """Stop a ``scrabble-bot`` process started on the fakes as Ctrl-C does, killing it if it has not
+    exited after ``grace`` seconds."""
+    if process.returncode is None:
+        process.send_signal(signal.SIGINT)
+        try:
+            await asyncio.wait_for(process.wait(), grace)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
 
 
 def sample_threads(path: str, interval: float = 0.005) -> None:

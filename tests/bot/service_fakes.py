@@ -142,6 +142,19 @@ class GatedNotifier(RecordingNotifier):
         await self.gate.wait()
         await super().post(channel_id, message)
 
+    def hold(self) -> None:
+        """Make the posts from now on wait at the gate, counting them from 0."""
+        self.gate.clear()
+        self.started = 0
+
+
+async def gated(harness: Harness) -> GatedNotifier:
+    """Give ``harness`` a :class:`GatedNotifier` (its gate open) and restart its service with it."""
+    notifier = GatedNotifier()
+    harness.notifier = notifier
+    await harness.restart()
+    return notifier
+
 
 async def settle() -> None:
     """Let the event loop run what is ready (a few rounds)."""

@@ -8,7 +8,6 @@ import asyncio
 import io
 import json
 import os
-import signal
 import sys
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -16,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from discord_fake import TEST_TOKEN, FakeDiscord, Payloads, RecordedRequest
-from discord_gateway import FakeGateway, guild_payload
+from discord_gateway import FakeGateway, guild_payload, stop_bot
 from PIL import Image
 
 from bot.render.board import board_size
@@ -65,13 +64,7 @@ async def running_bot(tmp_path: Path) -> AsyncIterator[RunningBot]:
         await asyncio.wait_for(gateway.identified.wait(), 60)
         yield RunningBot(fake, gateway, payloads, process)
     finally:
-        if process.returncode is None:
-            process.send_signal(signal.SIGINT)
-            try:
-                await asyncio.wait_for(process.wait(), 20)
-            except TimeoutError:
-                process.kill()
-                await process.wait()
+        await stop_bot(process)
         await gateway.close()
         await fake.close()
 

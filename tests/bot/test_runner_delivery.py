@@ -16,10 +16,10 @@ from service_fakes import (
     BOB,
     CHANNEL,
     OTHER_CHANNEL,
-    GatedNotifier,
     RecordingNotifier,
     find_play,
     first_post_started,
+    gated,
     open_harness,
     settle,
     started_game,
@@ -34,12 +34,10 @@ from bot.service.text import rack_text
 
 async def test_a_play_is_answered_before_its_announcement_goes_out(tmp_path: Path) -> None:
     harness = await open_harness(tmp_path)
-    notifier = harness.notifier = GatedNotifier()
-    await harness.restart()
+    notifier = await gated(harness)
     try:
         await started_game(harness)
-        notifier.gate.clear()
-        notifier.started = 0
+        notifier.hold()
         before = len(notifier.posts)
         play = find_play(harness.svc.game(CHANNEL), 0)
         assert play is not None
@@ -62,18 +60,16 @@ async def test_a_play_is_answered_before_its_announcement_goes_out(tmp_path: Pat
 
 async def test_a_busy_channels_announcements_keep_their_order_and_coalesce(tmp_path: Path) -> None:
     harness = await open_harness(tmp_path)
-    notifier = harness.notifier = GatedNotifier()
-    await harness.restart()
+    notifier = await gated(harness)
     try:
         await started_game(harness)
-        notifier.gate.clear()
-        notifier.started = 0
+        notifier.hold()
         before, dms_before = len(notifier.posts), len(notifier.dms)
         for seat, user in ((0, ALICE), (1, BOB), (0, ALICE)):
             play = find_play(harness.svc.game(CHANNEL), seat)
             assert play is not None
             await harness.svc.play(CHANNEL, user.id, typed(play))
-        await first_post_started(notifier)
+            await first_post_started(notifier)  # the first is drawn and waits to be posted
         assert notifier.started == 1  # one post at a time: the first waits, the others are queued
         assert harness.store is not None
         assert [entry.data["move"] for entry in await harness.store.pending_outbox()] == [1, 2, 3]
@@ -81,7 +77,7 @@ async def test_a_busy_channels_announcements_keep_their_order_and_coalesce(tmp_p
         await harness.svc.idle()
         posts = [message for _, message in notifier.posts[before:]]
         assert [text.split(" ")[0] for text in notifier.texts()[before:]] == ["Alice", "Bob", "Alice"]
-        # The first was drawn before the others were queued; the second, with a newer one behind it,
+        # The first was drawn before the others came; the second, with a newer one behind it,
         # goes out as its text alone; the newest shows the board and buttons.
         assert [message.turn for message in posts] == [1, None, 3]
         assert [len(message.attachments) for message in posts] == [1, 0, 1]
@@ -140,12 +136,9 @@ async def test_an_announcement_cut_short_at_close_is_delivered_once_at_the_next_
 ) -> None:
     monkeypatch.setattr(bot.service.delivery, "CLOSE_GRACE_SECONDS", 0.05)
     harness = await open_harness(tmp_path)
-    stuck = GatedNotifier()
-    harness.notifier = stuck
-    await harness.restart()
+    stuck = await gated(harness)
     await started_game(harness)
-    stuck.gate.clear()  # Discord never answers
-    stuck.started = 0
+    stuck.hold()  # Discord never answers
     play = find_play(harness.svc.game(CHANNEL), 0)
     assert play is not None
     await harness.svc.play(CHANNEL, ALICE.id, typed(play))

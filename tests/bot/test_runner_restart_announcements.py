@@ -14,10 +14,10 @@ from service_fakes import (
     CHANNEL,
     CREATOR_FIRST_SEED,
     GUILD,
-    GatedNotifier,
     RecordingNotifier,
     find_play,
     first_post_started,
+    gated,
     open_harness,
     typed,
 )
@@ -31,15 +31,12 @@ async def test_out_of_date_announcements_go_out_as_text_and_every_owed_rack_once
 ) -> None:
     monkeypatch.setattr(bot.service.delivery, "CLOSE_GRACE_SECONDS", 0.05)
     harness = await open_harness(tmp_path)
-    stuck = GatedNotifier()
-    harness.notifier = stuck
-    await harness.restart()
+    stuck = await gated(harness)
     await harness.svc.new_game(GUILD, CHANNEL, ALICE, NewGame(seed=CREATOR_FIRST_SEED))
     await harness.svc.join(CHANNEL, BOB)
     await harness.svc.idle()
     lobby = len(stuck.posts)
-    stuck.gate.clear()  # Discord stops answering: the start and the play stay unsent
-    stuck.started = 0
+    stuck.hold()  # Discord stops answering: the start and the play stay unsent
     await harness.svc.start_game(CHANNEL, ALICE.id)
     play = find_play(harness.svc.game(CHANNEL), 0)
     assert play is not None
