@@ -56,6 +56,7 @@ from bot.service.errors import (
     WordError,
 )
 from bot.service.game_service import NewGame, User
+from bot.service.text import event_line
 from bot.store import GameStatus
 from scrabble_core.ai import Level
 from scrabble_core.errors import ChallengeError, NotYourTurnError
@@ -833,7 +834,12 @@ async def test_a_failed_announcement_still_replies_and_schedules(
         await harness.svc.idle()
         game = harness.svc.game(CHANNEL)
         assert [e.player for e in game.history] == [0, 1]  # the AI's turn still came
-        assert harness.notifier.texts()[posts:] == ["AI is thinking…"]
+        seats = harness.svc._runner.table(CHANNEL, None).row.seats
+        assert harness.notifier.texts()[posts:] == [  # each turn's text at least
+            event_line(game.history[0], seats),
+            "AI is thinking…",
+            event_line(game.history[1], seats),
+        ]
         assert harness.notifier.dms[-1][1].text.endswith(game.players[0].rack)  # the racks still went
         await harness.clock.advance(60)  # and Alice's timer was armed
         await harness.svc.idle()
