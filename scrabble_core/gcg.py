@@ -324,7 +324,7 @@ class _TurnOrder:
         player (a turn owed since an earlier failed double challenge, lost as the turn comes), or a turn
         lost for challenging that play, written when it is lost, in no seat's order."""
         if self._expected(index, event.nick) in (None, event.nick):
-            self._next = (self._seats.index(event.nick) + 1) % len(self._seats)
+            self.check(index, event)
 
     def _expected(self, index: int, nick: str) -> str | None:
         """Whose turn ``events[index]``, by ``nick``, should be (``None`` before the first turn), dropping

@@ -4,9 +4,9 @@ Each game command finds the game by its channel (a thread is a channel of its ow
 and shows its answer: ephemerally when the answer is private (acknowledgements, racks, hints...),
 publicly otherwise (``board``, ``score``). Commands whose work may outlast Discord's 3 seconds
 (rendering, AI turns, hints, DMs) are deferred if they take more than a second, and then answered by a
-followup. Refusals and bugs
-are raised to the command tree, whose error handler (:func:`bot.discord.errors.report_error`) answers them.
-``rules`` and ``help`` need no game and work in DMs too; the game commands refuse DMs.
+followup. Refusals and bugs are raised to the command tree, whose error handler
+(:func:`bot.discord.errors.report_error`) answers them. ``rules`` and ``help`` need no game and work
+in DMs too; the game commands refuse DMs.
 """
 
 from __future__ import annotations

@@ -119,11 +119,12 @@ async def final_message(table: Table, renderer: Renderer) -> Message:
     )
 
 
-async def rack_message(table: Table, seat: SeatRow, renderer: Renderer) -> Message:
-    """``seat``'s rack, as letters and an image, for its DM."""
+async def rack_message(table: Table, seat: SeatRow, renderer: Renderer, *, urgent: bool = False) -> Message:
+    """``seat``'s rack, as letters and an image, for its DM (or as the answer to its command: drawn
+    ahead of the announcements waiting if ``urgent``)."""
     game = table.started()
     rack = game.players[seat.seat].rack
-    image = await _rendered("rack.png", renderer.rack, rack, game.variant)
+    image = await _rendered("rack.png", renderer.rack, rack, game.variant, urgent=urgent)
     return Message(text.rack_text(rack, table.row.channel_id), image, private=True)
 
 

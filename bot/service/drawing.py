@@ -125,7 +125,7 @@ class Drawing:
             except OSError:  # the process died: this image is for the next one
                 again: _Waiting = (_URGENT, -next(self._order), work, future)
                 heapq.heappush(self._waiting, again)
-                self._stop(process, "the drawing process died")
+                self._died(process)
                 process = None
             except Exception as error:  # it cannot be pickled
                 future.set_exception(error)
@@ -137,23 +137,21 @@ class Drawing:
         try:
             while True:
                 kind, value = process.connection.recv()
-                future = process.sent.popleft()
-                if not future.done():
-                    if kind == "image":
-                        future.set_result(value)
-                    else:
-                        future.set_exception(value)
+                (_answer if kind == "image" else _fail)(process.sent.popleft(), value)
                 if not process.sent or not process.connection.poll():
                     break
         except (EOFError, OSError):
-            self._stop(process, "the drawing process died")
+            self._died(process)
         if self._waiting:
             self._send(process.loop)
 
+    def _died(self, process: _Process) -> None:
+        """``process`` died: stop it; the next image starts another."""
+        logger.error("the drawing process died: it is started again for the next image")
+        self._stop(process, "the drawing process died")
+
     def _stop(self, process: _Process, reason: str) -> None:
         """Stop ``process``: the images it had fail with ``reason``."""
-        if reason.endswith("died"):
-            logger.error("%s: it is started again for the next image", reason)
         process.stop()
         for future in process.sent:
             if not future.done():

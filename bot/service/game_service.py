@@ -26,7 +26,6 @@ from bot.messages import Attachment, Button, Message, mention
 from bot.service import announcements, ratings, text
 from bot.service.actions import SEED_BITS, turn_seed
 from bot.service.analysis import AnalysisService, LossChart, Pool
-from bot.service.drawing import DRAWING
 from bot.service.errors import (
     AlreadySeatedError,
     FeatureOffError,
@@ -580,11 +579,11 @@ class GameService:
             NoGameError; GameNotStartedError; NotSeatedError.
         """
         table = self._runner.table(channel_id, game_id)
-        game = table.started()
+        table.started()
         seat = table.seat_of(user_id)
-        rack = game.players[seat].rack
-        image = await DRAWING.draw(self._runner.renderer.rack, rack, game.variant, urgent=True)
-        message = Message(text.rack_text(rack, channel_id), (Attachment("rack.png", image),), private=True)
+        message = await announcements.rack_message(
+            table, table.row.seats[seat], self._runner.renderer, urgent=True
+        )
         if self._runner.links is not None:  # the New web link button: renew_link
             message = replace(message, buttons=(Button.NEW_LINK,), game=table.row.id)
         return announcements.with_seat_link(message, self._runner.links, table.row.id, seat)

@@ -27,7 +27,6 @@ import random
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
-from functools import partial
 
 from bot.config import Config
 from bot.messages import Message, mention
@@ -417,12 +416,12 @@ class GameRunner:
             )
 
     async def _deliver_pending(self) -> None:
-        """Deliver the announcements left unsent by a crash, rebuilt from the stored games, in order.
-        One whose game has moved on since goes out as its text (:func:`announcements.past_turn_message`:
-        its board is no longer the game's), the racks it was to DM going out, as they are now, with the
-        game's up-to-date announcement; unless that one was sent already: a channel's announcements
-        go out in order, so this one went out before (only marking it sent failed) and is marked sent.
-        One that cannot be read is marked sent without being delivered."""
+        """Deliver the announcements left unsent by a crash, rebuilt from the stored games, in order,
+        through :meth:`announce`: one whose game has moved on since is superseded by the game's
+        up-to-date one, so it goes out as its text and the racks it was to DM go with the up-to-date
+        one, as they are now; unless that one was sent already: a channel's announcements go out in
+        order, so this one went out before (only marking it sent failed) and is marked sent. One that
+        cannot be read is marked sent without being delivered."""
         found: list[tuple[int, Announcement, Table]] = []
         for entry in await self._store.pending_outbox():
             try:
@@ -438,28 +437,17 @@ class GameRunner:
                 continue
             found.append((entry.id, announcement, table))
         pending_now = {table.row.id for _, item, table in found if len(table.started().history) == item.move}
-        owed: dict[int, set[int]] = {}  # game id: the seats whose rack an out-of-date one was to DM
         for entry_id, announcement, table in found:
-            game, game_id, seats = table.started(), table.row.id, table.row.seats
+            game_id, seats = table.row.id, table.row.seats
             if game_id not in pending_now:
                 logger.warning("game %d: announcement %d went out before: marked sent", game_id, entry_id)
                 await self._mark_sent(entry_id)
                 continue
-            racks = owed.setdefault(game_id, set())
-            racks.update(seat for seat in announcement.racks if 0 <= seat < len(seats))
-            if len(game.history) != announcement.move:
-                logger.warning(
-                    "game %d: announcement %d is out of date: its text goes out", game_id, entry_id
-                )
-                message = announcements.past_turn_message(table, announcement.events, announcement.lines)
-                self.deliver(table.row.channel_id, partial(self._post_now, table.row.channel_id, message))
-                self.deliver(table.row.channel_id, partial(self._mark_sent, entry_id))
-                continue
             logger.info(
                 "game %d: delivering the announcement of move %d after a restart", game_id, announcement.move
             )
-            given = [] if game.is_over else [seats[seat] for seat in sorted(owed.pop(game_id))]
-            await self.announce(table, announcement.events, announcement.lines, given, pending=entry_id)
+            racks = [seats[seat] for seat in announcement.racks if 0 <= seat < len(seats)]
+            await self.announce(table, announcement.events, announcement.lines, racks, pending=entry_id)
 
     async def _stored_table(self, game_id: int) -> Table | None:
         """Game ``game_id``: its open table, or the stored game if it has closed; ``None`` if it is a
