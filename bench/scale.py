@@ -82,7 +82,7 @@ from discord_fake import TEST_TOKEN, FakeDiscord, Payloads, integer_option, stri
 from discord_gateway import FakeGateway, guild_payload, stop_bot
 from test_shards import guild_on
 
-from bench.load import GATEWAY_SCRIPT, GENEROUS, Driver, percentile
+from bench.load import GATEWAY_SCRIPT, GENEROUS, Driver, Seen, percentile
 from bot.ai_executor import AiExecutor, WorkerConfig
 from bot.ai_queue import AiJobQueue
 from bot.store import GameOptions, GameRow, GameStatus, LogEntry, SeatRow, Store
@@ -267,7 +267,7 @@ class ScaleDriver(Driver):
         self.moves = 0
         """The moves seen applied: the AI's, and the humans' that the bot applied."""
 
-    def state(self, channel_id: int) -> tuple[Game, list[int | None]] | None:
+    def state(self, channel_id: int) -> Seen | None:
         """See :meth:`Driver.state` (on PostgreSQL too)."""
         if self.url is None:
             return super().state(channel_id)
@@ -280,7 +280,7 @@ class ScaleDriver(Driver):
         if row is None or row[1] is None:
             return None
         seats = self._pg.execute("SELECT user_id FROM seats WHERE game_id = %s ORDER BY seat", (row[0],))
-        return Game.from_dict(json.loads(row[1])), [user for (user,) in seats]
+        return Seen(row[1], json.loads(row[1]), [user for (user,) in seats])
 
     async def setup(self, index: int, guild: int, against_ai: bool) -> None:
         """Create and start the game of channel ``index`` in ``guild``: two humans, or one against the
@@ -301,27 +301,24 @@ class ScaleDriver(Driver):
         payloads = Payloads(self.fake.application_id, guild, channel_id)
         event = self.posted[channel_id]
         for _ in range(moves):
-            found = self.state(channel_id)
-            if found is None or found[0].is_over:
+            game = self.state(channel_id)
+            if game is None or game.over:
                 return
-            game, users = found
-            user = users[game.current]
+            user = game.users[game.current]
             if user is None:
                 started = time.perf_counter()
-                while (after := self.state(channel_id)) is not None and len(after[0].history) == len(
-                    game.history
-                ):
+                while (after := self.state(channel_id)) is not None and after.moves == game.moves:
                     event.clear()
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(event.wait(), 1.0)
                 self.ai_turns.append(time.perf_counter() - started)
                 self.moves += 1
             else:
-                best = self.generator.best(game.board, game.players[game.current].rack)
+                best = self.generator.best(game.board(), game.rack)
                 move = [] if best is None else [string_option("move", player_notation(best.play))]
                 await self.interact(payloads.slash("play" if move else "pass", move, user_id=user))
                 after = self.state(channel_id)
-                if after is not None and len(after[0].history) == len(game.history):
+                if after is not None and after.moves == game.moves:
                     self.measures.refused += 1  # answered without being applied
                 else:
                     self.moves += 1

@@ -555,12 +555,7 @@ class Store:
         """
         stats = list(stats)
         _check_integers(row, log, stats)
-        if row.status is GameStatus.FINISHED:  # once a game: rating it reads, so more trips
-            async with self._transaction():
-                pending = await self._run(lambda db: _update_game(db, row, log, stats, outbox))
-                await self._rate_finished(row)
-            return pending
-        return await self._write(lambda db: _update_game(db, row, log, stats, outbox))
+        return await self._write(lambda db: _save_game(db, row, log, stats, outbox))
 
     async def mark_sent(self, entry_id: int, at: float) -> None:
         """Mark the queued announcement ``entry_id`` delivered at ``at``.
@@ -588,9 +583,10 @@ class Store:
         option, missing seats) is quarantined (see :meth:`quarantine`) and logged, and the others are
         returned."""
         async with self._lock:
-            games, broken = await self._read_games(
+            games, broken = await self._read_rows(
                 "WHERE status IN ('lobby', 'active') AND quarantined IS NULL AND kind = 'scrabble' ORDER BY id",
                 (),
+                _game_row,
             )
         for game_id, reason in broken:
             logger.error("game %d cannot be read (%s): quarantined", game_id, reason)
@@ -717,18 +713,11 @@ class Store:
             ValueError, KeyError, TypeError: a selected row cannot be read.
         """
         async with self._lock:
-            games, broken = await self._read_games(where, params)
+            games, broken = await self._read_rows(where, params, _game_row)
         if broken:
             game_id, reason = broken[0]
             raise ValueError(f"game {game_id} cannot be read: {reason}")
         return games
-
-    async def _read_games(
-        self, where: str, params: tuple[object, ...]
-    ) -> tuple[list[GameRow], list[tuple[int, str]]]:
-        """The games ``where`` selects, with their seats, and the ids of those that cannot be read
-        with the reason (several queries: hold the lock)."""
-        return await self._read_rows(where, params, _game_row)
 
     async def _read_rows(
         self,
@@ -736,29 +725,8 @@ class Store:
         params: tuple[object, ...],
         build: Callable[[Sequence[Any], tuple[SeatRow, ...]], _T],
     ) -> tuple[list[_T], list[tuple[int, str]]]:
-        """The rows ``where`` selects, made by ``build`` from their columns and seats, and the ids of
-        those that cannot be read with the reason (several queries: hold the lock)."""
-        rows = await self._db.fetchall(
-            "SELECT id, guild_id, channel_id, creator_id, status, options, seed, state, deadline, reminded, "
-            f"created_at, updated_at FROM games {where}",
-            params,
-        )
-        games = []
-        broken = []
-        for row in rows:
-            seat_rows = await self._db.fetchall(
-                "SELECT seat, user_id, name, ai_level, hints_used, timeouts FROM seats WHERE game_id = ? ORDER BY seat",
-                (row[0],),
-            )
-            try:
-                seats = tuple(
-                    SeatRow(number, user, name, None if level is None else Level(level), hints, timeouts)
-                    for number, user, name, level, hints, timeouts in seat_rows
-                )
-                games.append(build(row, seats))
-            except (ValueError, KeyError, TypeError) as error:
-                broken.append((int(row[0]), f"{type(error).__name__}: {error}"[:200]))
-        return games, broken
+        """As :func:`_read_rows`, in one trip (hold the lock)."""
+        return await self._run(lambda db: _read_rows(db, where, params, build))
 
     async def _stats(self, where: str, params: tuple[object, ...]) -> list[StatsRow]:
         async with self._lock:
@@ -820,8 +788,7 @@ class Store:
         Raises:
             sqlite3.Error: the write failed (nothing changed).
         """
-        async with self._transaction():
-            return await self._rebuild_ratings(guild_id)
+        return await self._write(lambda db: _rebuild_ratings(db, guild_id))
 
     async def features(self, guild_id: int) -> dict[str, bool]:
         """The features the guild turned on or off (a feature it never set is not in it)."""
@@ -852,105 +819,12 @@ class Store:
             if not await self._db.has_table("rating_state"):
                 return
             stored = await self._db.fetchone("SELECT model, finished, last_game FROM rating_state")
-            marker = await self._finished_marker()
+            marker = await self._run(_finished_marker)
         if stored is not None and tuple(stored) == (MODEL_VERSION, *marker):
             return
         logger.info("the ratings are out of date: rebuilding them from %d finished games", marker[0])
         games = await self.rebuild_ratings()
         logger.info("ratings rebuilt from %d rated games", games)
-
-    async def _finished_marker(self) -> tuple[int, int | None]:
-        """How many games are finished, and the last of them in finish order."""
-        row = await self._db.fetchone(
-            "SELECT COUNT(*), (SELECT id FROM games WHERE status = 'finished' "
-            "ORDER BY updated_at DESC, id DESC LIMIT 1) FROM games WHERE status = 'finished'"
-        )
-        assert row is not None
-        return int(row[0]), row[1]
-
-    async def _rate_finished(self, row: GameRow | GoRow) -> None:
-        """Rate the game ``row`` finishes (inside a transaction): after the guild's last rated game of
-        its kind in finish order, or, if it finished before it (a clock set back), by rebuilding the
-        guild's ratings. A game rated already is not rated again."""
-        game = rated_go_game(row) if isinstance(row, GoRow) else rated_game(row)
-        if game is not None and not await self._was_rated(row.id):
-            last = await self._db.fetchone(
-                "SELECT finished_at, game_id FROM rating_history WHERE guild_id = ? AND kind = ? "
-                "ORDER BY finished_at DESC, game_id DESC LIMIT 1",
-                (row.guild_id, str(game.kind)),
-            )
-            if last is None or (game.finished_at, game.game_id) > tuple(last):
-                await self._apply_rated(game)
-            else:
-                await self._rebuild_ratings(row.guild_id)
-        await self._mark_ratings()
-
-    async def _was_rated(self, game_id: int) -> bool:
-        return (
-            await self._db.fetchone("SELECT 1 FROM rating_history WHERE game_id = ? LIMIT 1", (game_id,))
-            is not None
-        )
-
-    async def _rebuild_ratings(self, guild_id: int | None) -> int:
-        """Rate the finished games of ``guild_id`` (every guild: ``None``) again from scratch, in finish
-        order (inside a transaction); the number of games rated. The games are replayed in memory and
-        written at the end."""
-        where, params = ("", ()) if guild_id is None else ("WHERE guild_id = ?", (guild_id,))
-        await self._db.execute(f"DELETE FROM ratings {where}", params)
-        await self._db.execute(f"DELETE FROM rating_history {where}", params)
-        finished = f"WHERE status = 'finished' {'' if guild_id is None else 'AND guild_id = ?'} "
-        games, broken = await self._read_games(finished + "AND kind = 'scrabble'", params)
-        go_games, go_broken = await self._read_rows(finished + "AND kind = 'go'", params, _go_row)
-        for game_id, reason in broken + go_broken:
-            logger.error("game %d cannot be read (%s): not rated", game_id, reason)
-        candidates = [rated_game(row) for row in games] + [rated_go_game(row) for row in go_games]
-        to_rate = sorted((g for g in candidates if g is not None), key=lambda g: (g.finished_at, g.game_id))
-        pools: dict[tuple[int, str], dict[str, tuple[Rating, int]]] = {}
-        names: dict[tuple[int, str, str], str] = {}
-        history: list[tuple[object, ...]] = []
-        for game in to_rate:
-            results = rate_game(game, pools.setdefault((game.guild_id, game.kind), {}))
-            history += _history_rows(game, results)
-            names.update(((game.guild_id, game.kind, r.seat.player), r.seat.name) for r in results)
-        await self._db.executemany(_INSERT_HISTORY, history)
-        await self._db.executemany(
-            _UPSERT_RATING,
-            [
-                (guild, kind, player, names[guild, kind, player], rating.mu, rating.sigma, played)
-                for (guild, kind), current in pools.items()
-                for player, (rating, played) in current.items()
-            ],
-        )
-        await self._mark_ratings()
-        return len(to_rate)
-
-    async def _apply_rated(self, game: RatedGame) -> None:
-        """Rate ``game`` after every game rated before it in its guild (inside a transaction)."""
-        current: dict[str, tuple[Rating, int]] = {}
-        for seat in game.seats:
-            stored = await self._db.fetchone(
-                "SELECT mu, sigma, games FROM ratings WHERE guild_id = ? AND kind = ? AND player = ?",
-                (game.guild_id, str(game.kind), seat.player),
-            )
-            if stored is not None:
-                current[seat.player] = (Rating(stored[0], stored[1]), stored[2])
-        results = rate_game(game, current)
-        await self._db.executemany(
-            _UPSERT_RATING,
-            [
-                (game.guild_id, game.kind, r.seat.player, r.seat.name, r.rating.mu, r.rating.sigma, r.games)
-                for r in results
-            ],
-        )
-        await self._db.executemany(_INSERT_HISTORY, _history_rows(game, results))
-
-    async def _mark_ratings(self) -> None:
-        """Record that the ratings are computed by this model over the finished games stored now."""
-        finished, last_game = await self._finished_marker()
-        await self._db.execute(
-            "UPDATE rating_state SET model = ?, finished = ?, last_game = ?",
-            (MODEL_VERSION, finished, last_game),
-        )
 
     # Go games (issue 13): rows of the same games table, kind 'go' ---------------------------------
 
@@ -983,12 +857,7 @@ class Store:
         """
         deltas = list(stats)
         _check_integers(row, log, deltas)
-        if row.status is GameStatus.FINISHED:  # rated as in save
-            async with self._transaction():
-                pending = await self._run(lambda db: _update_game(db, row, log, deltas, outbox))
-                await self._rate_finished(row)
-            return pending
-        return await self._write(lambda db: _update_game(db, row, log, deltas, outbox))
+        return await self._write(lambda db: _save_game(db, row, log, deltas, outbox))
 
     async def open_go_games(self) -> list[GoRow]:
         """Every Go game in the lobby or being played, by id, except quarantined ones and those of other
@@ -1164,6 +1033,134 @@ def _history_rows(game: RatedGame, results: Sequence[SeatResult]) -> list[tuple[
     ]
 
 
+def _rate_finished(db: Connection, row: GameRow | GoRow) -> None:
+    """Rate the game ``row`` finishes (inside a transaction): after the guild's last rated game of its
+    kind in finish order, or, if it finished before it (a clock set back), by rebuilding the guild's
+    ratings. A game rated already is not rated again."""
+    game = rated_go_game(row) if isinstance(row, GoRow) else rated_game(row)
+    rated = db.execute("SELECT 1 FROM rating_history WHERE game_id = ? LIMIT 1", (row.id,)).fetchall()
+    if game is not None and not rated:
+        last = db.execute(
+            "SELECT finished_at, game_id FROM rating_history WHERE guild_id = ? AND kind = ? "
+            "ORDER BY finished_at DESC, game_id DESC LIMIT 1",
+            (row.guild_id, str(game.kind)),
+        ).fetchall()
+        if not last or (game.finished_at, game.game_id) > tuple(last[0]):
+            _apply_rated(db, game)
+        else:
+            _rebuild_ratings(db, row.guild_id)
+    _mark_ratings(db)
+
+
+def _apply_rated(db: Connection, game: RatedGame) -> None:
+    """Rate ``game`` after every game rated before it in its guild (inside a transaction)."""
+    current: dict[str, tuple[Rating, int]] = {}
+    for seat in game.seats:
+        stored = db.execute(
+            "SELECT mu, sigma, games FROM ratings WHERE guild_id = ? AND kind = ? AND player = ?",
+            (game.guild_id, str(game.kind), seat.player),
+        ).fetchall()
+        if stored:
+            mu, sigma, games = stored[0]
+            current[seat.player] = (Rating(mu, sigma), games)
+    results = rate_game(game, current)
+    db.executemany(
+        _UPSERT_RATING,
+        [
+            (game.guild_id, game.kind, r.seat.player, r.seat.name, r.rating.mu, r.rating.sigma, r.games)
+            for r in results
+        ],
+    )
+    db.executemany(_INSERT_HISTORY, _history_rows(game, results))
+
+
+def _rebuild_ratings(db: Connection, guild_id: int | None) -> int:
+    """Rate the finished games of ``guild_id`` (every guild: ``None``) again from scratch, in finish
+    order (inside a transaction); the number of games rated. The games are replayed in memory and
+    written at the end."""
+    where, params = ("", ()) if guild_id is None else ("WHERE guild_id = ?", (guild_id,))
+    db.execute(f"DELETE FROM ratings {where}", params)
+    db.execute(f"DELETE FROM rating_history {where}", params)
+    finished = f"WHERE status = 'finished' {'' if guild_id is None else 'AND guild_id = ?'} "
+    games, broken = _read_rows(db, finished + "AND kind = 'scrabble'", params, _game_row)
+    go_games, go_broken = _read_rows(db, finished + "AND kind = 'go'", params, _go_row)
+    for game_id, reason in broken + go_broken:
+        logger.error("game %d cannot be read (%s): not rated", game_id, reason)
+    candidates = [rated_game(row) for row in games] + [rated_go_game(row) for row in go_games]
+    to_rate = sorted((g for g in candidates if g is not None), key=lambda g: (g.finished_at, g.game_id))
+    pools: dict[tuple[int, str], dict[str, tuple[Rating, int]]] = {}
+    names: dict[tuple[int, str, str], str] = {}
+    history: list[tuple[object, ...]] = []
+    for game in to_rate:
+        results = rate_game(game, pools.setdefault((game.guild_id, game.kind), {}))
+        history += _history_rows(game, results)
+        names.update(((game.guild_id, game.kind, r.seat.player), r.seat.name) for r in results)
+    ratings = [
+        (guild, kind, player, names[guild, kind, player], rating.mu, rating.sigma, played)
+        for (guild, kind), current in pools.items()
+        for player, (rating, played) in current.items()
+    ]
+    if history:
+        db.executemany(_INSERT_HISTORY, history)
+    if ratings:
+        db.executemany(_UPSERT_RATING, ratings)
+    _mark_ratings(db)
+    return len(to_rate)
+
+
+def _mark_ratings(db: Connection) -> None:
+    """Record that the ratings are computed by this model over the finished games stored now."""
+    finished, last_game = _finished_marker(db)
+    db.execute(
+        "UPDATE rating_state SET model = ?, finished = ?, last_game = ?", (MODEL_VERSION, finished, last_game)
+    )
+
+
+def _finished_marker(db: Connection) -> tuple[int, int | None]:
+    """How many games are finished, and the last of them in finish order."""
+    ((count, last_game),) = db.execute(
+        "SELECT COUNT(*), (SELECT id FROM games WHERE status = 'finished' "
+        "ORDER BY updated_at DESC, id DESC LIMIT 1) FROM games WHERE status = 'finished'"
+    ).fetchall()
+    return int(count), last_game
+
+
+def _read_rows(
+    db: Connection,
+    where: str,
+    params: tuple[object, ...],
+    build: Callable[[Sequence[Any], tuple[SeatRow, ...]], _T],
+) -> tuple[list[_T], list[tuple[int, str]]]:
+    """The rows of ``games`` that ``where`` selects, made by ``build`` from their columns and seats,
+    and the ids of those that cannot be read with the reason."""
+    rows = db.execute(
+        "SELECT id, guild_id, channel_id, creator_id, status, options, seed, state, deadline, reminded, "
+        f"created_at, updated_at FROM games {where}",
+        params,
+    ).fetchall()
+    seats_of: dict[int, list[Any]] = {int(row[0]): [] for row in rows}
+    if seats_of:
+        for seat in db.execute(
+            "SELECT game_id, seat, user_id, name, ai_level, hints_used, timeouts FROM seats "
+            f"WHERE game_id IN (SELECT id FROM games {where}) ORDER BY game_id, seat",
+            params,
+        ).fetchall():
+            if int(seat[0]) in seats_of:  # a game written since the first query is left out
+                seats_of[int(seat[0])].append(tuple(seat)[1:])
+    games = []
+    broken = []
+    for row in rows:
+        try:
+            seats = tuple(
+                SeatRow(number, user, name, None if level is None else Level(level), hints, timeouts)
+                for number, user, name, level, hints, timeouts in seats_of[int(row[0])]
+            )
+            games.append(build(tuple(row), seats))
+        except (ValueError, KeyError, TypeError) as error:
+            broken.append((int(row[0]), f"{type(error).__name__}: {error}"[:200]))
+    return games, broken
+
+
 def _migrations(directory: Path) -> list[tuple[int, Path]]:
     """The migration files of ``directory`` by number, which must run 1, 2, 3... without a gap."""
     found = []
@@ -1217,6 +1214,25 @@ def _insert_game(db: Connection, row: GameRow | GoRow, log: Sequence[LogEntry]) 
     _write_seats(db, game_id, row.seats)
     _append(db, game_id, log)
     return game_id
+
+
+def _save_game(
+    db: Connection,
+    row: GameRow | GoRow,
+    log: Sequence[LogEntry],
+    stats: Sequence[StatsDelta | KindStatsDelta],
+    outbox: Mapping[str, Any] | None,
+) -> int | None:
+    """Write the body of :meth:`Store.save` and :meth:`Store.save_go_game` (in a transaction): the
+    game (:func:`_update_game`), then its rating if ``row`` finishes it; the queued announcement's id.
+
+    Raises:
+        KeyError: no game has that id.
+    """
+    pending = _update_game(db, row, log, stats, outbox)
+    if row.status is GameStatus.FINISHED:
+        _rate_finished(db, row)
+    return pending
 
 
 def _update_game(

@@ -24,9 +24,10 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, replace
+from typing import Final, TypeVar
 
 from bot.config import Config
 from bot.messages import Message, mention
@@ -52,6 +53,12 @@ from scrabble_core.lexicon import WordList
 __all__ = ["GameRunner", "Window"]
 
 logger = logging.getLogger("bot.service")
+
+_T = TypeVar("_T")
+
+THINKING_NOTICE_AFTER: Final = 1.5
+"""Seconds an AI may take over its move before the channel is told that it is thinking: a medium AI
+moves well within it, and a notice before every one of its moves was half of a busy bot's messages."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -384,6 +391,9 @@ class GameRunner:
                 await self._post_now(channel_id, await announcements.final_message(table, self.renderer))
             except Exception:
                 logger.exception("game %d: could not announce the end", game_id)
+        elif game_id in self._newest:  # a newer announcement came meanwhile: it goes first, then DMs
+            self._owed_racks.setdefault(game_id, set()).update(seat.seat for seat in racks)
+            racks = []
         for seat in racks:
             try:
                 await self._send_rack(table, seat)
@@ -519,9 +529,7 @@ class GameRunner:
         if seat.is_ai:
             if self._tasks.may_start_ai_turn(channel_id):
                 deadline = table.row.deadline
-                if deadline is None:
-                    await self.post(channel_id, Message(f"{shown(seat.name)} is thinking…"))
-                else:
+                if deadline is not None:
                     self._windows[channel_id] = Window(set(), asyncio.Event())
                     left = max(0, round(deadline - self._clock.now()))
                     await self.post(channel_id, announcements.window_message(table, left))
@@ -601,7 +609,7 @@ class GameRunner:
                 logger.info("game %d: AI seat %d accepts the play that went out", game_id, seat)
                 action = lambda g: g.accept(seat)  # noqa: E731
             else:
-                move = await self._ai.choose(game, seat, level, seed)
+                move = await self._thinking(channel_id, table, self._ai.choose(game, seat, level, seed))
                 action = move_action(seat, move)
             async with self.lock(channel_id):
                 table = self._current(channel_id, game_id, key)
@@ -619,6 +627,26 @@ class GameRunner:
             logger.exception("game %d: the AI turn failed", game_id)
         finally:
             self._tasks.ai_turn_done(channel_id)
+
+    async def _thinking(self, channel_id: int, table: Table, choosing: Awaitable[_T]) -> _T:
+        """What ``choosing`` (the AI of the table's seat on turn choosing its move) gives; if that takes
+        more than :data:`THINKING_NOTICE_AFTER` seconds (of the service's clock), the channel is told
+        that the AI is thinking, once. A quick AI posts nothing but its move.
+
+        Raises:
+            Whatever ``choosing`` raises.
+        """
+        chosen = asyncio.ensure_future(choosing)
+        notice = asyncio.ensure_future(self._clock.sleep(THINKING_NOTICE_AFTER))
+        try:
+            await asyncio.wait((chosen, notice), return_when=asyncio.FIRST_COMPLETED)
+            if not chosen.done():
+                name = table.row.seats[table.started().current].name
+                await self.post(channel_id, Message(f"{shown(name)} is thinking…"))
+            return await chosen
+        finally:
+            notice.cancel()
+            chosen.cancel()
 
     def _ai_challenge(self, game: Game, seat: int, level: Level, seed: int) -> list[str]:
         """The phonies for which AI ``seat`` (on turn in ``game``) challenges the last play, or none if

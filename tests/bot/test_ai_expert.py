@@ -7,6 +7,8 @@ from pathlib import Path
 
 from service_fakes import ALICE, CHANNEL, delivered, find_play, open_harness, started_game, typed
 
+from bot.service.runner import THINKING_NOTICE_AFTER
+
 
 async def test_an_ai_added_without_a_level_is_the_expert_and_shows_that_it_thinks(tmp_path: Path) -> None:
     harness = await open_harness(tmp_path)
@@ -19,6 +21,9 @@ async def test_an_ai_added_without_a_level_is_the_expert_and_shows_that_it_think
     assert play is not None
     await harness.svc.play(CHANNEL, ALICE.id, typed(play))
     await asyncio.sleep(0)  # the AI's turn starts
+    await delivered(harness)
+    assert "AI is thinking…" not in harness.notifier.texts()  # not yet
+    await harness.clock.advance(THINKING_NOTICE_AFTER)
     await delivered(harness)
     assert harness.notifier.texts()[-1] == "AI is thinking…"
     assert [level for _, level, _ in harness.ai.calls] == ["expert"]

@@ -1180,8 +1180,7 @@ async def test_whole_game_against_the_ai_keeps_racks_private_and_exports(
     assert row is not None and row.state is not None
     final_racks = {player.rack for player in Game.from_dict(row.state).players}
     assert assert_no_rack_in_public(fake, start=last_action, allowed=final_racks) >= 2
-    thinking = [p for p in posts(harness) if p.content == "AI is thinking…"]
-    assert thinking
+    assert not [p for p in posts(harness) if p.content == "AI is thinking…"]  # a quick AI just plays
     ai_moves = [p for p in posts(harness) if p.content.startswith("AI played")]
     assert ai_moves
     export = await slash(harness, "history")

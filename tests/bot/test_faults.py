@@ -37,6 +37,7 @@ from service_fakes import (
 import bot.store
 from bot.service.errors import NoGameError, StorageBusyError, StorageFullError, StorageRangeError
 from bot.service.game_service import NewGame, User
+from bot.service.runner import THINKING_NOTICE_AFTER
 from bot.store import (
     MIGRATIONS_DIR,
     CorruptDatabaseError,
@@ -199,6 +200,8 @@ async def test_a_locked_database_during_an_ai_turn_is_retried_until_it_is_free(
     play = find_play(harness.svc.game(CHANNEL), 0)
     assert play is not None
     await harness.svc.play(CHANNEL, ALICE.id, typed(play))
+    await delivered(harness)
+    await harness.clock.advance(THINKING_NOTICE_AFTER)
     await delivered(harness)
     assert harness.notifier.texts()[-1] == "AI is thinking…"
     blocker = write_lock(harness.path)

@@ -170,7 +170,7 @@ async def test_kill_9_of_a_bot_process_and_of_a_worker_mid_turn_loses_and_double
                 range(len(game.history) + 1)
             )
             channel = cluster.fake.channel_messages(cluster.payloads(shard).channel_id)
-            # (a restarted process says again that the AI is thinking: a notice, not an announcement)
+            # (an AI slow to move under this load says that it is thinking: a notice, not an announcement)
             contents = [m["content"] for m in channel if m["content"] != "AI is thinking…"]
             lobby = 1 if shard in AI_SHARDS else 2
             assert all(content.startswith("New standard game by ") for content in contents[:lobby])

@@ -56,6 +56,7 @@ from bot.service.errors import (
     WordError,
 )
 from bot.service.game_service import NewGame, User
+from bot.service.runner import THINKING_NOTICE_AFTER
 from bot.service.text import event_line
 from bot.store import GameStatus
 from scrabble_core.ai import Level
@@ -569,6 +570,8 @@ async def test_restart_mid_ai_turn_reruns_it(tmp_path: Path) -> None:
     assert play is not None
     await harness.svc.play(CHANNEL, ALICE.id, typed(play))
     await delivered(harness)
+    await harness.clock.advance(THINKING_NOTICE_AFTER)
+    await delivered(harness)
     assert harness.notifier.texts()[-1] == "AI is thinking…"
     assert len(harness.ai.calls) == 1
     await harness.restart()  # the blocked AI turn is cancelled, and re-run at start-up
@@ -585,7 +588,8 @@ async def test_the_ai_thinks_again_when_the_turn_moves_on_while_it_thinks(harnes
     play = find_play(harness.svc.game(CHANNEL), 0)
     assert play is not None
     await harness.svc.play(CHANNEL, ALICE.id, typed(play))
-    await asyncio.sleep(0)
+    for _ in range(3):  # the AI's turn starts, and its move is asked for
+        await asyncio.sleep(0)
     assert len(harness.ai.calls) == 1  # the AI is thinking
     await harness.svc.resign(CHANNEL, CAROL.id)  # the history moves on: that thought is stale
     harness.ai.gate.set()
@@ -837,7 +841,6 @@ async def test_a_failed_announcement_still_replies_and_schedules(
         seats = harness.svc._runner.table(CHANNEL, None).row.seats
         assert harness.notifier.texts()[posts:] == [  # each turn's text at least
             event_line(game.history[0], seats),
-            "AI is thinking…",
             event_line(game.history[1], seats),
         ]
         assert harness.notifier.dms[-1][1].text.endswith(game.players[0].rack)  # the racks still went
@@ -1170,6 +1173,6 @@ async def test_no_window_in_void_games_or_with_one_human(tmp_path: Path) -> None
             await started_game(harness, users, ai=1, challenge_mode=mode)
             await play_turn(harness, users)  # idle() returns: the AI played at once
             assert [e.player for e in harness.svc.game(CHANNEL).history] == [0, 1]
-            assert "AI is thinking…" in harness.notifier.texts()
+            assert not any(Button.NO_CHALLENGE in message.buttons for _, message in harness.notifier.posts)
         finally:
             await harness.close()

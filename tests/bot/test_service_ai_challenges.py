@@ -89,9 +89,8 @@ async def test_the_ai_challenges_a_phony_then_plays(tmp_path: Path, mode: str) -
             f"AI challenges {word}: it is not in the dictionary.\n"
             "Challenge upheld: Alice's play comes off the board ("
         )
-        assert texts[challenged - 1] == "AI is thinking…"
-        assert texts[challenged + 1] == "AI is thinking…"
-        assert texts[challenged + 2].startswith("AI played ")
+        assert texts[challenged - 1].startswith("Alice played ")
+        assert texts[challenged + 1].startswith("AI played ")
         # Each state change was one committed action, logged in order.
         assert harness.store is not None
         log = [entry.kind for entry in await harness.store.log(1)]
