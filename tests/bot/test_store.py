@@ -388,3 +388,25 @@ async def test_closing_waits_for_the_queued_writes(store_database: Path | str) -
     store = await Store.open(store_database)
     assert [await store.game(row.id) for row in rows] == rows
     await store.close()
+
+
+async def test_a_game_that_finishes_is_saved_and_rated_in_one_trip_beside_other_writes(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rows = [await store.create_game(draft(channel), []) for channel in (5, 6)]
+    finishing, going_on = (GameRow(**_fields(row, status=GameStatus.ACTIVE)) for row in rows)  # type: ignore[arg-type]
+    await asyncio.gather(store.save(finishing, []), store.save(going_on, []))
+    trips = 0
+    run = store.backend.run
+
+    async def counted(work: Any) -> Any:
+        nonlocal trips
+        trips += 1
+        return await run(work)
+
+    monkeypatch.setattr(store.backend, "run", counted)
+    await asyncio.gather(store.save(_finished(finishing), []), store.save(going_on, []))
+    assert trips == 1  # the rating's reads and writes included: no other write waits behind them
+    monkeypatch.undo()
+    assert await store.last_finished_game(5) == _finished(finishing)
+    assert await store.game(going_on.id) == going_on
