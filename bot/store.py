@@ -583,10 +583,13 @@ class Store:
         option, missing seats) is quarantined (see :meth:`quarantine`) and logged, and the others are
         returned."""
         async with self._lock:
-            games, broken = await self._read_rows(
-                "WHERE status IN ('lobby', 'active') AND quarantined IS NULL AND kind = 'scrabble' ORDER BY id",
-                (),
-                _game_row,
+            games, broken = await self._run(
+                lambda db: _read_rows(
+                    db,
+                    "WHERE status IN ('lobby', 'active') AND quarantined IS NULL AND kind = 'scrabble' ORDER BY id",
+                    (),
+                    _game_row,
+                )
             )
         for game_id, reason in broken:
             logger.error("game %d cannot be read (%s): quarantined", game_id, reason)
@@ -713,20 +716,11 @@ class Store:
             ValueError, KeyError, TypeError: a selected row cannot be read.
         """
         async with self._lock:
-            games, broken = await self._read_rows(where, params, _game_row)
+            games, broken = await self._run(lambda db: _read_rows(db, where, params, _game_row))
         if broken:
             game_id, reason = broken[0]
             raise ValueError(f"game {game_id} cannot be read: {reason}")
         return games
-
-    async def _read_rows(
-        self,
-        where: str,
-        params: tuple[object, ...],
-        build: Callable[[Sequence[Any], tuple[SeatRow, ...]], _T],
-    ) -> tuple[list[_T], list[tuple[int, str]]]:
-        """As :func:`_read_rows`, in one trip (hold the lock)."""
-        return await self._run(lambda db: _read_rows(db, where, params, build))
 
     async def _stats(self, where: str, params: tuple[object, ...]) -> list[StatsRow]:
         async with self._lock:
@@ -864,10 +858,13 @@ class Store:
         processes' shards (:meth:`owns`); one whose row cannot be read is quarantined and logged, and
         the others are returned."""
         async with self._lock:
-            games, broken = await self._read_rows(
-                "WHERE status IN ('lobby', 'active') AND quarantined IS NULL AND kind = 'go' ORDER BY id",
-                (),
-                _go_row,
+            games, broken = await self._run(
+                lambda db: _read_rows(
+                    db,
+                    "WHERE status IN ('lobby', 'active') AND quarantined IS NULL AND kind = 'go' ORDER BY id",
+                    (),
+                    _go_row,
+                )
             )
         for game_id, reason in broken:
             logger.error("game %d cannot be read (%s): quarantined", game_id, reason)
@@ -911,7 +908,7 @@ class Store:
 
     async def _go_games(self, where: str, params: tuple[object, ...]) -> list[GoRow]:
         async with self._lock:
-            games, broken = await self._read_rows(where, params, _go_row)
+            games, broken = await self._run(lambda db: _read_rows(db, where, params, _go_row))
         if broken:
             game_id, reason = broken[0]
             raise ValueError(f"game {game_id} cannot be read: {reason}")
@@ -1125,6 +1122,10 @@ def _finished_marker(db: Connection) -> tuple[int, int | None]:
     return int(count), last_game
 
 
+_IDS_PER_QUERY: Final = 500
+"""The most game ids one query of :func:`_read_rows` names (SQLite allows 999 parameters at least)."""
+
+
 def _read_rows(
     db: Connection,
     where: str,
@@ -1139,14 +1140,15 @@ def _read_rows(
         params,
     ).fetchall()
     seats_of: dict[int, list[Any]] = {int(row[0]): [] for row in rows}
-    if seats_of:
+    ids = list(seats_of)
+    for start in range(0, len(ids), _IDS_PER_QUERY):
+        chunk = ids[start : start + _IDS_PER_QUERY]
         for seat in db.execute(
             "SELECT game_id, seat, user_id, name, ai_level, hints_used, timeouts FROM seats "
-            f"WHERE game_id IN (SELECT id FROM games {where}) ORDER BY game_id, seat",
-            params,
+            f"WHERE game_id IN ({', '.join('?' for _ in chunk)}) ORDER BY game_id, seat",
+            chunk,
         ).fetchall():
-            if int(seat[0]) in seats_of:  # a game written since the first query is left out
-                seats_of[int(seat[0])].append(tuple(seat)[1:])
+            seats_of[int(seat[0])].append(tuple(seat)[1:])
     games = []
     broken = []
     for row in rows:
@@ -1242,7 +1244,8 @@ def _update_game(
     stats: Sequence[StatsDelta | KindStatsDelta],
     outbox: Mapping[str, Any] | None,
 ) -> int | None:
-    """Write the body of :meth:`Store.save` (in a transaction); the queued announcement's id.
+    """Write the game ``row``, its seats, ``log``, ``stats`` and ``outbox`` (in a transaction); the queued
+    announcement's id.
 
     Raises:
         KeyError: no game has that id.

@@ -26,7 +26,7 @@ import logging
 import random
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Final, TypeVar
 
 from bot.config import Config
@@ -58,7 +58,8 @@ _T = TypeVar("_T")
 
 THINKING_NOTICE_AFTER: Final = 1.5
 """Seconds an AI may take over its move before the channel is told that it is thinking: a medium AI
-moves well within it, and a notice before every one of its moves was half of a busy bot's messages."""
+moves well within it, and a notice before every one of its moves was about 40% of a busy bot's
+channel messages (``bench/load.py`` at 200 games)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +69,15 @@ class Window:
 
     declined: set[int]
     closed: asyncio.Event
+
+
+@dataclass
+class _Owed:
+    """What a game's older announcements left to its newest: the seats to DM their racks, and the
+    outbox entries to mark sent once that is done."""
+
+    seats: set[int] = field(default_factory=set)
+    entries: list[int] = field(default_factory=list)
 
 
 class GameRunner:
@@ -96,7 +106,7 @@ class GameRunner:
         self._tasks = Tasks()
         self._deliveries = Deliveries()
         self._newest: dict[int, asyncio.Event] = {}  # game id: its newest announcement's, set once superseded
-        self._owed_racks: dict[int, set[int]] = {}  # game id: the seats an older one was to DM
+        self._owed: dict[int, _Owed] = {}  # game id: what its older announcements left to a newer one
         self._windows: dict[int, Window] = {}
         self.listeners = Listeners()
         self.links: BoardLinks | None = None
@@ -343,11 +353,17 @@ class GameRunner:
     ) -> None:
         """After a saved turn: queue its announcement in the channel's delivery task and return at once.
         There, the turn message is posted (and the end of a game that is over), ``racks`` are DMed to
-        their owners, then the outbox entry ``pending`` is marked sent. If a newer announcement of the
-        game is queued by the time this one's turn comes, or while its board is being drawn, this one
-        goes out as its text alone (:func:`announcements.past_turn_message`: its board is not drawn, or
-        no longer waited for) and the newer one DMs ``racks`` as they are then. Never raises: the
-        change is saved already, so a failure is logged and the channel's next messages still go out."""
+        their owners, then the outbox entry ``pending`` is marked sent.
+
+        A newer announcement of the game coalesces with this one. If it is queued by the time this
+        one's turn comes, or while its board is being drawn, this one goes out as its text alone
+        (:func:`announcements.past_turn_message`: its board is not drawn, or no longer waited for); if
+        it is queued by the time this one is posted, this one is posted as it is. Either way the
+        newer one DMs ``racks`` after its own post, as they are then, and only then is ``pending``
+        marked sent (a crash before leaves it in the outbox, for the next start).
+
+        Never raises: the change is saved already, so a failure is logged and the channel's next
+        messages still go out."""
         if (older := self._newest.get(table.row.id)) is not None:
             older.set()
         token = self._newest[table.row.id] = asyncio.Event()
@@ -374,33 +390,44 @@ class GameRunner:
                 logger.exception("game %d: could not announce the turn: its text goes out", game_id)
                 message = announcements.past_turn_message(table, events, lines)
         if message is None:
-            self._owed_racks.setdefault(game_id, set()).update(seat.seat for seat in racks)
             await self._post_now(channel_id, announcements.past_turn_message(table, events, lines))
-            if pending is not None:
-                await self._mark_sent(pending)
+            await self._owe(game_id, racks, pending)
             return
         if self._newest.get(game_id) is superseded:
             del self._newest[game_id]
-        owed = self._owed_racks.pop(game_id, set())
-        if owed and not table.started().is_over:
-            seats = sorted(owed | {seat.seat for seat in racks})
-            racks = [table.row.seats[seat] for seat in seats]
+        owed = self._owed.pop(game_id, _Owed())
         await self._post_now(channel_id, message)
-        if table.started().is_over:
+        over = table.started().is_over
+        if over:
             try:
                 await self._post_now(channel_id, await announcements.final_message(table, self.renderer))
             except Exception:
                 logger.exception("game %d: could not announce the end", game_id)
-        elif game_id in self._newest:  # a newer announcement came meanwhile: it goes first, then DMs
-            self._owed_racks.setdefault(game_id, set()).update(seat.seat for seat in racks)
-            racks = []
+        elif game_id in self._newest:  # a newer one came meanwhile: the racks go after its post
+            self._owed[game_id] = owed
+            await self._owe(game_id, racks, pending)
+            return
+        if owed.seats and not over:
+            racks = [table.row.seats[seat] for seat in sorted(owed.seats | {seat.seat for seat in racks})]
         for seat in racks:
             try:
                 await self._send_rack(table, seat)
             except Exception:
                 logger.exception("game %d: could not send seat %d its rack", game_id, seat.seat)
+        for entry_id in [*owed.entries, *([] if pending is None else [pending])]:
+            await self._mark_sent(entry_id)
+
+    async def _owe(self, game_id: int, racks: Sequence[SeatRow], pending: int | None) -> None:
+        """Leave ``racks`` to the game's newer announcement, and the marking of ``pending`` sent with
+        them; an entry that owes no rack is marked sent now."""
+        if not racks:
+            if pending is not None:
+                await self._mark_sent(pending)
+            return
+        owed = self._owed.setdefault(game_id, _Owed())
+        owed.seats.update(seat.seat for seat in racks)
         if pending is not None:
-            await self._mark_sent(pending)
+            owed.entries.append(pending)
 
     async def _unless_superseded(
         self, table: Table, events: Sequence[Event], lines: Sequence[str], superseded: asyncio.Event
@@ -609,7 +636,8 @@ class GameRunner:
                 logger.info("game %d: AI seat %d accepts the play that went out", game_id, seat)
                 action = lambda g: g.accept(seat)  # noqa: E731
             else:
-                move = await self._thinking(channel_id, table, self._ai.choose(game, seat, level, seed))
+                choosing = self._ai.choose(game, seat, level, seed)
+                move = await self._thinking(table, key, table.row.seats[seat].name, choosing)
                 action = move_action(seat, move)
             async with self.lock(channel_id):
                 table = self._current(channel_id, game_id, key)
@@ -628,20 +656,21 @@ class GameRunner:
         finally:
             self._tasks.ai_turn_done(channel_id)
 
-    async def _thinking(self, channel_id: int, table: Table, choosing: Awaitable[_T]) -> _T:
-        """What ``choosing`` (the AI of the table's seat on turn choosing its move) gives; if that takes
-        more than :data:`THINKING_NOTICE_AFTER` seconds (of the service's clock), the channel is told
-        that the AI is thinking, once. A quick AI posts nothing but its move.
+    async def _thinking(self, table: Table, key: tuple[int, int], name: str, choosing: Awaitable[_T]) -> _T:
+        """What ``choosing`` (the AI ``name`` choosing its move at turn ``key`` of the table's game)
+        gives; if that takes more than :data:`THINKING_NOTICE_AFTER` seconds (of the service's clock)
+        and the game is still at that turn, the channel is told that the AI is thinking, once. A quick
+        AI posts nothing but its move.
 
         Raises:
             Whatever ``choosing`` raises.
         """
+        channel_id = table.row.channel_id
         chosen = asyncio.ensure_future(choosing)
         notice = asyncio.ensure_future(self._clock.sleep(THINKING_NOTICE_AFTER))
         try:
             await asyncio.wait((chosen, notice), return_when=asyncio.FIRST_COMPLETED)
-            if not chosen.done():
-                name = table.row.seats[table.started().current].name
+            if not chosen.done() and self._current(channel_id, table.row.id, key) is not None:
                 await self.post(channel_id, Message(f"{shown(name)} is thinking…"))
             return await chosen
         finally:

@@ -1,11 +1,11 @@
-"""The fake Discord's multipart parser against aiohttp's own, on bodies aiohttp's client writes (as
-discord.py sends files)."""
+"""The fake Discord's multipart parser against aiohttp's own, on bodies aiohttp's client writes as
+discord.py has it write them (``FormData(quote_fields=False)``: names and file names as they are)."""
 
 from __future__ import annotations
 
 import asyncio
+import re
 from unittest import mock
-from urllib.parse import unquote
 
 import pytest
 from aiohttp import BodyPartReader, FormData, MultipartReader
@@ -21,7 +21,7 @@ PARTS = st.lists(st.tuples(FIELD_NAMES, st.none() | FILE_NAMES, st.binary(max_si
 
 
 async def aiohttp_parts(body: bytes, content_type: str) -> list[tuple[str, str | None, bytes]]:
-    """``body`` read by aiohttp's ``MultipartReader`` (file names percent-decoded, as Discord shows them)."""
+    """``body`` read by aiohttp's ``MultipartReader``."""
     stream = StreamReader(mock.Mock(_reading_paused=False), 2**16, loop=asyncio.get_running_loop())
     stream.feed_data(body)
     stream.feed_eof()
@@ -29,14 +29,13 @@ async def aiohttp_parts(body: bytes, content_type: str) -> list[tuple[str, str |
     parts = []
     while (part := await reader.next()) is not None:
         assert isinstance(part, BodyPartReader) and part.name is not None
-        filename = None if part.filename is None else unquote(part.filename)
-        parts.append((part.name, filename, bytes(await part.read())))
+        parts.append((part.name, part.filename, bytes(await part.read())))
     return parts
 
 
 async def written(parts: list[tuple[str, str | None, bytes]]) -> tuple[bytes, str]:
-    """The body and content type aiohttp's client sends for ``parts``."""
-    form = FormData()
+    """The body and content type aiohttp's client sends for ``parts``, as discord.py builds them."""
+    form = FormData(quote_fields=False)
     for name, filename, data in parts:
         if filename is None:
             form.add_field(name, data.decode("latin-1"), content_type="application/json")
@@ -56,7 +55,10 @@ def test_the_fake_reads_what_aiohttps_reader_reads(parts: list[tuple[str, str | 
             (name, filename, data if filename is not None else data.decode("latin-1").encode())
             for name, filename, data in parts
         ]
-        assert form_parts(body, content_type) == await aiohttp_parts(body, content_type) == expected
+        assert form_parts(body, content_type) == expected
+        if all(re.fullmatch(r"[\w .-]*", filename or "") for _, filename, _ in parts):
+            # (aiohttp's reader rewrites other file names: it drops path parts and escaped backslashes)
+            assert await aiohttp_parts(body, content_type) == expected
 
     asyncio.run(check())
 

@@ -156,6 +156,44 @@ async def test_an_announcement_cut_short_at_close_is_delivered_once_at_the_next_
     await harness.close()
 
 
+async def test_racks_left_to_a_newer_announcement_that_a_close_cut_short_go_out_at_the_next_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bot.service.delivery, "CLOSE_GRACE_SECONDS", 0.05)
+    harness = await open_harness(tmp_path)
+    notifier = await gated(harness)
+    await started_game(harness)
+    notifier.hold()
+    before, dms_before = len(notifier.posts), len(notifier.dms)
+    for seat, user in ((0, ALICE), (1, BOB)):
+        play = find_play(harness.svc.game(CHANNEL), seat)
+        assert play is not None
+        await harness.svc.play(CHANNEL, user.id, typed(play))
+        await first_post_started(notifier)  # Alice's is drawn and waits to be posted
+    notifier.gate.set()
+    while len(notifier.posts) == before:  # Alice's goes out, with Bob's queued behind it...
+        await asyncio.sleep(0)
+    notifier.gate.clear()  # ...which Discord never answers
+    assert notifier.texts()[-1].startswith("Alice played ") and notifier.dms[dms_before:] == []
+    assert harness.store is not None
+    assert [entry.data["move"] for entry in await harness.store.pending_outbox()] == [1, 2]
+    await harness.close()  # Alice's rack was left to Bob's announcement: her entry is not sent yet
+
+    harness.notifier = RecordingNotifier()
+    await harness.open()
+    game = harness.svc.game(CHANNEL)
+    assert [text.split(" ")[:2] for text in harness.notifier.texts()] == [
+        ["Alice", "played"],
+        ["Bob", "played"],
+    ]
+    assert [(user, message.text) for user, message in harness.notifier.dms] == [
+        (ALICE.id, rack_text(game.players[0].rack, CHANNEL)),
+        (BOB.id, rack_text(game.players[1].rack, CHANNEL)),
+    ]
+    assert await harness.store.pending_outbox() == []
+    await harness.close()
+
+
 # The queue ------------------------------------------------------------------------------------------
 
 

@@ -588,10 +588,12 @@ async def test_the_ai_thinks_again_when_the_turn_moves_on_while_it_thinks(harnes
     play = find_play(harness.svc.game(CHANNEL), 0)
     assert play is not None
     await harness.svc.play(CHANNEL, ALICE.id, typed(play))
-    for _ in range(3):  # the AI's turn starts, and its move is asked for
-        await asyncio.sleep(0)
+    await delivered(harness)
     assert len(harness.ai.calls) == 1  # the AI is thinking
     await harness.svc.resign(CHANNEL, CAROL.id)  # the history moves on: that thought is stale
+    await harness.clock.advance(THINKING_NOTICE_AFTER)
+    await delivered(harness)
+    assert "AI is thinking…" not in harness.notifier.texts()  # not for a stale turn
     harness.ai.gate.set()
     await harness.svc.idle()
     game = harness.svc.game(CHANNEL)

@@ -5,6 +5,7 @@ PostgreSQL's own."""
 from __future__ import annotations
 
 import asyncio
+import random
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -15,7 +16,8 @@ import pytest
 
 from bot.store import MIGRATIONS_DIR, GameOptions, GameRow, GameStatus, LogEntry, SeatRow, StatsDelta, Store
 from scrabble_core.ai import Level
-from scrabble_core.game import ChallengeMode
+from scrabble_core.game import ChallengeMode, Game
+from scrabble_core.variant import get_variant
 
 NEWEST_MIGRATION = len(list(MIGRATIONS_DIR.glob("*.sql")))
 OPTIONS = GameOptions("standard", ChallengeMode.VOID, 0, 3, Level.MEDIUM)
@@ -396,6 +398,9 @@ async def test_a_game_that_finishes_is_saved_and_rated_in_one_trip_beside_other_
     rows = [await store.create_game(draft(channel), []) for channel in (5, 6)]
     finishing, going_on = (GameRow(**_fields(row, status=GameStatus.ACTIVE)) for row in rows)  # type: ignore[arg-type]
     await asyncio.gather(store.save(finishing, []), store.save(going_on, []))
+    game = Game(get_variant("standard"), ["Ann", "AI"], rng=random.Random(1))
+    game.resign(1)  # Ann wins: a game the ratings count
+    finishing = GameRow(**_fields(finishing, state=game.to_dict()))  # type: ignore[arg-type]
     trips = 0
     run = store.backend.run
 
@@ -410,3 +415,24 @@ async def test_a_game_that_finishes_is_saved_and_rated_in_one_trip_beside_other_
     monkeypatch.undo()
     assert await store.last_finished_game(5) == _finished(finishing)
     assert await store.game(going_on.id) == going_on
+    assert [(rating.name, rating.games) for rating in await store.ratings(1)] == [
+        ("AI (hard)", 1),
+        ("Ann", 1),
+    ]
+
+
+async def test_games_are_read_with_their_own_seats_across_queries_of_a_few_ids(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("bot.store._IDS_PER_QUERY", 2)  # five games: three queries of seats
+    created = []
+    for channel in range(10, 15):
+        row = await store.create_game(draft(channel), [])
+        seats = (SeatRow(0, channel, f"P{channel}"), SeatRow(1, None, "AI", Level.HARD))
+        created.append(GameRow(**_fields(row, status=GameStatus.ACTIVE, state={"n": channel}, seats=seats)))  # type: ignore[arg-type]
+        await store.save(created[-1], [])
+    assert await store.open_games() == created
+    for row in created[:3]:
+        await store.save(_finished(row), [])
+    assert await store.finished_games(1, 2) == [_finished(row) for row in reversed(created[1:3])]
+    assert await store.open_games() == created[3:]
