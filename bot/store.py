@@ -1225,27 +1225,9 @@ def _save_game(
     stats: Sequence[StatsDelta | KindStatsDelta],
     outbox: Mapping[str, Any] | None,
 ) -> int | None:
-    """Write the body of :meth:`Store.save` and :meth:`Store.save_go_game` (in a transaction): the
-    game (:func:`_update_game`), then its rating if ``row`` finishes it; the queued announcement's id.
-
-    Raises:
-        KeyError: no game has that id.
-    """
-    pending = _update_game(db, row, log, stats, outbox)
-    if row.status is GameStatus.FINISHED:
-        _rate_finished(db, row)
-    return pending
-
-
-def _update_game(
-    db: Connection,
-    row: GameRow | GoRow,
-    log: Sequence[LogEntry],
-    stats: Sequence[StatsDelta | KindStatsDelta],
-    outbox: Mapping[str, Any] | None,
-) -> int | None:
-    """Write the game ``row``, its seats, ``log``, ``stats`` and ``outbox`` (in a transaction); the queued
-    announcement's id.
+    """Write the body of :meth:`Store.save` and :meth:`Store.save_go_game` (in a transaction): the game
+    ``row``, its seats, ``log``, ``stats`` and ``outbox``, then its rating if ``row`` finishes it; the
+    queued announcement's id.
 
     Raises:
         KeyError: no game has that id.
@@ -1264,6 +1246,8 @@ def _update_game(
             _add_kind_stats(db, delta)
         else:
             _add_stats(db, delta)
+    if row.status is GameStatus.FINISHED:
+        _rate_finished(db, row)
     if outbox is None:
         return None
     cursor = db.execute(
