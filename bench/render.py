@@ -3,11 +3,17 @@
 Run from the repository root: ``python bench/render.py [--runs N]``. Each board is rendered N times both
 ways in the same run: ``full`` draws every part afresh (:func:`bot.render.board.full_redraw`, the
 reference) and ``cached`` is :func:`bot.render.render_board`, which composes cached parts (its caches are
-warmed by one render first; the header strip is drawn afresh each time, as after every move). Both
+warmed by one render first; the header strip is drawn afresh each time, and its band compressed, but
+the board's rows are found kept: the same position shown again, as by the Board button). Both
 include the PNG encoding in the variant's fixed palette (:func:`bot.render.board.board_palette`, chosen
 once per variant: its cost is printed apart as ``board_palette_ms``). Times are medians of the process's CPU time (the machine may be busy with
 other work; CPU time is what a render takes from the bot). One line per board:
 ``<name> full_ms=<median> cached_ms=<median> ratio=<full/cached> png_kb=<float> size=<width>x<height>``.
+Then games' boards in turn, as their announcements draw them (:func:`game_boards`: the first 20 turns
+of new games, each board after a move, with its last play and a new header): ``game_boards=<n>
+kept_bands_ms=<median>`` with the bands of the game's board before kept (only the rows the move
+changed, and the header, compressed) and ``no_kept_bands_ms=<median>`` for other games' boards with
+none kept (every band compressed, as when the bands were forgotten).
 Then the encoding of the midgame board alone: ``octree_palette_ms=<median> fixed_palette_ms=<median>``
 (choosing a 256-colour palette for the image, as every render did before, against mapping it to the
 fixed palette; the same at every level), one line per zlib level ``png_level=<n> png_ms=<median>
@@ -26,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import random
 import statistics
 import sys
 import time
@@ -40,9 +47,12 @@ from PIL import Image
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.render import BoardHeader, PlayerLine, render_board, render_rack
-from bot.render.board import board_palette, board_png, full_redraw
+from bot.render.board import board_palette, board_png, clear_kept_bands, full_redraw
 from bot.render.drawing import png_bytes, shrink
 from scrabble_core.board import Board
+from scrabble_core.game import Game
+from scrabble_core.lexicon import load_enable
+from scrabble_core.movegen import MoveGenerator, load_move_generator
 from scrabble_core.squares import Square
 from scrabble_core.variant import Variant, get_variant
 
@@ -75,12 +85,16 @@ def median_ms(action: Callable[[], object], runs: int) -> float:
     return statistics.median(times)
 
 
+_SCORES = count()
+"""Alice's score in the next header drawn."""
+
+
 def compare_board(name: str, board: Board, last_move: list[Square], runs: int) -> None:
-    """Print the full redraw's and the cached render's medians for ``board``, a new header each time."""
-    scores = count()
+    """Print the full redraw's and the cached render's medians for ``board``, a new header each time
+    (never one of an earlier board: a header's band would be kept)."""
 
     def header() -> BoardHeader:
-        score = next(scores)
+        score = next(_SCORES)
         return BoardHeader((PlayerLine("Alice", score, False), PlayerLine("Bob", 298, True)), bag=52)
 
     png = render_board(board, last_move=last_move, header=header())
@@ -92,6 +106,51 @@ def compare_board(name: str, board: Board, last_move: list[Square], runs: int) -
     print(
         f"{name} full_ms={full:.1f} cached_ms={cached:.1f} ratio={full / cached:.1f} "
         f"png_kb={len(png) / 1024:.1f} size={width}x{height}"
+    )
+
+
+def game_boards(
+    turns: int, seed: int, generator: MoveGenerator
+) -> list[tuple[Board, list[Square], BoardHeader]]:
+    """The boards of the first ``turns`` turns of a two-player game of best moves (``generator``), its
+    bag shuffled by ``seed`` and its players named after it, each board with its last play and a
+    header of the scores: what a game's announcements draw, one after the other."""
+    game = Game(get_variant("standard"), [f"Alice {seed}", f"Bob {seed}"], rng=random.Random(seed))
+    boards: list[tuple[Board, list[Square], BoardHeader]] = []
+    while len(boards) < turns and not game.is_over:
+        seat = game.current
+        best = generator.best(game.board, game.players[seat].rack)
+        if best is None:
+            game.pass_turn(seat)
+            continue
+        game.play(seat, best.play)
+        scores = [PlayerLine(p.name, p.score, index == game.current) for index, p in enumerate(game.players)]
+        played = [square for square, _ in best.play.placements()]
+        boards.append((game.board.copy(), played, BoardHeader(tuple(scores), bag=len(game.bag))))
+    return boards
+
+
+def compare_game(turns: int, games: int) -> None:
+    """Print the median render of the boards of ``games`` games in turn, each game's boards after the
+    bands kept from its board before (as its announcements draw them), and of as many other games'
+    boards with no band kept (every band compressed). Every game is new: its names, scores and rows
+    are found in no cache."""
+    generator = load_move_generator(load_enable())
+    render_board(Board(get_variant("standard")))  # the variant's parts made
+    kept, fresh = [], []
+    for seed in range(games):
+        for board, last_move, header in game_boards(turns, 2 * seed, generator):
+            start = time.process_time()
+            render_board(board, last_move=last_move, header=header)
+            kept.append((time.process_time() - start) * 1000)
+        for board, last_move, header in game_boards(turns, 2 * seed + 1, generator):
+            clear_kept_bands()
+            start = time.process_time()
+            render_board(board, last_move=last_move, header=header)
+            fresh.append((time.process_time() - start) * 1000)
+    print(
+        f"game_boards={len(kept)} kept_bands_ms={statistics.median(kept):.1f} "
+        f"no_kept_bands_ms={statistics.median(fresh):.1f}"
     )
 
 
@@ -155,6 +214,7 @@ def main() -> None:
     compare_board("board_standard_midgame", midgame, bounty, runs)
     compare_board("board_standard_full", full_board(standard), row_eight, runs)
     compare_board("board_super_full", full_board(super_variant), row_eight, max(runs // 3, 1))
+    compare_game(20, max(runs // 2, 3))
     compare_encoding(midgame, bounty, runs)
     rack = median_ms(lambda: render_rack("AEQRS?Z", standard), runs)
     print(f"rack median_ms={rack:.1f}")

@@ -8,23 +8,31 @@ their pixels are identical (the tests and ``bench/render.py`` compare them). The
 the 256 colours of :func:`board_palette`, chosen once per variant for every board it can show, so a
 render only looks colours up. :func:`render_board` goes further: it composes parts already in those
 colours (the empty board, and each tile on each kind of square it can cover), so it only maps the
-header strip; a pixel maps to the palette on its own, so its PNG is :func:`compose_board`'s, byte for
-byte. The cached parts are only read once made, so renders may run in several threads at once.
+header strip; a pixel maps to the palette on its own, so its pixels are :func:`compose_board`'s. And it
+compresses each band of the image apart (the header, the margins, each row of squares:
+:mod:`bot.render.png_bands`), keeping the last :data:`BANDS_KEPT` bands made: a move changes a few rows
+of its game's board, so the next board compresses those and its header, and finds the rest kept. The
+cached parts are only read once made, so renders may run in several threads at once.
 """
 
 from __future__ import annotations
 
 import math
+import threading
+import weakref
+from collections import OrderedDict
 from collections.abc import Callable, Collection, Sequence
 from functools import lru_cache
 from itertools import cycle
+from typing import Any, Final
 
 from PIL import Image, ImageDraw
 
 from bot.messages import BoardHeader, PlayerLine
 from bot.render import style
-from bot.render.drawing import draw_centred, fixed_palette, in_palette, indexed_png, png_bytes, shrink
+from bot.render.drawing import draw_centred, fixed_palette, in_palette, png_bytes, shrink
 from bot.render.header import draw_header_strip, header_strip
+from bot.render.png_bands import Band, band, banded_png
 from bot.render.tiles import draw_tile, tile_image
 from scrabble_core.board import Board
 from scrabble_core.squares import COLUMN_LETTERS, Square
@@ -62,7 +70,9 @@ def render_board(
     squares are highlighted (squares there without a tile are ignored). With ``header`` a strip above
     the board lists the players with their scores, marks whose turn it is and gives the bag's count.
     """
-    return indexed_png(_compose_indexed(board, last_move, header))
+    parts = _indexed_parts(board.variant)
+    size = board_size(board.variant, header=header is not None)
+    return banded_png(size, parts.palette_colours, parts.bands(board, last_move, header))
 
 
 def board_png(image: Image.Image, variant: Variant) -> bytes:
@@ -147,31 +157,11 @@ def _compose(
     return canvas
 
 
-def _compose_indexed(board: Board, last_move: Collection[Square], header: BoardHeader | None) -> Image.Image:
-    """The image of :func:`compose_board` in the colours of :func:`board_palette` (mode ``P``),
-    composed from the variant's :class:`_IndexedParts`: only the header strip is mapped at each
-    render."""
-    variant = board.variant
-    parts = _indexed_parts(variant)
-    canvas = parts.background(header=header is not None).copy()
-    offset = 0
-    if header is not None:
-        strip = header_strip(canvas.width, tuple(header.players), header.bag)
-        canvas.paste(in_palette(strip, parts.palette), (0, 0))
-        offset = style.HEADER_HEIGHT
-    highlighted = set(last_move)
-    for square, letter in board.tiles():
-        value = None if letter.islower() else variant.value(letter)
-        cell = parts.tile(square, letter.upper(), value, last_move=square in highlighted)
-        left, top, _, _ = square_box(square)
-        canvas.paste(cell, (left, top + offset))
-    return canvas
-
-
 class _IndexedParts:
     """The parts of one variant's boards already in the colours of :func:`board_palette`: the empty
     board (with the header's place or without) and each tile on each kind of square it can cover,
-    made on first use and then only read (threads may share them).
+    made on first use and then only read (threads may share them); and the last
+    :data:`BANDS_KEPT` bands of board images compressed (:meth:`bands`).
 
     One object per variant (:func:`_indexed_parts`), looked up once per render: a variant's hash
     covers every square of its layout."""
@@ -180,7 +170,11 @@ class _IndexedParts:
         """The parts of ``variant``, none made yet but its palette and kinds of square."""
         self.variant = variant
         self.palette = board_palette(variant)
+        self.palette_colours = bytes(self.palette.getpalette() or ())
         self._empty = _empty_board(variant)
+        self._bands: OrderedDict[_BandKey, Band] = OrderedDict()
+        self._bands_lock = threading.Lock()
+        _ALL_PARTS.add(self)
         self._backgrounds: dict[bool, Image.Image] = {}
         self._tiles: dict[tuple[int, str, int | None, bool], Image.Image] = {}
         self._kinds: dict[Square, int] = {}
@@ -218,9 +212,87 @@ class _IndexedParts:
             image = self._tiles.setdefault(key, in_palette(cell, self.palette))
         return image
 
+    def bands(self, board: Board, last_move: Collection[Square], header: BoardHeader | None) -> list[Band]:
+        """The bands of the image of ``board`` (see :func:`render_board`), top to bottom: the header
+        strip (with ``header``), the top margin, each row of squares with its tiles, the bottom
+        margin. A band kept from an earlier image is reused; the others are composed from the parts
+        (as :func:`_compose` composes the image) and compressed."""
+        highlighted = set(last_move)
+        rows: dict[int, list[_Cell]] = {}
+        for (row, col), letter in board.tiles():
+            value = None if letter.islower() else self.variant.value(letter)
+            rows.setdefault(row, []).append((col, letter.upper(), value, (row, col) in highlighted))
+        keys: list[_BandKey] = [] if header is None else [("header", tuple(header.players), header.bag)]
+        keys.append(("top",))
+        keys.extend(("row", row, tuple(sorted(rows.get(row, ())))) for row in range(self.variant.rows))
+        keys.append(("bottom",))
+        return [self._band(key) for key in keys]
+
+    def forget_bands(self) -> None:
+        """Forget the bands kept."""
+        with self._bands_lock:
+            self._bands.clear()
+
+    def _band(self, key: _BandKey) -> Band:
+        """The band ``key`` names, kept or made."""
+        with self._bands_lock:
+            kept = self._bands.get(key)
+            if kept is not None:
+                self._bands.move_to_end(key)
+                return kept
+        made = band(self._band_image(key))
+        with self._bands_lock:
+            self._bands[key] = made
+            if len(self._bands) > BANDS_KEPT:
+                self._bands.popitem(last=False)
+        return made
+
+    def _band_image(self, key: _BandKey) -> Image.Image:
+        """The rows of the image that the band ``key`` holds, composed from the parts."""
+        empty = self.background(header=False)
+        width, height = empty.size
+        if key[0] == "header":
+            _, players, bag = key
+            canvas = self.background(header=True).crop((0, 0, width, style.HEADER_HEIGHT))
+            canvas.paste(in_palette(header_strip(width, players, bag), self.palette), (0, 0))
+            return canvas
+        if key[0] == "top":
+            return empty.crop((0, 0, width, style.MARGIN))
+        if key[0] == "bottom":
+            return empty.crop((0, height - style.MARGIN, width, height))
+        _, row, cells = key
+        _, top, _, bottom = square_box((row, 0))
+        canvas = empty.crop((0, top, width, bottom))
+        for col, letter, value, last in cells:
+            left, _, _, _ = square_box((row, col))
+            canvas.paste(self.tile((row, col), letter, value, last_move=last), (left, 0))
+        return canvas
+
+
+_Cell = tuple[int, str, "int | None", bool]
+"""A tile in a row of squares: its column, letter (uppercase), value (``None``: a blank) and whether
+it is in the last move."""
+_BandKey = tuple[Any, ...]
+"""What a band shows: ``("header", players, bag)``, ``("top",)``, ``("row", row, cells)`` or
+``("bottom",)``."""
+
+BANDS_KEPT: Final = 4096
+"""How many compressed bands each variant's parts keep, the least recently used dropped first: the
+rows of some 250 boards (a few MB), so that each of a few hundred games going on at once finds its
+unchanged rows kept from its previous board."""
 
 _indexed_parts = lru_cache(maxsize=16)(_IndexedParts)
 """:class:`_IndexedParts` made once per variant (equal variants share them) and kept."""
+
+
+def clear_kept_bands() -> None:
+    """Forget every compressed band kept (:meth:`_IndexedParts.bands`): the next boards compress all
+    their rows (to measure, or to test a render from cold)."""
+    for parts in list(_ALL_PARTS):
+        parts.forget_bands()
+
+
+_ALL_PARTS: weakref.WeakSet[_IndexedParts] = weakref.WeakSet()
 
 
 def draw_empty_board(variant: Variant) -> Image.Image:

@@ -8,8 +8,9 @@ before the announcements waiting, which go out in the background.
 
 The bot (:func:`bot.__main__.run`) goes further: after :meth:`Drawing.use_process` the images are drawn
 by a process of its own, which takes none of the interpreter's lock from the event loop and the store's
-thread and uses a core of its own. The event loop itself hands the images over a pipe, a few at a time
-(:data:`IN_FLIGHT`), and reads the drawn ones back in a callback: no thread of this process takes part
+thread and uses a core of its own. The event loop itself hands the images over a pipe, up to :data:`IN_FLIGHT` at a
+time (the process draws the most urgent it has, and skips those withdrawn meanwhile), and reads the
+drawn ones back in a callback: no thread of this process takes part
 (a pool of processes, whose threads each had to win the lock back from the busy event loop to pass an
 image on, left images waiting seconds at a hundred moves a second).
 """
@@ -22,10 +23,11 @@ import heapq
 import itertools
 import logging
 import multiprocessing
+import os
+import pickle
 import queue
 import signal
 import threading
-from collections import deque
 from collections.abc import Callable
 from functools import partial
 from multiprocessing.connection import Connection
@@ -35,9 +37,14 @@ logger = logging.getLogger("bot.service")
 
 _URGENT, _IN_TURN = 0, 1
 
-IN_FLIGHT: Final = 4
-"""How many images the drawing process is sent before the first comes back: it draws them one after
-the other, while the next ones are already in its pipe."""
+IN_FLIGHT: Final = 64
+"""How many images the drawing process is given at most: it draws the most urgent it has, and always has
+the next ones at hand, though the event loop (which gives them) may be busy for a while."""
+
+NICENESS: Final = 10
+"""How much lower the drawing process's CPU priority is than the bot's: on a busy machine the event
+loop, which answers commands, goes first, and an announcement waiting for its board longer is
+superseded by the game's next one more often (so fewer boards are drawn)."""
 
 _Work = tuple[int, int, Callable[[], bytes], asyncio.AbstractEventLoop, "asyncio.Future[bytes]"]
 _Waiting = tuple[int, int, Callable[[], bytes], "asyncio.Future[bytes]"]
@@ -109,7 +116,7 @@ class Drawing:
 
     def _send(self, loop: asyncio.AbstractEventLoop) -> None:
         """Send the drawing process (started if none runs for ``loop``) the next images waiting, up to
-        :data:`IN_FLIGHT` in its pipe."""
+        :data:`IN_FLIGHT` in its hands."""
         process = self._process
         if process is not None and process.loop is not loop:  # a new loop (tests): a new process
             self._stop(process, "the drawing process was stopped")
@@ -117,11 +124,11 @@ class Drawing:
         while self._waiting and (process is None or len(process.sent) < IN_FLIGHT):
             if process is None:
                 process = self._process = _Process(loop, self._on_readable)
-            _, _, work, future = heapq.heappop(self._waiting)
+            rank, order, work, future = heapq.heappop(self._waiting)
             if future.done():  # its caller was cancelled
                 continue
             try:
-                process.connection.send(work)
+                process.connection.send(("draw", rank, order, pickle.dumps(work)))
             except OSError:  # the process died: this image is for the next one
                 again: _Waiting = (_URGENT, -next(self._order), work, future)
                 heapq.heappush(self._waiting, again)
@@ -130,15 +137,31 @@ class Drawing:
             except Exception as error:  # it cannot be pickled
                 future.set_exception(error)
             else:
-                process.sent.append(future)
+                process.sent[order] = future
+                future.add_done_callback(partial(self._withdraw, process, order))
+
+    def _withdraw(self, process: _Process, order: int, future: asyncio.Future[bytes]) -> None:
+        """Tell the drawing process not to draw image ``order`` if its caller stopped waiting for it
+        (a superseded announcement's board), and send it the next image instead."""
+        if not future.cancelled() or process.sent.pop(order, None) is None:
+            return
+        try:
+            process.connection.send(("cancel", order))
+        except OSError:
+            self._died(process)
+            return
+        if self._waiting:
+            self._send(process.loop)
 
     def _on_readable(self, process: _Process) -> None:
         """Give each image the process has drawn to its caller, then send it more."""
         try:
             while True:
-                kind, value = process.connection.recv()
-                (_answer if kind == "image" else _fail)(process.sent.popleft(), value)
-                if not process.sent or not process.connection.poll():
+                order, kind, value = process.connection.recv()
+                future = process.sent.pop(order, None)
+                if future is not None:  # else withdrawn while it was drawn
+                    (_answer if kind == "image" else _fail)(future, value)
+                if not process.connection.poll():
                     break
         except (EOFError, OSError):
             self._died(process)
@@ -153,10 +176,11 @@ class Drawing:
     def _stop(self, process: _Process, reason: str) -> None:
         """Stop ``process``: the images it had fail with ``reason``."""
         process.stop()
-        for future in process.sent:
+        sent = list(process.sent.values())
+        process.sent.clear()
+        for future in sent:
             if not future.done():
                 future.set_exception(DrawingProcessDiedError(reason))
-        process.sent.clear()
         if self._process is process:
             self._process = None
 
@@ -171,7 +195,8 @@ class _Process:
         self.process.start()
         child.close()
         self.loop = loop
-        self.sent: deque[asyncio.Future[bytes]] = deque()
+        self.sent: dict[int, asyncio.Future[bytes]] = {}
+        """The images sent and not yet drawn, by their order of arrival."""
         loop.add_reader(self.connection.fileno(), on_readable, self)
 
     def stop(self) -> None:
@@ -184,29 +209,49 @@ class _Process:
 
 
 def _serve(connection: Connection) -> None:
-    """The drawing process: draw each image asked for, in order, answering ``("image", bytes)`` or
-    ``("error", exception)``, until the pipe closes. Ctrl-C is the bot's to handle, not this
-    process's."""
+    """The drawing process: take every request waiting in the pipe (an image to draw, or one no longer
+    wanted), then draw the most urgent image it has, the earliest sent first, answering ``(order,
+    "image", bytes)`` or ``(order, "error", exception)``; until the pipe closes. The answers are sent
+    by a thread of their own, so that the next image is drawn while the event loop is too busy to read
+    them. Ctrl-C is the bot's to handle, not this process's."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.nice(NICENESS)
+    answers: queue.SimpleQueue[bytes] = queue.SimpleQueue()
+    threading.Thread(target=_send_answers, args=(connection, answers), daemon=True).start()
+    ranks: list[tuple[int, int]] = []
+    works: dict[int, bytes] = {}
+    while True:
+        while not works or connection.poll():
+            try:
+                request = connection.recv()
+            except EOFError:
+                return
+            if request[0] == "cancel":
+                works.pop(request[1], None)
+            else:
+                _, rank, order, works[order] = request
+                heapq.heappush(ranks, (rank, order))
+        order = heapq.heappop(ranks)[1]
+        if (pickled := works.pop(order, None)) is None:  # withdrawn
+            continue
+        try:
+            answer: tuple[int, str, Any] = (order, "image", pickle.loads(pickled)())
+        except Exception as error:
+            answer = (order, "error", error)
+        try:
+            answers.put(pickle.dumps(answer))
+        except Exception as error:  # an exception that cannot be pickled
+            unpicklable = RuntimeError(f"{type(answer[2]).__name__}: {answer[2]}; {error}")
+            answers.put(pickle.dumps((order, "error", unpicklable)))
+
+
+def _send_answers(connection: Connection, answers: queue.SimpleQueue[bytes]) -> None:
+    """The drawing process's sender: sends each answer given, in order, until the pipe closes."""
     while True:
         try:
-            work = connection.recv()
-        except EOFError:
+            connection.send_bytes(answers.get())
+        except OSError:
             return
-        except Exception as error:  # a request that cannot be read
-            work = partial(_raise, error)
-        try:
-            answer: tuple[str, Any] = ("image", work())
-        except Exception as error:
-            answer = ("error", error)
-        try:
-            connection.send(answer)
-        except Exception as error:  # an exception that cannot be pickled
-            connection.send(("error", RuntimeError(f"{type(answer[1]).__name__}: {answer[1]}; {error}")))
-
-
-def _raise(error: Exception) -> bytes:
-    raise error
 
 
 def _answer(future: asyncio.Future[bytes], image: bytes) -> None:

@@ -27,7 +27,7 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field, replace
-from typing import Final, TypeVar
+from typing import Any, Final, TypeVar
 
 from bot.config import Config
 from bot.messages import Message, mention
@@ -71,6 +71,29 @@ class Window:
     closed: asyncio.Event
 
 
+class _Queued:
+    """An announcement waiting for its channel: its turn message, built (its board drawn) from the
+    moment it is queued, and whether a newer announcement of its game superseded it."""
+
+    def __init__(self, message: Awaitable[Message]) -> None:
+        self.message = asyncio.ensure_future(message)
+        self.message.add_done_callback(_retrieved)
+        self.superseded = False
+
+    def supersede(self) -> None:
+        """A newer announcement of the game is queued: give up the message if it is not built yet (a
+        board still waiting to be drawn is never drawn)."""
+        self.superseded = True
+        self.message.cancel()
+
+
+def _retrieved(future: asyncio.Future[Any]) -> None:
+    """Mark the outcome of a message nobody may await (superseded) as seen: its error, if any, is
+    logged by the announcement that awaits it."""
+    if not future.cancelled():
+        future.exception()
+
+
 @dataclass
 class _Owed:
     """What a game's older announcements left to its newest: the seats to DM their racks, and the
@@ -105,7 +128,7 @@ class GameRunner:
         self.locks = ChannelLocks()
         self._tasks = Tasks()
         self._deliveries = Deliveries()
-        self._newest: dict[int, asyncio.Event] = {}  # game id: its newest announcement's, set once superseded
+        self._newest: dict[int, _Queued] = {}  # game id: its newest announcement
         self._owed: dict[int, _Owed] = {}  # game id: what its older announcements left to a newer one
         self._windows: dict[int, Window] = {}
         self.listeners = Listeners()
@@ -365,10 +388,10 @@ class GameRunner:
         Never raises: the change is saved already, so a failure is logged and the channel's next
         messages still go out."""
         if (older := self._newest.get(table.row.id)) is not None:
-            older.set()
-        token = self._newest[table.row.id] = asyncio.Event()
+            older.supersede()
+        queued = self._newest[table.row.id] = _Queued(self.turn_message(table, events, lines))
         self.deliver(
-            table.row.channel_id, lambda: self._announce_now(table, events, lines, racks, pending, token)
+            table.row.channel_id, lambda: self._announce_now(table, events, lines, racks, pending, queued)
         )
 
     async def _announce_now(
@@ -378,14 +401,16 @@ class GameRunner:
         lines: Sequence[str],
         racks: Sequence[SeatRow],
         pending: int | None,
-        superseded: asyncio.Event,
+        queued: _Queued,
     ) -> None:
-        """The delivery job of :meth:`announce`; ``superseded`` is set when a newer one is queued."""
+        """The delivery job of :meth:`announce`: ``queued`` is its message, superseded when a newer
+        one is queued."""
         channel_id, game_id = table.row.channel_id, table.row.id
+        await asyncio.wait({queued.message})  # built, failed or given up
         message = None
-        if not superseded.is_set():
+        if not queued.superseded:
             try:
-                message = await self._unless_superseded(table, events, lines, superseded)
+                message = queued.message.result()
             except Exception:
                 logger.exception("game %d: could not announce the turn: its text goes out", game_id)
                 message = announcements.past_turn_message(table, events, lines)
@@ -393,7 +418,7 @@ class GameRunner:
             await self._post_now(channel_id, announcements.past_turn_message(table, events, lines))
             await self._owe(game_id, racks, pending)
             return
-        if self._newest.get(game_id) is superseded:
+        if self._newest.get(game_id) is queued:
             del self._newest[game_id]
         owed = self._owed.pop(game_id, _Owed())
         await self._post_now(channel_id, message)
@@ -428,20 +453,6 @@ class GameRunner:
         owed.seats.update(seat.seat for seat in racks)
         if pending is not None:
             owed.entries.append(pending)
-
-    async def _unless_superseded(
-        self, table: Table, events: Sequence[Event], lines: Sequence[str], superseded: asyncio.Event
-    ) -> Message | None:
-        """The turn message (:meth:`turn_message`), or ``None`` if ``superseded`` is set before its
-        board is drawn (the drawing is then cancelled: one still waiting its turn is never drawn)."""
-        drawing = asyncio.ensure_future(self.turn_message(table, events, lines))
-        newer = asyncio.ensure_future(superseded.wait())
-        await asyncio.wait((drawing, newer), return_when=asyncio.FIRST_COMPLETED)
-        newer.cancel()
-        if not drawing.done():
-            drawing.cancel()
-            return None
-        return drawing.result()
 
     async def _mark_sent(self, entry_id: int) -> None:
         """Mark outbox entry ``entry_id`` sent; if that fails, it goes out again at the next start."""

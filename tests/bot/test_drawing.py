@@ -7,11 +7,12 @@ import logging
 import os
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
 from bot.render.png import PngRenderer
-from bot.service.drawing import Drawing, DrawingProcessDiedError
+from bot.service.drawing import IN_FLIGHT, Drawing, DrawingProcessDiedError
 from scrabble_core.variant import get_variant
 
 
@@ -89,30 +90,79 @@ def named_after(name: str, seconds: float) -> bytes:
     return name.encode()
 
 
+def named_when(name: str, started: str, gate: str) -> bytes:
+    """``name``, once the file ``gate`` exists; creates the file ``started`` first."""
+    Path(started).touch()
+    while not Path(gate).exists():
+        time.sleep(0.005)
+    return name.encode()
+
+
+async def wait_for_file(path: Path) -> None:
+    for _ in range(2000):
+        if path.exists():
+            return
+        await asyncio.sleep(0.005)
+    raise AssertionError(f"{path} never appeared")
+
+
 def no_font() -> bytes:
     raise ValueError("no such font")
 
 
-async def test_in_its_process_urgent_images_go_first_and_errors_come_back() -> None:
+async def test_in_its_process_urgent_images_go_first_and_errors_come_back(tmp_path: Path) -> None:
     drawing = Drawing()
     drawing.use_process()
+    started, gate = tmp_path / "started", tmp_path / "gate"
     try:
         await drawing.draw(process_id)  # started
         done: list[str] = []
-        turns = [
-            asyncio.create_task(drawing.draw(named_after, f"turn {i}", 0.3 if i == 0 else 0))
-            for i in range(6)
-        ]
-        await asyncio.sleep(0)  # queued: the first four are in the process's pipe
+        first = asyncio.create_task(drawing.draw(named_when, "turn 0", str(started), str(gate)))
+        await wait_for_file(started)  # the process draws it
+        count = IN_FLIGHT - 2  # with the first and the urgent one, all in the process's hands
+        turns = [asyncio.create_task(drawing.draw(named_after, f"turn {i}", 0)) for i in range(1, count + 1)]
         urgent = asyncio.create_task(drawing.draw(named_after, "board", 0, urgent=True))
-        for task in (*turns, urgent):
+        await asyncio.sleep(0)  # all in the process's pipe, the urgent one last
+        gate.touch()
+        for task in (first, *turns, urgent):
             task.add_done_callback(lambda finished: done.append(finished.result().decode()))
-        await asyncio.gather(*turns, urgent)
-        assert done == ["turn 0", "turn 1", "turn 2", "turn 3", "board", "turn 4", "turn 5"]
+        await asyncio.gather(first, *turns, urgent)
+        assert done == ["turn 0", "board", *(f"turn {i}" for i in range(1, count + 1))]
         with pytest.raises(ValueError, match=r"^no such font$"):
             await drawing.draw(no_font)
         with pytest.raises(AttributeError, match=r"^Can.t pickle local object"):
             await drawing.draw(lambda: b"drawn here only")
         assert await drawing.draw(named_after, "still drawing", 0) == b"still drawing"
+    finally:
+        drawing.close()
+
+
+def noted(name: str, log: str) -> bytes:
+    """``name``, noted as a line of the file ``log``."""
+    with open(log, "a") as out:
+        out.write(f"{name}\n")
+    return name.encode()
+
+
+async def test_in_its_process_an_image_nobody_waits_for_any_more_is_not_drawn(tmp_path: Path) -> None:
+    drawing = Drawing()
+    drawing.use_process()
+    started, gate, log = tmp_path / "started", tmp_path / "gate", tmp_path / "log"
+    try:
+        await drawing.draw(process_id)  # started
+        first = asyncio.create_task(drawing.draw(named_when, "first", str(started), str(gate)))
+        await wait_for_file(started)
+        given_up = [
+            asyncio.create_task(drawing.draw(noted, f"given up {i}", str(log))) for i in range(IN_FLIGHT + 4)
+        ]
+        kept = asyncio.create_task(drawing.draw(noted, "kept", str(log)))
+        await asyncio.sleep(0)  # the process has the first and IN_FLIGHT - 1 more; 5 wait here
+        for task in given_up:
+            task.cancel()
+        await asyncio.wait(given_up)  # the process is told (while it still draws the first)
+        gate.touch()
+        assert await first == b"first"
+        assert await kept == b"kept"
+        assert log.read_text() == "kept\n"
     finally:
         drawing.close()

@@ -2,9 +2,10 @@
 
 :func:`bot.render.board.compose_board` takes the empty board, the tile sprites and the header strip
 from caches; :func:`bot.render.board.full_redraw` draws all of them afresh. Each case compares the two
-images pixel for pixel (no tolerance), with the caches cold and then warm, and the PNGs byte for byte
-(both in the board's fixed palette, :func:`bot.render.board.board_palette`: :func:`render_board`
-composes parts already mapped to it).
+images pixel for pixel (no tolerance), with the caches cold and then warm, and the PNGs decoded: the
+same palette (the board's fixed palette, :func:`bot.render.board.board_palette`) and the same colour
+index at every pixel (:func:`render_board` composes parts already mapped to it, and compresses each
+band of rows apart: :mod:`bot.render.png_bands`).
 """
 
 from __future__ import annotations
@@ -102,6 +103,13 @@ def cases() -> Iterator[tuple[str, Case]]:
 CASES = dict(cases())
 
 
+def pixels(png: bytes) -> tuple[str, tuple[int, int], list[int] | None, bytes]:
+    """A PNG decoded: its mode, size, palette and pixels (the colour indices of a palette image)."""
+    image = Image.open(io.BytesIO(png))
+    image.load()
+    return image.mode, image.size, image.getpalette(), image.tobytes()
+
+
 def clear_caches() -> None:
     for cache in (
         board_module._empty_board,
@@ -112,6 +120,7 @@ def clear_caches() -> None:
     ):
         cache.cache_clear()
     board_module._indexed_parts.cache_clear()
+    board_module.clear_kept_bands()
 
 
 @pytest.mark.parametrize("name", CASES)
@@ -123,10 +132,11 @@ def test_cached_render_is_the_full_redraw(name: str) -> None:
         cached = compose_board(board, last_move=last_move, header=strip)
         assert cached.size == reference.size
         assert ImageChops.difference(cached, reference).getbbox() is None, f"{warmth} caches"
-    expected = board_png(reference, board.variant)
+    expected = pixels(board_png(reference, board.variant))
+    assert expected[0] == "P"
     clear_caches()
     for warmth in ("cold", "warm"):
-        assert render_board(board, last_move=last_move, header=strip) == expected, f"{warmth} caches"
+        assert pixels(render_board(board, last_move=last_move, header=strip)) == expected, f"{warmth} caches"
 
 
 def test_comparison_sees_one_changed_tile() -> None:
@@ -148,17 +158,19 @@ def test_renders_in_threads_share_the_caches() -> None:
     """Eight threads render eight boards twice at once from cold caches; each PNG is its full redraw's."""
     names = list(CASES)[:8]
     expected = {
-        name: board_png(
-            full_redraw(CASES[name][0], last_move=CASES[name][1], header=CASES[name][2]),
-            CASES[name][0].variant,
+        name: pixels(
+            board_png(
+                full_redraw(CASES[name][0], last_move=CASES[name][1], header=CASES[name][2]),
+                CASES[name][0].variant,
+            )
         )
         for name in names
     }
     clear_caches()
 
-    def render(name: str) -> bytes:
+    def render(name: str) -> tuple[str, tuple[int, int], list[int] | None, bytes]:
         board, last_move, strip = CASES[name]
-        return render_board(board, last_move=last_move, header=strip)
+        return pixels(render_board(board, last_move=last_move, header=strip))
 
     with ThreadPoolExecutor(max_workers=8) as pool:
         rendered = list(pool.map(render, names * 2))
@@ -249,3 +261,61 @@ def test_a_games_headers_reuse_their_parts_and_are_the_drawn_strips() -> None:
         if turn >= 2:
             assert header_module._columns.cache_info().hits - before.hits == 2, turn  # both names
         scores[mover] += 10 + turn
+
+
+def record_composed_bands(monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, ...]]:
+    """From now on, each band composed (not found kept) is noted in the list returned: ``("row",
+    row)``, ``("header",)``, ``("top",)`` or ``("bottom",)``."""
+    composed: list[tuple[object, ...]] = []
+    make = board_module._IndexedParts._band_image
+
+    def recording(parts: board_module._IndexedParts, key: tuple[object, ...]) -> Image.Image:
+        composed.append(key[:2] if key[0] == "row" else key[:1])
+        return make(parts, key)
+
+    monkeypatch.setattr(board_module._IndexedParts, "_band_image", recording)
+    return composed
+
+
+def test_a_move_compresses_only_the_rows_it_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a board is drawn, the board after a move down column D (rows 11 to 13, the last move then)
+    composes and compresses only the header and the rows whose pixels changed: the three rows of the
+    move, and row 14 (BOUNTY, the last move before, no longer highlighted). The image is still the
+    full redraw's."""
+    board, last_move, strip = CASES["midgame, header midgame"]
+    assert strip is not None
+    clear_caches()
+    render_board(board, last_move=last_move, header=strip)
+    composed = record_composed_bands(monkeypatch)
+    after = Board(board.variant)
+    played = [((10, 3), "Z"), ((11, 3), "O"), ((12, 3), "O")]
+    after.place([*board.tiles(), *played])
+    assert after[(13, 3)] == "B"  # ZOOB down: the move ends on BOUNTY's B
+    moved = [square for square, _ in played]
+    header = BoardHeader(tuple(PlayerLine(p.name, p.score + 9, not p.to_move) for p in strip.players), bag=49)
+    png = render_board(after, last_move=moved, header=header)
+    assert composed == [("header",), ("row", 10), ("row", 11), ("row", 12), ("row", 13)]
+    expected = board_png(full_redraw(after, last_move=moved, header=header), board.variant)
+    assert pixels(png) == pixels(expected)
+
+
+def test_the_bands_kept_are_the_last_used(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With room for 18 bands: the midgame board with its header and last move (18 bands), then
+    without either (17, of which all but row 14 the same) drops the least recently used band, the
+    header. Drawing the first again composes its header, which drops the next least recently used
+    band, row 14 highlighted: it is composed again too. Every other band is found."""
+    monkeypatch.setattr(board_module, "BANDS_KEPT", 18)
+    board, last_move, strip = CASES["midgame, header midgame"]
+    assert strip is not None
+    clear_caches()
+    render_board(board, last_move=last_move, header=strip)
+    render_board(board, last_move=(), header=None)
+    parts = board_module._indexed_parts(board.variant)
+    assert len(parts._bands) == 18
+    assert ("header", tuple(strip.players), strip.bag) not in parts._bands
+    composed = record_composed_bands(monkeypatch)
+    png = render_board(board, last_move=last_move, header=strip)
+    assert composed == [("header",), ("row", 13)]
+    assert pixels(png) == pixels(
+        board_png(full_redraw(board, last_move=last_move, header=strip), board.variant)
+    )

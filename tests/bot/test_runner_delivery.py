@@ -131,6 +131,47 @@ async def test_a_board_still_being_drawn_when_a_newer_turn_comes_is_given_up(
         await harness.close()
 
 
+async def test_a_turns_board_is_drawn_while_the_channels_earlier_message_goes_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The board of an announcement is drawn from the moment it is queued: Bob's while Alice's turn
+    message, drawn and waiting to be posted, still holds the channel. Both then go out whole."""
+    harness = await open_harness(tmp_path)
+    notifier = await gated(harness)
+    try:
+        await started_game(harness)
+        await harness.svc.idle()
+        drawn: list[int] = []  # the scores in each board's header, as each is drawn
+        quick = harness.svc._runner.renderer.board
+
+        def board(board: object, last_move: object, header: BoardHeader) -> bytes:
+            drawn.append(sum(player.score for player in header.players))
+            return quick(board, last_move, header)  # type: ignore[arg-type]
+
+        monkeypatch.setattr(harness.svc._runner.renderer, "board", board)
+        notifier.hold()
+        before = len(notifier.posts)
+        for seat, user in ((0, ALICE), (1, BOB)):
+            play = find_play(harness.svc.game(CHANNEL), seat)
+            assert play is not None
+            await harness.svc.play(CHANNEL, user.id, typed(play))
+            await first_post_started(notifier)
+        for _ in range(500):
+            if len(drawn) == 2:
+                break
+            await asyncio.sleep(0.01)
+        game = harness.svc.game(CHANNEL)
+        assert drawn == [game.players[0].score, sum(player.score for player in game.players)]
+        assert (notifier.started, len(notifier.posts)) == (1, before)  # Alice's still waits
+        notifier.gate.set()
+        await harness.svc.idle()
+        posts = [message for _, message in notifier.posts[before:]]
+        assert [text.split(" ")[0] for text in notifier.texts()[before:]] == ["Alice", "Bob"]
+        assert [(message.turn, len(message.attachments)) for message in posts] == [(1, 1), (2, 1)]
+    finally:
+        await harness.close()
+
+
 async def test_an_announcement_cut_short_at_close_is_delivered_once_at_the_next_start(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
