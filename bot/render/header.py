@@ -1,22 +1,17 @@
 """The header strip above a board image: the players as pills with their scores, the one to move in
 yellow with an arrow, and the bag's count on the right.
 
-Like the rest of the images it is drawn :data:`style.SUPERSAMPLE` times larger and scaled down, and
-the scaling costs most of its time. :func:`draw_header_strip` does it all (the reference);
-:func:`header_strip` gives the same pixels faster, from parts kept between calls: the strip without
-its texts (the pills and the background: the same for every header with the same number of players,
-bag count width and player to move) and, for each text, the columns of the strip around it, scaled
-down alone (a name rarely changes; after a move only the mover's score and the bag's count do). A
-column of the scaled strip depends only on the columns of the large drawing within the filter's reach,
-and Pillow scales a part of an image (``resize`` with ``box``) exactly as it scales the whole, so the
-parts put together are the whole. A part is kept by what it draws: its texts and only the pills within
-the filter's reach of its columns, so a name's part is found again whoever else is to move. The parts
-are only read once made: threads may share them.
+The pills are rounded, so, like the shapes of the other images, they are drawn
+:data:`style.SUPERSAMPLE` times larger and scaled down for smooth edges; the strip without its texts is
+the same for every header with the same number of players, bag count width and player to move, so
+:func:`header_strip` keeps it (:func:`_without_texts`). The texts are drawn on it at the strip's own
+size: FreeType smooths their edges itself. (Until 26 Nov 2026 they were drawn large and scaled down
+with the pills, which took most of a board's time, about 4 ms of 7, for no sharper letters.)
+:func:`draw_header_strip` draws everything afresh: the reference the kept pills are compared with.
 """
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -31,12 +26,6 @@ from bot.render.style import RGB
 _TEXT_SIZE = 21
 _PAD = 10
 _RADIUS = 8
-_REACH = 15
-"""How far (in large pixels) beyond a text's box the scaled columns around it reach: Lanczos reads 9
-large pixels either side of a column at a third of the size; the rest is a margin."""
-_READ = 12
-"""How far (in large pixels) beyond a run of scaled columns the scaling reads the large drawing: the 9
-of Lanczos and a margin. A pill farther away changes none of the run's pixels."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,66 +44,42 @@ class _Text:
 
 @dataclass(frozen=True, slots=True)
 class _Layout:
-    """What the strip draws, in the large drawing's pixels and in the order it draws it."""
+    """What the strip draws, in its pixels: its size, its pills, then its texts."""
 
     size: tuple[int, int]
-    shapes: tuple[_Pill | _Text, ...]
-
-    @property
-    def pills(self) -> tuple[_Pill, ...]:
-        return tuple(shape for shape in self.shapes if isinstance(shape, _Pill))
-
-    @property
-    def texts(self) -> tuple[_Text, ...]:
-        return tuple(shape for shape in self.shapes if isinstance(shape, _Text))
+    pills: tuple[_Pill, ...]
+    texts: tuple[_Text, ...]
 
 
 def draw_header_strip(width: int, players: Sequence[PlayerLine], bag: int) -> Image.Image:
     """Draw the strip ``width`` pixels wide (and :data:`style.HEADER_HEIGHT` high) for ``players`` in
-    turn order and ``bag`` tiles left: every part drawn and scaled down afresh."""
+    turn order and ``bag`` tiles left, every part afresh."""
     layout = _layout(width, tuple(players), bag)
-    return shrink(_drawing(layout.size, layout.shapes), style.SUPERSAMPLE)
+    return _with_texts(_pills(layout.size, layout.pills), layout.texts)
 
 
 def header_strip(width: int, players: Sequence[PlayerLine], bag: int) -> Image.Image:
-    """The image of :func:`draw_header_strip`, pixel for pixel, put together from kept parts."""
+    """The image of :func:`draw_header_strip`, pixel for pixel, its pills kept between calls."""
     layout = _layout(width, tuple(players), bag)
-    strip = _without_texts(layout.size, layout.pills).copy()
-    scale = style.SUPERSAMPLE
-    for first, last, texts in _text_columns(layout):
-        left, right = first * scale - _READ, last * scale + _READ
-        shapes = tuple(
-            shape
-            for shape in layout.shapes
-            if (isinstance(shape, _Pill) and shape.box[0] - 1 <= right and shape.box[2] + 1 >= left)
-            or shape in texts
-        )
-        strip.paste(_columns(layout.size, shapes, first, last), (first, 0))
-    return strip
+    return _with_texts(_without_texts(layout.size, layout.pills).copy(), layout.texts)
 
 
 def _layout(width: int, players: tuple[PlayerLine, ...], bag: int) -> _Layout:
     """The pills and texts of the strip: the bag's pill on the right, the players' pills sharing the
     rest of the width, each with the name on the left (cut to fit) and the score on the right."""
-    scale = style.SUPERSAMPLE
-    size = (width * scale, style.HEADER_HEIGHT * scale)
-    text_size = _TEXT_SIZE * scale
-    face = font(text_size)
-    pad = _PAD * scale
-    top, bottom = pad, size[1] - pad
-    middle = size[1] / 2
+    face = font(_TEXT_SIZE)
+    top, bottom = _PAD, style.HEADER_HEIGHT - _PAD
+    middle = style.HEADER_HEIGHT / 2
     bag_text = f"Bag {bag}"
-    bag_width = face.getlength(bag_text) + 2 * pad
-    right = size[0] - style.MARGIN * scale
-    shapes: list[_Pill | _Text] = [
-        _Pill((right - bag_width, top, right, bottom), style.HEADER_PILL),
-        _Text((right - pad, middle), bag_text, style.HEADER_TEXT, "rm"),
-    ]
-    left = style.MARGIN * scale
-    space = right - bag_width - pad - left
-    pill = (space - pad * (len(players) - 1)) / max(len(players), 1)
+    bag_width = face.getlength(bag_text) + 2 * _PAD
+    right = width - style.MARGIN
+    pills = [_Pill((right - bag_width, top, right, bottom), style.HEADER_PILL)]
+    texts = [_Text((right - _PAD, middle), bag_text, style.HEADER_TEXT, "rm")]
+    left = style.MARGIN
+    space = right - bag_width - _PAD - left
+    pill = (space - _PAD * (len(players) - 1)) / max(len(players), 1)
     for index, player in enumerate(players):
-        x0 = left + index * (pill + pad)
+        x0 = left + index * (pill + _PAD)
         x1 = x0 + pill
         fill, ink = (
             (style.TO_MOVE_PILL, style.TO_MOVE_TEXT)
@@ -123,62 +88,32 @@ def _layout(width: int, players: tuple[PlayerLine, ...], bag: int) -> _Layout:
         )
         score = str(player.score)
         name = ("▶ " if player.to_move else "") + player.name
-        name = fit_text(name, text_size, pill - face.getlength(score) - 3 * pad)
-        shapes += [
-            _Pill((x0, top, x1, bottom), fill),
-            _Text((x1 - pad, middle), score, ink, "rm"),
-            _Text((x0 + pad, middle), name, ink, "lm"),
-        ]
-    return _Layout(size, tuple(shapes))
+        name = fit_text(name, _TEXT_SIZE, pill - face.getlength(score) - 3 * _PAD)
+        pills.append(_Pill((x0, top, x1, bottom), fill))
+        texts += [_Text((x1 - _PAD, middle), score, ink, "rm"), _Text((x0 + _PAD, middle), name, ink, "lm")]
+    return _Layout((width, style.HEADER_HEIGHT), tuple(pills), tuple(texts))
 
 
-def _drawing(size: tuple[int, int], shapes: Sequence[_Pill | _Text]) -> Image.Image:
-    """The large drawing of ``shapes`` on the strip's background."""
-    image = Image.new("RGB", size, style.FRAME_DARK)
+def _pills(size: tuple[int, int], pills: tuple[_Pill, ...]) -> Image.Image:
+    """The strip's background with ``pills``, drawn :data:`style.SUPERSAMPLE` times larger and scaled
+    down."""
+    scale = style.SUPERSAMPLE
+    image = Image.new("RGB", (size[0] * scale, size[1] * scale), style.FRAME_DARK)
     draw = ImageDraw.Draw(image)
-    face = font(_TEXT_SIZE * style.SUPERSAMPLE)
-    for shape in shapes:
-        if isinstance(shape, _Pill):
-            draw.rounded_rectangle(shape.box, _RADIUS * style.SUPERSAMPLE, fill=shape.fill)
-        else:
-            draw.text(shape.xy, shape.text, font=face, fill=shape.fill, anchor=shape.anchor)
-    return image
+    for pill in pills:
+        box = (pill.box[0] * scale, pill.box[1] * scale, pill.box[2] * scale, pill.box[3] * scale)
+        draw.rounded_rectangle(box, _RADIUS * scale, fill=pill.fill)
+    return shrink(image, scale)
 
 
-@lru_cache(maxsize=64)
-def _without_texts(size: tuple[int, int], pills: tuple[_Pill, ...]) -> Image.Image:
-    """The strip with its pills and no text, scaled down. Shared: copy before changing it."""
-    return shrink(_drawing(size, pills), style.SUPERSAMPLE)
+_without_texts = lru_cache(maxsize=64)(_pills)
+""":func:`_pills` kept for the last 64 layouts of pills. Shared: copy before changing it."""
 
 
-def _text_columns(layout: _Layout) -> list[tuple[int, int, tuple[_Text, ...]]]:
-    """The runs of scaled columns ``first`` to ``last`` (excluded) that a text reaches, with the texts
-    in each (texts whose runs touch share one)."""
-    scale = style.SUPERSAMPLE
-    columns = layout.size[0] // scale
-    measure = ImageDraw.Draw(Image.new("1", (1, 1)))
-    face = font(_TEXT_SIZE * scale)
-    reached = []
-    for text in layout.texts:
-        left, _, right, _ = measure.textbbox(text.xy, text.text, font=face, anchor=text.anchor)
-        first = max(0, math.floor((left - _REACH) / scale))
-        last = min(columns, math.ceil((right + _REACH) / scale))
-        reached.append((first, last, text))
-    runs: list[tuple[int, int, tuple[_Text, ...]]] = []
-    for first, last, text in sorted(reached, key=lambda run: run[0]):
-        if runs and first <= runs[-1][1]:
-            run_first, run_last, texts = runs[-1]
-            runs[-1] = (run_first, max(run_last, last), (*texts, text))
-        else:
-            runs.append((first, last, (text,)))
-    return runs
-
-
-@lru_cache(maxsize=2048)
-def _columns(size: tuple[int, int], shapes: tuple[_Pill | _Text, ...], first: int, last: int) -> Image.Image:
-    """Scaled columns ``first`` to ``last`` (excluded) of the strip drawing ``shapes``: its pills and
-    the texts near those columns. Shared: do not change it."""
-    scale = style.SUPERSAMPLE
-    drawing = _drawing(size, shapes)
-    box = (first * scale, 0, last * scale, size[1])
-    return drawing.resize((last - first, size[1] // scale), Image.Resampling.LANCZOS, box=box)
+def _with_texts(strip: Image.Image, texts: Sequence[_Text]) -> Image.Image:
+    """``strip`` with ``texts`` drawn on it (changed in place)."""
+    draw = ImageDraw.Draw(strip)
+    face = font(_TEXT_SIZE)
+    for text in texts:
+        draw.text(text.xy, text.text, font=face, fill=text.fill, anchor=text.anchor)
+    return strip
