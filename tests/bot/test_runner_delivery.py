@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -27,6 +28,7 @@ from service_fakes import (
 )
 
 import bot.service.delivery
+import bot.service.drawing
 from bot.messages import BoardHeader
 from bot.service.delivery import Deliveries
 from bot.service.text import rack_text
@@ -168,6 +170,33 @@ async def test_a_turns_board_is_drawn_while_the_channels_earlier_message_goes_ou
         posts = [message for _, message in notifier.posts[before:]]
         assert [text.split(" ")[0] for text in notifier.texts()[before:]] == ["Alice", "Bob"]
         assert [(message.turn, len(message.attachments)) for message in posts] == [(1, 1), (2, 1)]
+    finally:
+        await harness.close()
+
+
+async def test_a_rack_dmed_after_an_announcement_is_drawn_ahead_of_the_boards_waiting(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The channel's next announcements wait for the DM of a rack after a post: its rack is drawn
+    urgently, the announcement's board in turn."""
+    harness = await open_harness(tmp_path)
+    try:
+        await started_game(harness)
+        await harness.svc.idle()
+        drawn: list[tuple[str, bool]] = []
+        draw = bot.service.drawing.DRAWING.draw
+
+        async def recording(render: Callable[..., bytes], *args: object, urgent: bool = False) -> bytes:
+            drawn.append((render.__name__, urgent))
+            return await draw(render, *args, urgent=urgent)
+
+        monkeypatch.setattr(bot.service.drawing.DRAWING, "draw", recording)
+        play = find_play(harness.svc.game(CHANNEL), 0)
+        assert play is not None
+        await harness.svc.play(CHANNEL, ALICE.id, typed(play))
+        await harness.svc.idle()
+        assert drawn == [("board", False), ("rack", True)]
+        assert harness.notifier.dms[-1][0] == ALICE.id
     finally:
         await harness.close()
 
