@@ -8,11 +8,14 @@ before the announcements waiting, which go out in the background.
 
 The bot (:func:`bot.__main__.run`) goes further: after :meth:`Drawing.use_process` the images are drawn
 by a process of its own, which takes none of the interpreter's lock from the event loop and the store's
-thread and uses a core of its own. The event loop itself hands the images over a pipe, up to :data:`IN_FLIGHT` at a
-time (the process draws the most urgent it has, and skips those withdrawn meanwhile), and reads the
-drawn ones back in a callback: no thread of this process takes part
-(a pool of processes, whose threads each had to win the lock back from the busy event loop to pass an
-image on, left images waiting seconds at a hundred moves a second).
+thread and uses a core of its own. The event loop itself hands the images over a pipe, up to
+:data:`IN_FLIGHT` at a time, and reads the drawn ones back in a callback: no thread of this process
+takes part (a pool of processes, whose threads each had to win the lock back from the busy event loop
+to pass an image on, left images waiting seconds at a hundred moves a second). The process keeps the
+images it was given in its own queue, draws the most urgent first, skips those withdrawn meanwhile (a
+superseded announcement's board) and sends the drawn ones back from a thread, so that it never waits
+for the event loop; it runs at a lower CPU priority (:data:`NICENESS`), so that on a busy machine the
+event loop's answers go first.
 """
 
 from __future__ import annotations

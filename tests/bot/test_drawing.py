@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.render.png import PngRenderer
-from bot.service.drawing import IN_FLIGHT, Drawing, DrawingProcessDiedError
+from bot.service.drawing import IN_FLIGHT, NICENESS, Drawing, DrawingProcessDiedError
 from scrabble_core.variant import get_variant
 
 
@@ -57,6 +57,11 @@ def process_id() -> bytes:
     return str(os.getpid()).encode()
 
 
+def niceness() -> bytes:
+    """The CPU priority's niceness of the process that draws."""
+    return str(os.nice(0)).encode()
+
+
 def die() -> bytes:
     """Kill the process that draws, as the kernel's OOM killer would."""
     os._exit(1)
@@ -72,6 +77,7 @@ async def test_in_its_process_the_images_are_the_same_and_a_death_fails_only_its
     try:
         drawer = int(await drawing.draw(process_id))
         assert drawer != os.getpid()
+        assert int(await drawing.draw(niceness)) == min(os.nice(0) + NICENESS, 19)  # the bot first
         rack = await drawing.draw(renderer.rack, "QUIZ?AB", standard, urgent=True)
         assert rack == renderer.rack("QUIZ?AB", standard)  # the same bytes as drawn here
         with caplog.at_level(logging.ERROR, "bot.service"), pytest.raises(DrawingProcessDiedError):
