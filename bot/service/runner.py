@@ -378,8 +378,10 @@ class GameRunner:
         There, the turn message is posted (and the end of a game that is over), ``racks`` are DMed to
         their owners, then the outbox entry ``pending`` is marked sent.
 
-        A newer announcement of the game coalesces with this one. If it is queued by the time this
-        one's turn comes, or while its board is being drawn, this one goes out as its text alone
+        The turn message is built (its board drawn) from the moment the announcement is queued,
+        while the channel's earlier messages go out. A newer announcement of the game coalesces with
+        this one. If it is queued by the time this one's turn comes, or while its board is being
+        drawn, this one goes out as its text alone
         (:func:`announcements.past_turn_message`: its board is not drawn, or no longer waited for); if
         it is queued by the time this one is posted, this one is posted as it is. Either way the
         newer one DMs ``racks`` after its own post, as they are then, and only then is ``pending``
@@ -406,7 +408,11 @@ class GameRunner:
         """The delivery job of :meth:`announce`: ``queued`` is its message, superseded when a newer
         one is queued."""
         channel_id, game_id = table.row.channel_id, table.row.id
-        await asyncio.wait({queued.message})  # built, failed or given up
+        try:
+            await asyncio.wait({queued.message})  # built, failed or given up
+        except asyncio.CancelledError:  # the delivery is cut short (close): so is its drawing
+            queued.message.cancel()
+            raise
         message = None
         if not queued.superseded:
             try:
