@@ -19,6 +19,7 @@ from typing import Any, Final, TypeVar
 import discord
 
 from bot.messages import Attachment, Message
+from bot.service.tasks import outcome_seen
 
 MAX_CONTENT: Final = 2000
 """The longest text Discord accepts in one message."""
@@ -166,18 +167,11 @@ async def answered_in_time(
         Whatever ``work`` raises, or the deferral's error.
     """
     task = asyncio.ensure_future(work)
-    task.add_done_callback(_outcome_seen)
+    task.add_done_callback(outcome_seen)
     done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
     if not done:
         await defer(interaction, public=public)
     return await asyncio.shield(task)
-
-
-def _outcome_seen(task: asyncio.Future[Any]) -> None:
-    """Mark the outcome of a command nobody awaits any more as seen (asyncio would log it as lost);
-    its error, if any, is the command's own business, reported when it is awaited."""
-    if not task.cancelled():
-        task.exception()
 
 
 async def answer(

@@ -27,7 +27,7 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field, replace
-from typing import Any, Final, TypeVar
+from typing import Final, TypeVar
 
 from bot.config import Config
 from bot.messages import Message, mention
@@ -43,7 +43,7 @@ from bot.service.records import event_entries, log_line, stats_deltas
 from bot.service.seats import is_program, shown
 from bot.service.storage import retry_delay, retry_notice, typed_storage_errors
 from bot.service.table import Table, Tables
-from bot.service.tasks import Tasks
+from bot.service.tasks import Tasks, outcome_seen
 from bot.store import GameRow, GameStatus, LogEntry, SeatRow, StatsDelta, Store
 from scrabble_core.ai import Level, should_challenge
 from scrabble_core.errors import ScrabbleError
@@ -77,7 +77,7 @@ class _Queued:
 
     def __init__(self, message: Awaitable[Message]) -> None:
         self.message = asyncio.ensure_future(message)
-        self.message.add_done_callback(_retrieved)
+        self.message.add_done_callback(outcome_seen)  # superseded: maybe never awaited
         self.superseded = False
 
     def supersede(self) -> None:
@@ -85,13 +85,6 @@ class _Queued:
         board still waiting to be drawn is never drawn)."""
         self.superseded = True
         self.message.cancel()
-
-
-def _retrieved(future: asyncio.Future[Any]) -> None:
-    """Mark the outcome of a message nobody may await (superseded) as seen: its error, if any, is
-    logged by the announcement that awaits it."""
-    if not future.cancelled():
-        future.exception()
 
 
 @dataclass

@@ -71,3 +71,10 @@ class Tasks:
         for)."""
         while busy := [*self._ai_turns.values(), *self._work]:
             await asyncio.gather(*busy, return_exceptions=True)
+
+
+def outcome_seen(future: asyncio.Future[Any]) -> None:
+    """A done callback marking the outcome of a future nobody may await any more as seen (asyncio would
+    log its error as never retrieved); whoever awaits it still gets the error."""
+    if not future.cancelled():
+        future.exception()
