@@ -299,11 +299,13 @@ class KindStatsRow:
 @dataclass(frozen=True, slots=True)
 class OutboxEntry:
     """An announcement committed with its change and not yet marked sent: ``data`` is what the service
-    wrote to rebuild it."""
+    wrote to rebuild it; ``posted`` whether it was marked posted (its channel message went out, the
+    racks it DMs maybe not)."""
 
     id: int
     game_id: int
     data: Mapping[str, Any]
+    posted: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -557,6 +559,16 @@ class Store:
         _check_integers(row, log, stats)
         return await self._write(lambda db: _save_game(db, row, log, stats, outbox))
 
+    async def mark_posted(self, entry_id: int, at: float) -> None:
+        """Mark the queued announcement ``entry_id`` posted at ``at``: its channel message went out.
+
+        Raises:
+            sqlite3.Error: the write failed.
+        """
+        await self._write(
+            lambda db: db.execute("UPDATE outbox SET posted_at = ? WHERE id = ?", (at, entry_id))
+        )
+
     async def mark_sent(self, entry_id: int, at: float) -> None:
         """Mark the queued announcement ``entry_id`` delivered at ``at``.
 
@@ -601,13 +613,14 @@ class Store:
         first."""
         async with self._lock:
             rows = await self._db.fetchall(
-                "SELECT outbox.id, game_id, data, guild_id FROM outbox JOIN games ON games.id = outbox.game_id "
+                "SELECT outbox.id, game_id, data, posted_at IS NOT NULL, guild_id FROM outbox "
+                "JOIN games ON games.id = outbox.game_id "
                 "WHERE sent_at IS NULL AND games.kind = ? ORDER BY outbox.id",
                 (kind.value,),
             )
         return [
-            OutboxEntry(entry_id, game_id, _json_object(data))
-            for entry_id, game_id, data, guild_id in rows
+            OutboxEntry(entry_id, game_id, _json_object(data), bool(posted))
+            for entry_id, game_id, data, posted, guild_id in rows
             if self.owns(guild_id)
         ]
 

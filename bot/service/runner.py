@@ -12,8 +12,9 @@ once.
 
 The announcement of a turn is written to the store's outbox in the turn's own transaction; it is then
 handed to the channel's delivery task (:mod:`bot.service.delivery`), which renders and sends it after
-the channel's earlier messages, apart from the lock (the command answers at once), and marks it sent
-once it went out; one that a crash left unsent is delivered at the next :meth:`GameRunner.start`.
+the channel's earlier messages, apart from the lock (the command answers at once), marks it posted once
+its message is out and sent once the racks it DMs are too; one that a crash left unsent is delivered at
+the next :meth:`GameRunner.start`, without posting again one that was posted.
 Everything the runner says in a channel goes through that task, so a channel's messages keep their order.
 A busy channel's announcements coalesce: one whose game has a newer announcement queued behind it goes
 out as its text alone, and only the newest shows the board (and DMs the racks the older ones owed).
@@ -27,6 +28,7 @@ import random
 from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from dataclasses import dataclass, field, replace
+from functools import partial
 from typing import Final, TypeVar
 
 from bot.config import Config
@@ -406,52 +408,60 @@ class GameRunner:
         except asyncio.CancelledError:  # the delivery is cut short (close): so is its drawing
             queued.message.cancel()
             raise
+        superseded = queued.superseded
         message = None
-        if not queued.superseded:
+        if not superseded:
             try:
                 message = queued.message.result()
             except Exception:
                 logger.exception("game %d: could not announce the turn: its text goes out", game_id)
-                message = announcements.past_turn_message(table, events, lines)
-        if message is None:
-            await self._post_now(channel_id, announcements.past_turn_message(table, events, lines))
-            await self._owe(game_id, racks, pending)
-            return
         if self._newest.get(game_id) is queued:
             del self._newest[game_id]
-        owed = self._owed.pop(game_id, _Owed())
+        if message is None:  # superseded, or its board could not be drawn
+            message = announcements.past_turn_message(table, events, lines)
         await self._post_now(channel_id, message)
-        over = table.started().is_over
-        if over:
+        if not superseded and table.started().is_over:
             try:
                 await self._post_now(channel_id, await announcements.final_message(table, self.renderer))
             except Exception:
                 logger.exception("game %d: could not announce the end", game_id)
-        elif game_id in self._newest:  # a newer one came meanwhile: the racks go after its post
-            self._owed[game_id] = owed
-            await self._owe(game_id, racks, pending)
+        await self._after_post(table, racks, pending)
+
+    async def _after_post(self, table: Table, racks: Sequence[SeatRow], pending: int | None) -> None:
+        """After the post of an announcement (outbox entry ``pending``): DM ``racks`` and those the
+        game's older announcements owed, then mark their entries sent; or, if a newer announcement of
+        the game is queued meanwhile, leave all that to it (the racks go after its own post, as they
+        are then). An entry owing a rack is marked posted first, so a crash before it is marked sent DMs
+        the racks at the next start without posting it again; one owing none is marked sent at once."""
+        game_id = table.row.id
+        owed = self._owed.pop(game_id, _Owed())
+        if pending is not None and not racks:
+            await self._mark_sent(pending)
+        elif pending is not None:
+            await self._mark_posted(pending)
+            owed.entries.append(pending)
+        owed.seats.update(seat.seat for seat in racks)
+        if game_id in self._newest:
+            if owed.seats:
+                self._owed[game_id] = owed
             return
-        if owed.seats and not over:
-            racks = [table.row.seats[seat] for seat in sorted(owed.seats | {seat.seat for seat in racks})]
+        if not table.started().is_over:  # a game over DMs its last racks only
+            racks = [table.row.seats[seat] for seat in sorted(owed.seats)]
         for seat in racks:
             try:
                 await self._send_rack(table, seat)
             except Exception:
                 logger.exception("game %d: could not send seat %d its rack", game_id, seat.seat)
-        for entry_id in [*owed.entries, *([] if pending is None else [pending])]:
+        for entry_id in owed.entries:
             await self._mark_sent(entry_id)
 
-    async def _owe(self, game_id: int, racks: Sequence[SeatRow], pending: int | None) -> None:
-        """Leave ``racks`` to the game's newer announcement, and the marking of ``pending`` sent with
-        them; an entry that owes no rack is marked sent now."""
-        if not racks:
-            if pending is not None:
-                await self._mark_sent(pending)
-            return
-        owed = self._owed.setdefault(game_id, _Owed())
-        owed.seats.update(seat.seat for seat in racks)
-        if pending is not None:
-            owed.entries.append(pending)
+    async def _mark_posted(self, entry_id: int) -> None:
+        """Mark outbox entry ``entry_id`` posted; if that fails, its message is posted again (as its
+        text) at the next start, should the entry not be marked sent by then."""
+        try:
+            await self._store.mark_posted(entry_id, self._clock.now())
+        except Exception:
+            logger.exception("could not mark announcement %d posted", entry_id)
 
     async def _mark_sent(self, entry_id: int) -> None:
         """Mark outbox entry ``entry_id`` sent; if that fails, it goes out again at the next start."""
@@ -463,13 +473,14 @@ class GameRunner:
             )
 
     async def _deliver_pending(self) -> None:
-        """Deliver the announcements left unsent by a crash, rebuilt from the stored games, in order,
-        through :meth:`announce`: one whose game has moved on since is superseded by the game's
-        up-to-date one, so it goes out as its text and the racks it was to DM go with the up-to-date
-        one, as they are now; unless that one was sent already: a channel's announcements go out in
-        order, so this one went out before (only marking it sent failed) and is marked sent. One that
-        cannot be read is marked sent without being delivered."""
-        found: list[tuple[int, Announcement, Table]] = []
+        """Deliver the announcements left unsent by a crash, rebuilt from the stored games, in order.
+        One marked posted is not posted again: the racks it was to DM are DMed (as they are now, after
+        the game's newer announcements if any). One not posted goes through :meth:`announce`; if its
+        game has moved on since, it is superseded by the game's up-to-date one, so it goes out as its
+        text and its racks go with the up-to-date one; unless that one was sent already: a channel's
+        announcements go out in order, so this one went out before (only marking it sent failed) and is
+        marked sent. One that cannot be read is marked sent without being delivered."""
+        found: list[tuple[int, bool, Announcement, Table]] = []
         for entry in await self._store.pending_outbox():
             try:
                 announcement = Announcement.from_dict(entry.data)
@@ -482,19 +493,39 @@ class GameRunner:
                 logger.warning("game %d: announcement %d has no open game: dropped", entry.game_id, entry.id)
                 await self._mark_sent(entry.id)
                 continue
-            found.append((entry.id, announcement, table))
-        pending_now = {table.row.id for _, item, table in found if len(table.started().history) == item.move}
-        for entry_id, announcement, table in found:
+            found.append((entry.id, entry.posted, announcement, table))
+        pending_now = {
+            table.row.id for _, _, item, table in found if len(table.started().history) == item.move
+        }
+        announced: set[int] = set()
+        posted_only: dict[int, Table] = {}
+        for entry_id, posted, announcement, table in found:
             game_id, seats = table.row.id, table.row.seats
             if game_id not in pending_now:
                 logger.warning("game %d: announcement %d went out before: marked sent", game_id, entry_id)
                 await self._mark_sent(entry_id)
                 continue
-            logger.info(
-                "game %d: delivering the announcement of move %d after a restart", game_id, announcement.move
-            )
             racks = [seats[seat] for seat in announcement.racks if 0 <= seat < len(seats)]
-            await self.announce(table, announcement.events, announcement.lines, racks, pending=entry_id)
+            if posted:  # its racks go with the game's next announcement, or on their own below
+                logger.info(
+                    "game %d: announcement %d was posted: DMing its racks after a restart", game_id, entry_id
+                )
+                owed = self._owed.setdefault(game_id, _Owed())
+                owed.seats.update(seat.seat for seat in racks)
+                owed.entries.append(entry_id)
+                posted_only[game_id] = table
+            else:
+                logger.info(
+                    "game %d: delivering the announcement of move %d after a restart",
+                    game_id,
+                    announcement.move,
+                )
+                await self.announce(table, announcement.events, announcement.lines, racks, pending=entry_id)
+                announced.add(game_id)
+        for game_id, table in posted_only.items():
+            if game_id not in announced:
+                racks = [table.row.seats[seat] for seat in sorted(self._owed[game_id].seats)]
+                self.deliver(table.row.channel_id, partial(self._after_post, table, racks, None))
 
     async def _stored_table(self, game_id: int) -> Table | None:
         """Game ``game_id``: its open table, or the stored game if it has closed; ``None`` if it is a

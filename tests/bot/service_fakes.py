@@ -136,16 +136,20 @@ class GatedNotifier(RecordingNotifier):
         self.gate = asyncio.Event()
         self.gate.set()
         self.started = 0
+        self.passing = 0
 
     async def post(self, channel_id: int, message: Message) -> None:
         self.started += 1
-        await self.gate.wait()
+        if self.started > self.passing:
+            await self.gate.wait()
         await super().post(channel_id, message)
 
-    def hold(self) -> None:
-        """Make the posts from now on wait at the gate, counting them from 0."""
+    def hold(self, passing: int = 0) -> None:
+        """Make the posts from now on, but the first ``passing``, wait at the gate, counting them from
+        0."""
         self.gate.clear()
         self.started = 0
+        self.passing = passing
 
 
 async def gated(harness: Harness) -> GatedNotifier:
@@ -162,10 +166,11 @@ async def settle() -> None:
         await asyncio.sleep(0)
 
 
-async def first_post_started(notifier: GatedNotifier) -> None:
-    """Wait (in real time: images are rendered in threads) until a post waits at the gate."""
+async def first_post_started(notifier: GatedNotifier, count: int = 1) -> None:
+    """Wait (in real time: images are rendered in threads) until ``count`` posts started since the
+    gate was held (the last of them waits at it)."""
     for _ in range(2000):
-        if notifier.started:
+        if notifier.started >= count:
             break
         await asyncio.sleep(0.01)
     await settle()

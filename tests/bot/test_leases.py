@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from test_shards import guild_on
-from test_store import draft
+from test_store import NEWEST_MIGRATION, draft
 
 from bot.config import Config
 from bot.leases import Lease, LeaseLostError, ShardHeldError, ShardLeases, held_shards, kept
@@ -204,6 +204,6 @@ def test_the_bot_is_sharded_only_when_configured() -> None:
 async def test_sharded_processes_starting_together_migrate_a_new_database_once(pg_cluster: PgCluster) -> None:
     url = pg_cluster.new_database()
     stores = await asyncio.gather(*(Store.open(url, shards=Shards(4, (shard,))) for shard in range(4)))
-    assert [await store.schema_version() for store in stores] == [6] * 4
+    assert [await store.schema_version() for store in stores] == [NEWEST_MIGRATION] * 4
     for store in stores:
         await store.close()

@@ -220,18 +220,25 @@ async def test_a_cancelled_begin_leaves_the_connection_usable(store: Store) -> N
     assert await store.game(row.id) == changed
 
 
-async def test_the_outbox_is_written_with_its_change_and_marked_sent(store: Store) -> None:
+async def test_the_outbox_is_written_with_its_change_and_marked_posted_then_sent(store: Store) -> None:
     row = await store.create_game(draft(), [])
     first = await store.save(row, [], (), {"move": 1, "lines": ["a"]})
     second = await store.save(row, [], (), {"move": 2})
     assert await store.save(row, []) is None
     assert first is not None and second is not None
-    assert [(entry.id, entry.game_id, entry.data) for entry in await store.pending_outbox()] == [
-        (first, row.id, {"move": 1, "lines": ["a"]}),
-        (second, row.id, {"move": 2}),
+    assert [
+        (entry.id, entry.game_id, entry.data, entry.posted) for entry in await store.pending_outbox()
+    ] == [
+        (first, row.id, {"move": 1, "lines": ["a"]}, False),
+        (second, row.id, {"move": 2}, False),
+    ]
+    await store.mark_posted(second, 4.0)
+    assert [(entry.id, entry.posted) for entry in await store.pending_outbox()] == [
+        (first, False),
+        (second, True),
     ]
     await store.mark_sent(first, 5.0)
-    assert [entry.id for entry in await store.pending_outbox()] == [second]
+    assert [(entry.id, entry.posted) for entry in await store.pending_outbox()] == [(second, True)]
 
 
 async def test_a_statement_failing_in_the_middle_of_a_save_leaves_nothing(tmp_path: Path) -> None:
