@@ -106,6 +106,23 @@ class Variant:
     def _values(self) -> Mapping[str, int]:
         return {kind.letter: kind.value for kind in self.tiles}
 
+    @cached_property
+    def _squares(self) -> frozenset[Square]:
+        return frozenset(
+            (row, col)
+            for row, line in enumerate(self.layout)
+            for col, premium in enumerate(line)
+            if premium is not None
+        )
+
+    @cached_property
+    def _layout_text(self) -> str:
+        """The layout as a variant file writes it (:func:`variant_to_dict`, for every saved game)."""
+        return "\n".join(
+            " ".join(HOLE_TOKEN if premium is None else premium.value for premium in row)
+            for row in self.layout
+        )
+
     @property
     def tile_count(self) -> int:
         """Number of tiles in a full bag, blanks included."""
@@ -127,8 +144,7 @@ class Variant:
 
     def on_board(self, square: Square) -> bool:
         """Whether ``square`` is a real square of the board (inside it and not a hole)."""
-        row, col = square
-        return 0 <= row < self.rows and 0 <= col < self.cols and self.layout[row][col] is not None
+        return square in self._squares
 
     def premium(self, square: Square) -> Premium:
         """The premium of a square of the board.
@@ -215,10 +231,6 @@ def variant_to_dict(variant: Variant) -> dict[str, object]:
     """The variant as TOML-shaped data: :func:`variant_from_dict` reads it back to an equal variant."""
     tiles: dict[str, object] = {"blanks": variant.blanks}
     tiles.update({kind.letter: [kind.count, kind.value] for kind in variant.tiles})
-    layout = "\n".join(
-        " ".join(HOLE_TOKEN if premium is None else premium.value for premium in row)
-        for row in variant.layout
-    )
     return {
         "name": variant.name,
         "title": variant.title,
@@ -226,7 +238,7 @@ def variant_to_dict(variant: Variant) -> dict[str, object]:
         "bingo_bonus": variant.bingo_bonus,
         "exchange_min_bag": variant.exchange_min_bag,
         "scoreless_rounds": variant.scoreless_rounds,
-        "board": {"start": square_name(variant.start), "layout": layout},
+        "board": {"start": square_name(variant.start), "layout": variant._layout_text},
         "tiles": tiles,
     }
 

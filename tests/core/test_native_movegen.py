@@ -287,15 +287,31 @@ def enable_cases(
         yield board, random_rack(rng, board.variant, letters, rng.choice([2, 5, 7, 7, 7]))
 
 
-def test_the_squares_the_native_core_reads_are_the_rows_joined() -> None:
+def square_by_square(board: Board) -> str:
+    """What :meth:`Board.squares_text` promises, read one square at a time."""
+    variant = board.variant
+    return "".join(
+        board[row, col] or ("." if variant.on_board((row, col)) else "#")
+        for row in range(variant.rows)
+        for col in range(variant.cols)
+    )
+
+
+def test_the_squares_the_native_core_reads_and_the_rows_saved_are_the_boards_squares() -> None:
     rng = random.Random(4)
     seen = ""
     for _ in range(20):
         alphabet = rng.choice(["ABCDEFGHIJ", GREEK])
         board = Board(random_variant(rng, alphabet))
-        assert board.squares_text() == "".join(board.rows_text())
+        assert board.squares_text() == square_by_square(board)
         play_some(rng, board, load_move_generator(random_lexicon(rng, alphabet)), alphabet, 4)
-        assert board.squares_text() == "".join(board.rows_text())
+        assert board.squares_text() == square_by_square(board)
+        rows = board.rows_text()
+        assert rows == [
+            square_by_square(board)[row * board.variant.cols :][: board.variant.cols]
+            for row in range(len(rows))
+        ]
+        assert len(rows) == board.variant.rows and Board.from_rows(board.variant, rows) == board
         seen += board.squares_text()
     assert {"#", "."} <= set(seen) and any(tile.islower() for tile in seen)  # holes, empty squares, blanks
 
