@@ -227,6 +227,7 @@ async def test_an_old_database_is_rated_at_start_up(tmp_path: Path) -> None:
             "DROP TABLE analyses; DROP TABLE puzzle_answers; DROP TABLE puzzles;"  # and none of schema 4
             "DROP TABLE kind_stats; DROP INDEX games_by_kind; ALTER TABLE games DROP COLUMN kind;"  # nor of 5
             "DROP TABLE shard_leases;"  # nor of 6
+            "ALTER TABLE outbox DROP COLUMN posted_at;"  # nor of 7
         )
         db.execute("UPDATE games SET options = json_remove(options, '$.rated') WHERE options ->> 'rated'")
         db.execute("PRAGMA user_version = 2")
