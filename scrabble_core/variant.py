@@ -11,7 +11,7 @@ import enum
 import os
 import tomllib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from functools import cached_property
 from pathlib import Path
 from typing import Final
@@ -83,6 +83,11 @@ class Variant:
     """The game ends after this many rounds of consecutive scoreless turns: ``scoreless_rounds`` times
     the number of players (six turns with two players, twelve with four)."""
 
+    def __getstate__(self) -> dict[str, object]:
+        """The fields only: what the cached properties keep is rebuilt where the variant is unpickled
+        (a board sent to the drawing process for every image would carry them)."""
+        return {field.name: getattr(self, field.name) for field in fields(self)}
+
     def scoreless_turn_limit(self, players: int) -> int:
         """How many consecutive scoreless turns end a game of ``players`` players."""
         return self.scoreless_rounds * players
@@ -116,7 +121,7 @@ class Variant:
         )
 
     @cached_property
-    def _layout_text(self) -> str:
+    def layout_text(self) -> str:
         """The layout as a variant file writes it (:func:`variant_to_dict`, for every saved game)."""
         return "\n".join(
             " ".join(HOLE_TOKEN if premium is None else premium.value for premium in row)
@@ -238,7 +243,7 @@ def variant_to_dict(variant: Variant) -> dict[str, object]:
         "bingo_bonus": variant.bingo_bonus,
         "exchange_min_bag": variant.exchange_min_bag,
         "scoreless_rounds": variant.scoreless_rounds,
-        "board": {"start": square_name(variant.start), "layout": variant._layout_text},
+        "board": {"start": square_name(variant.start), "layout": variant.layout_text},
         "tiles": tiles,
     }
 

@@ -371,7 +371,7 @@ class GameRunner:
     ) -> None:
         """After a saved turn: queue its announcement in the channel's delivery task and return at once.
         There, the turn message is posted (and the end of a game that is over), ``racks`` are DMed to
-        their owners, then the outbox entry ``pending`` is marked sent.
+        their owners, then the outbox entry ``pending`` is marked sent (see :meth:`_after_post`).
 
         The turn message is built (its board drawn) from the moment the announcement is queued,
         while the channel's earlier messages go out. A newer announcement of the game coalesces with
@@ -379,8 +379,9 @@ class GameRunner:
         drawn, this one goes out as its text alone
         (:func:`announcements.past_turn_message`: its board is not drawn, or no longer waited for); if
         it is queued by the time this one is posted, this one is posted as it is. Either way the
-        newer one DMs ``racks`` after its own post, as they are then, and only then is ``pending``
-        marked sent (a crash before leaves it in the outbox, for the next start).
+        newer one DMs ``racks`` after its own post, as they are then. ``pending`` is marked posted once
+        its message is out, if DMs are still to come, and sent once they are (a crash before leaves it
+        in the outbox: the next start DMs the racks, and posts the message only if it was not posted).
 
         Never raises: the change is saved already, so a failure is logged and the channel's next
         messages still go out."""
@@ -429,35 +430,40 @@ class GameRunner:
 
     async def _after_post(self, table: Table, racks: Sequence[SeatRow], pending: int | None) -> None:
         """After the post of an announcement (outbox entry ``pending``): DM ``racks`` and those the
-        game's older announcements owed, then mark their entries sent; or, if a newer announcement of
-        the game is queued meanwhile, leave all that to it (the racks go after its own post, as they
-        are then). An entry owing a rack is marked posted first, so a crash before it is marked sent DMs
-        the racks at the next start without posting it again; one owing none is marked sent at once."""
+        game's older announcements owed, then mark their entries sent, ``pending`` last; or, if a newer
+        announcement of the game is queued meanwhile, leave all that to it (the racks go after its own
+        post, as they are then). A game over DMs its last ``racks`` only.
+
+        An entry is marked posted before its DMs (its own racks or the older ones'), so that a crash
+        before it is marked sent DMs them at the next start without posting it again; one with no DM to
+        wait for is marked sent at once."""
         game_id = table.row.id
         owed = self._owed.pop(game_id, _Owed())
-        if pending is not None and not racks:
-            await self._mark_sent(pending)
-        elif pending is not None:
-            await self._mark_posted(pending)
-            owed.entries.append(pending)
-        owed.seats.update(seat.seat for seat in racks)
         if game_id in self._newest:
-            if owed.seats:
+            if pending is not None and racks:
+                await self._mark_posted(pending)
+                owed.entries.append(pending)
+            elif pending is not None:
+                await self._mark_sent(pending)
+            owed.seats.update(seat.seat for seat in racks)
+            if owed.seats or owed.entries:
                 self._owed[game_id] = owed
             return
-        if not table.started().is_over:  # a game over DMs its last racks only
-            racks = [table.row.seats[seat] for seat in sorted(owed.seats)]
+        if not table.started().is_over:
+            racks = [table.row.seats[seat] for seat in sorted(owed.seats | {seat.seat for seat in racks})]
+        if pending is not None and racks:
+            await self._mark_posted(pending)
         for seat in racks:
             try:
                 await self._send_rack(table, seat)
             except Exception:
                 logger.exception("game %d: could not send seat %d its rack", game_id, seat.seat)
-        for entry_id in owed.entries:
+        for entry_id in [*owed.entries, *([] if pending is None else [pending])]:
             await self._mark_sent(entry_id)
 
     async def _mark_posted(self, entry_id: int) -> None:
-        """Mark outbox entry ``entry_id`` posted; if that fails, its message is posted again (as its
-        text) at the next start, should the entry not be marked sent by then."""
+        """Mark outbox entry ``entry_id`` posted; if that fails, its message is posted again at the
+        next start, should the entry not be marked sent by then."""
         try:
             await self._store.mark_posted(entry_id, self._clock.now())
         except Exception:
@@ -497,7 +503,7 @@ class GameRunner:
         pending_now = {
             table.row.id for _, _, item, table in found if len(table.started().history) == item.move
         }
-        announced: set[int] = set()
+        unposted: list[tuple[int, Announcement, Table, list[SeatRow]]] = []
         posted_only: dict[int, Table] = {}
         for entry_id, posted, announcement, table in found:
             game_id, seats = table.row.id, table.row.seats
@@ -506,26 +512,27 @@ class GameRunner:
                 await self._mark_sent(entry_id)
                 continue
             racks = [seats[seat] for seat in announcement.racks if 0 <= seat < len(seats)]
-            if posted:  # its racks go with the game's next announcement, or on their own below
-                logger.info(
-                    "game %d: announcement %d was posted: DMing its racks after a restart", game_id, entry_id
-                )
-                owed = self._owed.setdefault(game_id, _Owed())
-                owed.seats.update(seat.seat for seat in racks)
-                owed.entries.append(entry_id)
-                posted_only[game_id] = table
-            else:
-                logger.info(
-                    "game %d: delivering the announcement of move %d after a restart",
-                    game_id,
-                    announcement.move,
-                )
-                await self.announce(table, announcement.events, announcement.lines, racks, pending=entry_id)
-                announced.add(game_id)
-        for game_id, table in posted_only.items():
-            if game_id not in announced:
-                racks = [table.row.seats[seat] for seat in sorted(self._owed[game_id].seats)]
-                self.deliver(table.row.channel_id, partial(self._after_post, table, racks, None))
+            if not posted:
+                unposted.append((entry_id, announcement, table, racks))
+                continue
+            logger.info(
+                "game %d: announcement %d was posted: DMing its racks after a restart", game_id, entry_id
+            )
+            owed = self._owed.setdefault(game_id, _Owed())  # for the game's next announcement, or below
+            owed.seats.update(seat.seat for seat in racks)
+            owed.entries.append(entry_id)
+            posted_only[game_id] = table
+        # Every posted entry is owed before any announcement is queued: the first to go out takes them.
+        for entry_id, announcement, table, racks in unposted:
+            logger.info(
+                "game %d: delivering the announcement of move %d after a restart",
+                table.row.id,
+                announcement.move,
+            )
+            await self.announce(table, announcement.events, announcement.lines, racks, pending=entry_id)
+            posted_only.pop(table.row.id, None)
+        for table in posted_only.values():
+            self.deliver(table.row.channel_id, partial(self._after_post, table, (), None))
 
     async def _stored_table(self, game_id: int) -> Table | None:
         """Game ``game_id``: its open table, or the stored game if it has closed; ``None`` if it is a

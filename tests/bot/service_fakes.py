@@ -136,20 +136,16 @@ class GatedNotifier(RecordingNotifier):
         self.gate = asyncio.Event()
         self.gate.set()
         self.started = 0
-        self.passing = 0
 
     async def post(self, channel_id: int, message: Message) -> None:
         self.started += 1
-        if self.started > self.passing:
-            await self.gate.wait()
+        await self.gate.wait()
         await super().post(channel_id, message)
 
-    def hold(self, passing: int = 0) -> None:
-        """Make the posts from now on, but the first ``passing``, wait at the gate, counting them from
-        0."""
+    def hold(self) -> None:
+        """Make the posts from now on wait at the gate, counting them from 0."""
         self.gate.clear()
         self.started = 0
-        self.passing = passing
 
 
 async def gated(harness: Harness) -> GatedNotifier:

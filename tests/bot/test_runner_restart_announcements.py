@@ -5,6 +5,7 @@ first moves unsent was dropped, and the second player never got a rack)."""
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from service_fakes import (
     CHANNEL,
     CREATOR_FIRST_SEED,
     GUILD,
+    GatedNotifier,
     RecordingNotifier,
     find_play,
     first_post_started,
@@ -24,7 +26,9 @@ from service_fakes import (
 )
 
 import bot.service.delivery
+from bot.messages import Message
 from bot.service.game_service import NewGame
+from bot.service.text import rack_text
 
 
 async def test_out_of_date_announcements_go_out_as_text_and_every_owed_rack_once(
@@ -75,11 +79,16 @@ async def test_an_announcement_posted_before_a_crash_is_not_posted_again_and_its
     await harness.svc.join(CHANNEL, BOB)
     await harness.svc.idle()
     lobby = len(stuck.posts)
-    stuck.hold(passing=1)  # the start goes out, then Discord stops answering: the play stays unposted
+    stuck.hold()
     await harness.svc.start_game(CHANNEL, ALICE.id)
     play = find_play(harness.svc.game(CHANNEL), 0)
     assert play is not None
     await harness.svc.play(CHANNEL, ALICE.id, typed(play))
+    await first_post_started(stuck)  # the start waits to be posted, the play queued behind it
+    stuck.gate.set()
+    while len(stuck.posts) == lobby:
+        await asyncio.sleep(0)
+    stuck.gate.clear()  # the start went out; Discord never answers the play's post
     await first_post_started(stuck, 2)
     await harness.close()
     assert [message.text.split("\n")[0] for _, message in stuck.posts[lobby:]] == ["The game begins!"]
@@ -126,5 +135,73 @@ async def test_a_posted_announcement_that_is_the_games_newest_dms_its_racks_afte
     assert len(harness.notifier.posts) == posts  # not posted again
     [(user, rack)] = harness.notifier.dms[dms:]
     assert user == ALICE.id and rack.text.startswith("Your rack")
+    assert await harness.store.pending_outbox() == []
+    await harness.close()
+
+
+class HeldDms(GatedNotifier):
+    """A :class:`GatedNotifier` whose DMs wait at :attr:`dm_gate` (set: they go through)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.dm_gate = asyncio.Event()
+        self.dm_gate.set()
+        self.dms_started = 0
+
+    async def direct(self, user_id: int, message: Message) -> bool:
+        self.dms_started += 1
+        await self.dm_gate.wait()
+        return await super().direct(user_id, message)
+
+
+async def test_racks_owed_to_an_announcement_with_none_of_its_own_survive_a_crash_during_their_dm(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Found in review: Bob's pass (no rack of its own) was marked sent before it DMed the rack Alice's
+    # play left to it, so a crash then made the restart take Alice's entry for one that went out.
+    monkeypatch.setattr(bot.service.delivery, "CLOSE_GRACE_SECONDS", 0.05)
+    harness = await open_harness(tmp_path)
+    held = HeldDms()
+    harness.notifier = held
+    await harness.restart()
+    await harness.svc.new_game(GUILD, CHANNEL, ALICE, NewGame(seed=CREATOR_FIRST_SEED))
+    await harness.svc.join(CHANNEL, BOB)
+    await harness.svc.start_game(CHANNEL, ALICE.id)
+    await harness.svc.idle()
+    posts = len(held.posts)
+    held.hold()
+    held.dm_gate.clear()
+    held.dms_started = 0
+    play = find_play(harness.svc.game(CHANNEL), 0)
+    assert play is not None
+    await harness.svc.play(CHANNEL, ALICE.id, typed(play))
+    await harness.svc.pass_turn(CHANNEL, BOB.id)
+    await first_post_started(held)  # Alice's play waits to be posted, Bob's pass queued behind it
+    held.gate.set()
+    for _ in range(2000):  # both go out; then Alice's rack is DMed, and never arrives
+        if held.dms_started:
+            break
+        await asyncio.sleep(0.01)
+    assert [message.text.split("\n")[0] for _, message in held.posts[posts:]] == [
+        held.posts[posts][1].text.split("\n")[0],
+        "Bob passed.",
+    ]
+    assert held.posts[posts][1].text.startswith("Alice played ")
+    await harness.close()
+    with sqlite3.connect(harness.path) as db:
+        outbox = db.execute(
+            "SELECT posted_at IS NOT NULL, sent_at IS NOT NULL FROM outbox ORDER BY id"
+        ).fetchall()
+    assert outbox[-2:] == [(1, 0), (1, 0)]  # both posted, neither sent: the rack is still owed
+
+    harness.notifier = RecordingNotifier()
+    await harness.open()
+    await harness.svc.idle()
+    assert harness.notifier.posts == []  # nothing is posted again
+    game = harness.svc.game(CHANNEL)
+    assert [(user, message.text) for user, message in harness.notifier.dms] == [
+        (ALICE.id, rack_text(game.players[0].rack, CHANNEL))
+    ]
+    assert harness.store is not None
     assert await harness.store.pending_outbox() == []
     await harness.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import pickle
 import random
 from collections import Counter
 from pathlib import Path
@@ -448,3 +449,13 @@ def test_variant_is_a_plain_value(tiny_variant: Variant) -> None:
     assert copy == tiny_variant
     assert hash(copy) == hash(tiny_variant)
     assert copy.alphabet == "AÄBELNRST"
+
+
+def test_a_pickled_variant_carries_its_fields_only() -> None:
+    variant = get_variant("standard")
+    fresh = len(pickle.dumps(variant))
+    assert variant.on_board((7, 7)) and variant.alphabet and variant.layout_text  # every cache filled
+    assert len(pickle.dumps(variant)) == fresh  # a board sent to the drawing process carries none of them
+    copy = pickle.loads(pickle.dumps(variant))
+    assert copy == variant and copy.on_board((7, 7)) and not copy.on_board((15, 0))
+    assert variant_to_dict(copy) == variant_to_dict(variant)
