@@ -17,6 +17,7 @@ from service_fakes import (
     CREATOR_FIRST_SEED,
     GUILD,
     GatedNotifier,
+    Harness,
     RecordingNotifier,
     find_play,
     first_post_started,
@@ -31,22 +32,37 @@ from bot.service.game_service import NewGame
 from bot.service.text import rack_text
 
 
-async def test_out_of_date_announcements_go_out_as_text_and_every_owed_rack_once(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr(bot.service.delivery, "CLOSE_GRACE_SECONDS", 0.05)
-    harness = await open_harness(tmp_path)
+async def start_and_play_held(harness: Harness) -> tuple[GatedNotifier, int]:
+    """Alice's game with Bob, started and her first play made while Discord stops answering posts:
+    the gated notifier (the start's post waiting at its gate) and the number of lobby posts before."""
     stuck = await gated(harness)
     await harness.svc.new_game(GUILD, CHANNEL, ALICE, NewGame(seed=CREATOR_FIRST_SEED))
     await harness.svc.join(CHANNEL, BOB)
     await harness.svc.idle()
     lobby = len(stuck.posts)
-    stuck.hold()  # Discord stops answering: the start and the play stay unsent
+    stuck.hold()
     await harness.svc.start_game(CHANNEL, ALICE.id)
     play = find_play(harness.svc.game(CHANNEL), 0)
     assert play is not None
     await harness.svc.play(CHANNEL, ALICE.id, typed(play))
     await first_post_started(stuck)
+    return stuck, lobby
+
+
+def outbox_marks(harness: Harness) -> list[tuple[int, int]]:
+    """Whether each outbox entry, oldest first, is marked posted and sent (1 or 0), read from the file."""
+    with sqlite3.connect(harness.path) as db:
+        return db.execute(
+            "SELECT posted_at IS NOT NULL, sent_at IS NOT NULL FROM outbox ORDER BY id"
+        ).fetchall()
+
+
+async def test_out_of_date_announcements_go_out_as_text_and_every_owed_rack_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(bot.service.delivery, "CLOSE_GRACE_SECONDS", 0.05)
+    harness = await open_harness(tmp_path)
+    stuck, lobby = await start_and_play_held(harness)  # the start and the play stay unsent
     await harness.close()
     assert len(stuck.posts) == lobby and stuck.dms == []
 
@@ -74,17 +90,7 @@ async def test_an_announcement_posted_before_a_crash_is_not_posted_again_and_its
     # when its post had gone out and the racks it left to the next announcement had not.
     monkeypatch.setattr(bot.service.delivery, "CLOSE_GRACE_SECONDS", 0.05)
     harness = await open_harness(tmp_path)
-    stuck = await gated(harness)
-    await harness.svc.new_game(GUILD, CHANNEL, ALICE, NewGame(seed=CREATOR_FIRST_SEED))
-    await harness.svc.join(CHANNEL, BOB)
-    await harness.svc.idle()
-    lobby = len(stuck.posts)
-    stuck.hold()
-    await harness.svc.start_game(CHANNEL, ALICE.id)
-    play = find_play(harness.svc.game(CHANNEL), 0)
-    assert play is not None
-    await harness.svc.play(CHANNEL, ALICE.id, typed(play))
-    await first_post_started(stuck)  # the start waits to be posted, the play queued behind it
+    stuck, lobby = await start_and_play_held(harness)  # the start waits to be posted, the play behind it
     stuck.gate.set()
     while len(stuck.posts) == lobby:
         await asyncio.sleep(0)
@@ -93,10 +99,7 @@ async def test_an_announcement_posted_before_a_crash_is_not_posted_again_and_its
     await harness.close()
     assert [message.text.split("\n")[0] for _, message in stuck.posts[lobby:]] == ["The game begins!"]
     assert stuck.dms == []  # the start left its racks to the play
-    with sqlite3.connect(harness.path) as db:
-        outbox = db.execute(
-            "SELECT posted_at IS NOT NULL, sent_at IS NOT NULL FROM outbox ORDER BY id"
-        ).fetchall()
+    outbox = outbox_marks(harness)
     assert outbox == [(1, 0), (0, 0)]  # the start posted, the play not; neither sent
 
     harness.notifier = RecordingNotifier()
@@ -188,10 +191,7 @@ async def test_racks_owed_to_an_announcement_with_none_of_its_own_survive_a_cras
     ]
     assert held.posts[posts][1].text.startswith("Alice played ")
     await harness.close()
-    with sqlite3.connect(harness.path) as db:
-        outbox = db.execute(
-            "SELECT posted_at IS NOT NULL, sent_at IS NOT NULL FROM outbox ORDER BY id"
-        ).fetchall()
+    outbox = outbox_marks(harness)
     assert outbox[-2:] == [(1, 0), (1, 0)]  # both posted, neither sent: the rack is still owed
 
     harness.notifier = RecordingNotifier()
