@@ -11,6 +11,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Final
 
 
 class Button(enum.StrEnum):
@@ -63,13 +64,21 @@ class Link:
     private: bool = False
 
 
+MAX_KEY: Final = 20
+"""The longest :attr:`Message.key` (Discord takes nonces of up to 25 characters: a message split in
+several takes its key and a piece number)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Message:
     """One message: its text, files, buttons, the users it mentions, and whether only its recipient
     may see it (``private``: a DM, or an ephemeral reply). ``game`` is the id of the game its buttons
     act on (required with buttons); ``turn`` the game's move number (the length of its history) when
     the message was made, so that its turn buttons act on that turn only (``None``: whatever the turn).
-    ``links`` open pages (the web board); a private link is refused in a public message."""
+    ``links`` open pages (the web board); a private link is refused in a public message. ``key`` names
+    the post (:func:`bot.service.outbox.post_key`): a post with the key of one the channel already got
+    (an announcement posted again after a crash) is not made twice where the front end can tell (on
+    Discord, for a few minutes: the key is the message's nonce)."""
 
     text: str
     attachments: tuple[Attachment, ...] = ()
@@ -79,8 +88,11 @@ class Message:
     game: int | None = None
     turn: int | None = None
     links: tuple[Link, ...] = ()
+    key: str | None = None
 
     def __post_init__(self) -> None:
+        if self.key is not None and not 0 < len(self.key) <= MAX_KEY:
+            raise ValueError(f"a message's key has 1 to {MAX_KEY} characters")
         if self.buttons and self.game is None:
             raise ValueError("a message with buttons names the game they act on")
         if not self.private and any(link.private for link in self.links):

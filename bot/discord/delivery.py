@@ -95,11 +95,13 @@ def merged(earlier: Message, later: Message) -> Message | None:
     out; ``None`` when they must go separately.
 
     The merged message has both texts in order (a blank line between), the mentions of both, the files
-    of both except ``earlier``'s board image when ``later`` has one (the newer board supersedes it), and
-    ``later``'s buttons and links. They go separately when either is private, the texts do not fit in
-    one Discord message together (nothing is ever cut), there would be more than :data:`MAX_FILES`
-    files, ``earlier`` has buttons ``later`` does not supersede (buttons that act on whatever the turn
-    is, or on another game, or ``later`` has no turn buttons), or ``earlier`` has links ``later`` has not.
+    of both except ``earlier``'s board image when ``later`` has one (the newer board supersedes it),
+    ``later``'s buttons and links, and ``earlier``'s key if it has one, else ``later``'s (posted again
+    after a crash, the message of that key is not made twice; the other is). They go separately when
+    either is private, the texts do not fit in one Discord message together (nothing is ever cut),
+    there would be more than :data:`MAX_FILES` files, ``earlier`` has buttons ``later`` does not
+    supersede (buttons that act on whatever the turn is, or on another game, or ``later`` has no turn
+    buttons), or ``earlier`` has links ``later`` has not.
     """
     text = f"{earlier.text}\n\n{later.text}"
     if earlier.private or later.private or len(text) > MAX_CONTENT:
@@ -122,6 +124,7 @@ def merged(earlier: Message, later: Message) -> Message | None:
         game=later.game,
         turn=later.turn,
         links=later.links,
+        key=earlier.key if earlier.key is not None else later.key,
     )
 
 
@@ -141,9 +144,11 @@ def _pieces(message: Message, view: discord.ui.View | None) -> list[dict[str, An
 async def send_to(
     target: discord.abc.Messageable, message: Message, view: discord.ui.View | None = None
 ) -> None:
-    """Send ``message`` to a channel or DM, with ``view`` as its
-    buttons."""
-    for piece in _pieces(message, view):
+    """Send ``message`` to a channel or DM, with ``view`` as its buttons. A keyed message's pieces
+    have nonces made of its key (the first its key alone): Discord makes none of them twice."""
+    for number, piece in enumerate(_pieces(message, view)):
+        if message.key is not None:
+            piece["nonce"] = message.key if number == 0 else f"{message.key}.{number}"
         await target.send(**piece)
 
 

@@ -2,7 +2,10 @@
 
 A channel's messages go out one at a time, in the order they were posted. discord.py waits out
 Discord's rate limits (a 429's ``retry_after``) and sends the very same request again, whose nonce
-keeps Discord from creating the message twice; meanwhile the channel's next messages wait. Messages
+keeps Discord from creating the message twice; meanwhile the channel's next messages wait. A message
+with a key (an announcement's) has it as its nonce, so that a restart's second try of it, should the
+crash have come between its post and the mark of its outbox entry, is not made twice either (Discord
+keeps nonces for a few minutes: a restart after more than that may post it again). Messages
 that wait together are merged as they arrive (:func:`~bot.discord.delivery.merged`: every text is kept
 in order, a newer board image supersedes an older one), so a busy channel holds about one waiting
 message, with one board, instead of a queue that grows with its moves. (The service's delivery task

@@ -4,10 +4,13 @@ came in between. It holds what rebuilds the messages from the stored game, never
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
+from bot.messages import MAX_KEY, Message
+from bot.store import GameRow, GoRow
 from scrabble_core.game import Event
 
 
@@ -44,3 +47,20 @@ class Announcement:
             tuple(str(line) for line in data["lines"]),
             tuple(int(seat) for seat in data["racks"]),
         )
+
+
+def post_key(game_id: int, created_at: float, entry_id: int, part: str) -> str:
+    """The key (:attr:`bot.messages.Message.key`) of the post ``part`` (``"turn"``, ``"end"``...) of
+    outbox entry ``entry_id``, of game ``game_id`` created at ``created_at``: the same at every try of
+    that post, a restart's included, and unlike any other post's, a new database's too (its ids start
+    again, but not its games' creation times)."""
+    name = f"{game_id}:{created_at!r}:{entry_id}:{part}"
+    return hashlib.blake2b(name.encode(), digest_size=MAX_KEY // 2).hexdigest()
+
+
+def keyed(message: Message, row: GameRow | GoRow, entry_id: int | None, part: str) -> Message:
+    """``message``, the post ``part`` of outbox entry ``entry_id`` of the game ``row``, with its
+    :func:`post_key`; as it is when it belongs to no entry."""
+    if entry_id is None:
+        return message
+    return replace(message, key=post_key(row.id, row.created_at, entry_id, part))

@@ -39,7 +39,7 @@ from bot.service.delivery import Deliveries, Job
 from bot.service.errors import NoGameError, StaleTurnError, StorageError, StorageRangeError
 from bot.service.listeners import Listeners
 from bot.service.locks import ChannelLocks
-from bot.service.outbox import Announcement
+from bot.service.outbox import Announcement, keyed
 from bot.service.protocols import AiPlayer, BoardLinks, Clock, Notifier, Renderer
 from bot.service.records import event_entries, log_line, stats_deltas
 from bot.service.seats import is_program, shown
@@ -381,7 +381,8 @@ class GameRunner:
         it is queued by the time this one is posted, this one is posted as it is. Either way the
         newer one DMs ``racks`` after its own post, as they are then. ``pending`` is marked posted once
         its message is out, if DMs are still to come, and sent once they are (a crash before leaves it
-        in the outbox: the next start DMs the racks, and posts the message only if it was not posted).
+        in the outbox: the next start DMs the racks, and posts the message only if it was not marked
+        posted, with the key of its first post: :func:`~bot.service.outbox.keyed`).
 
         Never raises: the change is saved already, so a failure is logged and the channel's next
         messages still go out."""
@@ -420,10 +421,11 @@ class GameRunner:
             del self._newest[game_id]
         if message is None:  # superseded, or its board could not be drawn
             message = announcements.past_turn_message(table, events, lines)
-        await self._post_now(channel_id, message)
+        await self._post_now(channel_id, keyed(message, table.row, pending, "turn"))
         if not superseded and table.started().is_over:
             try:
-                await self._post_now(channel_id, await announcements.final_message(table, self.renderer))
+                final = await announcements.final_message(table, self.renderer)
+                await self._post_now(channel_id, keyed(final, table.row, pending, "end"))
             except Exception:
                 logger.exception("game %d: could not announce the end", game_id)
         await self._after_post(table, racks, pending)

@@ -13,6 +13,7 @@ from go_fakes import GO_CHANNEL, GoHarness
 from service_fakes import ALICE, BOB, GatedNotifier, RecordingNotifier, first_post_started
 
 import bot.service.delivery
+from bot.service.outbox import post_key
 from bot.store import GameKind
 
 PLAYERS = (ALICE, BOB)
@@ -77,6 +78,11 @@ async def test_go_announcements_behind_their_answers_keep_their_order(gated: GoH
         "Black: Alice (captured 0) · White: Bob (captured 0)",  # the undo question opens with no line
     ]
     assert [message.turn for _, message in notifier.posts[before:]] == [2, 3, 4, 5]
+    row = await gated.db.go_game(pending[0].game_id)
+    assert row is not None  # each post has its entry's key: a restart's second try is not made twice
+    assert [message.key for _, message in notifier.posts[before:]] == [
+        post_key(row.id, row.created_at, entry.id, "state") for entry in pending
+    ]
     assert await gated.db.pending_outbox(GameKind.GO) == []
 
 

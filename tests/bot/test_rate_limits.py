@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import time
+from dataclasses import replace
 from typing import Any
 
 import aiohttp
 import pytest
 from discord_fake import BotHarness, FakeDiscord, RateLimits
 
-from bot.discord.delivery import MAX_CONTENT, MAX_FILES, merged
+from bot.discord.delivery import MAX_CONTENT, MAX_FILES, capped_pieces, merged
 from bot.discord.notifier import DiscordNotifier
-from bot.messages import Attachment, Button, Link, Message
+from bot.messages import MAX_KEY, Attachment, Button, Link, Message
 
 ALICE = 700_000_000_000_000_001
 BOB = 700_000_000_000_000_002
@@ -164,6 +165,25 @@ def test_texts_that_just_fit_merge() -> None:
     assert merged(Message("a" * 1000), Message("b" * (MAX_CONTENT - 1002))) is not None
 
 
+@pytest.mark.parametrize(
+    ("earlier", "later", "kept"),
+    [("early", "late", "early"), ("early", None, "early"), (None, "late", "late"), (None, None, None)],
+)
+def test_merged_keeps_the_earlier_key_else_the_later(
+    earlier: str | None, later: str | None, kept: str | None
+) -> None:
+    notice = Message("Bob ran out of time.", key=earlier)
+    both = merged(notice, replace(turn(2), key=later))
+    assert both is not None and both.key == kept
+    assert replace(both, key=None) == merged(Message(notice.text), turn(2))
+
+
+@pytest.mark.parametrize("key", ["", "k" * (MAX_KEY + 1)])
+def test_a_key_has_1_to_20_characters(key: str) -> None:
+    with pytest.raises(ValueError, match=r"^a message's key has 1 to 20 characters$"):
+        Message("a", key=key)
+
+
 # -- through discord.py -------------------------------------------------------------------------------------
 
 
@@ -238,6 +258,25 @@ async def test_a_lost_answer_does_not_send_a_message_twice(harness: BotHarness) 
     sent = [r for r in harness.fake.requests if r.path == "/channels/400/messages"]
     assert len(sent) == 2 and sent[0].json["nonce"] == sent[1].json["nonce"]
     assert texts(harness.fake, 400) == [turn(1).text]
+
+
+async def test_a_keyed_message_posted_again_is_made_once_each_piece_by_its_own_nonce(
+    harness: BotHarness,
+) -> None:
+    """An announcement posted again by a restart (its outbox entry was not marked in time) has the same
+    key: Discord makes none of its messages twice. Another key, or none, makes new messages."""
+    notifier = DiscordNotifier(harness.bot)
+    key = "0123456789abcdef0123"
+    long = replace(turn(1), text=f"{'word ' * 450}end", key=key)
+    pieces = capped_pieces(long.text)
+    assert len(pieces) == 2
+    for message in [long, long, replace(long, key="another"), Message("plain"), Message("plain")]:
+        await notifier.post(600, message)
+    sent = [r.json for r in harness.fake.requests if r.path == "/channels/600/messages"]
+    assert [body["nonce"] for body in sent[:6]] == [key, f"{key}.1"] * 2 + ["another", "another.1"]
+    assert all(body["enforce_nonce"] for body in sent)
+    assert sent[6]["nonce"] != sent[7]["nonce"]  # discord.py's own, one per message
+    assert texts(harness.fake, 600) == [*pieces, *pieces, "plain", "plain"]
 
 
 async def test_acknowledgements_never_wait_behind_rate_limited_posts(harness: BotHarness) -> None:

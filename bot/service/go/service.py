@@ -50,6 +50,7 @@ from bot.service.go.options import GoNewGame, go_options
 from bot.service.go.protocols import GoAi, GoBoardRenderer
 from bot.service.go.table import BLACK_SEAT, WHITE_SEAT, Extra, GoTable, colour_of, seat_of_colour
 from bot.service.locks import ChannelLocks
+from bot.service.outbox import keyed
 from bot.service.protocols import Clock, Notifier, SystemClock
 from bot.service.rating_model import human_key
 from bot.service.ratings import ranked, rating_line
@@ -682,7 +683,8 @@ class GoService:
         """Render and post the message of the table's state opened by ``lines``, then mark ``pending``
         sent. Never raises (the change is committed)."""
         try:
-            await self._post_now(table.row.channel_id, await self._state_message(table, lines))
+            message = await self._state_message(table, lines)
+            await self._post_now(table.row.channel_id, keyed(message, table.row, pending, "state"))
         except Exception:
             logger.exception("go game %d: could not announce", table.row.id)
         if pending is not None:
