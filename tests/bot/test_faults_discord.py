@@ -1,5 +1,6 @@
 """Storage failures reach Discord users as private refusals: the service's StorageError through the
-bot's one error translator, over the fake Discord API and a real SQLite file."""
+bot's one error translator, over the fake Discord API and a real SQLite file; an announcement whose
+mark failed (a crash after its post) is posted again at the next start without being made twice."""
 
 from __future__ import annotations
 
@@ -41,3 +42,35 @@ async def test_a_busy_database_is_told_privately_and_nothing_changes(
     assert len(h.fake.find("POST", f"/channels/{channel}/messages")) == posted
     reply = await h.reply(h.payloads.slash("pass", ()))
     assert reply.content == "You passed."
+
+
+async def test_a_restart_does_not_make_twice_a_message_posted_before_its_entry_was_marked(
+    make_harness: MakeHarness, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The process dies between the start's post and the mark of its outbox entry (a kill -9 there):
+    the next process posts it again with the same nonce, and Discord answers with the message it made
+    instead of making a second one."""
+    h = await make_harness()
+    await h.reply(h.payloads.slash("new", ()))
+    await h.reply(h.payloads.slash("join", (), user_id=BOB))
+    await h.service.idle()
+
+    async def died_first(entry_id: int, at: float) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(h.store, "mark_posted", died_first)
+    monkeypatch.setattr(h.store, "mark_sent", died_first)
+    await h.reply(h.payloads.slash("start", ()))
+    await h.service.idle()
+    channel = h.payloads.channel_id
+    messages = h.fake.channel_messages(channel)
+    [start] = [m for m in messages if m["content"].startswith("The game begins!")]
+    posts = h.fake.find("POST", f"/channels/{channel}/messages")
+    await h.bot.close()
+
+    restarted = await make_harness()
+    await restarted.service.idle()
+    again = h.fake.find("POST", f"/channels/{channel}/messages")[len(posts) :]
+    assert [post.json["nonce"] for post in again] == [start["nonce"]]  # posted again...
+    assert h.fake.channel_messages(channel) == messages  # ...and not made twice
+    assert await restarted.store.pending_outbox() == []
