@@ -95,16 +95,18 @@ def merged(earlier: Message, later: Message) -> Message | None:
     out; ``None`` when they must go separately.
 
     The merged message has both texts in order (a blank line between), the mentions of both, the files
-    of both except ``earlier``'s board image when ``later`` has one (the newer board supersedes it),
-    ``later``'s buttons and links, and ``earlier``'s key if it has one, else ``later``'s (posted again
-    after a crash, the message of that key is not made twice; the other is). They go separately when
-    either is private, the texts do not fit in one Discord message together (nothing is ever cut),
-    there would be more than :data:`MAX_FILES` files, ``earlier`` has buttons ``later`` does not
-    supersede (buttons that act on whatever the turn is, or on another game, or ``later`` has no turn
-    buttons), or ``earlier`` has links ``later`` has not.
+    of both except ``earlier``'s board image when ``later`` has one (the newer board supersedes it), and
+    ``later``'s buttons and links. They go separately when either is private or has a key (a message
+    posted again under the key of one Discord made is answered with that one: merged, the other's text
+    would be lost), the texts do not fit in one Discord message together (nothing is ever cut), there
+    would be more than :data:`MAX_FILES` files, ``earlier`` has buttons ``later`` does not supersede
+    (buttons that act on whatever the turn is, or on another game, or ``later`` has no turn buttons), or
+    ``earlier`` has links ``later`` has not.
     """
     text = f"{earlier.text}\n\n{later.text}"
     if earlier.private or later.private or len(text) > MAX_CONTENT:
+        return None
+    if earlier.key is not None or later.key is not None:
         return None
     if earlier.buttons and (earlier.turn is None or later.turn is None or earlier.game != later.game):
         return None
@@ -124,7 +126,6 @@ def merged(earlier: Message, later: Message) -> Message | None:
         game=later.game,
         turn=later.turn,
         links=later.links,
-        key=earlier.key if earlier.key is not None else later.key,
     )
 
 

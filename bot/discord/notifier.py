@@ -7,10 +7,11 @@ with a key (an announcement's) has it as its nonce, so that a restart's second t
 crash have come between its post and the mark of its outbox entry, is not made twice either (Discord
 keeps nonces for a few minutes: a restart after more than that may post it again). Messages
 that wait together are merged as they arrive (:func:`~bot.discord.delivery.merged`: every text is kept
-in order, a newer board image supersedes an older one), so a busy channel holds about one waiting
-message, with one board, instead of a queue that grows with its moves. (The service's delivery task
-of a channel, :mod:`bot.service.delivery`, sends one message at a time, so its turn messages do not
-wait together here today: the merging bounds a channel's queue whatever posts do.)
+in order, a newer board image supersedes an older one; a keyed message goes alone), so a busy channel
+holds about one waiting message, with one board, instead of a queue that grows with its moves. (The
+service's delivery task of a channel, :mod:`bot.service.delivery`, sends one message at a time, so its
+announcements, the keyed messages, never wait together here: the merging bounds a channel's queue of
+other posts.)
 
 A DM goes to the user's DM channel, whose id the notifier keeps (:data:`DM_CHANNELS_KEPT` of them):
 discord.py keeps only the last 128 users' DM channels, and beyond that every DM first asked Discord for

@@ -110,7 +110,8 @@ class Cluster:
 @pytest.fixture(name="cluster")
 async def cluster_fixture(tmp_path: Path, pg_cluster: PgCluster) -> AsyncIterator[Cluster]:
     """The fakes (a guild on every shard) and a new database; every process started is stopped at the
-    end (SIGINT, then SIGKILL after 20 s)."""
+    end (SIGINT, then SIGKILL after 20 s). A test in which the fake answered a message with another of
+    the same nonce (:attr:`FakeDiscord.swallowed`) fails."""
     fake = FakeDiscord(valid_token=TEST_TOKEN)
     await fake.start()
     owner = Payloads(application_id=fake.application_id).user_id
@@ -121,6 +122,7 @@ async def cluster_fixture(tmp_path: Path, pg_cluster: PgCluster) -> AsyncIterato
     running = Cluster(fake, gateway, pg_cluster.new_database(), tmp_path, [])
     try:
         yield running
+        assert fake.swallowed == [], f"messages swallowed by a nonce of another: {fake.swallowed}"
     finally:
         for process in running.processes:
             await stop_bot(process)

@@ -35,12 +35,14 @@ from bot.store import Store
 @pytest.fixture
 async def fake_discord(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
     """The fake REST API, with ``discord.http.Route.BASE`` pointed at it (which also covers the webhook
-    adapter that sends interaction callbacks and followups)."""
+    adapter that sends interaction callbacks and followups); a test in which it answered a message with
+    another of the same nonce (:attr:`FakeDiscord.swallowed`) fails."""
     fake = FakeDiscord()
     await fake.start()
     monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
     yield fake
     await fake.close()
+    assert fake.swallowed == [], f"messages swallowed by a nonce of another: {fake.swallowed}"
 
 
 @pytest.fixture

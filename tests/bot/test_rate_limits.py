@@ -110,6 +110,13 @@ async def test_fake_creates_a_message_once_per_nonce(fake_discord: FakeDiscord) 
             repeated = await again.json()
     assert repeated == created and created["nonce"] == "42"
     assert texts(fake_discord, 1) == ["once"]
+    assert fake_discord.swallowed == []
+    other = {**body, "content": "another"}
+    url = fake_discord.api_base + "/channels/1/messages"
+    async with aiohttp.ClientSession() as session, session.post(url, json=other) as swallowed:
+        assert await swallowed.json() == created  # as Discord does: "another" appears nowhere
+    assert [request.json["content"] for request in fake_discord.swallowed] == ["another"]
+    fake_discord.swallowed.clear()  # expected here: the fixture fails a test that leaves any
 
 
 # -- merging ------------------------------------------------------------------------------------------------
@@ -155,6 +162,8 @@ def test_merged_keeps_every_text_and_only_the_newest_board() -> None:
             turn(2),
             id="too many files",
         ),
+        pytest.param(Message("a", key="k"), turn(2), id="a keyed message"),
+        pytest.param(Message("a"), replace(turn(2), key="k"), id="a keyed message later"),
     ],
 )
 def test_messages_that_must_go_separately(earlier: Message, later: Message) -> None:
@@ -163,19 +172,6 @@ def test_messages_that_must_go_separately(earlier: Message, later: Message) -> N
 
 def test_texts_that_just_fit_merge() -> None:
     assert merged(Message("a" * 1000), Message("b" * (MAX_CONTENT - 1002))) is not None
-
-
-@pytest.mark.parametrize(
-    ("earlier", "later", "kept"),
-    [("early", "late", "early"), ("early", None, "early"), (None, "late", "late"), (None, None, None)],
-)
-def test_merged_keeps_the_earlier_key_else_the_later(
-    earlier: str | None, later: str | None, kept: str | None
-) -> None:
-    notice = Message("Bob ran out of time.", key=earlier)
-    both = merged(notice, replace(turn(2), key=later))
-    assert both is not None and both.key == kept
-    assert replace(both, key=None) == merged(Message(notice.text), turn(2))
 
 
 @pytest.mark.parametrize("key", ["", "k" * (MAX_KEY + 1)])

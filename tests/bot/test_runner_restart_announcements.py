@@ -208,42 +208,54 @@ async def test_racks_owed_to_an_announcement_with_none_of_its_own_survive_a_cras
     await harness.close()
 
 
+@pytest.mark.parametrize("move", ["play", "resign"])
 async def test_an_announcement_posted_again_after_a_crash_has_the_key_of_its_first_post(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, move: str
 ) -> None:
-    """The process dies between an announcement's post and the mark of its entry (a kill -9 there): the
-    next start posts it again, with the key of its first post (on Discord its nonce: the message is not
-    made twice); each announcement has a key of its own."""
+    """The process dies between an announcement's posts and the mark of its entry (a kill -9 there): the
+    next start posts them again, each with the key of its first post (on Discord its nonce: the message
+    is not made twice); each post has a key of its own, the end of a game too."""
     harness = await open_harness(tmp_path)
-    await harness.svc.new_game(GUILD, CHANNEL, ALICE, NewGame(seed=CREATOR_FIRST_SEED))
-    await harness.svc.join(CHANNEL, BOB)
-    await harness.svc.idle()
-    lobby = len(harness.notifier.posts)
-    assert harness.store is not None
+    try:
+        await harness.svc.new_game(GUILD, CHANNEL, ALICE, NewGame(seed=CREATOR_FIRST_SEED))
+        await harness.svc.join(CHANNEL, BOB)
+        await harness.svc.idle()
+        lobby = len(harness.notifier.posts)
+        assert harness.store is not None
 
-    async def died_first(entry_id: int, at: float) -> None:
-        raise sqlite3.OperationalError("disk I/O error")
+        async def died_first(entry_id: int, at: float) -> None:
+            raise sqlite3.OperationalError("disk I/O error")
 
-    monkeypatch.setattr(harness.store, "mark_posted", died_first)
-    monkeypatch.setattr(harness.store, "mark_sent", died_first)
-    await harness.svc.start_game(CHANNEL, ALICE.id)
-    play = find_play(harness.svc.game(CHANNEL), 0)
-    assert play is not None
-    await harness.svc.play(CHANNEL, ALICE.id, typed(play))
-    await harness.svc.idle()
-    first = [message for _, message in harness.notifier.posts[lobby:]]
-    assert [message.text.split(" ")[0] for message in first] == ["The", "Alice"]
-    assert outbox_marks(harness) == [(0, 0), (0, 0)]
+        monkeypatch.setattr(harness.store, "mark_posted", died_first)
+        monkeypatch.setattr(harness.store, "mark_sent", died_first)
+        await harness.svc.start_game(CHANNEL, ALICE.id)
+        if move == "play":
+            play = find_play(harness.svc.game(CHANNEL), 0)
+            assert play is not None
+            await harness.svc.play(CHANNEL, ALICE.id, typed(play))
+            openings = ["The game begins!", "Alice played"]
+        else:
+            await harness.svc.resign(CHANNEL, ALICE.id)
+            openings = ["The game begins!", "Alice resigned.", "Game over!"]
+        await harness.svc.idle()
+        first = [message for _, message in harness.notifier.posts[lobby:]]
+        assert [
+            message.text[: len(opening)] for message, opening in zip(first, openings, strict=True)
+        ] == openings
+        assert outbox_marks(harness) == [(0, 0), (0, 0)]
 
-    await harness.restart()
-    await harness.svc.idle()
-    again = [message for _, message in harness.notifier.posts[lobby + 2 :]]
-    assert [message.text.split(" ")[0] for message in again] == ["The", "Alice"]
-    keys = [message.key for message in first]
-    assert [message.key for message in again] == keys
-    assert None not in keys and len(set(keys)) == 2
-    assert outbox_marks(harness) == [(1, 1), (1, 1)]
-    await harness.close()
+        await harness.restart()
+        await harness.svc.idle()
+        again = [message for _, message in harness.notifier.posts[lobby + len(first) :]]
+        assert [
+            message.text[: len(opening)] for message, opening in zip(again, openings, strict=True)
+        ] == openings
+        keys = [message.key for message in first]
+        assert [message.key for message in again] == keys
+        assert None not in keys and len(set(keys)) == len(keys)
+        assert [sent for _, sent in outbox_marks(harness)] == [1, 1]
+    finally:
+        await harness.close()
 
 
 def test_a_posts_key_is_stable_and_names_its_game_its_entry_and_its_part() -> None:
