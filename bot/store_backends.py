@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import abc
 import asyncio
+import contextlib
 import sqlite3
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -341,7 +342,20 @@ class PostgresBackend(Backend):
         return await asyncio.get_running_loop().run_in_executor(self._thread, work, connection)
 
     async def close(self) -> None:
-        await self.run(lambda _: self._connection.connection.close())
+        """Release the database's advisory locks, then close the connection: another process may open
+        the database as soon as this returns (a bare close leaves them held until the server has ended
+        the session, a moment later: a process started right after this one stopped was refused)."""
+        import psycopg
+
+        def release_and_close(_: Connection) -> None:
+            connection = self._connection.connection
+            try:
+                with contextlib.suppress(psycopg.Error):  # lost: the server releases them at its end
+                    connection.execute("SELECT pg_advisory_unlock_all()")
+            finally:
+                connection.close()
+
+        await self.run(release_and_close)
         self._thread.shutdown()
 
     async def schema_version(self) -> int:
