@@ -97,13 +97,15 @@ class ConsoleApp:
                 return EXIT_USAGE
         elif saved and not new_options:
             last = saved[-1]
-            answer = self._read(
-                f"An unfinished game is saved: game {last.id} ({self._describe(last)}). Continue it? [Y/n] "
-            )
-            if answer is None:
+            try:
+                question = (
+                    f"An unfinished game is saved: game {last.id} ({self._describe(last)}). Continue it?"
+                )
+                if self._terminal.confirm(question):
+                    row = last
+            except (EOFError, KeyboardInterrupt):
+                self._terminal.say()
                 return EXIT_OK
-            if answer.strip().lower() not in {"n", "no"}:
-                row = last
         if row is None:
             if saved:
                 kept = "".join(f"\n  Game {game.id}: {self._describe(game)}" for game in saved)

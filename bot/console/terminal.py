@@ -39,6 +39,21 @@ class Terminal:
         """Write ``text`` and a line end."""
         self.write(f"{text}\n")
 
+    def confirm(self, question: str) -> bool:
+        """Ask ``question`` (a yes-or-no question; Enter says yes) until the answer is y, yes, n or no,
+        in any case; whether it is yes.
+
+        Raises:
+            EOFError, KeyboardInterrupt: as :attr:`read`.
+        """
+        while True:
+            answer = self.read(f"{question} [Y/n] ").strip().lower()
+            if answer in {"", "y", "yes"}:
+                return True
+            if answer in {"n", "no"}:
+                return False
+            self.say("Answer y or n (Enter: y).")
+
     def clear(self) -> None:
         """Clear the screen and its scrollback, or draw a rule when the terminal cannot."""
         self.write(_CLEAR if self.clears else f"{'-' * 60}\n")

@@ -146,14 +146,13 @@ def _choose(args: argparse.Namespace, saves: SaveDirectory, terminal: Terminal) 
     if unfinished and not args.new_options:
         last = unfinished[-1]
         try:
-            answer = terminal.read(
-                f"An unfinished game is saved: game {last.id} ({_describe(last)}). Continue it? [Y/n] "
-            )
+            if terminal.confirm(
+                f"An unfinished game is saved: game {last.id} ({_describe(last)}). Continue it?"
+            ):
+                return last
         except (EOFError, KeyboardInterrupt):
             terminal.say()
             return None
-        if answer.strip().lower() not in {"n", "no"}:
-            return last
     return _new_game(args, saves)
 
 

@@ -194,8 +194,11 @@ async def test_quit_and_resume(tmp_path: Path) -> None:
     assert parse_gcg(record.read_text()).players
     assert image.read_bytes().startswith(b"\x89PNG")
 
-    code, script = await run(db, lines("n", "quit"))
+    code, script = await run(db, lines("new one", "n", "quit"))
     assert code == 0
+    assert "Answer y or n (Enter: y)." in script.output
+    asked, again = script.prompts[:2]  # an unclear answer is asked again
+    assert asked == again and asked.endswith("). Continue it? [Y/n] ")
     assert (
         "An unfinished game is saved: game 1 (Ann vs AI (greedy), standard board, move 3: Ann "
         in script.output
