@@ -97,15 +97,12 @@ class ConsoleApp:
                 return EXIT_USAGE
         elif saved and not new_options:
             last = saved[-1]
-            try:
-                question = (
-                    f"An unfinished game is saved: game {last.id} ({self._describe(last)}). Continue it?"
-                )
-                if self._terminal.confirm(question):
-                    row = last
-            except (EOFError, KeyboardInterrupt):
-                self._terminal.say()
+            question = f"An unfinished game is saved: game {last.id} ({self._describe(last)}). Continue it?"
+            answer = self._terminal.confirm(question, default=True)
+            if answer is None:
                 return EXIT_OK
+            if answer:
+                row = last
         if row is None:
             if saved:
                 kept = "".join(f"\n  Game {game.id}: {self._describe(game)}" for game in saved)
@@ -313,8 +310,7 @@ class ConsoleApp:
         elif verb is Verb.ACCEPT:
             await service.accept(channel, user_id)
         else:
-            answer = self._read("Resign this game? [y/N] ")
-            if answer is None or answer.strip().lower() not in {"y", "yes"}:
+            if not self._terminal.confirm("Resign this game?", default=False):
                 return False
             await service.resign(channel, user_id)
         return True

@@ -39,20 +39,24 @@ class Terminal:
         """Write ``text`` and a line end."""
         self.write(f"{text}\n")
 
-    def confirm(self, question: str) -> bool:
-        """Ask ``question`` (a yes-or-no question; Enter says yes) until the answer is y, yes, n or no,
-        in any case; whether it is yes.
-
-        Raises:
-            EOFError, KeyboardInterrupt: as :attr:`read`.
-        """
+    def confirm(self, question: str, *, default: bool) -> bool | None:
+        """Ask ``question``, a yes-or-no question (Enter answers ``default``), until the answer is y,
+        yes, n or no, in any case: whether it is yes; ``None`` at the end of input or on Ctrl-C (after a
+        line end)."""
+        hint = "[Y/n]" if default else "[y/N]"
         while True:
-            answer = self.read(f"{question} [Y/n] ").strip().lower()
-            if answer in {"", "y", "yes"}:
+            try:
+                answer = self.read(f"{question} {hint} ").strip().lower()
+            except (EOFError, KeyboardInterrupt):
+                self.say()
+                return None
+            if not answer:
+                return default
+            if answer in {"y", "yes"}:
                 return True
             if answer in {"n", "no"}:
                 return False
-            self.say("Answer y or n (Enter: y).")
+            self.say(f"Answer y or n (Enter: {'y' if default else 'n'}).")
 
     def clear(self) -> None:
         """Clear the screen and its scrollback, or draw a rule when the terminal cannot."""

@@ -145,14 +145,12 @@ def _choose(args: argparse.Namespace, saves: SaveDirectory, terminal: Terminal) 
         return _resumed(args.resume, unfinished, terminal)
     if unfinished and not args.new_options:
         last = unfinished[-1]
-        try:
-            if terminal.confirm(
-                f"An unfinished game is saved: game {last.id} ({_describe(last)}). Continue it?"
-            ):
-                return last
-        except (EOFError, KeyboardInterrupt):
-            terminal.say()
+        question = f"An unfinished game is saved: game {last.id} ({_describe(last)}). Continue it?"
+        answer = terminal.confirm(question, default=True)
+        if answer is None:
             return None
+        if answer:
+            return last
     return _new_game(args, saves)
 
 

@@ -183,8 +183,7 @@ class GoConsole:
             game.pass_turn()
             self._changed(f"{human.title} passes")
         elif verb is Verb.RESIGN:
-            answer = self._read("Resign this game? [y/N] ")
-            if answer is not None and answer.strip().lower() in {"y", "yes"}:
+            if self._terminal.confirm("Resign this game?", default=False):
                 game.resign(human)
                 self._save()
         elif verb is Verb.UNDO:

@@ -105,11 +105,13 @@ def test_a_game_is_saved_on_quit_and_resumed(tmp_path: Path) -> None:
     code, output = _run(tmp_path, ["--resume"], ["D4", "E4", "quit"])
     assert "White (Bob)> D4\nD4 is already occupied\nWhite (Bob)> E4\n" in output
     assert _saved(tmp_path)["game"]["actions"] == ["B D4", "W E4"]
-    code, output = _run(tmp_path, [], ["later", "y", "resign", "y"])
+    code, output = _run(tmp_path, [], ["later", "y", "resign", "sure", "y"])
     question = (
         "An unfinished game is saved: game 1 (Ann (Black) vs Bob (White), 7×7, move 3). Continue it? [Y/n]"
     )
     assert f"{question} later\nAnswer y or n (Enter: y).\n{question} y\n" in output
+    resign = "Resign this game? [y/N]"
+    assert f"{resign} sure\nAnswer y or n (Enter: n).\n{resign} y\n" in output
     assert output.endswith("White wins by resignation. Result: W+R\n")
     code, output = _run(tmp_path, ["--resume", "1"], [])
     assert (code, output) == (2, "There is no unfinished game to resume: start one with scrabble-bot go\n")
