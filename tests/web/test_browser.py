@@ -193,10 +193,20 @@ def open_page(browser: Browser, tmp_path: Path) -> Iterator[Callable[..., Viewer
         context.close()
 
 
+def drawn_box(locator: Locator) -> FloatRect:
+    """Where ``locator``'s element is drawn. Playwright finds the element, then measures it: a render
+    in between (a state the server pushed) replaces it, and the detached element has no box; it is
+    found and measured again (it failed a CI run once)."""
+    for _ in range(50):
+        if (found := locator.bounding_box()) is not None:
+            return found
+        locator.page.wait_for_timeout(20)
+    raise AssertionError(f"{locator} is not drawn")
+
+
 def drag(page: Page, source: Locator, target: Locator) -> None:
     """Drag with the mouse, in small steps, from the middle of ``source`` to the middle of ``target``."""
-    start, end = source.bounding_box(), target.bounding_box()
-    assert start is not None and end is not None
+    start, end = drawn_box(source), drawn_box(target)
     x0, y0 = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
     x1, y1 = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
     page.mouse.move(x0, y0)
@@ -621,8 +631,7 @@ def test_tiles_dragged_by_touch_on_a_phone(live: Callable[..., LiveGame], browse
         row, col = game.variant.start
 
         def touch_drag(source: Locator, target: Locator) -> None:
-            start, end = source.bounding_box(), target.bounding_box()
-            assert start is not None and end is not None
+            start, end = drawn_box(source), drawn_box(target)
             x0, y0 = start["x"] + start["width"] / 2, start["y"] + start["height"] / 2
             x1, y1 = end["x"] + end["width"] / 2, end["y"] + end["height"] / 2
             touch.send(
