@@ -243,7 +243,7 @@ class ConsoleApp:
                     self._terminal.clear()
                 self._notifier.flush()
                 name = self._seats[game.current].name
-                if self._read(f"Pass the keyboard to {name} and press Enter... ") is None:
+                if self._terminal.ask(f"Pass the keyboard to {name} and press Enter... ") is None:
                     return self._quit()
                 holder = user_id
             else:
@@ -260,7 +260,7 @@ class ConsoleApp:
         """Read commands until one ends the turn (True) or the player quits (False)."""
         while True:
             rack = await self._service.rack_letters(self._channel, user_id)
-            line = self._read(f"{name} [{rack}]> ")
+            line = self._terminal.ask(f"{name} [{rack}]> ")
             if line is None:
                 return False
             try:
@@ -352,14 +352,6 @@ class ConsoleApp:
         try:
             return self._service.game(self._channel)
         except (NoGameError, GameNotStartedError):
-            return None
-
-    def _read(self, prompt: str) -> str | None:
-        """A line from the player; ``None`` at the end of input or on Ctrl-C."""
-        try:
-            return self._terminal.read(prompt)
-        except (EOFError, KeyboardInterrupt):
-            self._terminal.say()
             return None
 
     def _quit(self) -> int:

@@ -39,17 +39,21 @@ class Terminal:
         """Write ``text`` and a line end."""
         self.write(f"{text}\n")
 
+    def ask(self, prompt: str) -> str | None:
+        """A line read after ``prompt``; ``None`` at the end of input or on Ctrl-C (after a line end)."""
+        try:
+            return self.read(prompt)
+        except (EOFError, KeyboardInterrupt):
+            self.say()
+            return None
+
     def confirm(self, question: str, *, default: bool) -> bool | None:
         """Ask ``question``, a yes-or-no question (Enter answers ``default``), until the answer is y,
         yes, n or no, in any case: whether it is yes; ``None`` at the end of input or on Ctrl-C (after a
         line end)."""
         hint = "[Y/n]" if default else "[y/N]"
-        while True:
-            try:
-                answer = self.read(f"{question} {hint} ").strip().lower()
-            except (EOFError, KeyboardInterrupt):
-                self.say()
-                return None
+        while (line := self.ask(f"{question} {hint} ")) is not None:
+            answer = line.strip().lower()
             if not answer:
                 return default
             if answer in {"y", "yes"}:
@@ -57,6 +61,7 @@ class Terminal:
             if answer in {"n", "no"}:
                 return False
             self.say(f"Answer y or n (Enter: {'y' if default else 'n'}).")
+        return None
 
     def clear(self) -> None:
         """Clear the screen and its scrollback, or draw a rule when the terminal cannot."""

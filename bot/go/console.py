@@ -158,7 +158,7 @@ class GoConsole:
             if phase is Phase.PLAY and self.game.to_move is self.saved.ai_color:
                 self._ai_turn()
                 continue
-            line = self._read(self._prompt())
+            line = self._terminal.ask(self._prompt())
             if line is None:
                 return self._quit()
             try:
@@ -323,13 +323,6 @@ class GoConsole:
         self._save()
         self._say(f"The game is saved: {RESUME_HINT} {self.saved.id}")
         return 0
-
-    def _read(self, prompt: str) -> str | None:
-        try:
-            return self._terminal.read(prompt)
-        except (EOFError, KeyboardInterrupt):
-            self._say()
-            return None
 
     def _say(self, text: str = "") -> None:
         self._terminal.say(text)

@@ -122,7 +122,7 @@ async def cluster_fixture(tmp_path: Path, pg_cluster: PgCluster) -> AsyncIterato
     running = Cluster(fake, gateway, pg_cluster.new_database(), tmp_path, [])
     try:
         yield running
-        assert fake.swallowed == [], f"messages swallowed by a nonce of another: {fake.swallowed}"
+        fake.check_nothing_swallowed()
     finally:
         for process in running.processes:
             await stop_bot(process)

@@ -42,7 +42,7 @@ async def fake_discord(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDis
     monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
     yield fake
     await fake.close()
-    assert fake.swallowed == [], f"messages swallowed by a nonce of another: {fake.swallowed}"
+    fake.check_nothing_swallowed()
 
 
 @pytest.fixture

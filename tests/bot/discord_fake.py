@@ -326,7 +326,8 @@ class FakeDiscord:
     (discord.py sends the request again: its nonce must not make a second message)."""
     swallowed: list[RecordedRequest] = field(default_factory=list)
     """The messages answered with an earlier one of the same nonce whose text is another: their text
-    appears nowhere (the bot reused a key: the fixtures fail a test that has any)."""
+    appears nowhere (the bot reused a key: the fixtures fail a test that has any, see
+    :meth:`check_nothing_swallowed`)."""
     expired_interactions: set[str] = field(default_factory=set)
     """The ids of the interactions whose callback is answered 404 Unknown interaction (code 10062), as
     Discord answers one that was not acknowledged within 3 seconds."""
@@ -393,6 +394,14 @@ class FakeDiscord:
             await self._runner.cleanup()
 
     # -- queries -------------------------------------------------------------------------------------
+
+    def check_nothing_swallowed(self) -> None:
+        """Fail if a message was answered with another of the same nonce (:attr:`swallowed`).
+
+        Raises:
+            AssertionError: one was, naming them.
+        """
+        assert self.swallowed == [], f"messages swallowed by a nonce of another: {self.swallowed}"
 
     def channel_messages(self, channel_id: int) -> list[JSON]:
         """The messages stored for ``channel_id``, oldest first."""

@@ -9,9 +9,12 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+import sqlite3
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import pytest
 
 from bot.config import Config, TurnConfig
 from bot.messages import Message
@@ -146,6 +149,17 @@ class GatedNotifier(RecordingNotifier):
         """Make the posts from now on wait at the gate, counting them from 0."""
         self.gate.clear()
         self.started = 0
+
+
+def lose_outbox_marks(monkeypatch: pytest.MonkeyPatch, store: Store) -> None:
+    """Make every mark of ``store``'s outbox (posted, sent) fail: the store as a process killed right
+    after each post leaves it."""
+
+    async def lost(entry_id: int, at: float) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    monkeypatch.setattr(store, "mark_posted", lost)
+    monkeypatch.setattr(store, "mark_sent", lost)
 
 
 async def gated(harness: Harness) -> GatedNotifier:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from discord_fake import MakeHarness, string_option
+from service_fakes import lose_outbox_marks
 
 import bot.store
 
@@ -54,12 +55,7 @@ async def test_a_restart_does_not_make_twice_a_message_posted_before_its_entry_w
     await h.reply(h.payloads.slash("new", ()))
     await h.reply(h.payloads.slash("join", (), user_id=BOB))
     await h.service.idle()
-
-    async def died_first(entry_id: int, at: float) -> None:
-        raise sqlite3.OperationalError("disk I/O error")
-
-    monkeypatch.setattr(h.store, "mark_posted", died_first)
-    monkeypatch.setattr(h.store, "mark_sent", died_first)
+    lose_outbox_marks(monkeypatch, h.store)
     await h.reply(h.payloads.slash("start", ()))
     await h.service.idle()
     channel = h.payloads.channel_id

@@ -22,6 +22,7 @@ from service_fakes import (
     find_play,
     first_post_started,
     gated,
+    lose_outbox_marks,
     open_harness,
     typed,
 )
@@ -222,12 +223,7 @@ async def test_an_announcement_posted_again_after_a_crash_has_the_key_of_its_fir
         await harness.svc.idle()
         lobby = len(harness.notifier.posts)
         assert harness.store is not None
-
-        async def died_first(entry_id: int, at: float) -> None:
-            raise sqlite3.OperationalError("disk I/O error")
-
-        monkeypatch.setattr(harness.store, "mark_posted", died_first)
-        monkeypatch.setattr(harness.store, "mark_sent", died_first)
+        lose_outbox_marks(monkeypatch, harness.store)
         await harness.svc.start_game(CHANNEL, ALICE.id)
         if move == "play":
             play = find_play(harness.svc.game(CHANNEL), 0)
