@@ -6,7 +6,7 @@ A ticker task sleeps 1 ms in a loop and records how late it wakes up; a few "bus
 ~0.1 ms of work every 2 ms (other games' events). While the ticker runs, ``--turns`` AI turns (seat
 views taken along a seeded greedy game, so boards from empty to full) are computed:
 
-- ``executor``: through :class:`bot.ai_executor.AiExecutor` (one worker process, started beforehand);
+- ``executor``: through :class:`bot.host.ai.executor.AiExecutor` (one worker process, started beforehand);
 - ``inline``: by calling :func:`scrabble_core.ai.choose_move` on the loop itself (the baseline).
 
 The stall of a run is the longest lateness of the ticker. Prints one line with the medians over
@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.ai_executor import AiExecutor, WorkerConfig
+from bot.host.ai.executor import AiExecutor, WorkerConfig
 from scrabble_core.ai import Level, MoveSource, SeatView, choose_move, seat_view
 from scrabble_core.game import Game
 from scrabble_core.lexicon import Lexicon, load_enable

@@ -4,9 +4,9 @@
 
 The game is a GCG record (``--gcg``; its turns without a rack are skipped) or, by default, a seeded
 ``medium`` vs ``hard`` self-play game. Every turn is analysed as ``/scrabble analyze`` does it
-(:func:`bot.service.analysis.analyse_turn`: ``expert``, its iterations and budget), and, as the baseline
+(:func:`bot.games.scrabble.analysis.analyse_turn`: ``expert``, its iterations and budget), and, as the baseline
 in the same run, at ``hard`` (static equity). With ``--pool`` the expert pass also goes through a real
-AI worker (:meth:`bot.ai_executor.AiExecutor.call`), inter-process transfer included. Prints one line per
+AI worker (:meth:`bot.host.ai.executor.AiExecutor.call`), inter-process transfer included. Prints one line per
 pass:
 
     <pass> turns=<int> median_ms=<float> p90_ms=<float> max_ms=<float> total_s=<float>
@@ -28,8 +28,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.ai_executor import AiExecutor, WorkerConfig
-from bot.service.analysis import ITERATIONS, LEVEL, MOVE_BUDGET, MOVE_TIMEOUT, analyse_turn
+from bot.games.scrabble.analysis import ITERATIONS, LEVEL, MOVE_BUDGET, MOVE_TIMEOUT, analyse_turn
+from bot.host.ai.executor import AiExecutor, WorkerConfig
 from scrabble_core.ai import Level, MoveSource, choose_move, seat_view
 from scrabble_core.analysis import (
     MoveAnalysis,

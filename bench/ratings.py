@@ -31,7 +31,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.store import GameOptions, GameRow, GameStatus, SeatRow, Store
+from bot.host.store.games import GameOptions, GameRow, GameStatus, SeatRow, Store
 from scrabble_core.ai import Level, choose_move, seat_view
 from scrabble_core.game import ChallengeMode, Game
 from scrabble_core.lexicon import load_enable

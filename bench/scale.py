@@ -21,7 +21,7 @@ Prints one line per backend and N:
 
 Then the AI turns of ``--ai-games`` games at once, ``--ai-turns`` each (positions of the greedy game,
 ``--ai-level``; ``expert`` thinks ``--ai-think`` seconds), on the local pool of ``--workers`` processes and on the PostgreSQL queue answered by
-as many ``scrabble-bot worker`` processes (:mod:`bot.ai_queue`), one line each:
+as many ``scrabble-bot worker`` processes (:mod:`bot.host.ai.queue`), one line each:
 
     ai=<local|postgresql> processes=1 workers=<W> games=<N> turns=<int> ai_turn_p50_s=<f>
     ai_turn_p99_s=<f> fallbacks=<int> load=<f>
@@ -83,9 +83,9 @@ from discord_gateway import FakeGateway, guild_payload, stop_bot
 from test_shards import guild_on
 
 from bench.load import GATEWAY_SCRIPT, GENEROUS, Driver, Seen, percentile
-from bot.ai_executor import AiExecutor, WorkerConfig
-from bot.ai_queue import AiJobQueue
-from bot.store import GameOptions, GameRow, GameStatus, LogEntry, SeatRow, Store
+from bot.host.ai.executor import AiExecutor, WorkerConfig
+from bot.host.ai.queue import AiJobQueue
+from bot.host.store.games import GameOptions, GameRow, GameStatus, LogEntry, SeatRow, Store
 from scrabble_core.ai import Level, SeatView, choose_move, seat_view
 from scrabble_core.game import ChallengeMode, Game
 from scrabble_core.lexicon import Lexicon, load_enable
@@ -205,9 +205,9 @@ async def run_ai_local(args: argparse.Namespace, views: list[SeatView]) -> str:
 
 
 def _start_worker(url: str, name: str) -> subprocess.Popen[bytes]:
-    """A ``bot.ai_worker`` process on ``url``, once it is ready."""
+    """A ``bot.host.ai.worker`` process on ``url``, once it is ready."""
     code = (
-        "import logging, sys; from bot.ai_worker import run_worker; from bot.ai_executor import WorkerConfig; "
+        "import logging, sys; from bot.host.ai.worker import run_worker; from bot.host.ai.executor import WorkerConfig; "
         "logging.basicConfig(level=logging.INFO, stream=sys.stdout, force=True); "
         f"run_worker({url!r}, WorkerConfig(), name={name!r})"
     )

@@ -21,10 +21,10 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from bot.config import Config
-from bot.messages import Message
-from bot.render import BoardHeader
-from bot.service.game_service import GameService, NewGame, User
-from bot.store import Store
+from bot.games.scrabble.commands import GameService, NewGame, User
+from bot.games.scrabble.images import BoardHeader
+from bot.host.messages import Message
+from bot.host.store.games import Store
 from scrabble_core.board import Board
 from scrabble_core.game import Game
 from scrabble_core.lexicon import Lexicon, load_enable

@@ -31,9 +31,9 @@ from unittest import mock
 import aiohttp
 
 from bot.config import Config
-from bot.messages import Message
-from bot.service.game_service import GameService, NewGame, User
-from bot.store import Store
+from bot.games.scrabble.commands import GameService, NewGame, User
+from bot.host.messages import Message
+from bot.host.store.games import Store
 from bot.web.links import LinkSigner, Role
 from bot.web.server import Limits, WebServer
 from scrabble_core.game import Game

@@ -8,7 +8,7 @@ the token from ``$DISCORD_TOKEN`` or the file's ``token``. The token is never pr
 Start-up: the lexicon and its move generator (hints), the SQLite store, the AI worker processes, then
 the game service inside the bot, which starts it once logged in (resuming every open game) and closes
 it when the bot closes. A process of a sharded bot (``shard_count`` in the config) first takes its
-shards' leases (:mod:`bot.leases`; refused, naming the holder, if another process holds one), connects
+shards' leases (:mod:`bot.host.leases`; refused, naming the holder, if another process holds one), connects
 only its shards and resumes only their games; it stops if it loses a lease.
 
 discord.py and everything that needs it are imported only when the bot runs, so ``scrabble-bot play``
@@ -28,8 +28,8 @@ from typing import TYPE_CHECKING, Final, TextIO
 from bot.config import TOKEN_ENV, Config, ConfigError, load_config
 
 if TYPE_CHECKING:
-    from bot.service.game_service import GameService
-    from bot.service.protocols import Notifier
+    from bot.games.scrabble.commands import GameService
+    from bot.host.protocols import Notifier
 
 DEFAULT_CONFIG: Final = Path("config.toml")
 
@@ -89,12 +89,12 @@ async def run(config: Config, token: str) -> None:
         StartupError: the lexicon, the database or the AI workers could not be loaded.
     """
     from bot.discord.sharded import make_bot
-    from bot.leases import ShardHeldError, held_shards, kept
-    from bot.render.analysis_chart import render_loss_chart
-    from bot.render.go_board import render_go_board
-    from bot.render.png import PngRenderer
-    from bot.service.assembly import AssemblyError, service_parts
-    from bot.service.drawing import DRAWING
+    from bot.games.go.board_image import render_go_board
+    from bot.games.scrabble.images.analysis_chart import render_loss_chart
+    from bot.games.scrabble.images.renderer import PngRenderer
+    from bot.host.assembly import AssemblyError, service_parts
+    from bot.host.drawing import DRAWING
+    from bot.host.leases import ShardHeldError, held_shards, kept
     from bot.web.server import board_server
     from scrabble_core.lexicon import ENGLISH_ALPHABET, LexiconError, load_lexicon
     from scrabble_core.movegen import load_move_generator
@@ -158,15 +158,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args_list[:1] == ["play"]:
         return play_in_terminal(args_list[1:])
     if args_list[:1] == ["go"]:
-        from bot.go.cli import main as go  # Go in the terminal, or its GTP engine
+        from bot.games.go.console.cli import main as go  # Go in the terminal, or its GTP engine
 
         return go(args_list[1:])
     if args_list[:1] == ["migrate-db"]:
-        from bot.migrate_db import main as migrate_db  # copy a database into another (PostgreSQL)
+        from bot.host.migrate_db import main as migrate_db  # copy a database into another (PostgreSQL)
 
         return migrate_db(args_list[1:])
     if args_list[:1] == ["worker"]:
-        from bot.ai_worker import main as worker  # answer AI jobs queued on PostgreSQL
+        from bot.host.ai.worker import main as worker  # answer AI jobs queued on PostgreSQL
 
         return worker(args_list[1:])
     if args_list[:1] in (["web"], ["arena"]):

@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from bot.service.variants import Variants
-from bot.shards import MAX_SHARDS, Shards
-from bot.store_backends import is_postgresql_url
+from bot.games.scrabble.variants import Variants
+from bot.host.shards import MAX_SHARDS, Shards
+from bot.host.store.backends import is_postgresql_url
 from scrabble_core.ai import Level
 from scrabble_core.errors import VariantError
 from scrabble_core.game import ChallengeMode
@@ -123,7 +123,7 @@ class Config:
     """AI worker processes; 0: one per CPU core (:meth:`ai_worker_count`)."""
     ai_queue: str = "local"
     """Where AI turns run: ``local`` (this process's workers) or ``postgresql`` (jobs on the
-    database, answered by ``scrabble-bot worker`` processes: :mod:`bot.ai_queue`)."""
+    database, answered by ``scrabble-bot worker`` processes: :mod:`bot.host.ai.queue`)."""
     turn: TurnConfig = field(default_factory=TurnConfig)
     dev_guild_id: int | None = None
     log_level: str = "INFO"
@@ -131,7 +131,7 @@ class Config:
     web: WebConfig = field(default_factory=WebConfig)
     shards: Shards | None = None
     """The Discord shards this process connects and whose games it owns; ``None``: one process, not
-    sharded (see :mod:`bot.shards`)."""
+    sharded (see :mod:`bot.host.shards`)."""
     shard_lease_seconds: float = DEFAULT_LEASE_SECONDS
     """How long a process's hold on its shards lasts without renewal (it renews every third of it)."""
     shard_standby: bool = False

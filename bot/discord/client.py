@@ -10,15 +10,15 @@ import discord
 from discord.ext import commands
 
 from bot.config import Config
-from bot.discord.cog import ScrabbleCog
 from bot.discord.errors import ScrabbleCommandTree
-from bot.discord.go_cog import GoCog
-from bot.discord.go_views import GO_DYNAMIC_ITEMS, submit_go_form
 from bot.discord.notifier import DiscordNotifier
 from bot.discord.settings_cog import SettingsCog
-from bot.discord.views import DYNAMIC_ITEMS, submit_form
-from bot.service.game_service import GameService
-from bot.service.protocols import Notifier
+from bot.games.go.discord.cog import GoCog
+from bot.games.go.discord.views import GO_DYNAMIC_ITEMS, submit_go_form
+from bot.games.scrabble.commands import GameService
+from bot.games.scrabble.discord.cog import ScrabbleCog
+from bot.games.scrabble.discord.views import DYNAMIC_ITEMS, submit_form
+from bot.host.protocols import Notifier
 
 log = logging.getLogger(__name__)
 
@@ -76,8 +76,8 @@ class ScrabbleBot(commands.Bot):
         self._service_started = True
 
     async def on_interaction(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
-        """Handle every modal submission by its custom id (:func:`bot.discord.views.submit_form` for
-        Scrabble's forms, :func:`bot.discord.go_views.submit_go_form` for Go's: each ignores the other's).
+        """Handle every modal submission by its custom id (:func:`bot.games.scrabble.discord.views.submit_form` for
+        Scrabble's forms, :func:`bot.games.go.discord.views.submit_go_form` for Go's: each ignores the other's).
 
         discord.py dispatches this event once for every interaction, after its own routing; its modal
         store only knows the modals this process sent, and the bot's modals leave their submission to

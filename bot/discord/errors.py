@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.discord.delivery import MAX_CONTENT, PUBLIC_DEFERRAL, answer
-from bot.messages import Message, shorten
+from bot.host.messages import Message, shorten
 from scrabble_core.errors import ScrabbleError
 
 log = logging.getLogger(__name__)

@@ -1,4 +1,4 @@
-"""The game service's :class:`~bot.service.protocols.Notifier` over discord.py: channel messages and DMs.
+"""The game service's :class:`~bot.host.protocols.Notifier` over discord.py: channel messages and DMs.
 
 A channel's messages go out one at a time, in the order they were posted. discord.py waits out
 Discord's rate limits (a 429's ``retry_after``) and sends the very same request again, whose nonce
@@ -9,7 +9,7 @@ keeps nonces for a few minutes: a restart after more than that may post it again
 that wait together are merged as they arrive (:func:`~bot.discord.delivery.merged`: every text is kept
 in order, a newer board image supersedes an older one; a keyed message goes alone), so a busy channel
 holds about one waiting message, with one board, instead of a queue that grows with its moves. (The
-service's delivery task of a channel, :mod:`bot.service.delivery`, sends one message at a time, so its
+service's delivery task of a channel, :mod:`bot.host.delivery`, sends one message at a time, so its
 announcements, the keyed messages, never wait together here: the merging bounds a channel's queue of
 other posts.)
 
@@ -30,8 +30,8 @@ from typing import Final
 import discord
 
 from bot.discord.delivery import merged, send_to
-from bot.discord.views import view_for
-from bot.messages import Message
+from bot.games.scrabble.discord.views import view_for
+from bot.host.messages import Message
 
 log = logging.getLogger(__name__)
 

@@ -13,9 +13,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord.cog import run
-from bot.service.features import DESCRIPTIONS, Feature
-from bot.service.game_service import GameService
+from bot.games.scrabble.commands import GameService
+from bot.games.scrabble.discord.cog import run
+from bot.host.features import DESCRIPTIONS, Feature
 
 if TYPE_CHECKING:
     from bot.discord.client import ScrabbleBot

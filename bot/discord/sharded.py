@@ -1,5 +1,5 @@
 """The bot as one process of a sharded bot: discord.py's :class:`~discord.ext.commands.AutoShardedBot`
-connecting the shards the config gives (see :mod:`bot.shards`), otherwise the same :class:`ScrabbleBot`."""
+connecting the shards the config gives (see :mod:`bot.host.shards`), otherwise the same :class:`ScrabbleBot`."""
 
 from __future__ import annotations
 

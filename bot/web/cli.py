@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Final
 
 from bot.config import AI_LEVELS, Config, ConfigError, load_config
-from bot.console.cli import default_database
-from bot.service.game_service import NewGame
+from bot.games.scrabble.commands import NewGame
+from bot.games.scrabble.console.cli import default_database
 from bot.web.links import Role
 from bot.web.local import LocalHost, local_host
 from scrabble_core.errors import ScrabbleError

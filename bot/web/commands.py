@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, TypeGuard
 
-from bot.service.errors import NotSeatedError
-from bot.service.game_service import GameService
+from bot.games.scrabble.commands import GameService
+from bot.host.errors import NotSeatedError
 from bot.web.errors import ProtocolError
 from bot.web.links import Grant, seat_of
 from bot.web.tiles import PlacedTile, play_from_tiles

@@ -1,6 +1,6 @@
 """The live side of the board: the open connections of each game, and the events they are sent.
 
-:class:`Hub` is a :class:`~bot.service.listeners.GameListener`: after every committed change of a game
+:class:`Hub` is a :class:`~bot.host.listeners.GameListener`: after every committed change of a game
 that has connections it numbers one event (``move`` when the history grew, ``game_over`` when the game
 closed, ``state`` otherwise), keeps it in a bounded buffer for reconnects, and queues it to each
 connection with the state that connection may see (computed once per seat, once for every spectator).
@@ -16,7 +16,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
-from bot.service.table import Table
+from bot.host.table import Table
 from bot.web.links import Grant, Role, seat_of
 from bot.web.state import final_info, game_state, history_entries
 

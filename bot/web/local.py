@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.config import Config
-from bot.messages import Message
-from bot.render.png import PngRenderer
-from bot.service.assembly import service_parts
-from bot.service.game_service import GameService, NewGame
-from bot.service.seats import User
-from bot.service.table import Table
+from bot.games.scrabble.commands import GameService, NewGame
+from bot.games.scrabble.images.renderer import PngRenderer
+from bot.host.assembly import service_parts
+from bot.host.messages import Message
+from bot.host.seats import User
+from bot.host.table import Table
 from bot.web.links import LinkSigner, Role, board_url, program_number
 from bot.web.server import DEFAULT_LIMITS, Limits, WebServer
 from scrabble_core.lexicon import ENGLISH_ALPHABET, load_lexicon
@@ -48,7 +48,7 @@ class QuietNotifier:
 
 @dataclass
 class GameEnds:
-    """A :class:`~bot.service.listeners.GameListener` that remembers the game of each channel and how
+    """A :class:`~bot.host.listeners.GameListener` that remembers the game of each channel and how
     each game ended."""
 
     finished: dict[int, Table] = field(default_factory=dict)
@@ -94,7 +94,7 @@ class LocalHost:
         """Create and start a game: the ``seats`` (a name and ``Role.PLAYER`` or ``Role.BOT`` each; the
         first creates the game) and then ``options.ai_opponents`` AI seats; return its links."""
         channel = next(self._channels)
-        # a program's seat has a negative pseudo user id, as in Discord (bot.service.seats.is_program)
+        # a program's seat has a negative pseudo user id, as in Discord (bot.host.seats.is_program)
         users = [User(next(self._users) * (-1 if role is Role.BOT else 1), name) for name, role in seats]
         await self.service.new_game(LOCAL_GUILD, channel, users[0], options)
         for user in users[1:]:

@@ -24,7 +24,7 @@ from typing import Any, Final
 from aiohttp import WSMsgType, web
 
 from bot.config import Config
-from bot.service.game_service import GameService
+from bot.games.scrabble.commands import GameService
 from bot.web.commands import COMMANDS, run_command
 from bot.web.errors import ProtocolError, error_body
 from bot.web.hub import Connection, Hub
@@ -323,7 +323,7 @@ class WebServer:
 
 
 class ServerLinks:
-    """The game service's :class:`~bot.service.protocols.BoardLinks` over a :class:`WebServer`: the
+    """The game service's :class:`~bot.host.protocols.BoardLinks` over a :class:`WebServer`: the
     Open board button, the players' private links, and programs' seat tokens."""
 
     def __init__(self, server: WebServer) -> None:

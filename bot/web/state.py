@@ -1,6 +1,6 @@
 """What a connection may see of a game, as protocol data (``docs/protocol.md``, "State").
 
-Pure functions over a :class:`~bot.service.table.Table`: the public state, plus the seat's own rack,
+Pure functions over a :class:`~bot.host.table.Table`: the public state, plus the seat's own rack,
 unseen tiles and hints for a seat connection. Racks never appear anywhere else: history entries drop the
 engine's ``rack`` and an exchange shows only how many tiles were exchanged.
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.service.announcements import last_play_squares
-from bot.service.table import Table
-from bot.store import GameStatus
+from bot.games.scrabble.announcements import last_play_squares
+from bot.host.store.games import GameStatus
+from bot.host.table import Table
 from scrabble_core.game import ChallengeMode, Event, EventKind
 from scrabble_core.gcg import export_gcg
 from scrabble_core.variant import BLANK, Variant, get_variant

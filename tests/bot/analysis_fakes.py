@@ -11,7 +11,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from bot.store import GameOptions, GameRow, GameStatus, SeatRow, Store
+from bot.host.store.games import GameOptions, GameRow, GameStatus, SeatRow, Store
 from scrabble_core.ai import Level, MoveSource
 from scrabble_core.game import ChallengeMode, Game
 from scrabble_core.lexicon import WordList
@@ -60,7 +60,7 @@ async def store_finished(
 
 
 class InlinePool:
-    """The AI worker pool's :meth:`~bot.ai_executor.AiExecutor.call`, in a thread of this process, with
+    """The AI worker pool's :meth:`~bot.host.ai.executor.AiExecutor.call`, in a thread of this process, with
     the calls recorded as ``(function, first argument, timeout)``; ``fail_at`` makes the call of that
     number (from 1) raise ``TimeoutError``."""
 

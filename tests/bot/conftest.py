@@ -24,12 +24,12 @@ from service_fakes import CREATOR_FIRST_SEED, AnyWord, QuickRenderer, SimpleAdvi
 
 from bot.config import Config
 from bot.discord.client import ScrabbleBot
-from bot.render.go_board import render_go_board
-from bot.service.game_service import GameService
-from bot.service.go.ai import ThreadGoAi
-from bot.service.go.protocols import GoAi
-from bot.service.protocols import Advisor, AiPlayer, Notifier
-from bot.store import Store
+from bot.games.go.ai_turns import ThreadGoAi
+from bot.games.go.board_image import render_go_board
+from bot.games.go.protocols import GoAi
+from bot.games.scrabble.commands import GameService
+from bot.host.protocols import Advisor, AiPlayer, Notifier
+from bot.host.store.games import Store
 
 
 @pytest.fixture

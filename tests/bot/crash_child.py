@@ -16,8 +16,8 @@ from pathlib import Path
 
 from service_fakes import ALICE, CHANNEL, AnyWord, Harness, RecordingNotifier, find_play, make_config, typed
 
-from bot.messages import Message
-from bot.store import Store
+from bot.host.messages import Message
+from bot.host.store.games import Store
 
 
 class HangingNotifier(RecordingNotifier):

@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any, cast
 from aiohttp import web
 
 from bot.discord.client import ScrabbleBot
-from bot.service.game_service import GameService
-from bot.store import Store
+from bot.games.scrabble.commands import GameService
+from bot.host.store.games import Store
 
 if TYPE_CHECKING:
     from discord.types.gateway import InteractionCreateEvent

@@ -13,12 +13,12 @@ from pathlib import Path
 
 from service_fakes import GUILD, FakeClock, RecordingNotifier
 
-from bot.go.ai import RESIGN, AIMove, Level
-from bot.service.delivery import Deliveries
-from bot.service.go import GoNewGame, GoService
-from bot.service.locks import ChannelLocks
-from bot.service.seats import User
-from bot.store import Store
+from bot.games.go import GoNewGame, GoService
+from bot.games.go.engines import RESIGN, AIMove, Level
+from bot.host.delivery import Deliveries
+from bot.host.locks import ChannelLocks
+from bot.host.seats import User
+from bot.host.store.games import Store
 from go_core import Game, Point
 
 GO_CHANNEL = 3000

@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 
 from bot.config import Config, TurnConfig
-from bot.messages import Message
-from bot.render import BoardHeader
-from bot.service.errors import NoGameError
-from bot.service.game_service import GameService, NewGame, User
-from bot.service.protocols import Suggestion
-from bot.store import Store
+from bot.games.scrabble.commands import GameService, NewGame, User
+from bot.games.scrabble.images import BoardHeader
+from bot.host.errors import NoGameError
+from bot.host.messages import Message
+from bot.host.protocols import Suggestion
+from bot.host.store.games import Store
 from scrabble_core.board import Board
 from scrabble_core.errors import ScrabbleError
 from scrabble_core.game import Game

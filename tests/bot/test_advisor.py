@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from service_fakes import ALICE, CHANNEL, open_harness, started_game
 
-from bot.ai_executor import AiExecutor, WorkerConfig
-from bot.service.advisor import GeneratorAdvisor, expert_suggestions, suggestions, view_suggestions
+from bot.games.scrabble.advisor import GeneratorAdvisor, expert_suggestions, suggestions, view_suggestions
+from bot.host.ai.executor import AiExecutor, WorkerConfig
 from scrabble_core.ai import DEFAULT_BUDGET, Level, choose_move, seat_view
 from scrabble_core.game import Game
 from scrabble_core.hints import hints
@@ -81,7 +81,7 @@ async def test_without_a_free_worker_the_hint_is_computed_here(
         )
         await asyncio.sleep(0.1)
         advisor = GeneratorAdvisor(generator, executor, timeout=0.2)
-        with caplog.at_level(logging.WARNING, "bot.service.advisor"):
+        with caplog.at_level(logging.WARNING, "bot.games.scrabble.advisor"):
             found = await advisor.top_moves(game, 0, 3)
         assert found == await GeneratorAdvisor(generator).top_moves(game, 0, 3)
         assert [r.getMessage() for r in caplog.records] == [

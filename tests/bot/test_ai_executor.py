@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.ai_executor import AiExecutor, ExecutorAiPlayer, WorkerConfig, WorkerLostError
-from bot.service.protocols import AiPlayer
+from bot.host.ai.executor import AiExecutor, ExecutorAiPlayer, WorkerConfig, WorkerLostError
+from bot.host.protocols import AiPlayer
 from scrabble_core.ai import Level, SeatView, choose_move, seat_view
 from scrabble_core.game import Game
 from scrabble_core.lexicon import Lexicon

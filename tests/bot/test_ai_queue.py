@@ -1,4 +1,4 @@
-"""AI turns as jobs on PostgreSQL (bot.ai_queue) answered by worker processes (bot.ai_worker), on the
+"""AI turns as jobs on PostgreSQL (bot.host.ai.queue) answered by worker processes (bot.host.ai.worker), on the
 session's throwaway PostgreSQL cluster."""
 
 from __future__ import annotations
@@ -26,15 +26,15 @@ from service_fakes import (
     typed,
 )
 
-from bot.ai_executor import AiExecutor, WorkerConfig
-from bot.ai_queue import AiJobQueue, QueueAiPlayer, QueueGoAi
-from bot.ai_worker import APPLICATION_NAME, claim_job, finish_job
-from bot.ai_worker import main as worker_main
 from bot.config import Config, ConfigError, load_config
-from bot.go.ai import Level as GoLevel
-from bot.service.assembly import service_parts
-from bot.service.game_service import NewGame
-from bot.service.go.ai import ThreadGoAi
+from bot.games.go.ai_turns import ThreadGoAi
+from bot.games.go.engines import Level as GoLevel
+from bot.games.scrabble.commands import NewGame
+from bot.host.ai.executor import AiExecutor, WorkerConfig
+from bot.host.ai.queue import AiJobQueue, QueueAiPlayer, QueueGoAi
+from bot.host.ai.worker import APPLICATION_NAME, claim_job, finish_job
+from bot.host.ai.worker import main as worker_main
+from bot.host.assembly import service_parts
 from go_core import Game as GoGame
 from go_core import Point, format_move, parse_move
 from scrabble_core.ai import Level, SeatView, choose_move, seat_view
@@ -75,13 +75,13 @@ def view(enable_lexicon: Lexicon) -> SeatView:
 
 @pytest.fixture
 def start_worker(url: str, cache_dir: str) -> Iterator[object]:
-    """``start_worker(name, reconnect_delay=5.0)``: a ``bot.ai_worker`` process on ``url``, ready when it returns; all are
+    """``start_worker(name, reconnect_delay=5.0)``: a ``bot.host.ai.worker`` process on ``url``, ready when it returns; all are
     killed at teardown."""
     processes: list[subprocess.Popen[bytes]] = []
 
     def start(name: str, reconnect_delay: float = 5.0) -> subprocess.Popen[bytes]:
         code = (
-            "import logging, sys; from bot.ai_worker import run_worker; from bot.ai_executor import WorkerConfig; "
+            "import logging, sys; from bot.host.ai.worker import run_worker; from bot.host.ai.executor import WorkerConfig; "
             "logging.basicConfig(level=logging.INFO, stream=sys.stdout, force=True); "
             f"run_worker({url!r}, WorkerConfig(cache_dir={cache_dir!r}), name={name!r}, poll=0.2, "
             f"reconnect_delay={reconnect_delay!r})"

@@ -11,10 +11,10 @@ from analysis_fakes import InlinePool, known_game, store_finished
 from PIL import Image
 from service_fakes import CHANNEL, GUILD, OTHER_CHANNEL, Harness, open_harness
 
-from bot.ai_executor import AiExecutor, WorkerConfig
-from bot.render.analysis_chart import render_loss_chart
-from bot.service.analysis import ITERATIONS, LEVEL, MOVE_TIMEOUT, AnalysisError, analyse_turn
-from bot.service.errors import FeatureOffError, NoGameError
+from bot.games.scrabble.analysis import ITERATIONS, LEVEL, MOVE_TIMEOUT, AnalysisError, analyse_turn
+from bot.games.scrabble.images.analysis_chart import render_loss_chart
+from bot.host.ai.executor import AiExecutor, WorkerConfig
+from bot.host.errors import FeatureOffError, NoGameError
 from scrabble_core.ai import default_leave_model
 from scrabble_core.analysis import GameAnalysis, analyse_position, game_positions, summarise
 from scrabble_core.lexicon import Lexicon

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from bot.config import Config
-from bot.console.app import GUILD
-from bot.console.cli import parse_args, play
 from bot.console.terminal import Terminal
-from bot.store import Store
+from bot.games.scrabble.console.app import GUILD
+from bot.games.scrabble.console.cli import parse_args, play
+from bot.host.store.games import Store
 from scrabble_core import variant as variant_module
 from scrabble_core.gcg import parse_gcg, replay
 from scrabble_core.lexicon import Lexicon

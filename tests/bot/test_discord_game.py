@@ -37,11 +37,11 @@ import bot.discord.delivery
 import bot.discord.notifier
 from bot.config import Config
 from bot.discord.notifier import DiscordNotifier
-from bot.messages import Attachment, Button, Message
-from bot.service.advisor import GeneratorAdvisor
-from bot.service.errors import NoGameError
-from bot.service.game_service import GameService
-from bot.service.rules import TOPICS
+from bot.games.scrabble.advisor import GeneratorAdvisor
+from bot.games.scrabble.commands import GameService
+from bot.games.scrabble.rules import TOPICS
+from bot.host.errors import NoGameError
+from bot.host.messages import Attachment, Button, Message
 from scrabble_core.ai import Level, choose_move, seat_view
 from scrabble_core.game import EventKind, Game
 from scrabble_core.lexicon import load_enable

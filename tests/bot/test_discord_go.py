@@ -27,10 +27,10 @@ from discord_fake import (
 from go_fakes import ScriptedGoAi
 from PIL import Image
 
-from bot.go.ai import Level
-from bot.go.sgf import import_sgf
-from bot.render.go_board import image_size
-from bot.service.go.service import GoService
+from bot.games.go.board_image import image_size
+from bot.games.go.commands import GoService
+from bot.games.go.engines import Level
+from bot.games.go.sgf import import_sgf
 
 ALICE = 700_000_000_000_000_001  # the payloads' default user, named "alice"
 BOB = 700_000_000_000_000_002

@@ -11,7 +11,7 @@ from typing import Any
 from discord_fake import BotHarness, FakeDiscord, MakeHarness, RecordedRequest, string_option, user_option
 from PIL import Image
 
-from bot.render.png import PngRenderer
+from bot.games.scrabble.images.renderer import PngRenderer
 
 BOB = 700_000_000_000_000_002
 MANAGE_GUILD = 1 << 5

@@ -34,11 +34,11 @@ from service_fakes import (
     typed,
 )
 
-import bot.store
-from bot.service.errors import NoGameError, StorageBusyError, StorageFullError, StorageRangeError
-from bot.service.game_service import NewGame, User
-from bot.service.runner import THINKING_NOTICE_AFTER
-from bot.store import (
+import bot.host.store.games
+from bot.games.scrabble.commands import NewGame, User
+from bot.host.errors import NoGameError, StorageBusyError, StorageFullError, StorageRangeError
+from bot.host.runner import THINKING_NOTICE_AFTER
+from bot.host.store.games import (
     MIGRATIONS_DIR,
     CorruptDatabaseError,
     DatabaseInUseError,
@@ -70,7 +70,7 @@ async def eventually(condition: Callable[[], bool], seconds: float = 20.0) -> No
 @pytest.fixture
 def quick_busy(monkeypatch: pytest.MonkeyPatch) -> None:
     """Stores opened in the test give up on another connection's write lock after 50 ms."""
-    monkeypatch.setattr(bot.store, "DEFAULT_BUSY_TIMEOUT", 0.05)
+    monkeypatch.setattr(bot.host.store.games, "DEFAULT_BUSY_TIMEOUT", 0.05)
 
 
 def write_lock(path: Path) -> sqlite3.Connection:
@@ -468,7 +468,7 @@ def test_a_read_only_database_is_refused_at_start(shared_dir: Path) -> None:
         "or use another database file"
     )
     assert _open_as_unprivileged_user(path) == f"ReadOnlyDatabaseError: {expected}"
-    assert ReadOnlyDatabaseError.__mro__[1] is bot.store.StoreOpenError
+    assert ReadOnlyDatabaseError.__mro__[1] is bot.host.store.games.StoreOpenError
 
 
 async def _open_and_close(path: Path) -> None:
@@ -529,7 +529,7 @@ async def test_a_second_process_on_the_same_database_is_refused_until_the_first_
     out, err = await asyncio.wait_for(second.communicate(), 60)
     assert second.returncode == 1
     assert out == b""
-    assert err.decode().strip().endswith(f"bot.store.DatabaseInUseError: {message}")
+    assert err.decode().strip().endswith(f"bot.host.store.games.DatabaseInUseError: {message}")
     holder.send_signal(signal.SIGKILL)  # the OS releases the lock of a killed process
     assert await holder.wait() == -signal.SIGKILL
     store = await Store.open(path)

@@ -13,9 +13,10 @@ import pytest
 from go_fakes import GO_CHANNEL, GoHarness, ScriptedGoAi
 from service_fakes import ALICE, BOB, CAROL, GUILD
 
-from bot.go.sgf import import_sgf
-from bot.messages import Button
-from bot.service.errors import (
+from bot.games.go import GoNewGame
+from bot.games.go.errors import GoMoveError, UndoError
+from bot.games.go.sgf import import_sgf
+from bot.host.errors import (
     AlreadySeatedError,
     GameNotStartedError,
     GameStartedError,
@@ -25,9 +26,8 @@ from bot.service.errors import (
     OptionError,
     StaleTurnError,
 )
-from bot.service.go import GoNewGame
-from bot.service.go.errors import GoMoveError, UndoError
-from bot.store import GameKind
+from bot.host.messages import Button
+from bot.host.store.games import GameKind
 from go_core import Phase
 
 PLAYERS = (ALICE, BOB)

@@ -12,9 +12,9 @@ import pytest
 from go_fakes import GO_CHANNEL, GoHarness
 from service_fakes import ALICE, BOB, GatedNotifier, RecordingNotifier, first_post_started
 
-import bot.service.delivery
-from bot.service.outbox import post_key
-from bot.store import GameKind
+import bot.host.delivery
+from bot.host.outbox import post_key
+from bot.host.store.games import GameKind
 
 PLAYERS = (ALICE, BOB)
 
@@ -89,7 +89,7 @@ async def test_go_announcements_behind_their_answers_keep_their_order(gated: GoH
 async def test_a_go_announcement_cut_short_at_close_is_delivered_once_at_the_next_start(
     gated: GoHarness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(bot.service.delivery, "CLOSE_GRACE_SECONDS", 0.05)
+    monkeypatch.setattr(bot.host.delivery, "CLOSE_GRACE_SECONDS", 0.05)
     notifier = gate(gated)
     notifier.gate.clear()  # Discord never answers
     notifier.started = 0

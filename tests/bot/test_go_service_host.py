@@ -27,15 +27,15 @@ from service_fakes import (
     make_config,
 )
 
-from bot.ai_executor import AiExecutor, WorkerConfig
-from bot.go.ai import Level, find_gnugo
-from bot.render.go_board import render_go_board
-from bot.service.errors import ChannelBusyError, GameExistsError
-from bot.service.game_service import GameService
-from bot.service.go import GoNewGame, GoService
-from bot.service.go.ai import PoolGoAi, ThreadGoAi
-from bot.service.rating_model import INITIAL, rate
-from bot.store import (
+from bot.games.go import GoNewGame, GoService
+from bot.games.go.ai_turns import PoolGoAi, ThreadGoAi
+from bot.games.go.board_image import render_go_board
+from bot.games.go.engines import Level, find_gnugo
+from bot.games.scrabble.commands import GameService
+from bot.host.ai.executor import AiExecutor, WorkerConfig
+from bot.host.errors import ChannelBusyError, GameExistsError
+from bot.host.rating_model import INITIAL, rate
+from bot.host.store.games import (
     MIGRATIONS_DIR,
     ChannelTakenError,
     GameKind,

@@ -13,9 +13,9 @@ from test_shards import guild_on
 from test_store import NEWEST_MIGRATION, draft
 
 from bot.config import Config
-from bot.leases import Lease, LeaseLostError, ShardHeldError, ShardLeases, held_shards, kept
-from bot.shards import Shards
-from bot.store import ForeignShardError, GameStatus, GoRow, SeatRow, Store, StoreOpenError
+from bot.host.leases import Lease, LeaseLostError, ShardHeldError, ShardLeases, held_shards, kept
+from bot.host.shards import Shards
+from bot.host.store.games import ForeignShardError, GameStatus, GoRow, SeatRow, Store, StoreOpenError
 from tests.pg_cluster import PgCluster, query
 
 

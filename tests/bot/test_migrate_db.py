@@ -21,9 +21,9 @@ from service_fakes import (
 )
 
 from bot.__main__ import main as scrabble_bot
-from bot.migrate_db import MigrationError, migrate
-from bot.service.game_service import NewGame
-from bot.store import LogEntry, PuzzleAnswer, Store
+from bot.games.scrabble.commands import NewGame
+from bot.host.migrate_db import MigrationError, migrate
+from bot.host.store.games import LogEntry, PuzzleAnswer, Store
 from tests.pg_cluster import PgCluster, query
 
 

@@ -29,14 +29,14 @@ from service_fakes import (
 )
 from test_ratings_model import finished_row, humans
 
-from bot.render.png import PngRenderer
+from bot.games.scrabble.commands import NewGame, User
+from bot.games.scrabble.images.renderer import PngRenderer
+from bot.host.errors import FeatureOffError, OptionError, SettingError
+from bot.host.features import Feature
+from bot.host.rating_model import INITIAL, MODEL_VERSION, PlayerRating, Rating, RatingPoint, Record, rate
+from bot.host.store.games import MIGRATIONS_DIR, GameRow, GameStatus, Store
 from bot.render.rating_chart import ESTIMATE_COLOUR, RATING_COLOUR, render_rating_chart
 from bot.render.style import CHART_BACKGROUND
-from bot.service.errors import FeatureOffError, OptionError, SettingError
-from bot.service.features import Feature
-from bot.service.game_service import NewGame, User
-from bot.service.rating_model import INITIAL, MODEL_VERSION, PlayerRating, Rating, RatingPoint, Record, rate
-from bot.store import MIGRATIONS_DIR, GameRow, GameStatus, Store
 from tests.pg_cluster import query
 
 WIN = Rating(27.635389493140497, 8.06590141354368)

@@ -9,7 +9,7 @@ from dataclasses import replace
 
 import pytest
 
-from bot.service.rating_model import (
+from bot.host.rating_model import (
     INITIAL,
     PROVISIONAL_GAMES,
     RatedGame,
@@ -23,7 +23,7 @@ from bot.service.rating_model import (
     rated_game,
     user_of,
 )
-from bot.store import GameOptions, GameRow, GameStatus, SeatRow
+from bot.host.store.games import GameOptions, GameRow, GameStatus, SeatRow
 from scrabble_core.ai import Level
 from scrabble_core.game import ChallengeMode, Game
 from scrabble_core.variant import get_variant

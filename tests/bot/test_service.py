@@ -36,9 +36,10 @@ from service_fakes import (
 )
 
 from bot.config import AI_LEVELS
-from bot.messages import Button, Message
-from bot.render.png import PngRenderer
-from bot.service.errors import (
+from bot.games.scrabble.commands import NewGame, User
+from bot.games.scrabble.images.renderer import PngRenderer
+from bot.games.scrabble.text import event_line
+from bot.host.errors import (
     AlreadySeatedError,
     GameExistsError,
     GameNotStartedError,
@@ -55,10 +56,9 @@ from bot.service.errors import (
     StorageFailedError,
     WordError,
 )
-from bot.service.game_service import NewGame, User
-from bot.service.runner import THINKING_NOTICE_AFTER
-from bot.service.text import event_line
-from bot.store import GameStatus
+from bot.host.messages import Button, Message
+from bot.host.runner import THINKING_NOTICE_AFTER
+from bot.host.store.games import GameStatus
 from scrabble_core.ai import Level
 from scrabble_core.errors import ChallengeError, NotYourTurnError
 from scrabble_core.game import ChallengeMode, Game
@@ -984,7 +984,7 @@ async def test_export_stats_and_leaderboard_after_games(harness: Harness) -> Non
 
 
 async def test_generator_advisor_suggests_typed_plays(enable_lexicon: object) -> None:
-    from bot.service.advisor import GeneratorAdvisor
+    from bot.games.scrabble.advisor import GeneratorAdvisor
     from scrabble_core.movegen import load_move_generator
     from scrabble_core.variant import get_variant
 
@@ -1085,10 +1085,10 @@ async def test_channel_locks_and_the_game_index_follow_the_open_games(harness: H
 
 
 def test_the_service_never_imports_pillow() -> None:
-    """The renderer is injected (``bot.render.png.PngRenderer`` by the bot): the service and its
+    """The renderer is injected (``bot.games.scrabble.images.renderer.PngRenderer`` by the bot): the service and its
     builder load no image library."""
     code = (
-        "import sys, bot.service.game_service, bot.service.assembly; "
+        "import sys, bot.games.scrabble.commands, bot.host.assembly; "
         "sys.exit(sorted(m for m in sys.modules if m == 'PIL' or m.startswith('bot.render')) or 0)"
     )
     done = subprocess.run(

@@ -20,9 +20,9 @@ from service_fakes import (
     typed,
 )
 
-from bot.service.actions import turn_seed
-from bot.service.errors import NoGameError
-from bot.store import GameStatus
+from bot.games.scrabble.actions import turn_seed
+from bot.host.errors import NoGameError
+from bot.host.store.games import GameStatus
 from scrabble_core.ai import Level, should_challenge
 from scrabble_core.game import EventKind, Game
 from scrabble_core.move import Play

@@ -21,7 +21,8 @@ from service_fakes import (
     started_game,
 )
 
-from bot.service.errors import (
+from bot.games.scrabble.commands import NewGame
+from bot.host.errors import (
     AlreadySeatedError,
     GameExistsError,
     GameNotStartedError,
@@ -35,7 +36,6 @@ from bot.service.errors import (
     OptionError,
     WordError,
 )
-from bot.service.game_service import NewGame
 from scrabble_core.errors import (
     ChallengeError,
     IllegalMoveError,

@@ -13,8 +13,9 @@ from service_fakes import AnyWord
 from test_store import OPTIONS, draft
 
 from bot.config import Config, load_config
-from bot.service.assembly import AssemblyError, service_parts
-from bot.store import (
+from bot.host.assembly import AssemblyError, service_parts
+from bot.host.store.backends import PostgresBackend, redacted
+from bot.host.store.games import (
     INT64_MAX,
     MIGRATIONS_DIR,
     PG_MIGRATIONS_DIR,
@@ -26,7 +27,6 @@ from bot.store import (
     Store,
     StoreOpenError,
 )
-from bot.store_backends import PostgresBackend, redacted
 from scrabble_core.movegen import MoveGenerator
 from tests.pg_cluster import PgCluster, query
 

@@ -14,9 +14,9 @@ from PIL import Image
 
 from bot.console.terminal import Terminal
 from bot.console.terminal_board import Style
-from bot.go.cli import main
-from bot.go.sgf import import_sgf
-from bot.go.text_board import draw_go_board
+from bot.games.go.console.cli import main
+from bot.games.go.console.text_board import draw_go_board
+from bot.games.go.sgf import import_sgf
 from go_core import Game
 
 

@@ -1,4 +1,4 @@
-"""SGF records of Go games (bot.go.sgf, through sgfmill): export, import and the round trip."""
+"""SGF records of Go games (bot.games.go.sgf, through sgfmill): export, import and the round trip."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.go.sgf import export_sgf, import_sgf
+from bot.games.go.sgf import export_sgf, import_sgf
 from go_core import Color, Game, ScoringMethod
 from go_core.errors import BoardSizeError, GoError, OccupiedError
 from tests.go.go_games import random_game

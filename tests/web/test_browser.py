@@ -25,8 +25,8 @@ import pytest
 from PIL import Image
 from service_fakes import ALICE, BOB, CHANNEL, Harness, find_play, open_harness, started_game, typed
 
+from bot.host.seats import User
 from bot.render import style
-from bot.service.seats import User
 from bot.web.links import LinkSigner, Role, board_url
 from bot.web.server import WebServer
 from bot.web.tiles import PlacedTile, play_from_tiles

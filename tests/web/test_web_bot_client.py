@@ -9,8 +9,8 @@ from pathlib import Path
 
 from service_fakes import CHANNEL
 
-from bot.service.seats import User
-from bot.store import GameStatus
+from bot.host.seats import User
+from bot.host.store.games import GameStatus
 from bot.web.links import Role, program_number
 from scrabble_core.game import EventKind, Game
 from tests.web.web_harness import MakeWeb

@@ -23,10 +23,10 @@ from service_fakes import (
 
 from bot.config import Config
 from bot.discord.client import ScrabbleBot
-from bot.service.game_service import GameService, NewGame
-from bot.service.protocols import Notifier
-from bot.service.seats import User
-from bot.store import Store
+from bot.games.scrabble.commands import GameService, NewGame
+from bot.host.protocols import Notifier
+from bot.host.seats import User
+from bot.host.store.games import Store
 from bot.web.links import LinkSigner, Role
 from bot.web.server import WebServer
 from tests.web.web_harness import WsClient

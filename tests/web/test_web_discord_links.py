@@ -33,10 +33,10 @@ from service_fakes import (
 
 from bot.config import Config, WebConfig
 from bot.discord.client import ScrabbleBot
-from bot.messages import Link, Message
-from bot.service.game_service import GameService, NewGame
-from bot.service.protocols import Notifier
-from bot.store import Store
+from bot.games.scrabble.commands import GameService, NewGame
+from bot.host.messages import Link, Message
+from bot.host.protocols import Notifier
+from bot.host.store.games import Store
 from bot.web.links import LinkSigner, Role
 from bot.web.server import ServerLinks, WebServer, board_server
 from tests.web.web_harness import WsClient

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from service_fakes import CHANNEL, find_play, play_turn, typed
 
-from bot.store import GameStatus
+from bot.host.store.games import GameStatus
 from bot.web import hub
 from bot.web.links import Role
 from scrabble_core.game import EventKind, Game
