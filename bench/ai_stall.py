@@ -29,6 +29,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.games import register_builtin
+from bot.games.scrabble.ai_turns import ScrabblePool
 from bot.host.ai.executor import AiExecutor, WorkerConfig
 from scrabble_core.ai import Level, MoveSource, SeatView, choose_move, seat_view
 from scrabble_core.game import Game
@@ -90,10 +92,11 @@ async def _run(args: argparse.Namespace) -> None:
     executor_stalls: list[float] = []
     inline_stalls: list[float] = []
     async with AiExecutor(config) as executor:
+        pool = ScrabblePool(executor, generator)
 
         async def through_executor() -> None:
             for seed, view in enumerate(views):
-                await executor.choose(view, level, seed, timeout=5.0)
+                await pool.choose(view, level, seed, timeout=5.0)
 
         async def inline() -> None:
             for seed, view in enumerate(views):
@@ -114,6 +117,7 @@ async def _run(args: argparse.Namespace) -> None:
 
 def main() -> None:
     """Parse the command line and run the benchmark."""
+    register_builtin()  # the built-in games, as the command line registers them
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--turns", type=int, default=20)

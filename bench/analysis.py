@@ -28,6 +28,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.games import register_builtin
 from bot.games.scrabble.analysis import ITERATIONS, LEVEL, MOVE_BUDGET, MOVE_TIMEOUT, analyse_turn
 from bot.host.ai.executor import AiExecutor, WorkerConfig
 from scrabble_core.ai import Level, MoveSource, choose_move, seat_view
@@ -92,13 +93,14 @@ async def pooled(positions: Sequence[Position]) -> list[float]:
     async with AiExecutor(WorkerConfig()) as executor:
         for position in positions:
             started = time.perf_counter()
-            await executor.call(analyse_turn, argument(position, LEVEL), timeout=MOVE_TIMEOUT)
+            await executor.call("scrabble", analyse_turn, argument(position, LEVEL), timeout=MOVE_TIMEOUT)
             seconds.append(time.perf_counter() - started)
     return seconds
 
 
 def main() -> None:
     """Parse the command line, analyse the game, print the lines described above."""
+    register_builtin()  # the built-in games, as the command line registers them
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--gcg", type=Path, help="a GCG record to analyse (default: a self-play game)")
     parser.add_argument("--seed", type=int, default=1, help="the self-play game's seed (default 1)")

@@ -5,9 +5,9 @@ terminal without Discord: ``scrabble-bot play ...`` (see :mod:`bot.console`); or
 The settings come from the config file (``config.toml`` in the current directory if there is one) and
 the token from ``$DISCORD_TOKEN`` or the file's ``token``. The token is never printed or logged.
 
-Start-up: the lexicon and its move generator (hints), the SQLite store, the AI worker processes, then
-the game service inside the bot, which starts it once logged in (resuming every open game) and closes
-it when the bot closes. A process of a sharded bot (``shard_count`` in the config) first takes its
+Start-up: the store, the AI worker processes, then the host with its games (Scrabble loads its lexicon)
+inside the bot, which starts it once logged in (resuming every open game) and closes it when the bot
+closes. A process of a sharded bot (``shard_count`` in the config) first takes its
 shards' leases (:mod:`bot.host.leases`; refused, naming the holder, if another process holds one), connects
 only its shards and resumes only their games; it stops if it loses a lease.
 
@@ -26,10 +26,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final, TextIO
 
 from bot.config import TOKEN_ENV, Config, ConfigError, load_config
+from bot.games import register_builtin
+from bot.host import registry
 
 if TYPE_CHECKING:
-    from bot.games.scrabble.commands import GameService
     from bot.host.protocols import Notifier
+    from bot.host.runner import Host
 
 DEFAULT_CONFIG: Final = Path("config.toml")
 
@@ -74,51 +76,33 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
-def play_in_terminal(argv: list[str]) -> int:
-    """``scrabble-bot play ARGS``: hand ``ARGS`` to the console front end, ``bot.console.main``."""
-    from bot.console import main as play  # only when asked for: the bot does not need it
-
-    return play(argv)
-
-
 async def run(config: Config, token: str) -> None:
-    """Load the lexicon, open the store and the AI workers, then log in with ``token`` and serve until
-    the bot is closed.
+    """Open the store and the AI workers, build the host and its games (Scrabble loads its lexicon),
+    then log in with ``token`` (which starts the host) and serve until the bot is closed.
 
     Raises:
-        StartupError: the lexicon, the database or the AI workers could not be loaded.
+        StartupError: the database, the AI workers or a game could not be loaded.
     """
     from bot.discord.sharded import make_bot
-    from bot.games.go.board_image import render_go_board
-    from bot.games.scrabble.images.analysis_chart import render_loss_chart
-    from bot.games.scrabble.images.renderer import PngRenderer
-    from bot.host.assembly import AssemblyError, service_parts
+    from bot.host.assembly import AssemblyError, host_parts
     from bot.host.drawing import DRAWING
     from bot.host.leases import ShardHeldError, held_shards, kept
     from bot.web.server import board_server
-    from scrabble_core.lexicon import ENGLISH_ALPHABET, LexiconError, load_lexicon
-    from scrabble_core.movegen import load_move_generator
 
-    try:
-        lexicon = await asyncio.to_thread(load_lexicon, config.lexicon, ENGLISH_ALPHABET)
-        generator = await asyncio.to_thread(load_move_generator, lexicon)
-    except LexiconError as error:
-        raise StartupError(f"cannot load the lexicon: {error}") from error
-    log.info("lexicon %s loaded", lexicon.name)
     DRAWING.use_process()
     sys.setswitchinterval(SWITCH_INTERVAL)
     try:
-        async with (
-            service_parts(config, lexicon, generator) as parts,
-            held_shards(parts.store, config) as leases,
-        ):
+        async with host_parts(config) as parts, held_shards(parts.store, config) as leases:
 
-            def make_service(notifier: Notifier) -> GameService:
-                return parts.service(notifier, PngRenderer(), render_loss_chart, render_go_board)
+            async def make_host(notifier: Notifier) -> Host:
+                return await parts.host(notifier)
 
-            bot = make_bot(config, make_service)
-            async with bot, board_server(config, bot.service), kept(leases, bot.close):
-                await bot.start(token)
+            bot = make_bot(config, make_host)
+            async with bot, kept(leases, bot.close):
+                await bot.prepare()
+                await bot.login(token)
+                async with board_server(config, bot.host):
+                    await bot.connect()
             if leases is not None and leases.lost is not None:
                 raise StartupError(f"stopped: the shard leases were lost ({leases.lost})")
     except (AssemblyError, ShardHeldError) as error:
@@ -155,12 +139,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     bad config, 1: Discord refused the token or could not be reached, or the lexicon, the database or
     the AI could not be loaded)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if args_list[:1] == ["play"]:
-        return play_in_terminal(args_list[1:])
-    if args_list[:1] == ["go"]:
-        from bot.games.go.console.cli import main as go  # Go in the terminal, or its GTP engine
-
-        return go(args_list[1:])
+    register_builtin()
+    for game in registry.games():  # a game's terminal front end, by its subcommand
+        if game.terminal is not None and args_list[:1] == [game.terminal[0]]:
+            return int(registry.load(game.terminal[1]).main(args_list[1:]))
     if args_list[:1] == ["migrate-db"]:
         from bot.host.migrate_db import main as migrate_db  # copy a database into another (PostgreSQL)
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from bot.games import register_builtin
 from scrabble_core.lexicon import Lexicon, load_enable
 from tests.pg_cluster import pg_cluster, store_database
+
+register_builtin()  # the built-in games, as the command line registers them
 
 __all__ = ["pg_cluster", "store_database"]  # the PostgreSQL fixtures, for every test
 

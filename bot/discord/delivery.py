@@ -5,7 +5,7 @@ Every message the bot sends goes through here (:func:`send_to`, :func:`answer`).
 ``Message`` into discord.py arguments is here: the text split into pieces of at most 2,000 characters
 (Discord's limit), at most five of them (a longer text is cut), the attachments as files (on the last piece, with the buttons),
 and the allowed mentions (exactly the users the message mentions, never ``@everyone`` or roles). The
-buttons are built by the caller (:func:`bot.games.scrabble.discord.views.view_for`) and passed in. :func:`merged` is how
+buttons are built by the caller (:func:`bot.discord.buttons.view_for`) and passed in. :func:`merged` is how
 two messages for a channel that fell behind (rate limits) become one.
 """
 

@@ -1,4 +1,4 @@
-"""The game service's :class:`~bot.host.protocols.Notifier` over discord.py: channel messages and DMs.
+"""The host's :class:`~bot.host.protocols.Notifier` over discord.py: channel messages and DMs.
 
 A channel's messages go out one at a time, in the order they were posted. discord.py waits out
 Discord's rate limits (a 429's ``retry_after``) and sends the very same request again, whose nonce
@@ -29,8 +29,8 @@ from typing import Final
 
 import discord
 
+from bot.discord.buttons import view_for
 from bot.discord.delivery import merged, send_to
-from bot.games.scrabble.discord.views import view_for
 from bot.host.messages import Message
 
 log = logging.getLogger(__name__)

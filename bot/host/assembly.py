@@ -1,86 +1,62 @@
-"""The one place that builds the game service from its parts: the store, the AI worker pool and the
-hints advisor over an already loaded lexicon (hints are computed in the AI workers, with the
-generator as their fallback), then the service itself. The bot and the console both
-use :func:`service_parts`; each brings its own notifier and renderer."""
+"""The one place that opens what a host runs on: the store, the AI worker processes and, if configured,
+the PostgreSQL queue of AI jobs (:func:`host_parts`); :meth:`HostParts.host` then builds the host with
+every registered game (:func:`bot.host.setup.build_host`). The bot, the console and the web board's
+command all use it; each brings its own notifier and the settings of its games (its images).
+"""
 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.config import Config
-from bot.games.go.ai_turns import PoolGoAi
-from bot.games.go.protocols import GoAi, GoBoardRenderer
-from bot.games.scrabble.advisor import GeneratorAdvisor
-from bot.games.scrabble.analysis import LossChart
-from bot.games.scrabble.commands import GameService
-from bot.host.ai.executor import AiExecutor, ExecutorAiPlayer, WorkerConfig
-from bot.host.protocols import AiPlayer, Notifier, Renderer
+from bot.host.ai.executor import AiExecutor
+from bot.host.ai.jobs import WorkerConfig
+from bot.host.protocols import Notifier
+from bot.host.runner import Host
+from bot.host.setup import build_host
+from bot.host.store import Store, StoreOpenError
 from bot.host.store.backends import display_name
-from bot.host.store.games import Store, StoreOpenError
-from scrabble_core.lexicon import LexiconError, WordList
-from scrabble_core.movegen import MoveGenerator
 
 if TYPE_CHECKING:
     from bot.host.ai.queue import AiJobQueue
 
 
 class AssemblyError(RuntimeError):
-    """The database or the AI workers could not be opened; the message says which and why."""
+    """The database, the AI workers or a game could not be opened; the message says which and why."""
 
 
 @dataclass(frozen=True, slots=True)
-class ServiceParts:
-    """Everything the game service runs on, open and ready: :meth:`service` builds it."""
+class HostParts:
+    """Everything a host runs on, open and ready: :meth:`host` builds it."""
 
     config: Config
     store: Store
-    lexicon: WordList
-    ai: ExecutorAiPlayer
-    advisor: GeneratorAdvisor
-    turns: AiPlayer | None = None
-    """Who plays the AI's turns when not :attr:`ai` (the PostgreSQL queue of ``ai.queue``)."""
+    pool: AiExecutor
     queue: AiJobQueue | None = None
-    """The PostgreSQL queue of ``ai.queue``, if configured (Go's AI moves go there too)."""
+    """The PostgreSQL queue of ``ai.queue``, if configured (the games' AI moves go there)."""
 
-    def service(
-        self,
-        notifier: Notifier,
-        renderer: Renderer,
-        loss_chart: LossChart | None = None,
-        go_renderer: GoBoardRenderer | None = None,
-    ) -> GameService:
-        """The game service over these parts, sending through ``notifier`` and drawing with
-        ``renderer`` (and the analyses' chart with ``loss_chart``), analysing games and choosing puzzles
-        in the AI workers; with a ``go_renderer`` (the bot's is
-        :func:`~bot.games.go.board_image.render_go_board`) it hosts Go games too (``service.go``, Go's AI in
-        the same workers). Call its ``start`` before use."""
-        go_ai: GoAi = PoolGoAi(self.ai.executor, self.config.ai_turn_timeout)
-        if self.queue is not None:
-            from bot.host.ai.queue import QueueGoAi
+    async def host(self, notifier: Notifier, options: Mapping[str, Mapping[str, Any]] | None = None) -> Host:
+        """The host over these parts with every registered game, sending through ``notifier``; each
+        game gets its settings of ``options`` (by kind). Call its ``start`` before use.
 
-            go_ai = QueueGoAi(self.queue, self.config.ai_turn_timeout, go_ai)
-        service = GameService(
-            self.config,
-            self.store,
-            self.lexicon,
-            notifier,
-            self.turns or self.ai,
-            self.advisor,
-            renderer=renderer,
-            go_ai=go_ai,
-            go_renderer=go_renderer,
-        )
-        service.use_pool(self.ai.executor, loss_chart)
-        return service
+        Raises:
+            AssemblyError: a game cannot build its parts (the message names the game and why).
+        """
+        try:
+            return await build_host(
+                self.config, self.store, notifier, pool=self.pool, queue=self.queue, options=options
+            )
+        except Exception as error:  # a lexicon, a variant file: whatever a game needs
+            raise AssemblyError(f"cannot start the games: {error}") from error
 
 
 @asynccontextmanager
-async def _queue(url: str, generator: MoveGenerator) -> AsyncIterator[AiJobQueue]:
+async def _queue(url: str) -> AsyncIterator[AiJobQueue]:
     """The AI job queue on ``url``, open for the ``async with`` block.
 
     Raises:
@@ -90,7 +66,7 @@ async def _queue(url: str, generator: MoveGenerator) -> AsyncIterator[AiJobQueue
 
     from bot.host.ai.queue import AiJobQueue
 
-    queue = AiJobQueue(url, generator)
+    queue = AiJobQueue(url)
     try:
         await queue.start()
     except psycopg.Error as error:
@@ -102,11 +78,10 @@ async def _queue(url: str, generator: MoveGenerator) -> AsyncIterator[AiJobQueue
 
 
 @asynccontextmanager
-async def service_parts(
-    config: Config, lexicon: WordList, generator: MoveGenerator, database: Path | str | None = None
-) -> AsyncIterator[ServiceParts]:
-    """Open the store (``database``, by default the config's), then the AI workers, for the ``async
-    with`` block; close them (the workers first) when it ends.
+async def host_parts(config: Config, database: Path | str | None = None) -> AsyncIterator[HostParts]:
+    """Open the store (``database``, by default the config's), then the AI workers (for every registered
+    game) and the queue if configured, for the ``async with`` block; close them (the workers first) when
+    it ends.
 
     Raises:
         AssemblyError: the database cannot be opened or the AI workers cannot start.
@@ -118,23 +93,17 @@ async def service_parts(
         raise AssemblyError(str(error)) from error
     except (sqlite3.Error, OSError, ValueError) as error:
         raise AssemblyError(f"cannot open the database {display_name(path)}: {error}") from error
-    executor = AiExecutor(WorkerConfig(lexicon_source=config.lexicon), workers=config.ai_worker_count())
+    pool = AiExecutor(WorkerConfig(config), workers=config.ai_worker_count())
     try:
         try:
-            await executor.start()
-        except (RuntimeError, LexiconError) as error:
+            await pool.start()
+        except (RuntimeError, OSError, ValueError) as error:
             raise AssemblyError(f"cannot start the AI workers: {error}") from error
-        ai = ExecutorAiPlayer(executor, config.ai_turn_timeout, config.ai_expert_seconds)
-        expert_seconds = config.ai_expert_seconds if config.ai_expert_hints else None
-        advisor = GeneratorAdvisor(generator, executor, config.ai_turn_timeout, expert_seconds)
         if config.ai_queue == "postgresql":
-            from bot.host.ai.queue import QueueAiPlayer
-
-            async with _queue(str(path), generator) as queue:
-                turns = QueueAiPlayer(queue, config.ai_turn_timeout, config.ai_expert_seconds)
-                yield ServiceParts(config, store, lexicon, ai, advisor, turns, queue)
+            async with _queue(str(path)) as queue:
+                yield HostParts(config, store, pool, queue)
         else:
-            yield ServiceParts(config, store, lexicon, ai, advisor)
+            yield HostParts(config, store, pool)
     finally:
-        await executor.close()
+        await pool.close()
         await store.close()

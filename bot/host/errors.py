@@ -1,31 +1,27 @@
-"""The game service's refusals: one class per reason, each with a message written for the player.
+"""The host's refusals: one class per reason, each with a message written for the player.
 
-They derive from :class:`ServiceError`, itself a :class:`~scrabble_core.errors.ScrabbleError`, so the
-discord layer shows ``str(error)`` of any ``ScrabbleError`` (the service's or the engine's, which pass
-through unchanged) and treats every other exception as a bug.
+They derive from :class:`ServiceError`, which no game's error derives from and which derives from no
+game's: a front end shows ``str(error)`` of a :class:`ServiceError` or of a registered game's refusal
+(:func:`bot.host.registry.is_refusal`) and treats every other exception as a bug. Each game adds its own
+refusals under :class:`ServiceError`.
 """
 
 from __future__ import annotations
 
-from scrabble_core.errors import ScrabbleError
 
-
-class ServiceError(ScrabbleError):
-    """Base of the service's refusals."""
+class ServiceError(Exception):
+    """Base of the host's and the games' refusals: the message is for the player."""
 
 
 class NoGameError(ServiceError):
     """The channel has no game (or not the game a button belongs to)."""
 
-    def __init__(self, text: str = "There is no game in this channel: start one with /scrabble new") -> None:
+    def __init__(self, text: str = "There is no game in this channel") -> None:
         super().__init__(text)
 
 
 class GameExistsError(ServiceError):
-    """A new game in a channel that already has one."""
-
-    def __init__(self) -> None:
-        super().__init__("This channel already has a game: finish or cancel it first (/scrabble cancel)")
+    """A new game in a channel that already has one (the message says what to do)."""
 
 
 class ChannelBusyError(GameExistsError):
@@ -72,11 +68,6 @@ class GameStartedError(LobbyError):
 class GameNotStartedError(ServiceError):
     """A game action while the game is still in its lobby (the message says how it starts)."""
 
-    def __init__(
-        self, message: str = "The game has not started yet: its creator starts it with /scrabble start"
-    ) -> None:
-        super().__init__(message)
-
 
 class NotEnoughPlayersError(LobbyError):
     """Starting a game with a single seat."""
@@ -94,18 +85,6 @@ class NotSeatedError(ServiceError):
 
     def __init__(self) -> None:
         super().__init__("You are not playing in this game")
-
-
-class HintError(ServiceError):
-    """A hint that cannot be given: hints disabled in the game, or all used."""
-
-
-class RulesTopicError(ServiceError):
-    """``/scrabble rules`` asked for a topic that does not exist."""
-
-
-class WordError(ServiceError):
-    """A word to check that is not a word of this game's alphabet."""
 
 
 class StorageError(ServiceError):

@@ -10,8 +10,8 @@ import enum
 from collections.abc import Mapping
 from typing import Final
 
-from bot.games.scrabble.text import quoted
 from bot.host.errors import FeatureOffError, SettingError
+from bot.host.text import quoted
 
 
 class Feature(enum.StrEnum):

@@ -24,8 +24,8 @@ from typing import Final
 
 from bot.config import Config
 from bot.host.shards import Shards
+from bot.host.store import Store
 from bot.host.store.backends import Connection
-from bot.host.store.games import Store
 
 logger = logging.getLogger("bot.host.leases")
 

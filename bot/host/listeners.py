@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from typing import Protocol
 
-from bot.host.table import Table
+from bot.host.table import AnyTable
 
 __all__ = ["GameListener", "Listeners"]
 
@@ -21,7 +21,7 @@ logger = logging.getLogger("bot.host")
 class GameListener(Protocol):
     """Hears of every committed change of a game."""
 
-    def game_changed(self, table: Table) -> None:
+    def game_changed(self, table: AnyTable) -> None:
         """``table`` is the game as just saved (its row's status says whether it is still open)."""
         ...
 
@@ -42,7 +42,7 @@ class Listeners:
         if listener in self._listeners:
             self._listeners.remove(listener)
 
-    def changed(self, table: Table) -> None:
+    def changed(self, table: AnyTable) -> None:
         """Tell every listener that ``table`` was saved. Never raises."""
         for listener in list(self._listeners):
             try:

@@ -8,42 +8,8 @@ listed in :attr:`Message.mentions`, so the sender can allow exactly those pings.
 
 from __future__ import annotations
 
-import enum
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Final
-
-
-class Button(enum.StrEnum):
-    """A button the discord layer shows under a message of a game (:attr:`Message.game`); pressing it
-    calls the service's method for that action on that game (``PLAY`` and ``EXCHANGE`` first ask for
-    the move or the tiles). The value names the action in the button's custom id."""
-
-    JOIN = "join"
-    ADD_AI = "add-ai"
-    ADD_BOT = "add-bot"
-    START = "start"
-    CANCEL = "cancel"
-    PLAY = "play"
-    EXCHANGE = "exchange"
-    PASS = "pass"
-    HINT = "hint"
-    SHOW_RACK = "rack"
-    CHALLENGE = "challenge"
-    ACCEPT = "accept"
-    NO_CHALLENGE = "no-challenge"
-    NEW_LINK = "new-link"
-    # Go (bot.games.go): the same ``game`` and ``turn`` rules; ``turn`` is the Go game's version.
-    GO_JOIN = "go-join"
-    GO_CANCEL = "go-cancel"
-    GO_PLAY = "go-play"
-    GO_PASS = "go-pass"
-    GO_UNDO = "go-undo"
-    GO_RESIGN = "go-resign"
-    GO_UNDO_ACCEPT = "go-undo-accept"
-    GO_UNDO_REFUSE = "go-undo-refuse"
-    GO_ACCEPT_SCORE = "go-accept-score"
-    GO_RESUME = "go-resume"
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +50,7 @@ class Message:
     attachments: tuple[Attachment, ...] = ()
     private: bool = False
     mentions: tuple[int, ...] = ()
-    buttons: tuple[Button, ...] = ()
+    buttons: tuple[str, ...] = ()
     game: int | None = None
     turn: int | None = None
     links: tuple[Link, ...] = ()
@@ -97,24 +63,6 @@ class Message:
             raise ValueError("a message with buttons names the game they act on")
         if not self.private and any(link.private for link in self.links):
             raise ValueError("a private link never goes in a public message")
-
-
-@dataclass(frozen=True)
-class PlayerLine:
-    """One player in the header of a board image: name, score, and whether it is their turn."""
-
-    name: str
-    score: int
-    to_move: bool
-
-
-@dataclass(frozen=True)
-class BoardHeader:
-    """The strip above a board image: the players in turn order and the number of tiles left in the
-    bag (data for the :class:`~bot.host.protocols.Renderer`)."""
-
-    players: Sequence[PlayerLine]
-    bag: int
 
 
 def shorten(text: str, limit: int) -> str:

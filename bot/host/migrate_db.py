@@ -6,7 +6,7 @@ bot still running on either is refused, and each brought to the newest schema. E
 (games, seats, events, outbox, stats, ratings, analyses, puzzles... and those of later migrations)
 with its ids, in one transaction on the target: all of it or nothing. Then the copy is verified: every
 table holds as many rows as the source's, with the same contents (a digest of every row), and every
-game's state is replayed by the engine from the copy (``Game.from_dict``) to the source's state.
+game's state is replayed from the copy by its game's codec to the source's state.
 """
 
 from __future__ import annotations
@@ -22,10 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
+from bot.host import registry
+from bot.host.store import Store, StoreOpenError
 from bot.host.store.backends import Backend, display_name, is_postgresql_url
-from bot.host.store.games import Store, StoreOpenError
-from scrabble_core.errors import ScrabbleError
-from scrabble_core.game import Game
 
 CHUNK: Final = 2000
 """Rows read and written per trip."""
@@ -191,13 +190,15 @@ async def _verify_table(source: Backend, target: Backend, table: str) -> TableCo
 
 
 async def _replay(source: Store, target: Store) -> int:
-    """Restore every Scrabble game's state from the copy with the engine and compare it with the
-    source's; the number of states replayed.
+    """Restore every game's state from the copy with its game's codec (:mod:`bot.host.registry`) and
+    compare it with the source's; the number of states replayed (a game of a kind not registered here
+    is compared as a row only).
 
     Raises:
         MigrationError: a game reads differently, or its state does not restore to the source's.
     """
     replayed = 0
+    kinds = {game.kind for game in registry.games()}
     for (game_id,) in await source.backend.fetchall("SELECT id FROM games ORDER BY id"):
         try:
             original, copy = await source.game(game_id), await target.game(game_id)
@@ -205,11 +206,11 @@ async def _replay(source: Store, target: Store) -> int:
             continue  # a row the store cannot read (quarantined): compared as rows above
         if original != copy:
             raise MigrationError(f"game {game_id} reads differently from the copy")
-        if copy is None or copy.state is None:
+        if copy is None or copy.state is None or copy.kind not in kinds:
             continue
         try:
-            restored = Game.from_dict(copy.state).to_dict()
-        except ScrabbleError as error:
+            restored = registry.load(registry.game(copy.kind).codec).replay(copy.state)
+        except Exception as error:
             raise MigrationError(f"game {game_id} cannot be restored from the copy: {error}") from error
         if restored != original.state:  # type: ignore[union-attr]
             raise MigrationError(f"game {game_id} restores from the copy to another state")

@@ -1,4 +1,4 @@
-"""The rating model: who a finished game rates, in which places, and how ratings move.
+"""The rating model: how ratings move after a finished game, whatever the game.
 
 Ratings use OpenSkill's Plackett-Luce model (PyPI ``openskill``), which rates free-for-all games of any
 number of players (Glicko-2 only rates pairs). Each rated player of a guild has a rating: ``mu`` (the
@@ -6,39 +6,29 @@ estimate of their skill) and ``sigma`` (its uncertainty). Players are ranked by 
 rating ``mu - 3 * sigma`` (:attr:`Rating.ordinal`): their skill is very likely above it, so a player
 with few games ranks low until their results say otherwise.
 
-A game rates its human seats (``user:<id>``) and its AI seats, one rating per AI level per guild
-(``ai:<level>``). Programs (bot clients of the web board) are not rated. Places come from the final
-standings: by score, equal scores sharing a place, a resigned or forfeited seat last.
+A game rates its human seats (``user:<id>``) and its AI seats, one rating per AI level per guild and
+kind of game (``ai:<level>``); programs (bot clients of the web board) are not rated. Who a finished
+game rates, and in which places, is its plugin's to say (:meth:`bot.host.plugin.GamePlugin.result`):
+the host stores it with the game, and the ratings are derived from those results alone.
 
-Pure: no SQL, no asyncio. The store (:mod:`bot.host.store.games`) keeps the ratings and applies the games in finish
-order with :func:`rate`; the same calls in the same order give bit-identical numbers.
+Pure: no SQL, no asyncio, no game. The store (:mod:`bot.host.store.ratings`) keeps the ratings and
+applies the games in finish order with :func:`rate`; the same calls in the same order give
+bit-identical numbers.
 """
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Final
+from typing import Final
 
 from openskill.models import PlackettLuce
-
-from bot.host.seats import is_program
-from go_core import Game as GoGame
-from go_core import GoError
-from scrabble_core.errors import ScrabbleError
-from scrabble_core.game import Game
-
-if TYPE_CHECKING:
-    from bot.host.store.games import GameRow, GoRow
-
-logger = logging.getLogger("bot.ratings")
 
 _MODEL: Final = PlackettLuce()
 """OpenSkill's defaults: mu 25, sigma 25/3, beta 25/6, tau 25/300."""
 
 MODEL_VERSION: Final = "openskill plackett-luce mu=25 sigma=25/3 beta=25/6 tau=25/300; places v1"
-"""Names the model and the rules of :func:`rated_game`: the stored ratings are rebuilt when it changes."""
+"""Names the model: the stored ratings are rebuilt when it changes."""
 
 PROVISIONAL_GAMES: Final = 5
 """A player's rating is provisional until they have played this many rated games in the guild."""
@@ -84,8 +74,8 @@ class RatedGame:
     guild_id: int
     finished_at: float
     seats: tuple[RatedSeat, ...]
-    kind: str = "scrabble"
-    """The game's kind (:class:`bot.host.store.games.GameKind`): each kind has its own ratings."""
+    kind: str
+    """The game's kind (its plugin's name): each kind has its own ratings."""
 
 
 def human_key(user_id: int) -> str:
@@ -151,73 +141,6 @@ def rate_game(game: RatedGame, current: dict[str, tuple[Rating, int]]) -> list[S
     ]
     current.update((result.seat.player, (result.rating, result.games)) for result in results)
     return results
-
-
-def rated_game(row: GameRow) -> RatedGame | None:
-    """What the finished game ``row`` gives the ratings, or ``None`` when it rates nobody: created
-    unrated, a state that cannot be read (logged), or fewer than two rated players.
-
-    Places follow the engine's standings (score, resigned seats last); equal scores (or two resigned
-    seats) share a place. People and AI seats are rated, programs are not; when several seats play at
-    one AI level, the level is rated by its best-placed seat.
-    """
-    if not row.options.rated or row.state is None:
-        return None
-    try:
-        game = Game.from_dict(row.state)
-    except ScrabbleError as error:
-        logger.warning("game %d: not rated, its state cannot be read (%s)", row.id, error)
-        return None
-    players = game.players
-    seats: list[RatedSeat] = []
-    taken: set[str] = set()
-    place, previous = 0, None
-    for index, seat_number in enumerate(game.standings()):
-        standing = (players[seat_number].resigned, players[seat_number].score)
-        if standing != previous:
-            place, previous = index + 1, standing
-        seat = row.seats[seat_number]
-        if seat.user_id is not None:
-            if is_program(seat.user_id):
-                continue
-            player, name = human_key(seat.user_id), seat.name
-        elif seat.ai_level is not None:
-            player, name = ai_key(seat.ai_level), ai_name(seat.ai_level)
-        else:
-            continue
-        if player not in taken:
-            taken.add(player)
-            seats.append(RatedSeat(player, name, place))
-    if len(seats) < 2:
-        return None
-    return RatedGame(row.id, row.guild_id, row.updated_at, tuple(seats))
-
-
-def rated_go_game(row: GoRow) -> RatedGame | None:
-    """What the finished Go game ``row`` gives the Go ratings, or ``None`` when it rates nobody: a state
-    that cannot be read (logged), no result, or fewer than two rated players. The winner takes place 1
-    and the loser place 2 (a draw: both 1); people and the AI level are rated (seat 0 plays Black)."""
-    if row.state is None:
-        return None
-    try:
-        game = GoGame.from_dict(row.state["game"])
-    except (GoError, KeyError, TypeError) as error:
-        logger.warning("go game %d: not rated, its state cannot be read (%s)", row.id, error)
-        return None
-    if game.result is None:
-        return None
-    winner = game.winner
-    seats: list[RatedSeat] = []
-    for seat in row.seats:
-        place = 1 if winner is None or (winner.value == "B") == (seat.seat == 0) else 2
-        level = row.options.get("ai_level")
-        if seat.user_id is not None:
-            seats.append(RatedSeat(human_key(seat.user_id), seat.name, place))
-        elif level is not None:
-            seats.append(RatedSeat(ai_key(str(level)), ai_name(str(level)), place))
-    if len(seats) < 2:
-        return None
-    return RatedGame(row.id, row.guild_id, row.updated_at, tuple(seats), "go")
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,15 +1,12 @@
-"""Who sits at a game: :class:`User` as the service sees a Discord user, the names of the seats, and
-the draw for who plays first."""
+"""Who sits at a game: :class:`User` as the host sees a Discord user, the names of the seats, the pseudo
+users of programs, and how the messages show a name."""
 
 from __future__ import annotations
 
-import random
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
-
-from scrabble_core.variant import BLANK, Variant
 
 MAX_NAME_LENGTH: Final = 32
 
@@ -59,38 +56,3 @@ def seat_name(name: str, taken: Sequence[str]) -> str:
     while candidate in taken:
         candidate, number = f"{base} {number}", number + 1
     return candidate
-
-
-@dataclass(frozen=True, slots=True)
-class FirstDraw:
-    """The draw for the first turn: who plays first (an index into the names drawn for) and the line
-    that tells the channel how the tiles fell."""
-
-    first: int
-    line: str
-
-
-def draw_first(names: Sequence[str], variant: Variant, rng: random.Random) -> FirstDraw:
-    """Who plays first, drawn as in tournaments: each player draws a tile from a full bag (returned
-    after each round); the tile nearest the start of the alphabet wins, a blank beats every letter,
-    and the players tied for the best tile draw again."""
-    order = {tile: rank for rank, tile in enumerate([BLANK, *variant.alphabet])}
-    drawing = list(range(len(names)))
-    rounds = []
-    while True:
-        tiles = rng.sample(variant.full_bag(), len(drawing))
-        rounds.append(
-            ", ".join(f"{shown(names[i])} draws {_tile_name(t)}" for i, t in zip(drawing, tiles, strict=True))
-        )
-        best = min(order[tile] for tile in tiles)
-        drawing = [i for i, tile in zip(drawing, tiles, strict=True) if order[tile] == best]
-        if len(drawing) == 1:
-            break
-    (first,) = drawing
-    return FirstDraw(
-        first, f"Draw for the first turn: {'; again: '.join(rounds)}. {shown(names[first])} plays first."
-    )
-
-
-def _tile_name(tile: str) -> str:
-    return "a blank" if tile == BLANK else tile

@@ -4,9 +4,9 @@ and the backoff with which the service's own work (AI turns, timers, reminders) 
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Final
+from typing import Any, Final
 
 from bot.host.errors import (
     ChannelBusyError,
@@ -16,7 +16,7 @@ from bot.host.errors import (
     StorageFullError,
     StorageRangeError,
 )
-from bot.host.store.games import ChannelTakenError, IntegerRangeError
+from bot.host.store.rows import ChannelTakenError, IntegerRangeError
 
 RETRY_FIRST: Final = 0.5
 """Seconds before the first retry of a save that failed; each next wait doubles, up to RETRY_CAP."""
@@ -38,18 +38,20 @@ def storage_error(error: sqlite3.Error | IntegerRangeError) -> StorageError:
 
 
 @contextmanager
-def typed_storage_errors() -> Iterator[None]:
+def typed_storage_errors(plugins: Mapping[str, Any] | None = None) -> Iterator[None]:
     """Raise the failures of the store in the block as :func:`storage_error` says.
 
     Raises:
         StorageError: from ``sqlite3.OperationalError`` (busy, full, I/O...) or ``IntegerRangeError``;
             other errors (an integrity error is a bug) pass through.
-        ChannelBusyError: from the store's ``ChannelTakenError``, naming the channel's game.
+        ChannelBusyError: from the store's ``ChannelTakenError``, naming the channel's game by its
+            plugin's title (of ``plugins``, by kind; its kind if it is not one of them).
     """
     try:
         yield
     except ChannelTakenError as error:
-        raise ChannelBusyError(error.kind.game_name) from error
+        plugin = (plugins or {}).get(error.kind)
+        raise ChannelBusyError(error.kind if plugin is None else plugin.title) from error
     except (sqlite3.OperationalError, IntegerRangeError) as error:
         raise storage_error(error) from error
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, TypeGuard
 
-from bot.games.scrabble.commands import GameService
+from bot.games.scrabble.commands import ScrabbleCommands
 from bot.host.errors import NotSeatedError
 from bot.web.errors import ProtocolError
 from bot.web.links import Grant, seat_of
@@ -31,7 +31,7 @@ COMMANDS: Final = frozenset(
 
 
 async def run_command(
-    service: GameService, grant: Grant, message: Mapping[str, Any], now: float
+    service: ScrabbleCommands, grant: Grant, message: Mapping[str, Any], now: float
 ) -> dict[str, Any]:
     """Carry out ``message`` (whose ``type`` is in :data:`COMMANDS`) for ``grant``; return the result.
 

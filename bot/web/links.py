@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Final
 
 from bot.host.seats import is_program
-from bot.host.store.games import SeatRow
+from bot.host.store import SeatRow
 from bot.web.errors import ProtocolError
 
 __all__ = ["Grant", "LinkSigner", "Role", "board_url", "program_number", "seat_of"]

@@ -24,7 +24,10 @@ from typing import Any, Final
 from aiohttp import WSMsgType, web
 
 from bot.config import Config
-from bot.games.scrabble.commands import GameService
+from bot.games.scrabble.commands import ScrabbleCommands
+from bot.games.scrabble.kind import KIND
+from bot.host.errors import ServiceError
+from bot.host.runner import Host
 from bot.web.commands import COMMANDS, run_command
 from bot.web.errors import ProtocolError, error_body
 from bot.web.hub import Connection, Hub
@@ -85,12 +88,12 @@ class _Bucket:
 
 
 class WebServer:
-    """The board's web server over a started :class:`GameService`. :meth:`start` binds it (by default
+    """The board's web server over a started :class:`ScrabbleCommands`. :meth:`start` binds it (by default
     to 127.0.0.1 only), :meth:`close` stops it."""
 
     def __init__(
         self,
-        service: GameService,
+        service: ScrabbleCommands,
         signer: LinkSigner,
         *,
         host: str = "127.0.0.1",
@@ -109,7 +112,7 @@ class WebServer:
         self._addresses: Counter[str] = Counter()
         self._sockets: set[web.WebSocketResponse] = set()
         self._runner: web.AppRunner | None = None
-        service.subscribe(self.hub)
+        service.host.subscribe(self.hub)
 
     def link(
         self, game_id: int, seat: int | None = None, *, role: Role = Role.PLAYER, renew: bool = False
@@ -212,7 +215,7 @@ class WebServer:
             seat_of(grant, table.row.seats)
             if self.hub.connections(grant.game_id) >= self.limits.per_game:
                 raise ProtocolError("too_many_connections", "this game has too many viewers")
-        except (ProtocolError, ScrabbleError) as error:
+        except (ProtocolError, ScrabbleError, ServiceError) as error:
             if not ws.closed:
                 await ws.send_str(_reply(message_id, error=error))
                 await ws.close(code=CLOSE_HELLO, message=b"hello refused")
@@ -277,7 +280,7 @@ class WebServer:
             if kind not in COMMANDS:
                 raise ProtocolError("unknown_type", f"unknown message type {str(kind)[:40]!r}")
             result = await run_command(self.service, connection.grant, message, self._now())
-        except (ProtocolError, ScrabbleError) as error:
+        except (ProtocolError, ScrabbleError, ServiceError) as error:
             connection.send(_reply(message_id, error=error))
             if isinstance(error, ProtocolError) and error.code == "too_large":
                 connection.close(CLOSE_TOO_LARGE, "message too large")
@@ -347,8 +350,8 @@ class ServerLinks:
 
 
 @contextlib.asynccontextmanager
-async def board_server(config: Config, service: GameService) -> AsyncIterator[WebServer | None]:
-    """Serve the board for the bot's ``service`` while inside, if the config's ``[web]`` enables it
+async def board_server(config: Config, host: Host) -> AsyncIterator[WebServer | None]:
+    """Serve the board for the Scrabble games of the bot's ``host`` while inside, if the config's ``[web]`` enables it
     (links signed with its secret, or with one kept beside the database), and put its links in the
     service's messages; None when disabled."""
     web = config.web
@@ -359,13 +362,13 @@ async def board_server(config: Config, service: GameService) -> AsyncIterator[We
         web.secret.encode() if web.secret else None,
         config.links_file,
     )
-    server = WebServer(service, signer, host=web.host, port=web.port, public_url=web.public_url)
+    server = WebServer(host.commands[KIND], signer, host=web.host, port=web.port, public_url=web.public_url)
     await server.start()
-    service.use_links(ServerLinks(server))
+    host.use_links(ServerLinks(server))
     try:
         yield server
     finally:
-        service.use_links(None)
+        host.use_links(None)
         await server.close()
 
 

@@ -9,7 +9,7 @@ from analysis_fakes import known_game, store_finished
 from test_console import cache, lines, run  # noqa: F401 (cache: the fixture of the lexicon caches)
 
 from bot.games.scrabble.console.app import GUILD
-from bot.host.store.games import Store
+from bot.host.store import Store
 from scrabble_core.lexicon import Lexicon
 
 

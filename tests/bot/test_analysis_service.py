@@ -162,9 +162,9 @@ async def test_the_real_worker_pool_analyses_a_turn(
     position = game_positions(known_game(enable_lexicon))[6]
     argument = {"position": position.to_dict(), "level": "hard", "seed": 1, "iterations": 1, "budget": 5.0}
     async with AiExecutor(WorkerConfig()) as executor:
-        result = await executor.call(analyse_turn, argument, timeout=30.0)
+        result = await executor.call("scrabble", analyse_turn, argument, timeout=30.0)
         with pytest.raises(RuntimeError, match=r"^the AI worker failed: KeyError: 'position'$"):
-            await executor.call(analyse_turn, {}, timeout=30.0)
+            await executor.call("scrabble", analyse_turn, {}, timeout=30.0)
     direct = analyse_turn(generator, argument)
     assert result == direct
     assert (result["best"], result["best_score"]) == ("L1 INHEREN.", 74)

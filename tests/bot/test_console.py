@@ -15,7 +15,7 @@ from bot.config import Config
 from bot.console.terminal import Terminal
 from bot.games.scrabble.console.app import GUILD
 from bot.games.scrabble.console.cli import parse_args, play
-from bot.host.store.games import Store
+from bot.host.store import Store
 from scrabble_core import variant as variant_module
 from scrabble_core.gcg import parse_gcg, replay
 from scrabble_core.lexicon import Lexicon

@@ -141,7 +141,9 @@ def test_play_is_handed_to_the_console_with_the_rest_of_the_arguments(
         calls.append(argv)
         return 7
 
-    monkeypatch.setitem(sys.modules, "bot.console", types.SimpleNamespace(main=console_main))
+    monkeypatch.setitem(
+        sys.modules, "bot.games.scrabble.console.cli", types.SimpleNamespace(main=console_main)
+    )
     assert main(["play", "--ai", "hard"]) == 7
     assert calls == [["--ai", "hard"]]
 

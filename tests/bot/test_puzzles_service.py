@@ -14,7 +14,7 @@ from service_fakes import ALICE, BOB, CAROL, FakeClock, typed
 from bot.games.scrabble.images.renderer import PngRenderer
 from bot.games.scrabble.puzzles import PuzzleError, PuzzleService, find_puzzle
 from bot.host.errors import FeatureOffError
-from bot.host.store.games import Store
+from bot.host.store import Store
 from scrabble_core.ai import default_leave_model
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Play

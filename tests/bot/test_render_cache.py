@@ -41,7 +41,7 @@ from bot.games.scrabble.images.board import (
     square_box,
 )
 from bot.games.scrabble.images.header import draw_header_strip, header_strip
-from bot.host.messages import BoardHeader, PlayerLine
+from bot.games.scrabble.protocols import BoardHeader, PlayerLine
 from bot.render.drawing import PNG_COMPRESS_LEVEL, png_bytes
 from scrabble_core.board import Board
 from scrabble_core.game import Game

@@ -29,9 +29,9 @@ from service_fakes import (
 
 import bot.host.delivery
 import bot.host.drawing
+from bot.games.scrabble.protocols import BoardHeader
 from bot.games.scrabble.text import rack_text
 from bot.host.delivery import Deliveries
-from bot.host.messages import BoardHeader
 
 
 async def test_a_play_is_answered_before_its_announcement_goes_out(tmp_path: Path) -> None:
@@ -103,7 +103,7 @@ async def test_a_board_still_being_drawn_when_a_newer_turn_comes_is_given_up(
     try:
         await started_game(harness)
         await harness.svc.idle()
-        runner = harness.svc._runner
+        runner = harness.svc.plugin
         drawn: list[int] = []  # the scores in each board's header, as each drawing starts
         gate = threading.Event()
 
@@ -144,13 +144,13 @@ async def test_a_turns_board_is_drawn_while_the_channels_earlier_message_goes_ou
         await started_game(harness)
         await harness.svc.idle()
         drawn: list[int] = []  # the scores in each board's header, as each is drawn
-        quick = harness.svc._runner.renderer.board
+        quick = harness.svc.plugin.renderer.board
 
         def board(board: object, last_move: object, header: BoardHeader) -> bytes:
             drawn.append(sum(player.score for player in header.players))
             return quick(board, last_move, header)  # type: ignore[arg-type]
 
-        monkeypatch.setattr(harness.svc._runner.renderer, "board", board)
+        monkeypatch.setattr(harness.svc.plugin.renderer, "board", board)
         notifier.hold()
         before = len(notifier.posts)
         for seat, user in ((0, ALICE), (1, BOB)):

@@ -5,21 +5,17 @@ from __future__ import annotations
 
 import sqlite3
 from pathlib import Path
-from typing import cast
 
 import psycopg
 import pytest
-from service_fakes import AnyWord
+from service_fakes import scrabble_row
 from test_store import OPTIONS, draft
 
 from bot.config import Config, load_config
-from bot.host.assembly import AssemblyError, service_parts
-from bot.host.store.backends import PostgresBackend, redacted
-from bot.host.store.games import (
-    INT64_MAX,
+from bot.host.assembly import AssemblyError, host_parts
+from bot.host.store import (
     MIGRATIONS_DIR,
     PG_MIGRATIONS_DIR,
-    GameRow,
     GameStatus,
     LogEntry,
     SeatRow,
@@ -27,7 +23,8 @@ from bot.host.store.games import (
     Store,
     StoreOpenError,
 )
-from scrabble_core.movegen import MoveGenerator
+from bot.host.store.backends import PostgresBackend, redacted
+from bot.host.store.rows import INT64_MAX
 from tests.pg_cluster import PgCluster, query
 
 
@@ -118,7 +115,7 @@ async def test_the_event_log_is_append_only(url: str) -> None:
 async def test_64_bit_ids_and_exact_floats_round_trip(url: str) -> None:
     store = await Store.open(url)
     big = INT64_MAX
-    row = GameRow(
+    row = scrabble_row(
         0,
         big,
         big - 1,
@@ -133,8 +130,10 @@ async def test_64_bit_ids_and_exact_floats_round_trip(url: str) -> None:
     created = await store.create_game(row, [LogEntry("created", 0, {}, 1.0 / 3)])
     assert await store.game(created.id) == created
     assert (await store.log(created.id))[0].at == 1.0 / 3
-    await store.save(created, [], [StatsDelta(big, big, "Ann", True, 5, 5, "8H AB")])
-    stats = await store.stats(big, big)
+    await store.save(
+        created, [], [StatsDelta(big, "scrabble", big, "Ann", True, score=5, best_score=5, best_move="8H AB")]
+    )
+    stats = await store.stats(big, "scrabble", big)
     assert stats is not None and (stats.games, stats.total_score) == (1, 5)
     await store.close()
 
@@ -148,19 +147,19 @@ async def test_a_statement_failing_in_the_middle_of_a_save_leaves_nothing(url: s
         "$$ BEGIN RAISE EXCEPTION 'outbox refused'; END $$",
         "CREATE TRIGGER no_outbox BEFORE INSERT ON outbox FOR EACH ROW EXECUTE FUNCTION refuse()",
     )
-    changed = GameRow(
+    changed = scrabble_row(
         row.id, 1, 5, 7, GameStatus.ACTIVE, OPTIONS, 42, {"a": 1}, (SeatRow(0, 7, "Ann", None, 2),)
     )
     with pytest.raises(sqlite3.ProgrammingError, match="outbox refused"):
         await store.save(
             changed,
             [LogEntry("ended", None, {}, 2.0)],
-            [StatsDelta(1, 7, "Ann", True, 5, 5, "8H AB")],
+            [StatsDelta(1, "scrabble", 7, "Ann", True, score=5, best_score=5, best_move="8H AB")],
             {"m": 9},
         )
     assert await store.game(row.id) == row
     assert [entry.kind for entry in await store.log(row.id)] == ["created"]
-    assert await store.stats(1, 7) is None
+    assert await store.stats(1, "scrabble", 7) is None
     await store.save(changed, [LogEntry("ended", None, {}, 2.0)])  # no transaction was left open
     assert await store.game(row.id) == changed
     await store.close()
@@ -179,7 +178,10 @@ async def test_a_save_is_one_trip_to_the_connections_thread(
         return await run(self, work)  # type: ignore[arg-type]
 
     monkeypatch.setattr(PostgresBackend, "run", counted)
-    stats = [StatsDelta(1, 7, "Ann", True, 5, 5, "8H AB"), StatsDelta(1, 8, "Bob", False, 3, 3, "8H A")]
+    stats = [
+        StatsDelta(1, "scrabble", 7, "Ann", True, score=5, best_score=5, best_move="8H AB"),
+        StatsDelta(1, "scrabble", 8, "Bob", False, score=3, best_score=3, best_move="8H A"),
+    ]
     assert await store.save(row, [LogEntry("play", 0, {}, 2.0)], stats, {"move": 1}) == 1
     assert len(trips) == 1  # the statements and the commit
     monkeypatch.undo()
@@ -203,7 +205,7 @@ async def test_the_bot_names_a_database_it_cannot_migrate_without_its_password(u
     query(url, "CREATE TABLE games (id INTEGER)")  # another program's table: migration 1 fails
     with_password = url.replace("postgres@", "postgres:hunter2@")  # trusted: any password logs in
     with pytest.raises(AssemblyError) as refused:
-        async with service_parts(Config(database=with_password), AnyWord(), cast(MoveGenerator, None)):
+        async with host_parts(Config(database=with_password)):
             pass
     assert str(refused.value) == (
         f"cannot open the database {url.replace('postgres@', 'postgres:***@')}: "

@@ -1,7 +1,8 @@
-"""The Go AI of the service (:class:`~bot.games.go.protocols.GoAi`), off the event loop: in the AI
-worker pool (:class:`PoolGoAi`, through :meth:`bot.host.ai.executor.AiExecutor.call`, with the turn timeout),
-or in a thread of this process (:class:`ThreadGoAi`: the fallback, and for tests and the console). Both
-run :func:`bot.games.go.engines.make_ai`: GNU Go when it is installed, the built-in AI otherwise."""
+"""Go's AI turns in the host (:class:`~bot.games.go.protocols.GoAi`), off the event loop: in the AI
+worker pool (:class:`PoolGoAi`: a job of :mod:`bot.host.ai.jobs`, answered by :mod:`bot.games.go.worker`,
+with the turn timeout), as a job of the PostgreSQL queue (:class:`QueueGoAi`), or in a thread of this
+process (:class:`ThreadGoAi`: the fallback, and for tests and the console). All run
+:func:`bot.games.go.engines.make_ai`: GNU Go when it is installed, the built-in AI otherwise."""
 
 from __future__ import annotations
 
@@ -10,8 +11,12 @@ import logging
 from typing import Any, Final
 
 from bot.games.go.engines import RESIGN, AIMove, Engine, GnuGoAI, Level, make_ai
+from bot.games.go.kind import KIND
+from bot.games.go.protocols import GoAi
 from bot.host.ai.executor import AiExecutor, WorkerLostError
-from go_core import Game, Point, format_move, parse_move
+from bot.host.ai.jobs import JobRequest
+from bot.host.ai.queue import AiJobQueue
+from go_core import Game, GoError, Point, format_move, parse_move
 
 logger = logging.getLogger("bot.games.go")
 
@@ -21,6 +26,11 @@ THINKING_SHARE: Final = 0.8
 """The share of the turn timeout the AI in the pool thinks for: GNU Go's own fallback (a tenth of its
 time) must still answer within the timeout."""
 BUILTIN: Final = "the built-in AI"
+
+
+def move_job(game: Game, level: Level, engine: Engine, seed: int) -> dict[str, Any]:
+    """The data of the job that asks for ``level``'s move in ``game`` (see :mod:`bot.games.go.worker`)."""
+    return {"state": game.to_dict(), "level": level.value, "engine": engine, "seed": seed}
 
 
 def choose_move_text(state: dict[str, Any], level: str, engine: Engine, seed: int, seconds: float) -> str:
@@ -46,12 +56,7 @@ def dead_stone_texts(state: dict[str, Any], engine: Engine, seconds: float) -> t
         ai.close()
 
 
-def _in_worker_choose(_generator: object, *args: Any) -> str:
-    """:func:`choose_move_text` as an :meth:`AiExecutor.call` function (the worker's generator unused)."""
-    return choose_move_text(*args)
-
-
-def _in_worker_dead(_generator: object, *args: Any) -> tuple[list[str], str]:
+def _in_worker_dead(_resources: object, *args: Any) -> tuple[list[str], str]:
     """:func:`dead_stone_texts` as an :meth:`AiExecutor.call` function."""
     return dead_stone_texts(*args)
 
@@ -104,9 +109,11 @@ class PoolGoAi:
 
     async def choose(self, game: Game, level: Level, seed: int) -> AIMove:
         """See :class:`~bot.games.go.protocols.GoAi`."""
-        args = (game.to_dict(), level.value, self.engine, seed, self.seconds * THINKING_SHARE)
+        data = move_job(game, level, self.engine, seed)
         try:
-            text = await self._executor.call(_in_worker_choose, *args, timeout=self.seconds)
+            text = await self._executor.ask(
+                KIND, data, self.seconds, think=self.seconds * THINKING_SHARE, quick=False
+            )
         except (TimeoutError, WorkerLostError, RuntimeError) as error:
             logger.warning("the Go AI in the pool failed (%s): the built-in AI plays this move", error)
             return await self._fallback.choose(game, level, seed)
@@ -116,8 +123,38 @@ class PoolGoAi:
         """See :class:`~bot.games.go.protocols.GoAi`."""
         args = (game.to_dict(), self.engine, self.seconds * THINKING_SHARE)
         try:
-            answer = await self._executor.call(_in_worker_dead, *args, timeout=self.seconds)
+            answer = await self._executor.call(KIND, _in_worker_dead, *args, timeout=self.seconds)
         except (TimeoutError, WorkerLostError, RuntimeError) as error:
             logger.warning("the Go AI in the pool failed (%s): the engine proposes the dead stones", error)
             return await self._fallback.dead_stones(game)
         return _points(answer, game)
+
+
+class QueueGoAi:
+    """The :class:`~bot.games.go.protocols.GoAi` of a bot with ``ai.queue = "postgresql"``: each move
+    is a job of ``queue`` with the turn timeout ``seconds`` (the AI thinks :data:`THINKING_SHARE` of
+    it); without an answer in time, the built-in AI answers here with :data:`FALLBACK_SECONDS`. Dead
+    stones are proposed by ``local`` (the bot's own pool: once a game, after two passes)."""
+
+    def __init__(self, queue: AiJobQueue, seconds: float, local: GoAi, engine: Engine = "auto") -> None:
+        self.queue = queue
+        self.seconds = seconds
+        self.engine: Engine = engine
+        self._local = local
+        self._fallback = ThreadGoAi(FALLBACK_SECONDS, "builtin")
+
+    async def choose(self, game: Game, level: Level, seed: int) -> AIMove:
+        """See :class:`~bot.games.go.protocols.GoAi`."""
+        think = self.seconds * THINKING_SHARE
+        request = JobRequest(KIND, move_job(game, level, self.engine, seed), think)
+        answer = await self.queue.ask(request, self.seconds, len(game.moves), think + self.queue.lease_grace)
+        if answer is not None:
+            try:
+                return RESIGN if answer == RESIGN else parse_move(answer, game.size)
+            except GoError:
+                logger.error("AI worker answered %r for a Go game: the built-in AI plays", answer)
+        return await self._fallback.choose(game, level, seed)
+
+    async def dead_stones(self, game: Game) -> tuple[frozenset[Point], str]:
+        """See :class:`~bot.games.go.protocols.GoAi`."""
+        return await self._local.dead_stones(game)

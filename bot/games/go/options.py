@@ -10,9 +10,10 @@ from typing import Any, Final, TypeVar
 
 from bot.config import MAX_TURN_SECONDS
 from bot.games.go.engines import Level
-from bot.games.scrabble.options import SEED_LIMIT
-from bot.games.scrabble.text import quoted
 from bot.host.errors import OptionError
+from bot.host.options import choice_option, name_option, whole_option
+from bot.host.seeds import SEED_LIMIT
+from bot.host.text import quoted
 from go_core import DEFAULT_KOMI, MAX_SIZE, MIN_SIZE
 from go_core.game import MAX_KOMI
 from go_core.scoring import ScoringMethod
@@ -103,10 +104,10 @@ def go_options(options: GoNewGame, creator_id: int, draw: float) -> GoOptions:
         OptionError: a value of the wrong type, out of range or unknown (its echo cut short); an
             opponent who is the creator, or both an opponent and an AI level.
     """
-    size = _whole(options.size, "board size", DEFAULT_SIZE)
+    size = whole_option(options.size, "board size", DEFAULT_SIZE)
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise OptionError(f"The board size must be between {MIN_SIZE} and {MAX_SIZE}")
-    handicap = _whole(options.handicap, "handicap", 0)
+    handicap = whole_option(options.handicap, "handicap", 0)
     if handicap and (handicap < 2 or handicap > MAX_HANDICAP or size not in HANDICAP_SIZES):
         raise OptionError(
             f"A handicap is 2 to {MAX_HANDICAP} stones, on a 9×9, 13×13 or 19×19 board (or 0 for none)"
@@ -120,13 +121,13 @@ def go_options(options: GoNewGame, creator_id: int, draw: float) -> GoOptions:
         raise OptionError(
             f"The komi must be a whole or half number of points, at most {MAX_KOMI:g} either way"
         )
-    seconds = _whole(options.time_limit, "time limit", 0)
+    seconds = whole_option(options.time_limit, "time limit", 0)
     if not 0 <= seconds <= MAX_TURN_SECONDS:
         raise OptionError(f"The time limit must be between 0 (none) and {MAX_TURN_SECONDS} seconds a move")
     level = None if options.ai_level is None else _choice(options.ai_level, "AI level", Level)
     opponent = options.opponent
     if opponent is not None:
-        opponent = _whole(opponent, "opponent", 0)
+        opponent = whole_option(opponent, "opponent", 0)
         if opponent == creator_id:
             raise OptionError("You cannot invite yourself: leave the opponent out to let anyone join")
         if level is not None:
@@ -135,30 +136,16 @@ def go_options(options: GoNewGame, creator_id: int, draw: float) -> GoOptions:
     if colour not in COLOURS:
         raise OptionError(f"Unknown colour {quoted(colour)}: choose one of {', '.join(COLOURS)}")
     method = _choice(options.scoring or ScoringMethod.AREA.value, "scoring", ScoringMethod)
-    if options.seed is not None and not 0 <= _whole(options.seed, "seed", 0) < SEED_LIMIT:
+    if options.seed is not None and not 0 <= whole_option(options.seed, "seed", 0) < SEED_LIMIT:
         raise OptionError(f"The seed must be a whole number from 0 to {SEED_LIMIT - 1}")
     creator_black = colour == "black" or (colour == "random" and draw < 0.5)
     return GoOptions(size, float(komi), handicap, method, seconds, level, opponent, creator_black)
 
 
 def _text(value: object, what: str) -> str | None:
-    if value is None or isinstance(value, str):
-        return None if value is None else value.strip().lower()
-    raise OptionError(f"The {what} must be a name, not {type(value).__name__}")
-
-
-def _whole(value: object, what: str, default: int) -> int:
-    if value is None:
-        return default
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise OptionError(f"The {what} must be a whole number, not {type(value).__name__}")
-    return value
+    name = name_option(value, what)
+    return None if name is None else name.strip().lower()
 
 
 def _choice(value: object, what: str, choices: type[_Choice]) -> _Choice:
-    name = _text(value, what) or ""
-    try:
-        return choices(name)
-    except ValueError:
-        known = ", ".join(choice.value for choice in choices)
-        raise OptionError(f"Unknown {what} {quoted(name)}: choose one of {known}") from None
+    return choice_option(_text(value, what) or "", what, choices)

@@ -1,26 +1,27 @@
-"""An open Go game in memory, :class:`GoTable`: its stored row, options and engine state, with what the
-service keeps beside the engine (stored in the same JSON): a version that every change increases, the
-seat asking to take a move back, and the dead stones proposed when both passed."""
+"""An open Go game in memory, :class:`GoTable`: the host's table whose state is the engine's game with what
+the plugin keeps beside it (:class:`Extra`, stored in the same JSON): a version that every change
+increases, the seat asking to take a move back, and the dead stones proposed when both passed."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Final
+from typing import Any, ClassVar, Final
 
 from bot.games.go.options import GoOptions
-from bot.host.errors import GameNotStartedError, NotSeatedError, StaleTurnError
-from bot.host.store.games import GoRow, SeatRow
+from bot.host.store import SeatRow
+from bot.host.table import Table
 from go_core import Color, Game, Point
 
 STATE_FORMAT: Final = 1
 BLACK_SEAT: Final = 0
 WHITE_SEAT: Final = 1
 GO_NOT_STARTED: Final = "The Go game has not started yet: it starts when an opponent joins with /go join"
+NO_GO_GAME: Final = "There is no Go game in this channel: start one with /go new"
 
 
 @dataclass(frozen=True, slots=True)
 class Extra:
-    """What the service keeps beside the engine's state: ``version`` (every committed change adds
+    """What the plugin keeps beside the engine's state: ``version`` (every committed change adds
     one; buttons carry it), ``undo`` (the seat asking to take its move back, if any), ``proposal`` (the
     dead stones proposed after the passes, which an AI seat accepts) and who proposed them."""
 
@@ -31,38 +32,18 @@ class Extra:
 
 
 @dataclass(frozen=True, slots=True)
-class GoTable:
-    """An open (or just closed) Go game: never mutated, changes make a new one."""
+class GoState:
+    """A started Go game: the engine's ``game`` (never mutated: changes work on a copy) and ``extra``."""
 
-    row: GoRow
-    options: GoOptions
-    game: Game | None
-    extra: Extra = Extra()
+    game: Game
+    extra: Extra
 
-    @classmethod
-    def load(cls, row: GoRow) -> GoTable:
-        """The table of a stored game.
-
-        Raises:
-            GoError, KeyError, TypeError, ValueError: its options or state cannot be read, or its
-                seats are not two once started.
-        """
-        options = GoOptions.from_dict(row.options)
-        if row.state is None:
-            return cls(row, options, None)
-        game = Game.from_dict(row.state["game"])
-        if len(row.seats) != 2:
-            raise ValueError(f"{len(row.seats)} seats in a started Go game")
-        extra = row.state["extra"]
-        undo = extra["undo"]
-        proposal = frozenset(game.parse_point(text) for text in extra["proposal"])
-        return cls(row, options, game, Extra(int(extra["version"]), undo, proposal, str(extra["proposer"])))
-
-    def state(self, game: Game, extra: Extra) -> dict[str, Any]:
-        """The stored JSON of ``game`` with ``extra``."""
+    def to_dict(self) -> dict[str, Any]:
+        """The stored JSON of the game with its extra state."""
+        extra = self.extra
         return {
             "format": STATE_FORMAT,
-            "game": game.to_dict(),
+            "game": self.game.to_dict(),
             "extra": {
                 "version": extra.version,
                 "undo": extra.undo,
@@ -71,40 +52,42 @@ class GoTable:
             },
         }
 
-    def started(self) -> Game:
-        """A copy of the engine state of a started game (changing it changes nothing).
+    @classmethod
+    def from_dict(cls, data: Any) -> GoState:
+        """The state :meth:`to_dict` stored.
+
+        Raises:
+            GoError, KeyError, TypeError, ValueError: it is not one.
+        """
+        game = Game.from_dict(data["game"])
+        extra = data["extra"]
+        proposal = frozenset(game.parse_point(text) for text in extra["proposal"])
+        return cls(game, Extra(int(extra["version"]), extra["undo"], proposal, str(extra["proposer"])))
+
+
+class GoTable(Table[GoOptions, GoState]):
+    """An open (or just closed) Go game."""
+
+    __slots__ = ()
+
+    NOT_STARTED: ClassVar[str] = GO_NOT_STARTED
+
+    @property
+    def extra(self) -> Extra:
+        """The started game's extra state (a lobby's: the first)."""
+        return Extra() if self.game is None else self.game.extra
+
+    def board(self) -> Game:
+        """A copy of the engine's game of a started game (changing it changes nothing).
 
         Raises:
             GameNotStartedError: the game is still waiting for its opponent.
         """
-        if self.game is None:
-            raise GameNotStartedError(GO_NOT_STARTED)
-        return self.game.copy()
-
-    def seat_of(self, user_id: int) -> int:
-        """The seat of ``user_id`` (0 Black, 1 White once started).
-
-        Raises:
-            NotSeatedError.
-        """
-        for seat in self.row.seats:
-            if seat.user_id == user_id:
-                return seat.seat
-        raise NotSeatedError
-
-    def check_turn(self, turn: int | None) -> None:
-        """Refuse a button made for an earlier version of the game.
-
-        Raises:
-            StaleTurnError.
-        """
-        if turn is not None and turn != self.extra.version:
-            raise StaleTurnError
+        return self.started().game.copy()
 
     def seat_to_move(self) -> SeatRow:
         """The seat of the player to move (started games)."""
-        assert self.game is not None
-        return self.row.seats[seat_of_colour(self.game.to_move)]
+        return self.row.seats[seat_of_colour(self.started().game.to_move)]
 
 
 def colour_of(seat: int) -> Color:

@@ -8,7 +8,7 @@ from bot.games.go.options import GoOptions
 from bot.games.go.table import colour_of
 from bot.host.messages import mention
 from bot.host.seats import shown
-from bot.host.store.games import SeatRow
+from bot.host.store import SeatRow
 from go_core import Color, Game, Point, format_move
 from go_core.game import ON_TIME, RESIGNED, Move
 

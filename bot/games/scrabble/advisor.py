@@ -10,8 +10,9 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from bot.games.scrabble.kind import KIND
+from bot.games.scrabble.protocols import Suggestion
 from bot.host.ai.executor import AiExecutor
-from bot.host.protocols import Suggestion
 from scrabble_core.ai import DEFAULT_BUDGET, Level, SeatView, choose_move, default_leave_model, seat_view
 from scrabble_core.board import Board
 from scrabble_core.game import Game
@@ -106,10 +107,11 @@ class GeneratorAdvisor:
             try:
                 if self._expert_seconds is None:
                     found = await self._executor.call(
-                        view_suggestions, view, limit, timeout=self._timeout, quick=True
+                        KIND, view_suggestions, view, limit, timeout=self._timeout, quick=True
                     )
                 else:
                     found = await self._executor.call(
+                        KIND,
                         expert_suggestions,
                         view,
                         limit,

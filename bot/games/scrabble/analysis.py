@@ -18,11 +18,12 @@ import time
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any, Final, Protocol
 
+from bot.games.scrabble.kind import KIND
 from bot.host.errors import NoGameError, ServiceError
 from bot.host.features import Feature, require_on
 from bot.host.messages import Attachment, Message, shorten
 from bot.host.protocols import Clock
-from bot.host.store.games import GameRow, GameStatus, Store
+from bot.host.store import GameRow, GameStatus, Store
 from scrabble_core.ai import Level, MoveSource, default_leave_model
 from scrabble_core.analysis import (
     GameAnalysis,
@@ -59,8 +60,8 @@ class Pool(Protocol):
     """Runs pure functions of ``(generator, *args)`` off the event loop (the AI worker pool:
     :meth:`bot.host.ai.executor.AiExecutor.call`)."""
 
-    async def call(self, function: Callable[..., Any], *args: Any, timeout: float) -> Any:
-        """``function(generator, *args)``'s result. Raises TimeoutError when no worker is free in time,
+    async def call(self, kind: str, function: Callable[..., Any], *args: Any, timeout: float) -> Any:
+        """``function(generator, *args)``'s result, in a worker of the game ``kind`` (Scrabble's). Raises TimeoutError when no worker is free in time,
         RuntimeError when the worker fails or is too slow."""
         ...
 
@@ -135,13 +136,14 @@ class AnalysisService:
 
     async def _finished_game(self, guild_id: int, channel_id: int, game_id: int | None) -> GameRow:
         if game_id is None:
-            row = await self._store.last_finished_game(channel_id)
+            row = await self._store.last_finished_game(channel_id, KIND)
             if row is None or row.state is None:
                 raise NoGameError("No game has ended in this channel yet: give a game id, or play one first")
             return row
         row = await self._store.game(game_id)
         if (
             row is None
+            or row.kind != KIND
             or row.guild_id != guild_id
             or row.status is not GameStatus.FINISHED
             or row.state is None
@@ -168,7 +170,7 @@ class AnalysisService:
                 "budget": MOVE_BUDGET,
             }
             try:
-                result = await pool.call(analyse_turn, argument, timeout=MOVE_TIMEOUT)
+                result = await pool.call(KIND, analyse_turn, argument, timeout=MOVE_TIMEOUT)
             except (TimeoutError, RuntimeError) as error:
                 raise AnalysisError(
                     f"Move {position.number} could not be analysed ({type(error).__name__}): try again later"

@@ -1,45 +1,98 @@
-"""The messages the service sends on its own, built from a game: the lobby, the message after a turn,
-the end of a game, a rack by DM and the notice when that DM fails. Images are rendered here, in a
-worker thread; one that fails to render is left out (the text says it all). Sending is the service's
-business."""
+"""Scrabble's announcements and the messages built from a game: what a turn's announcement stores in the
+outbox (:class:`TurnAnnouncement`), the lobby, the message after a turn, the end of a game, a rack by DM
+and the notice when that DM fails. Images are drawn here, by the drawing process; one that fails to
+draw is left out (the text says it all). Sending is the host's business."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from bot.games.scrabble import text
+from bot.games.scrabble.buttons import ScrabbleButton
+from bot.games.scrabble.protocols import BoardHeader, PlayerLine, Renderer
+from bot.games.scrabble.table import ScrabbleTable
 from bot.host.drawing import DRAWING
-from bot.host.messages import Attachment, BoardHeader, Button, Link, Message, PlayerLine, mention
-from bot.host.protocols import BoardLinks, Renderer
+from bot.host.messages import Attachment, Message, mention
+from bot.host.plugin import Announcement
 from bot.host.seats import is_program
-from bot.host.store.games import GameRow, SeatRow
-from bot.host.table import Table
+from bot.host.store import SeatRow
 from scrabble_core.game import Event, EventKind, Game
 from scrabble_core.gcg import export_gcg
 from scrabble_core.move import Play
 
-logger = logging.getLogger("bot.host")
+logger = logging.getLogger("bot.games.scrabble")
 
 
-def lobby_message(row: GameRow, *, programs: bool = False) -> Message:
+@dataclass(frozen=True, slots=True)
+class TurnAnnouncement:
+    """The announcement of a change that left the game at move ``move`` (its history's length): the
+    opening ``lines`` and ``events`` of the turn message, and the ``racks`` (seat numbers) to DM. The
+    end of the game is announced when the stored game is over."""
+
+    move: int
+    events: tuple[Event, ...]
+    lines: tuple[str, ...]
+    racks: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """The announcement as JSON-compatible data."""
+        return {
+            "move": self.move,
+            "events": [event.to_dict() for event in self.events],
+            "lines": list(self.lines),
+            "racks": list(self.racks),
+        }
+
+    def announcement(self) -> Announcement:
+        """The host's announcement of it: its data, the move number, the racks to DM."""
+        return Announcement(self.move, self.to_dict(), self.racks)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TurnAnnouncement:
+        """The announcement saved by :meth:`to_dict`.
+
+        Raises:
+            KeyError, TypeError, ValueError: it is not one.
+        """
+        return cls(
+            int(data["move"]),
+            tuple(Event.from_dict(event) for event in data["events"]),
+            tuple(str(line) for line in data["lines"]),
+            tuple(int(seat) for seat in data["racks"]),
+        )
+
+
+def lobby_message(table: ScrabbleTable, *, programs: bool = False) -> Message:
     """The lobby, pinging who has joined, with its buttons (Add bot too if ``programs`` may play)."""
+    row = table.row
     mentions = tuple(
         seat.user_id for seat in row.seats if seat.user_id is not None and not is_program(seat.user_id)
     )
-    add_bot = (Button.ADD_BOT,) if programs else ()
+    add_bot = (ScrabbleButton.ADD_BOT,) if programs else ()
     return Message(
-        text.lobby_text(row.seats, row.options, row.creator_id),
+        text.lobby_text(row.seats, table.options, row.creator_id),
         mentions=mentions,
-        buttons=(Button.JOIN, Button.ADD_AI, *add_bot, Button.START, Button.CANCEL),
+        buttons=(
+            ScrabbleButton.JOIN,
+            ScrabbleButton.ADD_AI,
+            *add_bot,
+            ScrabbleButton.START,
+            ScrabbleButton.CANCEL,
+        ),
         game=row.id,
     )
 
 
 async def turn_message(
-    table: Table, events: Sequence[Event], lines: Sequence[str], renderer: Renderer, *, urgent: bool = False
+    table: ScrabbleTable,
+    events: Sequence[Event],
+    lines: Sequence[str],
+    renderer: Renderer,
+    *,
+    urgent: bool = False,
 ) -> Message:
     """The public message after a turn: ``lines``, what ``events`` did, the board, the scores, who is
     next (pinged) and the buttons for their turn, which act on this turn only (its move number). The
@@ -48,20 +101,20 @@ async def turn_message(
     seats = table.row.seats
     body = [*lines, *(text.event_line(event, seats) for event in events), text.scores_line(game)]
     mentions: tuple[int, ...] = ()
-    buttons: list[Button] = []
+    buttons: list[str] = []
     if not game.is_over:
         body.append(f"{text.next_line(game, seats)} {text.bag_line(game)}")
         current = seats[game.current]
         mentions = () if current.user_id is None or is_program(current.user_id) else (current.user_id,)
         if not game.awaiting_final_challenge:
-            buttons += [Button.PLAY, Button.EXCHANGE, Button.PASS]
-            if table.row.options.hints:
-                buttons.append(Button.HINT)
-        buttons.append(Button.SHOW_RACK)
+            buttons += [ScrabbleButton.PLAY, ScrabbleButton.EXCHANGE, ScrabbleButton.PASS]
+            if table.options.hints:
+                buttons.append(ScrabbleButton.HINT)
+        buttons.append(ScrabbleButton.SHOW_RACK)
         if game.challengeable is not None:
-            buttons.append(Button.CHALLENGE)
+            buttons.append(ScrabbleButton.CHALLENGE)
         if game.awaiting_final_challenge:
-            buttons.append(Button.ACCEPT)
+            buttons.append(ScrabbleButton.ACCEPT)
     header = BoardHeader(
         [
             PlayerLine(p.name, p.score, i == game.current and not game.is_over)
@@ -82,7 +135,7 @@ async def turn_message(
     )
 
 
-def past_turn_message(table: Table, events: Sequence[Event], lines: Sequence[str]) -> Message:
+def past_turn_message(table: ScrabbleTable, events: Sequence[Event], lines: Sequence[str]) -> Message:
     """A turn's announcement sent after the game has moved on (a restart found it unsent): ``lines``
     and what ``events`` did, as text only (the board, the scores and the buttons of that turn are no
     longer the game's; the next announcement shows them)."""
@@ -90,19 +143,19 @@ def past_turn_message(table: Table, events: Sequence[Event], lines: Sequence[str
     return Message("\n".join([*lines, *(text.event_line(event, seats) for event in events)]))
 
 
-def window_message(table: Table, seconds: int) -> Message:
+def window_message(table: ScrabbleTable, seconds: int) -> Message:
     """The challenge window before an AI plays: who plays when, with the Challenge and No challenge
     buttons of that play (its move number)."""
     game = table.started()
     return Message(
         text.window_text(table.row.seats, game, seconds),
-        buttons=(Button.CHALLENGE, Button.NO_CHALLENGE),
+        buttons=(ScrabbleButton.CHALLENGE, ScrabbleButton.NO_CHALLENGE),
         game=table.row.id,
         turn=len(game.history),
     )
 
 
-async def final_message(table: Table, renderer: Renderer) -> Message:
+async def final_message(table: ScrabbleTable, renderer: Renderer) -> Message:
     """The end of a game: standings, winner (pinged), score chart and the GCG record."""
     game = table.started()
     names = [p.name for p in game.players]
@@ -119,7 +172,9 @@ async def final_message(table: Table, renderer: Renderer) -> Message:
     )
 
 
-async def rack_message(table: Table, seat: SeatRow, renderer: Renderer, *, urgent: bool = False) -> Message:
+async def rack_message(
+    table: ScrabbleTable, seat: SeatRow, renderer: Renderer, *, urgent: bool = False
+) -> Message:
     """``seat``'s rack, as letters and an image, for its DM (or as the answer to its command: drawn
     ahead of the announcements waiting if ``urgent``)."""
     game = table.started()
@@ -128,35 +183,13 @@ async def rack_message(table: Table, seat: SeatRow, renderer: Renderer, *, urgen
     return Message(text.rack_text(rack, table.row.channel_id), image, private=True)
 
 
-def rack_not_sent_message(table: Table, user_id: int) -> Message:
+def rack_not_sent_message(table: ScrabbleTable, user_id: int) -> Message:
     """The public notice that ``user_id``'s rack could not go by DM (without the rack)."""
     notice = (
         f"{mention(user_id)}, I could not send you your rack by DM (are your DMs closed?): "
         "use the Show my rack button or /scrabble rack."
     )
-    return Message(notice, mentions=(user_id,), buttons=(Button.SHOW_RACK,), game=table.row.id)
-
-
-BOARD_LABEL = "Open board"
-SEAT_LABEL = "Play on the board"
-
-
-def with_board_link(message: Message, links: BoardLinks | None, game_id: int) -> Message:
-    """``message`` with the Open board link (a spectator's view: no rack), if the board is served."""
-    if links is None:
-        return message
-    return replace(message, links=(*message.links, Link(BOARD_LABEL, links.spectator(game_id))))
-
-
-def with_seat_link(
-    message: Message, links: BoardLinks | None, game_id: int, seat: int, *, renew: bool = False
-) -> Message:
-    """The private ``message`` with the private link that plays ``seat`` (a new one with ``renew``),
-    if the board is served."""
-    if links is None:
-        return message
-    link = Link(SEAT_LABEL, links.seat(game_id, seat, renew=renew), private=True)
-    return replace(message, links=(*message.links, link))
+    return Message(notice, mentions=(user_id,), buttons=(ScrabbleButton.SHOW_RACK,), game=table.row.id)
 
 
 def program_seat_text(name: str, seat: int, access: tuple[str, str]) -> str:

@@ -1,14 +1,14 @@
-"""The game service: one method per command, over the open games of its
-:class:`~bot.host.runner.GameRunner`.
+"""Scrabble's commands: one method per command of its front ends (Discord, the web board, the terminal),
+over the host (:class:`~bot.host.runner.Host`) and Scrabble's plugin.
 
-It knows nothing of discord. The discord layer calls one method per command, with ids and text; the
-method returns a :class:`~bot.host.messages.Message` for the asker (send it ephemerally when ``private``),
-or raises a :class:`~scrabble_core.errors.ScrabbleError` (a :mod:`bot.host.errors` refusal, or the
-engine's own) whose text is for the asker. Everything public (turn messages, lobby changes, the end of
-a game, reminders) goes out through the :class:`~bot.host.protocols.Notifier`, in order.
+It knows nothing of Discord. A front end calls one method per command, with ids and text; the method
+returns a :class:`~bot.host.messages.Message` for the asker (send it ephemerally when ``private``), or
+raises a :class:`~bot.host.errors.ServiceError` or the engine's
+:class:`~scrabble_core.errors.ScrabbleError` whose text is for the asker. Everything public (turn
+messages, lobby changes, the end of a game, reminders) goes out through the host, in order.
 
-Every state change takes the runner's one path (see :mod:`bot.host.runner`): if the write fails,
-nothing changed.
+Every state change takes the host's one path (see :mod:`bot.host.runner`): if the write fails, nothing
+changed.
 """
 
 from __future__ import annotations
@@ -16,151 +16,77 @@ from __future__ import annotations
 import contextlib
 import logging
 import random
-import secrets
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, Final
 
-from bot.config import Config
-from bot.games.go.ai_turns import ThreadGoAi
-from bot.games.go.commands import GoService
-from bot.games.go.protocols import GoAi, GoBoardRenderer
-from bot.games.scrabble import announcements, text
-from bot.games.scrabble.actions import SEED_BITS, turn_seed
+from bot.games.scrabble import announcements, stats, text
+from bot.games.scrabble.actions import Turn
 from bot.games.scrabble.analysis import AnalysisService, LossChart, Pool
+from bot.games.scrabble.buttons import ScrabbleButton
+from bot.games.scrabble.errors import HintError, WordError, game_exists
+from bot.games.scrabble.first_draw import draw_first
 from bot.games.scrabble.options import NewGame, game_options
+from bot.games.scrabble.plugin import ScrabblePlugin
+from bot.games.scrabble.protocols import Advisor
 from bot.games.scrabble.puzzles import PuzzleService
 from bot.games.scrabble.rules import rules_text
-from bot.games.scrabble.variants import Variants
-from bot.host import ratings
+from bot.games.scrabble.table import ScrabbleTable
+from bot.host.commands import GameCommands
 from bot.host.errors import (
     AlreadySeatedError,
-    FeatureOffError,
-    GameExistsError,
     GameStartedError,
-    HintError,
     LobbyFullError,
     NoBoardError,
     NoGameError,
     NotAllowedError,
     NotEnoughPlayersError,
     NotSeatedError,
-    WordError,
+    StaleTurnError,
 )
-from bot.host.features import Feature, feature_named, features_text, is_on
-from bot.host.listeners import GameListener
-from bot.host.messages import Attachment, Button, Message, mention
-from bot.host.outbox import Announcement
-from bot.host.protocols import Advisor, AiPlayer, BoardLinks, Clock, Notifier, Renderer, SystemClock
-from bot.host.runner import GameRunner
-from bot.host.seats import User, draw_first, program_user_id, seat_name, shown
-from bot.host.storage import typed_storage_errors
-from bot.host.store.games import GameRow, GameStatus, LogEntry, SeatRow, Store
-from bot.host.table import Table
+from bot.host.features import Feature
+from bot.host.links import with_seat_link
+from bot.host.messages import Attachment, Message, mention
+from bot.host.runner import Host
+from bot.host.seats import User, program_user_id, seat_name, shown
+from bot.host.seeds import new_seed, turn_seed
+from bot.host.store import GameRow, GameStatus, LogEntry, SeatRow
 from scrabble_core.analysis import GameAnalysis
 from scrabble_core.errors import ScrabbleError
 from scrabble_core.game import MAX_PLAYERS, MIN_PLAYERS, ChallengeMode, EventKind, Game
 from scrabble_core.gcg import export_gcg, record_of, without_racks
-from scrabble_core.lexicon import WordList
 from scrabble_core.notation import parse_player_play
 from scrabble_core.validation import check_play
 
-__all__ = ["GameService", "NewGame", "User"]
+__all__ = ["NewGame", "ScrabbleCommands", "User"]
 
-logger = logging.getLogger("bot.host")
+logger = logging.getLogger("bot.games.scrabble")
 
 HINT_MOVES: Final = 3
 LEADERBOARD_SIZE: Final = 10
 
 
-class GameService:
-    """Hosts the games of every channel. Call :meth:`start` once before use and :meth:`close` at the end."""
+class ScrabbleCommands(GameCommands):
+    """Scrabble's commands over ``host`` (which plays ``plugin``'s games). Without an ``advisor`` hints
+    are refused. ``new_seed`` gives the seed of a new game asked for without one (its bag, its draw for
+    the first turn and its AI turns): random by default."""
 
     def __init__(
         self,
-        config: Config,
-        store: Store,
-        lexicon: WordList,
-        notifier: Notifier,
-        ai: AiPlayer,
+        host: Host,
+        plugin: ScrabblePlugin,
         advisor: Advisor | None = None,
         *,
-        renderer: Renderer,
-        clock: Clock | None = None,
-        new_seed: Callable[[], int] = lambda: secrets.randbits(SEED_BITS),
-        variants: Variants | None = None,
-        go_ai: GoAi | None = None,
-        go_renderer: GoBoardRenderer | None = None,
+        new_seed: Callable[[], int] = new_seed,
     ) -> None:
-        """Set up the service over an open ``store``; ``lexicon`` is shared by every game; without an
-        ``advisor`` hints are refused. ``new_seed`` gives the seed of a new game asked for without one
-        (its bag, its draw for the first turn and its AI turns): random by default. ``variants`` are
-        the variants games may use (default: the bundled ones and the config's variant files). With a
-        ``go_renderer``, it hosts Go games too: :attr:`go` (its AI ``go_ai``, by default in a thread),
-        sharing this service's store, notifier, clock, channel locks and delivery tasks.
-
-        Raises:
-            VariantError: without ``variants``, a variant file of the config cannot be loaded.
-        """
-        self._config = config
-        self._store = store
-        self._lexicon = lexicon
+        super().__init__(host)
+        self.plugin = plugin
         self._advisor = advisor
-        self._clock: Clock = clock or SystemClock()
         self._new_seed = new_seed
-        self.variants = variants or Variants(config.variant_files)
-        self._runner = GameRunner(config, store, lexicon, notifier, ai, renderer, self._clock)
-        self.analysis = AnalysisService(store, lexicon, self._clock)
-        self.puzzles = PuzzleService(store, lexicon, self._clock, renderer, config.variant)
-        self.go: GoService | None = None
-        """The Go games' service (``None``: this bot hosts no Go)."""
-        if go_renderer is not None:
-            go_ai = go_ai or ThreadGoAi(config.ai_turn_timeout)
-            locks = self._runner.locks
-            self.go = GoService(
-                store,
-                notifier,
-                go_ai,
-                go_renderer,
-                locks=locks,
-                deliveries=self._runner.deliveries,
-                clock=self._clock,
-                new_seed=new_seed,
-                reminder_left=config.turn.reminder_left,
-            )
-
-    # Life cycle ---------------------------------------------------------------------------------
-
-    async def start(self) -> None:
-        """Load every open game from the store and resume it: timers re-armed from their stored
-        deadlines (an expired one acts at once), an AI turn that was due is played. Go games too."""
-        await self._runner.start()
-        if self.go is not None:
-            await self.go.start()
-
-    async def close(self) -> None:
-        """Stop every timer and AI turn (they resume from the store at the next :meth:`start`)."""
-        await self._runner.close()
-        if self.go is not None:
-            await self.go.close()
-
-    async def idle(self) -> None:
-        """Wait until no AI turn or timer action is running (timers waiting for their time are not
-        waited for)."""
-        await self._runner.idle()
-        if self.go is not None:
-            await self.go.idle()
-
-    def channel_of(self, game_id: int) -> int:
-        """The channel of the open game ``game_id`` (for buttons that carry a game id).
-
-        Raises:
-            NoGameError: no open game has that id.
-        """
-        channel_id = self._runner.tables.channel_of(game_id)
-        if channel_id is None:
-            raise NoGameError("That game is over")
-        return channel_id
+        self.variants = plugin.variants
+        config = host.config
+        self.analysis = AnalysisService(host.store, plugin.lexicon, host.clock)
+        self.puzzles = PuzzleService(host.store, plugin.lexicon, host.clock, plugin.renderer, config.variant)
 
     def use_pool(self, pool: Pool, loss_chart: LossChart | None = None) -> None:
         """Run the post-game analyses and choose the daily puzzles in ``pool`` (the AI workers), drawing the
@@ -168,33 +94,44 @@ class GameService:
         self.analysis.use_pool(pool, loss_chart)
         self.puzzles.use_pool(pool)
 
-    def use_links(self, links: BoardLinks | None) -> None:
-        """Put the web board's ``links`` in the messages from now on (None: no board, no links)."""
-        self._runner.links = links
-
     def require_board(self) -> None:
         """Check that the bot serves the web board (before asking for anything that needs its links).
 
         Raises:
             NoBoardError: it does not.
         """
-        if self._runner.links is None:
+        if self.host.links is None:
             raise NoBoardError
 
-    def _lobby_message(self, row: GameRow) -> Message:
-        return announcements.lobby_message(row, programs=self._runner.links is not None)
+    def _lobby_message(self, table: ScrabbleTable) -> Message:
+        return announcements.lobby_message(table, programs=self.host.links is not None)
 
-    def subscribe(self, listener: GameListener) -> None:
-        """Tell ``listener`` of every committed change of every game (see :mod:`bot.host.listeners`)."""
-        self._runner.listeners.add(listener)
-
-    def open_table(self, game_id: int) -> Table:
-        """The open game ``game_id`` as it stands (for reading).
+    def _table(self, channel_id: int, game_id: int | None = None) -> ScrabbleTable:
+        """The channel's Scrabble game (``game_id`` if given).
 
         Raises:
-            NoGameError: no open game has that id.
+            NoGameError.
         """
-        return self._runner.table(self.channel_of(game_id), game_id)
+        table = self.host.table(self.plugin, channel_id, game_id)
+        assert isinstance(table, ScrabbleTable)
+        return table
+
+    def _open(self, channel_id: int) -> ScrabbleTable | None:
+        """The channel's Scrabble game, if it has one."""
+        table = self.host.tables.get(channel_id)
+        if table is None or not isinstance(table, ScrabbleTable):
+            return None
+        return table
+
+    def open_table(self, game_id: int) -> ScrabbleTable:
+        """The open Scrabble game ``game_id`` as it stands (for reading).
+
+        Raises:
+            NoGameError: no open Scrabble game has that id.
+        """
+        table = self.host.open_table(game_id, self.plugin.kind)
+        assert isinstance(table, ScrabbleTable)
+        return table
 
     def game(self, channel_id: int) -> Game:
         """A copy of the engine state of the channel's game (for reading: changing it changes nothing).
@@ -202,9 +139,7 @@ class GameService:
         Raises:
             NoGameError; GameNotStartedError.
         """
-        table = self._runner.table(channel_id, None)
-        table.started()
-        return self._runner.copy(table)
+        return self._table(channel_id).started().copy()
 
     # Lobby --------------------------------------------------------------------------------------
 
@@ -216,18 +151,18 @@ class GameService:
         program seat's token: see :meth:`add_program`).
 
         Raises:
-            GameExistsError: the channel has an open game.
+            GameExistsError: the channel has an open game (ChannelBusyError: of another kind).
             OptionError: an unknown variant, challenge mode or AI level, a time limit, hint count or
                 number of AI opponents or programs out of range.
             NoBoardError: programs asked for, but the bot serves no web board.
         """
-        settings = game_options(options, self._config, self.variants)
+        settings = game_options(options, self.host.config, self.variants)
         if options.programs:
             self.require_board()
-        async with self._runner.lock(channel_id):
-            if channel_id in self._runner.tables:
-                raise GameExistsError
-            now = self._clock.now()
+        async with self.host.lock(channel_id):
+            if self._open(channel_id) is not None:
+                raise game_exists()
+            now = self.host.clock.now()
             seats = [SeatRow(0, user.id, seat_name(user.name, []))]
             for _ in range(options.ai_opponents):
                 names = [seat.name for seat in seats]
@@ -236,24 +171,15 @@ class GameService:
                 seats.append(_program_seat(seats))
             seed = options.seed if options.seed is not None else self._new_seed()
             draft = GameRow(
-                0,
-                guild_id,
-                channel_id,
-                user.id,
-                GameStatus.LOBBY,
-                settings,
-                seed,
-                None,
-                tuple(seats),
-                None,
-                False,
-                now,
-                now,
-            )
+                0, self.plugin.kind, guild_id, channel_id, user.id, GameStatus.LOBBY, {}, seed, None,
+                tuple(seats), None, False, now, now,
+            )  # fmt: skip
             log = [LogEntry("created", 0, {"user_id": user.id, "options": settings.to_dict()}, now)]
-            row = await self._runner.create(draft, log)
+            table = await self.host.create(self.plugin, ScrabbleTable(draft, settings, None), log)
+            assert isinstance(table, ScrabbleTable)
+            row = table.row
             logger.info("game %d: created in channel %d by user %d", row.id, channel_id, user.id)
-            await self._runner.post(channel_id, self._lobby_message(row))
+            self.host.post(channel_id, self._lobby_message(table))
         created = (
             f"Game {row.id} created: others join with /scrabble join, then start it with /scrabble start."
         )
@@ -269,7 +195,7 @@ class GameService:
         Raises:
             NoGameError; GameStartedError; AlreadySeatedError; LobbyFullError.
         """
-        async with self._runner.lock(channel_id):
+        async with self.host.lock(channel_id):
             table = self._lobby(channel_id)
             if any(seat.user_id == user.id for seat in table.row.seats):
                 raise AlreadySeatedError
@@ -278,8 +204,7 @@ class GameService:
             seats = table.row.seats
             name = seat_name(user.name, [seat.name for seat in seats])
             await self._change_lobby(
-                channel_id,
-                table.row,
+                table,
                 (*seats, SeatRow(len(seats), user.id, name)),
                 "joined",
                 len(seats),
@@ -294,18 +219,16 @@ class GameService:
         Raises:
             NoGameError; GameStartedError; NotAllowedError (not the creator); LobbyFullError.
         """
-        async with self._runner.lock(channel_id):
+        async with self.host.lock(channel_id):
             table = self._lobby(channel_id)
             if user_id != table.row.creator_id:
                 raise NotAllowedError("Only the game's creator can add AI opponents")
             seats = table.row.seats
             if len(seats) >= MAX_PLAYERS:
                 raise LobbyFullError(MAX_PLAYERS)
-            level = table.row.options.ai_level
+            level = table.options.ai_level
             seat = SeatRow(len(seats), None, seat_name("AI", [s.name for s in seats]), level)
-            await self._change_lobby(
-                channel_id, table.row, (*seats, seat), "ai_added", seat.seat, {"ai_level": level}
-            )
+            await self._change_lobby(table, (*seats, seat), "ai_added", seat.seat, {"ai_level": level})
         return _ack(f"{shown(seat.name)} ({level}) joined the game.")
 
     async def add_program(self, channel_id: int, user_id: int) -> Message:
@@ -318,7 +241,7 @@ class GameService:
             (not the creator); LobbyFullError.
         """
         self.require_board()
-        async with self._runner.lock(channel_id):
+        async with self.host.lock(channel_id):
             table = self._lobby(channel_id)
             if user_id != table.row.creator_id:
                 raise NotAllowedError("Only the game's creator can give a seat to a program")
@@ -326,17 +249,15 @@ class GameService:
             if len(seats) >= MAX_PLAYERS:
                 raise LobbyFullError(MAX_PLAYERS)
             seat = _program_seat(seats)
-            await self._change_lobby(
-                channel_id, table.row, (*seats, seat), "joined", seat.seat, {"user_id": seat.user_id}
-            )
+            await self._change_lobby(table, (*seats, seat), "joined", seat.seat, {"user_id": seat.user_id})
         return _ack(self._program_text(table.row.id, seat))
 
     def _program_text(self, game_id: int, seat: SeatRow) -> str:
         """How to run a program in ``seat`` (its token: private)."""
-        assert self._runner.links is not None  # checked by require_board
+        links = self.host.links
+        assert links is not None  # checked by require_board
         assert seat.user_id is not None  # a program's pseudo user
-        access = self._runner.links.program(game_id, seat.user_id)
-        return announcements.program_seat_text(seat.name, seat.seat, access)
+        return announcements.program_seat_text(seat.name, seat.seat, links.program(game_id, seat.user_id))
 
     async def leave(self, channel_id: int, user_id: int) -> Message:
         """Take ``user_id`` out of the channel's lobby and announce it.
@@ -345,7 +266,7 @@ class GameService:
             NoGameError; NotSeatedError; GameStartedError (use resign); NotAllowedError for the creator
             (who cancels instead).
         """
-        async with self._runner.lock(channel_id):
+        async with self.host.lock(channel_id):
             table = self._lobby(channel_id, "This game has already started: use /scrabble resign to leave it")
             seat = table.seat_of(user_id)
             if user_id == table.row.creator_id:
@@ -353,35 +274,29 @@ class GameService:
             seats = tuple(
                 replace(s, seat=i) for i, s in enumerate(s for s in table.row.seats if s.seat != seat)
             )
-            await self._change_lobby(channel_id, table.row, seats, "left", seat, {"user_id": user_id})
+            await self._change_lobby(table, seats, "left", seat, {"user_id": user_id})
         return _ack("You left the game.")
 
-    def _lobby(self, channel_id: int, started: str | None = None) -> Table:
+    def _lobby(self, channel_id: int, started: str | None = None) -> ScrabbleTable:
         """The channel's game, which must still be in its lobby.
 
         Raises:
             NoGameError; GameStartedError (saying ``started`` if given).
         """
-        table = self._runner.table(channel_id, None)
+        table = self._table(channel_id)
         if table.game is not None:
             raise GameStartedError(started)
         return table
 
     async def _change_lobby(
-        self,
-        channel_id: int,
-        row: GameRow,
-        seats: tuple[SeatRow, ...],
-        kind: str,
-        seat: int,
-        data: dict[str, Any],
+        self, table: ScrabbleTable, seats: tuple[SeatRow, ...], kind: str, seat: int, data: dict[str, Any]
     ) -> None:
         """Save the lobby with its new ``seats`` and one log entry, log it, and repost the lobby
         message. The caller holds the channel's lock."""
-        new = replace(row, seats=seats, updated_at=self._clock.now())
-        await self._runner.save(Table(new, None), [LogEntry(kind, seat, data, new.updated_at)])
-        logger.info("game %d: %s, seat %d %s", new.id, kind, seat, data)
-        await self._runner.post(channel_id, self._lobby_message(new))
+        new = replace(table, row=replace(table.row, seats=seats, updated_at=self.host.clock.now()))
+        await self.host.save(new, [LogEntry(kind, seat, data, new.row.updated_at)])
+        logger.info("game %d: %s, seat %d %s", new.row.id, kind, seat, data)
+        self.host.post(new.row.channel_id, self._lobby_message(new))
 
     async def start_game(self, channel_id: int, user_id: int) -> Message:
         """Start the channel's lobby (its creator only): draw who plays first (seeded by the game's seed;
@@ -390,13 +305,13 @@ class GameService:
         Raises:
             NoGameError; GameStartedError; NotAllowedError (not the creator); NotEnoughPlayersError.
         """
-        async with self._runner.lock(channel_id):
+        async with self.host.lock(channel_id):
             table = self._lobby(channel_id)
             if user_id != table.row.creator_id:
                 raise NotAllowedError("Only the game's creator can start it")
             if len(table.row.seats) < MIN_PLAYERS:
                 raise NotEnoughPlayersError
-            options = table.row.options
+            options = table.options
             variant = self.variants.get(options.variant)
             joined = table.row.seats
             draw = draw_first(
@@ -409,31 +324,29 @@ class GameService:
                 variant,
                 [seat.name for seat in seats],
                 rng=random.Random(table.row.seed),
-                lexicon=self._lexicon,
+                lexicon=self.plugin.lexicon,
                 challenge_mode=options.challenge_mode,
             )
-            now = self._clock.now()
+            now = self.host.clock.now()
             first_human = not seats[game.current].is_ai
             deadline = now + options.turn_seconds if options.turn_seconds and first_human else None
             row = replace(
                 table.row,
                 status=GameStatus.ACTIVE,
-                state=game.to_dict(),
                 seats=seats,
                 deadline=deadline,
                 reminded=False,
                 updated_at=now,
             )
-            new = Table(row, game)
+            new = ScrabbleTable(row, options, game)
             opening = ("The game begins!", draw.line)
-            pending = await self._runner.save(
-                new,
-                [LogEntry("started", None, {"first": seats[0].name}, now)],
-                announcement=Announcement(0, (), opening, tuple(seat.seat for seat in seats)),
+            turn = announcements.TurnAnnouncement(0, (), opening, tuple(seat.seat for seat in seats))
+            pending = await self.host.save(
+                new, [LogEntry("started", None, {"first": seats[0].name}, now)], announcement=turn.to_dict()
             )
             logger.info("game %d: started with %d players, %s first", row.id, len(row.seats), seats[0].name)
-            await self._runner.announce(new, [], opening, row.seats, pending=pending)
-            await self._runner.schedule(new)
+            self.host.announce(new, turn.announcement(), pending)
+            await self.host.schedule(new)
         return _ack("The game has started: your rack comes by DM.")
 
     async def cancel(self, channel_id: int, user_id: int, *, can_manage: bool) -> Message:
@@ -443,21 +356,38 @@ class GameService:
         Raises:
             NoGameError; NotAllowedError.
         """
-        async with self._runner.lock(channel_id):
-            table = self._runner.table(channel_id, None)
+        async with self.host.lock(channel_id):
+            table = self._table(channel_id)
             if user_id != table.row.creator_id and not can_manage:
                 raise NotAllowedError("Only the game's creator or a moderator can cancel it")
-            row = replace(table.row, status=GameStatus.CANCELLED, deadline=None, updated_at=self._clock.now())
-            await self._runner.save(
-                Table(row, table.game), [LogEntry("cancelled", None, {"user_id": user_id}, row.updated_at)]
+            now = self.host.clock.now()
+            row = replace(table.row, status=GameStatus.CANCELLED, deadline=None, updated_at=now)
+            await self.host.save(
+                replace(table, row=row), [LogEntry("cancelled", None, {"user_id": user_id}, now)]
             )
             logger.info("game %d: cancelled by user %d", row.id, user_id)
-            await self._runner.post(
-                channel_id, Message(f"The game was cancelled by {mention(user_id)}.", mentions=(user_id,))
-            )
+            message = Message(f"The game was cancelled by {mention(user_id)}.", mentions=(user_id,))
+            self.host.post(channel_id, message)
         return _ack("The game is cancelled.")
 
     # Turns --------------------------------------------------------------------------------------
+
+    async def _act(
+        self,
+        channel_id: int,
+        user_id: int,
+        game_id: int | None,
+        turn: int | None,
+        act: Callable[[Game, int], list[Any]],
+        *,
+        challenge: bool = False,
+    ) -> Sequence[Any]:
+        """``act(game, seat)`` for ``user_id``'s seat (see :meth:`bot.host.runner.Host.act`); the events
+        it caused."""
+        stale = StaleTurnError(challenge=challenge)
+        outcome = await self.host.act(self.plugin, channel_id, user_id, game_id, turn, Turn(act), stale=stale)
+        events: Sequence[Any] = outcome.reply
+        return events
 
     async def play(
         self, channel_id: int, user_id: int, move: str, *, game_id: int | None = None, turn: int | None = None
@@ -470,9 +400,7 @@ class GameService:
             NoGameError; GameNotStartedError; NotSeatedError; StaleTurnError; any engine error (not
             your turn, unreadable move, illegal play, unknown word...).
         """
-        events = await self._runner.player_turn(
-            channel_id, user_id, game_id, lambda game, seat: game.play(seat, move), turn=turn
-        )
+        events = await self._act(channel_id, user_id, game_id, turn, lambda game, seat: game.play(seat, move))
         play = events[0]
         return _ack(f"You played {play.move} for {play.score}.")
 
@@ -490,9 +418,7 @@ class GameService:
         Raises:
             As :meth:`play` (the engine refuses an exchange with too few tiles in the bag).
         """
-        await self._runner.player_turn(
-            channel_id, user_id, game_id, lambda game, seat: game.exchange(seat, tiles), turn=turn
-        )
+        await self._act(channel_id, user_id, game_id, turn, lambda game, seat: game.exchange(seat, tiles))
         return _ack("Exchanged: your new rack comes by DM.")
 
     async def pass_turn(
@@ -503,9 +429,7 @@ class GameService:
         Raises:
             As :meth:`play`.
         """
-        await self._runner.player_turn(
-            channel_id, user_id, game_id, lambda game, seat: game.pass_turn(seat), turn=turn
-        )
+        await self._act(channel_id, user_id, game_id, turn, lambda game, seat: game.pass_turn(seat))
         return _ack("You passed.")
 
     async def resign(
@@ -516,9 +440,7 @@ class GameService:
         Raises:
             As :meth:`play`.
         """
-        await self._runner.player_turn(
-            channel_id, user_id, game_id, lambda game, seat: game.resign(seat), turn=turn
-        )
+        await self._act(channel_id, user_id, game_id, turn, lambda game, seat: game.resign(seat))
         return _ack("You resigned.")
 
     async def challenge(
@@ -531,9 +453,9 @@ class GameService:
             As :meth:`play` (StaleTurnError: "That play can no longer be challenged"); the engine's
             ChallengeError when there is nothing to challenge.
         """
-        double = self._runner.table(channel_id, game_id).row.options.challenge_mode is ChallengeMode.DOUBLE
-        events = await self._runner.player_turn(
-            channel_id, user_id, game_id, lambda game, seat: game.challenge(seat), turn=turn, challenge=True
+        double = self._table(channel_id, game_id).options.challenge_mode is ChallengeMode.DOUBLE
+        events = await self._act(
+            channel_id, user_id, game_id, turn, lambda game, seat: game.challenge(seat), challenge=True
         )
         if any(event.kind is EventKind.PHONY_WITHDRAWN for event in events):
             return _ack("Challenge upheld: the play comes off the board.")
@@ -549,9 +471,7 @@ class GameService:
         Raises:
             As :meth:`play`; the engine's ChallengeError when no play that went out is waiting.
         """
-        await self._runner.player_turn(
-            channel_id, user_id, game_id, lambda game, seat: game.accept(seat), turn=turn
-        )
+        await self._act(channel_id, user_id, game_id, turn, lambda game, seat: game.accept(seat))
         return _ack("You accepted the last play.")
 
     async def no_challenge(
@@ -564,11 +484,15 @@ class GameService:
             NoGameError; GameNotStartedError; NotSeatedError; StaleTurnError: no window is open for
             that play.
         """
-        async with self._runner.lock(channel_id):
-            table = self._runner.table(channel_id, game_id)
+        async with self.host.lock(channel_id):
+            table = self._table(channel_id, game_id)
             seat = table.seat_of(user_id)
-            table.check_turn(turn, challenge=True)
-            self._runner.decline_challenge(table, seat)
+            self.host.check_turn(self.plugin, table, turn, StaleTurnError(challenge=True))
+            played = table.challenge_window(table.started())
+            if played is None:
+                raise StaleTurnError(challenge=True)
+            others = {s.seat for s in table.row.seats if not s.is_ai and s.seat != played}
+            self.host.waive_wait(table, seat, others)
         return _ack("You let the play stand.")
 
     # Questions ----------------------------------------------------------------------------------
@@ -579,15 +503,13 @@ class GameService:
         Raises:
             NoGameError; GameNotStartedError; NotSeatedError.
         """
-        table = self._runner.table(channel_id, game_id)
+        table = self._table(channel_id, game_id)
         table.started()
         seat = table.seat_of(user_id)
-        message = await announcements.rack_message(
-            table, table.row.seats[seat], self._runner.renderer, urgent=True
-        )
-        if self._runner.links is not None:  # the New web link button: renew_link
-            message = replace(message, buttons=(Button.NEW_LINK,), game=table.row.id)
-        return announcements.with_seat_link(message, self._runner.links, table.row.id, seat)
+        message = await self.plugin.private_message(table, seat)
+        if self.host.links is not None:  # the New web link button: renew_link
+            message = replace(message, buttons=(ScrabbleButton.NEW_LINK,), game=table.row.id)
+        return with_seat_link(message, self.host.links, table.row.id, seat)
 
     async def renew_link(self, channel_id: int, user_id: int) -> Message:
         """A new private link that plays ``user_id``'s seat on the web board; their older links stop
@@ -597,14 +519,14 @@ class GameService:
             NoBoardError: the bot serves no web board; NoGameError; NotSeatedError.
         """
         self.require_board()
-        table = self._runner.table(channel_id, None)
+        table = self._table(channel_id)
         seat = table.seat_of(user_id)
         message = _ack("Your new link to play on the board (your older links no longer work):")
-        return announcements.with_seat_link(message, self._runner.links, table.row.id, seat, renew=True)
+        return with_seat_link(message, self.host.links, table.row.id, seat, renew=True)
 
     async def rack_letters(self, channel_id: int, user_id: int) -> str:
         """``user_id``'s rack letters for autocompletion; empty when they have no rack here."""
-        table = self._runner.tables.get(channel_id)
+        table = self._open(channel_id)
         if table is None or table.game is None:
             return ""
         with contextlib.suppress(NotSeatedError):
@@ -621,12 +543,12 @@ class GameService:
             NoGameError; GameNotStartedError; NotSeatedError; StaleTurnError (``turn`` is over);
             HintError (hints disabled, used up, or no move generator).
         """
-        async with self._runner.lock(channel_id):
-            table = self._runner.table(channel_id, game_id)
+        async with self.host.lock(channel_id):
+            table = self._table(channel_id, game_id)
             game = table.started()
             seat = table.seat_of(user_id)
-            table.check_turn(turn)
-            allowed = table.row.options.hints
+            self.host.check_turn(self.plugin, table, turn, StaleTurnError())
+            allowed = table.options.hints
             used = table.row.seats[seat].hints_used
             if allowed == 0:
                 raise HintError("Hints are disabled in this game")
@@ -634,11 +556,11 @@ class GameService:
                 raise HintError(f"You have used all {allowed} of your hints in this game")
             if self._advisor is None:
                 raise HintError("Hints are not available on this bot")
-            suggestions = await self._advisor.top_moves(self._runner.copy(table), seat, HINT_MOVES)
+            suggestions = await self._advisor.top_moves(game.copy(), seat, HINT_MOVES)
             seats = list(table.row.seats)
             seats[seat] = replace(seats[seat], hints_used=used + 1)
-            row = replace(table.row, seats=tuple(seats), updated_at=self._clock.now())
-            await self._runner.save(Table(row, game), [LogEntry("hint", seat, {}, row.updated_at)])
+            row = replace(table.row, seats=tuple(seats), updated_at=self.host.clock.now())
+            await self.host.save(replace(table, row=row), [LogEntry("hint", seat, {}, row.updated_at)])
             logger.info("game %d: hint %d of %d for seat %d", row.id, used + 1, allowed, seat)
         rack = game.players[seat].rack
         return Message(text.hint_text(rack, suggestions, used + 1, allowed), private=True)
@@ -653,7 +575,7 @@ class GameService:
         up, so a preview cannot tell whether a word is in the dictionary (in games with challenges that
         is for a challenge, or ``/scrabble check``, to say). It does not check whose turn it is.
         """
-        table = self._runner.tables.get(channel_id)
+        table = self._open(channel_id)
         if not move.strip() or table is None or table.game is None or table.game.is_over:
             return ""
         try:
@@ -676,9 +598,10 @@ class GameService:
         Raises:
             NoGameError; GameNotStartedError.
         """
-        table = self._runner.table(channel_id, None)
-        table.started()
-        message = await self._runner.turn_message(table, [], [], urgent=True)
+        table = self._table(channel_id)
+        game = table.started()
+        now = announcements.TurnAnnouncement(len(game.history), (), (), ())
+        message = await self.host.message_of(table, now.announcement(), urgent=True)
         return replace(message, mentions=())
 
     async def score(self, channel_id: int) -> Message:
@@ -687,7 +610,7 @@ class GameService:
         Raises:
             NoGameError; GameNotStartedError.
         """
-        game = self._runner.table(channel_id, None).started()
+        game = self._table(channel_id).started()
         return Message(f"{text.scores_line(game)}\n{text.bag_line(game)}")
 
     async def bag(self, channel_id: int, user_id: int) -> Message:
@@ -696,7 +619,7 @@ class GameService:
         Raises:
             NoGameError; GameNotStartedError; NotSeatedError.
         """
-        table = self._runner.table(channel_id, None)
+        table = self._table(channel_id)
         game = table.started()
         return Message(text.bag_text(game, table.seat_of(user_id)), private=True)
 
@@ -709,17 +632,17 @@ class GameService:
         Raises:
             NoGameError: no game is going on and none ended here.
         """
-        table = self._runner.tables.get(channel_id)
+        table = self._open(channel_id)
         if table is not None and table.game is not None:
-            game = self._runner.copy(table)
+            game = table.game.copy()
             public = without_racks(record_of(game)).text().encode()
             lines = text.history_text(game, table.row.seats)
             return Message(lines, (Attachment(f"game-{table.row.id}.gcg", public),), private=True)
-        row = await self._store.last_finished_game(channel_id)
+        row = await self.host.store.last_finished_game(channel_id, self.plugin.kind)
         if row is None or row.state is None:
             raise NoGameError("No game has ended in this channel yet: start one with /scrabble new")
-        game = Game.from_dict(row.state, lexicon=self._lexicon)
-        stored = await self._store.analysis(row.id)
+        game = self.plugin.restore(row).started()
+        stored = await self.host.store.analysis(row.id)
         notes = GameAnalysis.from_dict(stored).notes() if stored is not None else None
         record = Attachment(f"game-{row.id}.gcg", export_gcg(game, notes).encode())
         heading = f"The last game here, game {row.id}:\n"
@@ -731,14 +654,15 @@ class GameService:
         Raises:
             NoGameError; WordError: not a word of the game's alphabet (2 to 15 letters).
         """
-        table = self._runner.table(channel_id, None)
-        variant = self.variants.get(table.row.options.variant)
+        table = self._table(channel_id)
+        variant = self.variants.get(table.options.variant)
         cleaned = word.strip().upper()
         longest = max(variant.rows, variant.cols)
         if not 2 <= len(cleaned) <= longest or not all(variant.is_letter(ch) for ch in cleaned):
             raise WordError(f"Give a word of 2 to {longest} letters to check")
-        verdict = "is" if cleaned in self._lexicon else "is not"
-        return Message(f"{cleaned} {verdict} in {self._lexicon.name}.", private=True)
+        lexicon = self.plugin.lexicon
+        verdict = "is" if cleaned in lexicon else "is not"
+        return Message(f"{cleaned} {verdict} in {lexicon.name}.", private=True)
 
     async def rules(self, channel_id: int | None, topic: str | None = None) -> Message:
         """The rules (private), or one ``topic`` of them, for the variant and players of the channel's
@@ -747,65 +671,30 @@ class GameService:
         Raises:
             RulesTopicError: no such topic.
         """
-        table = None if channel_id is None else self._runner.tables.get(channel_id)
+        table = None if channel_id is None else self._open(channel_id)
         if table is None:
-            variant, players = self.variants.get(self._config.variant), None
+            variant, players = self.variants.get(self.host.config.variant), None
         else:
             game = table.game
-            variant = game.variant if game is not None else self.variants.get(table.row.options.variant)
+            variant = game.variant if game is not None else self.variants.get(table.options.variant)
             players = len(table.row.seats)
         return Message(rules_text(variant, players, topic), private=True)
 
     async def stats(self, guild_id: int, user_id: int) -> Message:
         """``user_id``'s stats in the guild (games, wins, average score, best move) and, unless the
         guild turned ratings off, their rating, rank, record and rating chart (see
-        :func:`bot.host.ratings.stats_message`)."""
-        shown = await self.feature_enabled(guild_id, Feature.RATINGS)
-        renderer = self._runner.renderer
-        return await ratings.stats_message(self._store, renderer, guild_id, user_id, show_ratings=shown)
+        :func:`bot.games.scrabble.stats.stats_message`)."""
+        shown = await self.host.feature_enabled(guild_id, Feature.RATINGS)
+        store, renderer = self.host.store, self.plugin.renderer
+        return await stats.stats_message(store, renderer, guild_id, user_id, show_ratings=shown)
 
     async def leaderboard(self, guild_id: int) -> Message:
         """The guild's best players: by conservative rating, or with ratings turned off (or before any
         rated game) most wins, then best average score."""
-        shown = await self.feature_enabled(guild_id, Feature.RATINGS)
-        return await ratings.leaderboard_message(self._store, guild_id, LEADERBOARD_SIZE, show_ratings=shown)
-
-    # Server settings ----------------------------------------------------------------------------
-
-    async def feature_enabled(self, guild_id: int, feature: Feature) -> bool:
-        """Whether ``feature`` is on in the guild (every feature is, until turned off)."""
-        return is_on(await self._store.features(guild_id), feature)
-
-    async def features(self, guild_id: int) -> Message:
-        """Which features are on in the guild (private)."""
-        return Message(features_text(await self._store.features(guild_id)), private=True)
-
-    async def set_feature(self, guild_id: int, feature: str, enabled: bool) -> Message:
-        """Turn ``feature`` on or off in the guild (for those who may manage it: the front end checks).
-        Ratings are computed either way: off, they are only not shown.
-
-        Raises:
-            SettingError: no feature has that name; StorageError: the write failed.
-        """
-        chosen = feature_named(feature)
-        with typed_storage_errors():
-            await self._store.set_feature(guild_id, chosen.value, enabled)
-        logger.info("guild %d: %s turned %s", guild_id, chosen, "on" if enabled else "off")
-        return _ack(f"The {chosen} feature is now {'on' if enabled else 'off'} in this server.")
-
-    async def rebuild_ratings(self, guild_id: int) -> Message:
-        """Recompute the guild's ratings from its finished rated games, in finish order (the same
-        numbers, unless the stored ones were damaged).
-
-        Raises:
-            FeatureOffError: the guild turned ratings off; StorageError: the write failed.
-        """
-        if not await self.feature_enabled(guild_id, Feature.RATINGS):
-            raise FeatureOffError(Feature.RATINGS)
-        with typed_storage_errors():
-            games = await self._store.rebuild_ratings(guild_id)
-        logger.info("guild %d: ratings rebuilt from %d games", guild_id, games)
-        return _ack(f"Ratings rebuilt from {games} rated game{'s' if games != 1 else ''}.")
+        shown = await self.host.feature_enabled(guild_id, Feature.RATINGS)
+        return await stats.leaderboard_message(
+            self.host.store, guild_id, LEADERBOARD_SIZE, show_ratings=shown
+        )
 
 
 def _program_seat(seats: Sequence[SeatRow]) -> SeatRow:

@@ -18,12 +18,14 @@ from dataclasses import dataclass
 from typing import Any, Final
 
 from bot.games.scrabble.analysis import Pool
+from bot.games.scrabble.kind import KIND
+from bot.games.scrabble.protocols import BoardHeader, PlayerLine, Renderer
 from bot.host.errors import ServiceError
 from bot.host.features import Feature, require_on
-from bot.host.messages import Attachment, BoardHeader, Message, PlayerLine
-from bot.host.protocols import Clock, Renderer
+from bot.host.messages import Attachment, Message
+from bot.host.protocols import Clock
 from bot.host.seats import User, shown
-from bot.host.store.games import PuzzleAnswer, Store
+from bot.host.store import PuzzleAnswer, Store
 from scrabble_core.ai import MoveSource, default_leave_model
 from scrabble_core.analysis import Position, game_positions
 from scrabble_core.errors import ScrabbleError
@@ -235,7 +237,7 @@ class PuzzleService:
         pool = self._pool
         if pool is None:
             raise PuzzleError("Puzzles are not available on this bot")
-        rows = await self._store.finished_games(guild_id, SOURCE_GAMES)
+        rows = await self._store.finished_games(guild_id, KIND, SOURCE_GAMES)
         positions: list[list[Any]] = []
         for row in rows:
             assert row.state is not None  # finished_games selects games with a state
@@ -248,7 +250,7 @@ class PuzzleService:
             "variant": variant_to_dict(get_variant(self._variant)),
         }
         try:
-            data = await pool.call(find_puzzle, argument, timeout=PUZZLE_TIMEOUT)
+            data = await pool.call(KIND, find_puzzle, argument, timeout=PUZZLE_TIMEOUT)
         except (TimeoutError, RuntimeError) as error:
             raise PuzzleError(
                 f"Today's puzzle could not be chosen ({type(error).__name__}): try again later"

@@ -1,13 +1,16 @@
-"""What a game's changes leave behind besides its row: the log entries of engine events, the log lines
-the service writes about them, and the stats a finished game adds."""
+"""What a Scrabble game's changes leave behind besides its row: the log entries of engine events, the log
+lines the host writes about them, the stats a finished game adds and its result for the ratings."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from bot.games.scrabble import text
+from bot.games.scrabble.kind import KIND
+from bot.games.scrabble.table import ScrabbleTable
+from bot.host.rating_model import RatedSeat, ai_key, ai_name, human_key
 from bot.host.seats import is_program
-from bot.host.store.games import GameRow, LogEntry, SeatRow, StatsDelta
+from bot.host.store import GameRow, LogEntry, SeatRow, StatsDelta
 from scrabble_core.game import Event, EventKind, Game
 
 
@@ -39,12 +42,47 @@ def stats_deltas(row: GameRow, game: Game) -> list[StatsDelta]:
         deltas.append(
             StatsDelta(
                 row.guild_id,
+                KIND,
                 seat.user_id,
                 seat.name,
                 seat.seat in winners,
-                game.players[seat.seat].score,
-                None if best is None else best.score,
-                None if best is None else best.move,
+                score=game.players[seat.seat].score,
+                best_score=None if best is None else best.score,
+                best_move=None if best is None else best.move,
             )
         )
     return deltas
+
+
+def result(table: ScrabbleTable) -> tuple[RatedSeat, ...]:
+    """Who the finished game ``table`` rates and in which places: nobody when it was created unrated or
+    rates fewer than two players.
+
+    Places follow the engine's standings (score, resigned seats last); equal scores (or two resigned
+    seats) share a place. People and AI seats are rated, programs are not; when several seats play at
+    one AI level, the level is rated by its best-placed seat.
+    """
+    game = table.game
+    if not table.options.rated or game is None:
+        return ()
+    players = game.players
+    seats: list[RatedSeat] = []
+    taken: set[str] = set()
+    place, previous = 0, None
+    for index, seat_number in enumerate(game.standings()):
+        standing = (players[seat_number].resigned, players[seat_number].score)
+        if standing != previous:
+            place, previous = index + 1, standing
+        seat = table.row.seats[seat_number]
+        if seat.user_id is not None:
+            if is_program(seat.user_id):
+                continue
+            player, name = human_key(seat.user_id), seat.name
+        elif seat.ai_level is not None:
+            player, name = ai_key(seat.ai_level), ai_name(seat.ai_level)
+        else:
+            continue
+        if player not in taken:
+            taken.add(player)
+            seats.append(RatedSeat(player, name, place))
+    return tuple(seats) if len(seats) >= 2 else ()

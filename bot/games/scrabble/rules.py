@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
-from bot.games.scrabble.text import quoted
-from bot.host.errors import RulesTopicError
+from bot.games.scrabble.errors import RulesTopicError
+from bot.host.text import quoted
 from scrabble_core.variant import Variant
 
 

@@ -8,23 +8,13 @@ their number of tiles; the tiles left on the racks are shown once the game is ov
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Final
 
+from bot.games.scrabble.options import ScrabbleOptions
+from bot.games.scrabble.protocols import Suggestion
 from bot.host.messages import channel_link, mention
-from bot.host.protocols import Suggestion
 from bot.host.seats import is_program, shown
-from bot.host.store.games import GameOptions, SeatRow, StatsRow
+from bot.host.store import SeatRow, StatsRow
 from scrabble_core.game import MAX_PLAYERS, Event, EventKind, Game
-
-MAX_ECHO: Final = 40
-"""The most characters of a user's text an error message repeats."""
-
-
-def quoted(user_text: str, limit: int = MAX_ECHO) -> str:
-    """``user_text`` as a message repeats it: quoted, control characters escaped (``repr``), and cut
-    to ``limit`` characters with an ellipsis if it is longer."""
-    shown = repr(user_text[: limit + 1])
-    return shown if len(shown) <= limit and len(user_text) <= limit else shown[: limit - 1] + "…"
 
 
 def seat_label(seat: SeatRow) -> str:
@@ -108,7 +98,7 @@ def window_text(seats: Sequence[SeatRow], game: Game, seconds: int) -> str:
     )
 
 
-def lobby_text(seats: Sequence[SeatRow], options: GameOptions, creator_id: int) -> str:
+def lobby_text(seats: Sequence[SeatRow], options: ScrabbleOptions, creator_id: int) -> str:
     """The lobby: its options and who has joined."""
     limit = f"{options.turn_seconds} s per turn" if options.turn_seconds else "no time limit"
     hints = f"{options.hints} hints each" if options.hints else "no hints"

@@ -1,17 +1,16 @@
 """AI turns off the event loop: a small pool of worker processes with a turn timeout.
 
-Each worker is a process of its own that loads the lexicon, the move generator and the leave model once
-(its initialiser, :func:`_worker_main`) and then answers one request at a time over a pipe. A request
-carries only plain data: the :class:`~scrabble_core.ai.SeatView` as :meth:`~SeatView.to_dict`, the level,
-a seed and the time budget; the answer is the move in GCG notation.
+Each worker is a process of its own that loads what each game's AI needs once (its initialiser,
+:func:`_worker_main`: :func:`bot.host.ai.jobs.load_workers`) and then answers one request at a time over a
+pipe. A request carries only plain data: a job of :mod:`bot.host.ai.jobs` (a game's kind, its data, the
+time budget), answered as text by the game's worker part; or a call of a function of a game's worker part
+(:meth:`AiExecutor.call`).
 
 Why not :class:`concurrent.futures.ProcessPoolExecutor`: it cannot stop one stuck worker. Terminating
 and recreating the whole executor would also kill the turns of other games running beside it. Here each
 worker is a :class:`multiprocessing.Process` with its own pipe, so a worker that misses
-``timeout + grace`` is killed alone and replaced in the background, while the caller gets a quick
-fallback move at once: the greedy move (highest score, found by the generator's bounded search, a few
-milliseconds) computed in a thread of this process, or a pass if even that does not answer within
-the grace period.
+``timeout + grace`` is killed alone and replaced in the background, while the caller is told at once
+(:class:`WorkerLostError`) and plays its game's quick fallback.
 
 Processes are started with the ``spawn`` method (no fork of a process running an event loop and
 threads). Replies are awaited with :meth:`asyncio.AbstractEventLoop.add_reader` on the pipe, so this
@@ -24,22 +23,17 @@ import asyncio
 import contextlib
 import logging
 import multiprocessing
-import random
-import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
-from pathlib import Path
 from typing import Any, Final, TypeVar
 
-from scrabble_core.ai import Level, MoveSource, SeatView, choose_move, seat_view
-from scrabble_core.game import Game
-from scrabble_core.leaves import load_leave_model
-from scrabble_core.lexicon import ENGLISH_ALPHABET, load_lexicon
-from scrabble_core.move import Move, Pass, move_from_gcg
-from scrabble_core.movegen import load_move_generator
+from bot.host.ai import jobs
+from bot.host.ai.jobs import WorkerConfig
+
+__all__ = ["AiExecutor", "WorkerConfig", "WorkerLostError"]
 
 logger = logging.getLogger(__name__)
 
@@ -58,18 +52,6 @@ _R = TypeVar("_R")
 
 class WorkerLostError(RuntimeError):
     """A worker missed its time limit or died while computing a request; it is being replaced."""
-
-
-@dataclass(frozen=True)
-class WorkerConfig:
-    """What a worker loads at start: the lexicon (``None`` for ENABLE, or a word-list path), its
-    alphabet, the cache directory of the lexicon structures and the leave model file (``None`` for the
-    bundled one). Plain data, so it crosses the process boundary."""
-
-    lexicon_source: str | None = None
-    alphabet: str = ENGLISH_ALPHABET
-    cache_dir: str | None = None
-    leaves_path: str | None = None
 
 
 @dataclass(eq=False)
@@ -98,24 +80,12 @@ class _Worker:
         return job.quick and len(self.jobs) < QUEUED_QUICK and all(sent.quick for sent in self.jobs)
 
 
-def load_move_source(config: WorkerConfig) -> MoveSource:
-    """The move generator ``config`` names (what a worker loads at start).
-
-    Raises:
-        LexiconError: the lexicon cannot be loaded.
-    """
-    cache_dir = Path(config.cache_dir) if config.cache_dir is not None else None
-    lexicon = load_lexicon(config.lexicon_source, config.alphabet, cache_dir)
-    return load_move_generator(lexicon, cache_dir)
-
-
 def _worker_main(config: WorkerConfig, conn: Connection) -> None:
-    """A worker process: load once, say ready, then answer ``(view, level, seed, budget, delay)``
-    requests with ``("move", gcg)`` or ``("error", text)``, and ``("call", function, args)`` requests
-    with ``("result", function(generator, *args))`` or ``("error", text)``, until the pipe closes or
-    ``None`` arrives."""
-    generator = load_move_source(config)
-    leaves = load_leave_model(Path(config.leaves_path) if config.leaves_path else None)
+    """A worker process: load once (:func:`bot.host.ai.jobs.load_workers`), say ready, then answer
+    ``(kind, data, budget, delay)`` jobs with ``("answer", text)`` or ``("error", text)``, and ``("call",
+    kind, function, args)`` requests with ``("result", function(resources, *args))`` (the game's worker
+    resources) or ``("error", text)``, until the pipe closes or ``None`` arrives."""
+    resources = jobs.load_workers(config)
     conn.send((_READY, ""))
     while True:
         try:
@@ -125,21 +95,18 @@ def _worker_main(config: WorkerConfig, conn: Connection) -> None:
         if request is None:
             return
         if request[0] == _CALL:
-            _, function, args = request
+            _, kind, function, args = request
             try:
-                conn.send(("result", function(generator, *args)))
+                conn.send(("result", function(resources.get(kind), *args)))
             except Exception as error:  # reported to the caller, who decides
                 conn.send(("error", f"{type(error).__name__}: {error}"))
             continue
-        view_data, level, seed, budget, delay = request
+        kind, data, budget, delay = request
         started = time.monotonic()
         try:
             if delay:
                 time.sleep(delay)
-            view = SeatView.from_dict(view_data)
-            rng = random.Random(seed)
-            move = choose_move(view, generator, Level(level), rng, started + budget, leaves=leaves)
-            conn.send(("move", move.gcg()))
+            conn.send(("answer", jobs.answer(kind, resources, data, started + budget)))
         except Exception as error:  # any failure is reported, the caller falls back
             conn.send(("error", f"{type(error).__name__}: {error}"))
 
@@ -172,8 +139,6 @@ class AiExecutor:
         self._waiting: deque[_Job] = deque()
         self._all: set[_Worker] = set()
         self._tasks: set[asyncio.Task[None]] = set()
-        self._fallback_generator: MoveSource | None = None
-        self._fallback_lock = threading.Lock()
         self.replaced = 0
 
     async def __aenter__(self) -> AiExecutor:
@@ -184,14 +149,12 @@ class AiExecutor:
         await self.close()
 
     async def start(self) -> None:
-        """Start the workers and wait until each has loaded; load the fallback's generator here too.
+        """Start the workers and wait until each has loaded.
 
         Raises:
             RuntimeError: a worker died while loading (bad lexicon path, missing asset, ...).
-            LexiconError: this process cannot load the lexicon for the fallback.
         """
         workers = await asyncio.gather(*(self._spawn() for _ in range(self._size)))
-        self._fallback_generator = await asyncio.to_thread(load_move_source, self.config)
         for worker in workers:
             self._enlist(worker)
 
@@ -205,52 +168,48 @@ class AiExecutor:
                 worker.conn.send(None)
             await self._stop(worker)
 
-    async def choose(
+    async def ask(
         self,
-        view: SeatView,
-        level: Level,
-        seed: int,
+        kind: str,
+        data: dict[str, Any],
         timeout: float,
         *,
         think: float | None = None,
-        debug_delay: float = 0.0,
-    ) -> Move:
-        """The move ``level`` makes for ``view``, computed in a worker that searches ``think`` seconds
-        (by default ``timeout``; never more).
+        quick: bool = True,
+        delay: float = 0.0,
+    ) -> str:
+        """The answer of a worker to the job of the game ``kind`` with ``data`` (see
+        :mod:`bot.host.ai.jobs`), searched ``think`` seconds (by default ``timeout``; never more);
+        ``quick`` if it takes milliseconds (see :data:`QUEUED_QUICK`). ``delay`` makes the worker sleep
+        first (within the budget): a hook for tests of the slow paths. A cancelled call replaces its
+        worker if the job is long, so that a late answer is never read as another's.
 
-        Never raises for a slow or broken worker: past ``timeout + grace`` (waiting for a free worker
-        included) the worker is replaced and the quick fallback move is returned instead (see the module
-        docstring). ``debug_delay`` makes the worker sleep first: a hook for tests of that path. A
-        cancelled call replaces its worker too, so that a late answer is never read as another's.
+        Raises:
+            TimeoutError: no worker was free within ``timeout`` seconds (nothing was computed).
+            WorkerLostError: the worker missed ``timeout + grace`` or died (it is being replaced).
+            RuntimeError: the job failed in the worker (the message names its exception).
         """
         search = timeout if think is None else min(think, timeout)
-        request = (view.to_dict(), level.value, seed, search, debug_delay)
-        try:
-            kind, text = await self._ask(request, timeout, quick=level is not Level.EXPERT)
-        except TimeoutError:
-            logger.warning("no free AI worker within %.1f s: fallback move", timeout)
-            return await self._fallback(view)
-        except WorkerLostError as error:
-            logger.warning("AI worker failed (%s): replacing it, fallback move", error)
-            return await self._fallback(view)
-        if kind != "move":
-            logger.error("AI worker error: %s; fallback move", text)
-            return await self._fallback(view)
-        return move_from_gcg(text)
+        answered, text = await self._ask((kind, data, search, delay), timeout, quick=quick)
+        if answered != "answer":
+            raise RuntimeError(f"the AI worker failed: {text}")
+        return str(text)
 
-    async def call(self, function: Callable[..., _R], *args: Any, timeout: float, quick: bool = False) -> _R:
-        """``function(generator, *args)`` computed in a worker, ``generator`` being the worker's move
-        generator: CPU-bound work (hints...) that must not hold this process's GIL. ``function`` must be
-        a module-level function and ``args`` and its result plain picklable data; ``quick`` if it takes
-        milliseconds (see :data:`QUEUED_QUICK`).
+    async def call(
+        self, kind: str, function: Callable[..., _R], *args: Any, timeout: float, quick: bool = False
+    ) -> _R:
+        """``function(resources, *args)`` computed in a worker, ``resources`` being what the worker
+        loaded for the game ``kind`` (Scrabble's: its move generator): CPU-bound work (hints...) that
+        must not hold this process's GIL. ``function`` must be a module-level function and ``args`` and
+        its result plain picklable data; ``quick`` if it takes milliseconds (see :data:`QUEUED_QUICK`).
 
         Raises:
             TimeoutError: no worker was free within ``timeout`` seconds (nothing was computed).
             WorkerLostError: the worker missed ``timeout + grace`` or died (it is being replaced).
             RuntimeError: ``function`` raised in the worker (the message names its exception).
         """
-        kind, result = await self._ask((_CALL, function, args), timeout, quick=quick)
-        if kind != "result":
+        answered, result = await self._ask((_CALL, kind, function, args), timeout, quick=quick)
+        if answered != "result":
             raise RuntimeError(f"the AI worker failed: {result}")
         return result  # type: ignore[no-any-return]
 
@@ -435,42 +394,3 @@ class AiExecutor:
             worker.process.kill()
         await asyncio.to_thread(worker.process.join, 5)
         worker.conn.close()
-
-    async def _fallback(self, view: SeatView) -> Move:
-        """The greedy move for ``view``, computed in a thread here; a pass if that takes over ``grace``
-        or fails."""
-        try:
-            return await asyncio.wait_for(asyncio.to_thread(self._greedy, view), self.grace)
-        except TimeoutError:
-            logger.warning("fallback move too slow: passing")
-        except Exception:  # a broken view must not leave the game without a move
-            logger.exception("fallback move failed: passing")
-        return Pass()
-
-    def _greedy(self, view: SeatView) -> Move:
-        """The greedy move; the lock makes the first calls load the generator only once."""
-        with self._fallback_lock:
-            if self._fallback_generator is None:
-                self._fallback_generator = load_move_source(self.config)
-            return choose_move(view, self._fallback_generator, Level.GREEDY, random.Random(0))
-
-
-class ExecutorAiPlayer:
-    """The :class:`bot.host.protocols.AiPlayer` of the bot: each turn goes to an :class:`AiExecutor`
-    with ``timeout`` seconds, the AI seeing only its seat's view of the game. ``expert`` searches
-    ``expert_seconds`` of them (by default all), the other levels play as soon as they have their move."""
-
-    def __init__(self, executor: AiExecutor, timeout: float, expert_seconds: float | None = None) -> None:
-        self.executor = executor
-        self.timeout = timeout
-        self.expert_seconds = expert_seconds
-
-    async def choose(self, game: Game, seat: int, level: str, seed: int) -> Move:
-        """The move of ``seat`` at ``level`` (``easy``, ``medium``, ``hard``, ``greedy`` or ``expert``).
-
-        Raises:
-            ValueError: an unknown level.
-        """
-        chosen = Level(level)
-        think = self.expert_seconds if chosen is Level.EXPERT else None
-        return await self.executor.choose(seat_view(game, seat), chosen, seed, self.timeout, think=think)

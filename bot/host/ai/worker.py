@@ -2,9 +2,10 @@
 
     scrabble-bot worker [--config FILE] [--database postgresql://...] [--name NAME]
 
-It loads the lexicon, the move generator and the leave model once, then claims one job at a time
-(``FOR UPDATE SKIP LOCKED``: any number of workers share the queue), computes the move from the job's
-seat view and writes the answer, if its claim still holds (the bot has not given up on the turn, no
+It loads what each game's AI needs once (:func:`bot.host.ai.jobs.load_workers`: Scrabble's lexicon,
+move generator and leave model...), then claims one job at a time (``FOR UPDATE SKIP LOCKED``: any
+number of workers share the queue), has the job's game answer it (:func:`bot.host.ai.jobs.answer`) and
+writes the answer, if its claim still holds (the bot has not given up on the turn, no
 other worker has taken a lapsed lease over). Idle, it deletes the jobs finished over
 :data:`KEEP_FINISHED_MINUTES` ago (once a minute) and waits for the bot's ``NOTIFY`` or ``poll``
 seconds (leases that lapse wake no one). It can be killed at any time: its job's lease lapses and
@@ -17,24 +18,21 @@ import argparse
 import json
 import logging
 import os
-import random
 import socket
 import sys
 import time
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
 import psycopg
 
-from bot.games.go.ai_turns import choose_move_text
-from bot.host.ai.executor import WorkerConfig, load_move_source
-from bot.host.ai.queue import DONE_CHANNEL, GO, MAX_ATTEMPTS, NEW_CHANNEL, ensure_schema
+from bot.host.ai import jobs
+from bot.host.ai.jobs import WorkerConfig
+from bot.host.ai.queue import DONE_CHANNEL, MAX_ATTEMPTS, NEW_CHANNEL, ensure_schema
 from bot.host.store.backends import is_postgresql_url, redacted
-from scrabble_core.ai import Level, MoveSource, SeatView, choose_move
-from scrabble_core.leaves import LeaveModel, load_leave_model
 
 logger = logging.getLogger(__name__)
 
@@ -94,31 +92,25 @@ def claim_job(connection: psycopg.Connection[Any], worker: str) -> ClaimedJob | 
     return ClaimedJob(str(row[0]), claim, payload, float(row[2]))
 
 
-def compute(job: ClaimedJob, generator: MoveSource, leaves: LeaveModel) -> str:
-    """The answer to ``job``, searched for its thinking time at most and never past the bot's
-    deadline (less :data:`ANSWER_MARGIN`), after its test ``delay``: a Scrabble move in GCG, or a Go
-    move as :func:`bot.games.go.ai_turns.choose_move_text` writes it.
+def compute(job: ClaimedJob, resources: Mapping[str, Any]) -> str:
+    """The answer to ``job`` by its game's worker part (``resources``: what it loaded), searched for its
+    thinking time at most and never past the bot's deadline (less :data:`ANSWER_MARGIN`), after its
+    test ``delay``.
 
     Raises:
-        VariantError, ScrabbleError, GoError, KeyError, ValueError: the payload is not a job's.
+        KeyError, ValueError, Exception: the payload is not a job's, or of a game not served here.
     """
     started = time.monotonic()
-    payload, data = job.payload, job.payload["data"]
+    payload = job.payload
     delay = float(payload.get("delay", 0.0))
     think = min(payload["think"], job.seconds_left - delay - ANSWER_MARGIN)
     if delay:
         time.sleep(delay)
-    if payload["kind"] == GO:
-        return choose_move_text(data["state"], data["level"], data["engine"], data["seed"], max(think, 0.1))
-    view = SeatView.from_dict(data["view"])
-    rng = random.Random(data["seed"])
-    return choose_move(
-        view, generator, Level(data["level"]), rng, started + delay + think, leaves=leaves
-    ).gcg()
+    return jobs.answer(str(payload["kind"]), resources, payload["data"], started + delay + max(think, 0.1))
 
 
 def finish_job(connection: psycopg.Connection[Any], key: str, claim: str, answer: str | None) -> bool:
-    """Record the answer (a move in GCG; None: the job failed) if the claim still holds, and wake the
+    """Record the answer (a move; None: the job failed) if the claim still holds, and wake the
     bot; whether it was recorded (False: the bot gave up, or another worker took over)."""
     status = "done" if answer is not None else "failed"
     with connection.transaction():
@@ -145,11 +137,10 @@ def run_worker(
 
     Raises:
         psycopg.Error: the database cannot be reached at start.
-        LexiconError: the lexicon cannot be loaded.
+        Exception: a game's AI cannot be loaded (Scrabble's lexicon...).
     """
     worker = name or f"{socket.gethostname()}:{os.getpid()}"
-    generator = load_move_source(config)
-    leaves = load_leave_model(Path(config.leaves_path) if config.leaves_path else None)
+    resources = jobs.load_workers(config)
     connected = False
     while True:
         try:
@@ -158,7 +149,7 @@ def run_worker(
                 connection.execute(f"LISTEN {NEW_CHANNEL}")
                 connected = True
                 logger.info("AI worker %s ready on %s", worker, redacted(url))
-                _serve(connection, worker, generator, leaves, poll)
+                _serve(connection, worker, resources, poll)
         except psycopg.OperationalError:
             if not connected:
                 raise
@@ -169,7 +160,7 @@ def run_worker(
 
 
 def _serve(
-    connection: psycopg.Connection[Any], worker: str, generator: MoveSource, leaves: LeaveModel, poll: float
+    connection: psycopg.Connection[Any], worker: str, resources: Mapping[str, Any], poll: float
 ) -> None:
     """Claim and answer jobs on ``connection`` for ever; purge old jobs when idle.
 
@@ -187,7 +178,7 @@ def _serve(
                 pass
             continue
         try:
-            answer: str | None = compute(job, generator, leaves)
+            answer: str | None = compute(job, resources)
         except Exception:  # a job that cannot be computed fails; the bot plays its fallback
             logger.exception("AI job %s failed", job.key[:12])
             answer = None
@@ -225,7 +216,7 @@ def main(argv: Sequence[str]) -> int:
         return EXIT_USAGE
     setup_logging(config.log_level_number, sys.stderr)
     try:
-        run_worker(database, WorkerConfig(lexicon_source=config.lexicon), name=args.name, poll=args.poll)
+        run_worker(database, WorkerConfig(config), name=args.name, poll=args.poll)
     except psycopg.Error as error:
         print(f"scrabble-bot worker: {redacted(database)}: {error}", file=sys.stderr)
         return 1

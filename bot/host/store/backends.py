@@ -298,7 +298,7 @@ class PostgresBackend(Backend):
         """
         import psycopg
 
-        from bot.host.store.games import StoreOpenError
+        from bot.host.store import StoreOpenError
 
         try:
             connection = await asyncio.to_thread(lambda: psycopg.connect(url, autocommit=True))

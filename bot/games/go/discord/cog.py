@@ -1,32 +1,27 @@
-"""The ``/go`` command group: one command per action of the Go service (``service.go``).
-
-As for ``/scrabble`` (:mod:`bot.games.scrabble.discord.cog`), each command finds the game by its channel, calls the
-service and shows its answer: ephemerally when it is the asker's (acknowledgements, the SGF record),
-publicly otherwise (``board``, ``score``, ``stats``); the moves themselves are announced by the
-service in the channel, with the board and the buttons of the next step. Refusals (an occupied point,
-not your turn, a channel that has a Scrabble game...) reach the asker ephemerally through the command
-tree's error handler. ``help`` works in DMs too; the game commands refuse DMs.
+"""The ``/go`` command group: one command per command of Go's commands
+(:class:`~bot.games.go.commands.GoCommands`), run as every game's are (:mod:`bot.discord.commands`):
+ephemeral answers when they are the asker's (acknowledgements, the SGF record), public otherwise
+(``board``, ``score``, ``stats``); the moves themselves are announced by the host in the channel, with
+the board and the buttons of the next step. Refusals (an occupied point, not your turn, a channel that
+has another game...) reach the asker ephemerally through the command tree's error handler. ``help``
+works in DMs too; the game commands refuse DMs.
 """
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Final
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.config import MAX_TURN_SECONDS
+from bot.discord.commands import MAX_CHOICE_LENGTH, MAX_CHOICES, can_manage, help_text, run, user_of, where
 from bot.discord.delivery import answer
-from bot.discord.errors import BotOpponentError
-from bot.games.go.commands import GoService
-from bot.games.go.discord.views import go_service
+from bot.games.go.commands import GoCommands
 from bot.games.go.engines import Level
+from bot.games.go.kind import KIND
 from bot.games.go.options import COLOURS, DEFAULT_SIZE, HANDICAP_SIZES, MAX_HANDICAP, GoNewGame
-from bot.games.scrabble.commands import GameService
-from bot.games.scrabble.discord.cog import MAX_CHOICE_LENGTH, MAX_CHOICES, help_text, run, where
-from bot.games.scrabble.discord.views import can_manage, user_of
 from bot.host.errors import ServiceError
 from bot.host.messages import Message, shorten
 from bot.host.seats import User
@@ -37,14 +32,19 @@ from go_core.points import PASS
 from go_core.scoring import ScoringMethod
 
 if TYPE_CHECKING:
-    from bot.discord.client import ScrabbleBot
+    from bot.discord.client import GameBot
+
+
+class BotOpponentError(ServiceError):
+    """A Go game offered to a bot account, which would never join it."""
+
+    def __init__(self) -> None:
+        super().__init__("Bots do not join games: to play the bot's AI, choose an ai_level instead.")
+
 
 GAME: Final = "Go"
 MAX_POINT_TEXT: Final = 4
 """The longest text worth looking at in a suggestion: ``pass``, or a point such as ``T19``."""
-
-GoCommand = Callable[..., Awaitable[Message]]
-"""A method of the Go service, called as ``command(go_service, channel_or_guild_id, ...)``."""
 
 LEVELS: Final = [app_commands.Choice(name=level.value, value=level.value) for level in Level]
 """The choices of ``/go new ai_level``: the Go AI's levels."""
@@ -56,16 +56,6 @@ SCORING_CHOICES: Final = [
         (ScoringMethod.STONES, "stones only"),
     )
 ]
-
-
-def on_go(method: GoCommand) -> Callable[..., Awaitable[Message]]:
-    """``method`` of the Go service as a command of :func:`bot.games.scrabble.discord.cog.run`, which calls it with
-    the bot's game service."""
-
-    async def command(service: GameService, *args: Any, **options: Any) -> Message:
-        return await method(go_service(service), *args, **options)
-
-    return command
 
 
 def size_suggestions(typed: str) -> list[int]:
@@ -128,14 +118,20 @@ class GoCog(
 ):
     """The ``/go`` group."""
 
-    def __init__(self, bot: ScrabbleBot) -> None:
+    def __init__(self, bot: GameBot) -> None:
         self.bot = bot
         super().__init__()
 
-    def _game(self, interaction: discord.Interaction[ScrabbleBot]) -> Game | None:
+    @property
+    def commands(self) -> GoCommands:
+        """Go's commands on the bot."""
+        commands: GoCommands = self.bot.host.commands[KIND]
+        return commands
+
+    def _game(self, interaction: discord.Interaction[GameBot]) -> Game | None:
         """The Go game of the interaction's channel, for suggestions (``None`` if there is none)."""
-        go = self.bot.service.go
-        if go is None or interaction.channel_id is None or not go.has_game(interaction.channel_id):
+        go = self.commands
+        if interaction.channel_id is None or not go.has_game(interaction.channel_id):
             return None
         try:
             return go.game(interaction.channel_id)
@@ -160,7 +156,7 @@ class GoCog(
     @app_commands.choices(ai_level=LEVELS, colour=COLOUR_CHOICES, scoring=SCORING_CHOICES)
     async def new(
         self,
-        interaction: discord.Interaction[ScrabbleBot],
+        interaction: discord.Interaction[GameBot],
         size: app_commands.Range[int, MIN_SIZE, MAX_SIZE] | None = None,
         komi: app_commands.Range[float, -MAX_KOMI, MAX_KOMI] | None = None,
         handicap: app_commands.Range[int, 0, MAX_HANDICAP] | None = None,
@@ -191,7 +187,7 @@ class GoCog(
         user = user_of(interaction)
         await run(
             interaction,
-            on_go(GoService.new_game),
+            self.commands.new_game,
             channel_id,
             user,
             options,
@@ -202,7 +198,7 @@ class GoCog(
 
     @new.autocomplete("size")
     async def sizes(
-        self, interaction: discord.Interaction[ScrabbleBot], current: str
+        self, interaction: discord.Interaction[GameBot], current: str
     ) -> list[app_commands.Choice[int]]:
         """Suggest 19, 13 and 9, then the other sizes, starting with what was typed."""
         return [
@@ -210,108 +206,108 @@ class GoCog(
         ]
 
     @app_commands.command(name="join", description="Join the Go game waiting for an opponent here: it starts")
-    async def join(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
+    async def join(self, interaction: discord.Interaction[GameBot]) -> None:
         """Take the free seat, which starts the game."""
-        await run(interaction, on_go(GoService.join), user_of(interaction), slow=True, game=GAME)
+        await run(interaction, self.commands.join, user_of(interaction), slow=True, game=GAME)
 
     @app_commands.command(
         name="cancel", description="Cancel the Go game waiting here (its creator; moderators: any game)"
     )
-    async def cancel(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
+    async def cancel(self, interaction: discord.Interaction[GameBot]) -> None:
         """Cancel the lobby (or, for a moderator, any game, without a result)."""
         user_id, manage = interaction.user.id, can_manage(interaction)
-        await run(interaction, on_go(GoService.cancel), user_id, slow=True, game=GAME, moderator=manage)
+        await run(interaction, self.commands.cancel, user_id, slow=True, game=GAME, moderator=manage)
 
     # Moves ---------------------------------------------------------------------------------------
 
     @app_commands.command(name="play", description="Play a stone, e.g. D4 (columns skip I), or pass")
     @app_commands.describe(point="A column letter and a row number, e.g. D4; or pass")
-    async def play(self, interaction: discord.Interaction[ScrabbleBot], point: str) -> None:
+    async def play(self, interaction: discord.Interaction[GameBot], point: str) -> None:
         """Play ``point`` on your move."""
         user_id = interaction.user.id
-        await run(interaction, on_go(GoService.play), user_id, point, slow=True, game=GAME)
+        await run(interaction, self.commands.play, user_id, point, slow=True, game=GAME)
 
     @play.autocomplete("point")
     async def legal_points(
-        self, interaction: discord.Interaction[ScrabbleBot], current: str
+        self, interaction: discord.Interaction[GameBot], current: str
     ) -> list[app_commands.Choice[str]]:
         """Suggest the legal points that start with what was typed, with their captures."""
         game = self._game(interaction)
         return [] if game is None else point_suggestions(game, current)
 
     @app_commands.command(name="pass", description="Pass your move (two passes in a row end play)")
-    async def pass_turn(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
+    async def pass_turn(self, interaction: discord.Interaction[GameBot]) -> None:
         """Pass on your move."""
-        await run(interaction, on_go(GoService.pass_turn), interaction.user.id, slow=True, game=GAME)
+        await run(interaction, self.commands.pass_turn, interaction.user.id, slow=True, game=GAME)
 
     @app_commands.command(name="resign", description="Resign this channel's Go game")
-    async def resign(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
+    async def resign(self, interaction: discord.Interaction[GameBot]) -> None:
         """Resign (at any time): the opponent wins."""
-        await run(interaction, on_go(GoService.resign), interaction.user.id, slow=True, game=GAME)
+        await run(interaction, self.commands.resign, interaction.user.id, slow=True, game=GAME)
 
     @app_commands.command(
         name="undo", description="Take back your last move (your opponent accepts; the AI always does)"
     )
-    async def undo(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
+    async def undo(self, interaction: discord.Interaction[GameBot]) -> None:
         """Ask to take back your last move (and the reply to it)."""
-        await run(interaction, on_go(GoService.request_undo), interaction.user.id, slow=True, game=GAME)
+        await run(interaction, self.commands.request_undo, interaction.user.id, slow=True, game=GAME)
 
     # The dead-stone phase ------------------------------------------------------------------------
 
     @app_commands.command(name="dead", description="After both passed: mark a group dead, or alive again")
     @app_commands.describe(point="Any stone of the group, e.g. D4")
-    async def dead(self, interaction: discord.Interaction[ScrabbleBot], point: str) -> None:
+    async def dead(self, interaction: discord.Interaction[GameBot], point: str) -> None:
         """Mark or unmark the group on ``point``."""
         user_id = interaction.user.id
-        await run(interaction, on_go(GoService.toggle_dead), user_id, point, slow=True, game=GAME)
+        await run(interaction, self.commands.toggle_dead, user_id, point, slow=True, game=GAME)
 
     @dead.autocomplete("point")
     async def stones(
-        self, interaction: discord.Interaction[ScrabbleBot], current: str
+        self, interaction: discord.Interaction[GameBot], current: str
     ) -> list[app_commands.Choice[str]]:
         """Suggest the stones that start with what was typed, marked dead or alive."""
         game = self._game(interaction)
         return [] if game is None else stone_suggestions(game, current)
 
     @app_commands.command(name="accept", description="After both passed: accept the dead stones as marked")
-    async def accept(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
+    async def accept(self, interaction: discord.Interaction[GameBot]) -> None:
         """Accept the count; once both players have, the result is posted."""
-        await run(interaction, on_go(GoService.accept_score), interaction.user.id, slow=True, game=GAME)
+        await run(interaction, self.commands.accept_score, interaction.user.id, slow=True, game=GAME)
 
     @app_commands.command(name="resume", description="After both passed: play on instead of counting")
-    async def resume(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
+    async def resume(self, interaction: discord.Interaction[GameBot]) -> None:
         """Leave the dead-stone phase."""
-        await run(interaction, on_go(GoService.resume), interaction.user.id, slow=True, game=GAME)
+        await run(interaction, self.commands.resume, interaction.user.id, slow=True, game=GAME)
 
     # Questions -----------------------------------------------------------------------------------
 
     @app_commands.command(name="board", description="Post the Go board again, with whose move it is")
-    async def board(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
+    async def board(self, interaction: discord.Interaction[GameBot]) -> None:
         """Repost the board (public), with the buttons of the moment."""
-        await run(interaction, on_go(GoService.board), slow=True, public=True, game=GAME)
+        await run(interaction, self.commands.board, slow=True, public=True, game=GAME)
 
     @app_commands.command(name="score", description="Count the Go board as it stands")
-    async def score(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
+    async def score(self, interaction: discord.Interaction[GameBot]) -> None:
         """The count and the captures (public)."""
-        await run(interaction, on_go(GoService.score), slow=False, game=GAME)
+        await run(interaction, self.commands.score, slow=False, game=GAME)
 
     @app_commands.command(
         name="export", description="Get the SGF record of this channel's Go game (or the last one here)"
     )
-    async def export(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
+    async def export(self, interaction: discord.Interaction[GameBot]) -> None:
         """The SGF file, ephemerally."""
-        await run(interaction, on_go(GoService.export_sgf), slow=True, game=GAME)
+        await run(interaction, self.commands.export_sgf, slow=True, game=GAME)
 
     @app_commands.command(name="stats", description="Show a player's Go results in this server")
     @app_commands.describe(user="Whose results (default: yours)")
     async def stats(
-        self, interaction: discord.Interaction[ScrabbleBot], user: discord.Member | discord.User | None = None
+        self, interaction: discord.Interaction[GameBot], user: discord.Member | discord.User | None = None
     ) -> None:
         """Games, wins, losses and draws of ``user`` (or the caller)."""
         who = user_of(interaction) if user is None else User(user.id, user.display_name)
-        await run(interaction, on_go(GoService.stats), who, slow=False, in_guild=True, game=GAME)
+        await run(interaction, self.commands.stats, who, slow=False, in_guild=True, game=GAME)
 
     @app_commands.command(name="help", description="List the Go commands")
-    async def help(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
+    async def help(self, interaction: discord.Interaction[GameBot]) -> None:
         """One line per command, ephemerally."""
         await answer(interaction, Message(help_text(self.walk_app_commands(), GAME), private=True))

@@ -25,12 +25,14 @@ from typing import Final
 
 from bot.console.terminal import Terminal
 from bot.console.terminal_board import legend
-from bot.games.scrabble.commands import GameService, NewGame, User
+from bot.games.scrabble.commands import NewGame, ScrabbleCommands, User
 from bot.games.scrabble.console.commands import HELP, Command, CommandError, Verb, parse_command
 from bot.games.scrabble.console.screen import ConsoleNotifier, TextRenderer
-from bot.host.errors import GameNotStartedError, NoGameError
+from bot.games.scrabble.kind import KIND
+from bot.games.scrabble.options import ScrabbleOptions
+from bot.host.errors import GameNotStartedError, NoGameError, ServiceError
 from bot.host.messages import Message
-from bot.host.store.games import GameRow, GameStatus, SeatRow, Store
+from bot.host.store import GameRow, GameStatus, SeatRow, Store
 from scrabble_core.errors import ScrabbleError, VariantError
 from scrabble_core.game import Game
 from scrabble_core.gcg import export_gcg
@@ -63,11 +65,11 @@ class Setup:
 
 
 class ConsoleApp:
-    """One console session over a started :class:`GameService`."""
+    """One console session over a started :class:`ScrabbleCommands`."""
 
     def __init__(
         self,
-        service: GameService,
+        service: ScrabbleCommands,
         store: Store,
         notifier: ConsoleNotifier,
         renderer: TextRenderer,
@@ -109,7 +111,7 @@ class ConsoleApp:
                 self._terminal.say(f"Starting a new game. Still saved (scrabble-bot play --resume ID):{kept}")
             row = await self._create(setup, saved)
         self._channel, self._game_id = row.channel_id, row.id
-        _know_variant(row.options.variant)
+        _know_variant(_options(row).variant)
         self._seats = row.seats
         self._notifier.follow(self._channel)
         self._notifier.seat({seat.user_id: seat.name for seat in row.seats if seat.user_id is not None})
@@ -133,10 +135,10 @@ class ConsoleApp:
         progress on one line; returns the exit code.
 
         Raises:
-            ScrabbleError: no such finished game, or the analysis cannot be made.
+            ServiceError: no such finished game, or the analysis cannot be made.
         """
         if game_id is None:
-            finished = await self._store.finished_games(GUILD, 1)
+            finished = await self._store.finished_games(GUILD, KIND, 1)
             if not finished:
                 raise NoGameError("No console game has finished yet: play one to the end first")
             game_id = finished[0].id
@@ -156,7 +158,7 @@ class ConsoleApp:
     async def _saved(self) -> list[GameRow]:
         """The unfinished console games, the one played last at the end; lobbies left by an
         interrupted set-up are cancelled."""
-        rows = [row for row in await self._store.open_games() if row.guild_id == GUILD]
+        rows = [row for row in await self._store.open_games() if row.guild_id == GUILD and row.kind == KIND]
         for row in rows:
             if row.status is GameStatus.LOBBY:
                 await self._service.cancel(row.channel_id, row.creator_id, can_manage=True)
@@ -196,7 +198,7 @@ class ConsoleApp:
         return row
 
     def _banner(self, row: GameRow) -> str:
-        options = row.options
+        options = _options(row)
         game = self._service.game(row.channel_id)
         hints = f"{options.hints} hints each" if options.hints else "no hints"
         return (
@@ -271,15 +273,15 @@ class ConsoleApp:
                     return False
                 if await self._run(command, user_id):
                     return True
-            except ScrabbleError as error:
+            except (ScrabbleError, ServiceError) as error:
                 self._terminal.say(str(error))
 
     async def _run(self, command: Command, user_id: int) -> bool:
         """Run one command for ``user_id``; whether it ended the turn.
 
         Raises:
-            ScrabbleError: the service or the engine refused it (nothing changed), or a file could
-                not be written.
+            ServiceError, ScrabbleError: the commands or the engine refused it (nothing changed), or a
+                file could not be written.
         """
         if command.verb in _ACTIONS:
             return await self._act(command, user_id)
@@ -371,3 +373,8 @@ def _know_variant(name: str) -> None:
     if name not in variant_names():
         with contextlib.suppress(VariantError):
             add_variant_file(Path(name))
+
+
+def _options(row: GameRow) -> ScrabbleOptions:
+    """The options of the stored Scrabble game ``row``."""
+    return ScrabbleOptions.from_dict(row.options)

@@ -21,7 +21,8 @@ from typing import Final
 
 from bot.config import AI_LEVELS, Config, ConfigError, load_config
 from bot.console.terminal import Terminal, line_editing
-from bot.games.scrabble.commands import NewGame
+from bot.games import register_builtin
+from bot.games.scrabble.commands import NewGame, ScrabbleCommands
 from bot.games.scrabble.console.app import (
     EXIT_FAILED,
     EXIT_USAGE,
@@ -33,7 +34,9 @@ from bot.games.scrabble.console.app import (
 )
 from bot.games.scrabble.console.commands import Verb, cut
 from bot.games.scrabble.console.screen import ConsoleNotifier, TextRenderer
-from bot.host.assembly import service_parts
+from bot.games.scrabble.kind import KIND
+from bot.host.assembly import host_parts
+from bot.host.errors import ServiceError
 from scrabble_core.errors import ScrabbleError, VariantError
 from scrabble_core.game import MAX_PLAYERS, MIN_PLAYERS, ChallengeMode
 from scrabble_core.lexicon import ENGLISH_ALPHABET, Lexicon, LexiconError, load_lexicon
@@ -175,7 +178,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (LexiconError, OSError, sqlite3.Error, RuntimeError) as error:
         print(f"{PROG}: {error}", file=sys.stderr)
         return EXIT_FAILED
-    except ScrabbleError as error:  # an option the game service refuses, e.g. --hints 500
+    except (ScrabbleError, ServiceError) as error:  # an option the game refuses, e.g. --hints 500
         print(f"{PROG}: {error}", file=sys.stderr)
         return EXIT_USAGE
     finally:
@@ -184,13 +187,16 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 async def play(args: argparse.Namespace, config: Config, terminal: Terminal) -> int:
-    """Open the lexicon, the store, the AI workers and the service, and run the console on them."""
+    """Open the lexicon, the store, the AI workers and the host, and run the console on them."""
+    register_builtin()
     lexicon, generator = await _prepare(config, terminal)
-    async with service_parts(config, lexicon, generator, args.db) as parts:
+    async with host_parts(config, args.db) as parts:
         notifier = ConsoleNotifier(terminal, records=args.db.parent)
         renderer = TextRenderer(terminal.style, args.image)
-        service = parts.service(notifier, renderer)
-        await service.start()
+        settings = {"lexicon": lexicon, "generator": generator, "renderer": renderer}
+        host = await parts.host(notifier, {KIND: settings})
+        service: ScrabbleCommands = host.commands[KIND]
+        await host.start()
         try:
             app = ConsoleApp(service, parts.store, notifier, renderer, terminal)
             if args.list:
@@ -199,7 +205,7 @@ async def play(args: argparse.Namespace, config: Config, terminal: Terminal) -> 
                 return await app.analyze(None if args.analyze == LAST_FINISHED else args.analyze)
             return await app.run(_setup(args), resume=args.resume, new_options=args.new_options)
         finally:
-            await service.close()
+            await host.close()
 
 
 def _setup(args: argparse.Namespace) -> Setup:

@@ -5,7 +5,7 @@ Every function is a pure function of its data and returns PNG bytes; nothing her
 
 from bot.games.scrabble.images.board import render_board
 from bot.games.scrabble.images.rack import render_rack
-from bot.host.messages import BoardHeader, PlayerLine
+from bot.games.scrabble.protocols import BoardHeader, PlayerLine
 from bot.render.chart import render_score_chart
 
 __all__ = ["BoardHeader", "PlayerLine", "render_board", "render_rack", "render_score_chart"]

@@ -30,7 +30,7 @@ from PIL import Image, ImageDraw
 
 from bot.games.scrabble.images.header import draw_header_strip, header_strip
 from bot.games.scrabble.images.tiles import draw_tile, tile_image
-from bot.host.messages import BoardHeader, PlayerLine
+from bot.games.scrabble.protocols import BoardHeader, PlayerLine
 from bot.render import style
 from bot.render.drawing import draw_centred, fixed_palette, in_palette, png_bytes, shrink
 from bot.render.png_bands import Band, band, banded_png

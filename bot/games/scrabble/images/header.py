@@ -18,7 +18,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.host.messages import PlayerLine
+from bot.games.scrabble.protocols import PlayerLine
 from bot.render import style
 from bot.render.drawing import fit_text, font, shrink
 from bot.render.style import RGB

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 
 from bot.games.scrabble.images import render_board, render_rack, render_score_chart
-from bot.host.messages import BoardHeader
+from bot.games.scrabble.protocols import BoardHeader
 from bot.host.rating_model import Rating
 from bot.render.rating_chart import render_rating_chart
 from scrabble_core.board import Board
