@@ -55,6 +55,7 @@ from scrabble_core.analysis import GameAnalysis
 from scrabble_core.errors import ScrabbleError
 from scrabble_core.game import MAX_PLAYERS, MIN_PLAYERS, ChallengeMode, EventKind, Game
 from scrabble_core.gcg import export_gcg, record_of, without_racks
+from scrabble_core.move import Play
 from scrabble_core.notation import parse_player_play
 from scrabble_core.validation import check_play
 
@@ -390,11 +391,18 @@ class ScrabbleCommands(GameCommands):
         return events
 
     async def play(
-        self, channel_id: int, user_id: int, move: str, *, game_id: int | None = None, turn: int | None = None
+        self,
+        channel_id: int,
+        user_id: int,
+        move: str | Play,
+        *,
+        game_id: int | None = None,
+        turn: int | None = None,
     ) -> Message:
-        """``user_id`` plays ``move`` in engine notation (``8H QUIZ``). Every turn command takes the move
-        number the player saw (``turn``, the length of the game's history; ``None``: the current one)
-        and is refused if the game has moved on since.
+        """``user_id`` plays ``move``: the engine's :class:`~scrabble_core.move.Play` (the web board's
+        placed tiles), or its notation as a player types it (``8H QUIZ``). Every turn command takes the
+        move number the player saw (``turn``, the length of the game's history; ``None``: the current
+        one) and is refused if the game has moved on since.
 
         Raises:
             NoGameError; GameNotStartedError; NotSeatedError; StaleTurnError; any engine error (not
@@ -582,11 +590,8 @@ class ScrabbleCommands(GameCommands):
             seat = table.seat_of(user_id)
         except NotSeatedError:
             return ""
-        board = table.game.board
-        rack = table.game.players[seat].rack
         try:
-            play = parse_player_play(move, board, rack)
-            score = check_play(board, play, rack=rack).total
+            play, score = preview(table.game, seat, move)
         except ScrabbleError as error:
             return str(error)
         return f"{play.gcg()}: {score} {'point' if score == 1 else 'points'}"
@@ -695,6 +700,20 @@ class ScrabbleCommands(GameCommands):
         return await stats.leaderboard_message(
             self.host.store, guild_id, LEADERBOARD_SIZE, show_ratings=shown
         )
+
+
+def preview(game: Game, seat: int, move: str | Play) -> tuple[Play, int]:
+    """What ``move`` (a play, or its notation as typed) would be and score for ``seat``'s rack on the
+    board of ``game``: the one preview of every front end (the words are not looked up, whose turn it is
+    is not checked, nothing changes).
+
+    Raises:
+        ScrabbleError: it is not a legal play of that rack (the engine's reason).
+    """
+    board = game.board
+    rack = game.players[seat].rack
+    play = parse_player_play(move, board, rack) if isinstance(move, str) else move
+    return play, check_play(board, play, rack=rack).total
 
 
 def _program_seat(seats: Sequence[SeatRow]) -> SeatRow:
