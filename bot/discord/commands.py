@@ -17,7 +17,7 @@ from typing import Any, Final
 import discord
 from discord import app_commands
 
-from bot.discord.buttons import view_for
+from bot.discord.buttons import Press, view_for
 from bot.discord.delivery import answer, answered_in_time
 from bot.discord.errors import GuildOnlyError, report_error
 from bot.host.messages import Message
@@ -128,3 +128,19 @@ async def run_in_game(interaction: discord.Interaction[Any], kind: str, game_id:
         return await work(commands, commands.channel_of(game_id), clicked)
 
     await run_and_answer(interaction, act)
+
+
+ButtonAction = Callable[[Any, int, discord.Interaction[Any], int, int | None], Awaitable[Message]]
+"""What a game's button does: ``action(commands, channel_id, interaction, game_id, turn)``."""
+
+
+def press_in_game(kind: str, action: ButtonAction) -> Press:
+    """A button's press that runs ``action`` on the commands of the game ``kind`` in the button's game for
+    the user who clicks it (:func:`run_in_game`)."""
+
+    async def press(interaction: discord.Interaction[Any], game_id: int, turn: int | None) -> None:
+        await run_in_game(
+            interaction, kind, game_id, lambda c, channel, i: action(c, channel, i, game_id, turn)
+        )
+
+    return press

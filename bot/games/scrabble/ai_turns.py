@@ -95,13 +95,13 @@ class ScrabblePool:
         return choose_move(view, generator, Level.GREEDY, random.Random(0))
 
 
-class ExecutorAiPlayer:
-    """The :class:`~bot.games.scrabble.protocols.AiPlayer` of the bot: each turn goes to ``pool`` with
-    ``timeout`` seconds, the AI seeing only its seat's view of the game. ``expert`` searches
-    ``expert_seconds`` of them (by default all), the other levels play as soon as they have their move."""
+class SeatAi:
+    """An :class:`~bot.games.scrabble.protocols.AiPlayer` that asks for each turn's move with ``timeout``
+    seconds, the AI seeing only its seat's view of the game. ``expert`` searches ``expert_seconds`` of
+    them (by default all), the other levels play as soon as they have their move. Where the move is
+    computed is its subclass's :meth:`_move`."""
 
-    def __init__(self, pool: ScrabblePool, timeout: float, expert_seconds: float | None = None) -> None:
-        self.pool = pool
+    def __init__(self, timeout: float, expert_seconds: float | None = None) -> None:
         self.timeout = timeout
         self.expert_seconds = expert_seconds
 
@@ -113,7 +113,25 @@ class ExecutorAiPlayer:
         """
         chosen = Level(level)
         think = self.expert_seconds if chosen is Level.EXPERT else None
-        return await self.pool.choose(seat_view(game, seat), chosen, seed, self.timeout, think=think)
+        return await self._move(seat_view(game, seat), chosen, seed, len(game.history), think)
+
+    async def _move(
+        self, view: SeatView, level: Level, seed: int, move_number: int, think: float | None
+    ) -> Move:
+        raise NotImplementedError
+
+
+class ExecutorAiPlayer(SeatAi):
+    """The AI of the bot's own worker pool: each turn goes to ``pool``."""
+
+    def __init__(self, pool: ScrabblePool, timeout: float, expert_seconds: float | None = None) -> None:
+        super().__init__(timeout, expert_seconds)
+        self.pool = pool
+
+    async def _move(
+        self, view: SeatView, level: Level, seed: int, move_number: int, think: float | None
+    ) -> Move:
+        return await self.pool.choose(view, level, seed, self.timeout, think=think)
 
 
 class ScrabbleQueue:
@@ -166,23 +184,14 @@ class ScrabbleQueue:
             return Pass()
 
 
-class QueueAiPlayer:
-    """The :class:`~bot.games.scrabble.protocols.AiPlayer` of a bot on PostgreSQL with ``ai.queue =
-    "postgresql"``: each turn is a job of ``queue`` with ``timeout`` seconds, the AI seeing only its
-    seat's view. ``expert`` searches ``expert_seconds`` of them (by default all)."""
+class QueueAiPlayer(SeatAi):
+    """The AI of a bot on PostgreSQL with ``ai.queue = "postgresql"``: each turn is a job of ``queue``."""
 
     def __init__(self, queue: ScrabbleQueue, timeout: float, expert_seconds: float | None = None) -> None:
+        super().__init__(timeout, expert_seconds)
         self.queue = queue
-        self.timeout = timeout
-        self.expert_seconds = expert_seconds
 
-    async def choose(self, game: Game, seat: int, level: str, seed: int) -> Move:
-        """The move of ``seat`` at ``level``.
-
-        Raises:
-            ValueError: an unknown level.
-        """
-        chosen = Level(level)
-        think = self.expert_seconds if chosen is Level.EXPERT else None
-        view = seat_view(game, seat)
-        return await self.queue.choose(view, chosen, seed, self.timeout, len(game.history), think=think)
+    async def _move(
+        self, view: SeatView, level: Level, seed: int, move_number: int, think: float | None
+    ) -> Move:
+        return await self.queue.choose(view, level, seed, self.timeout, move_number, think=think)

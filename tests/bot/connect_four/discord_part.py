@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.discord.buttons import ButtonSpec, Press, add_buttons
-from bot.discord.commands import run, run_in_game, user_of
+from bot.discord.commands import press_in_game, run, user_of
 
 from .commands import FourCommands
 from .plugin import KIND
@@ -22,23 +22,11 @@ GAME = "Connect Four"
 
 
 def _drop(column: int) -> Press:
-    async def press(interaction: discord.Interaction[Any], game_id: int, turn: int | None) -> None:
-        await run_in_game(
-            interaction,
-            KIND,
-            game_id,
-            lambda c, ch, i: c.drop(ch, i.user.id, column, game_id=game_id, turn=turn),
-        )
-
-    return press
+    return press_in_game(KIND, lambda c, ch, i, g, t: c.drop(ch, i.user.id, column, game_id=g, turn=t))
 
 
-async def _join(interaction: discord.Interaction[Any], game_id: int, turn: int | None) -> None:
-    await run_in_game(interaction, KIND, game_id, lambda c, ch, i: c.join(ch, user_of(i)))
-
-
-async def _resign(interaction: discord.Interaction[Any], game_id: int, turn: int | None) -> None:
-    await run_in_game(interaction, KIND, game_id, lambda c, ch, i: c.resign(ch, i.user.id, game_id=game_id))
+_join = press_in_game(KIND, lambda c, ch, i, g, t: c.join(ch, user_of(i)))
+_resign = press_in_game(KIND, lambda c, ch, i, g, t: c.resign(ch, i.user.id, game_id=g))
 
 
 BUTTONS = {

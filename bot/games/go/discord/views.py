@@ -18,7 +18,7 @@ from typing import Any, Final
 import discord
 
 from bot.discord.buttons import NUMBER, TURN, ButtonSpec, Press, input_values, open_modal
-from bot.discord.commands import MODAL_TIMEOUT, can_manage, run_in_game, user_of
+from bot.discord.commands import MODAL_TIMEOUT, can_manage, press_in_game, run_in_game, user_of
 from bot.discord.errors import UnknownFormError, report_error
 from bot.games.go.buttons import GoButton
 from bot.games.go.commands import GoCommands
@@ -42,13 +42,7 @@ GO_FORM_PATTERN: Final = re.compile(
 
 def _act(action: Action) -> Press:
     """A button's press that runs ``action`` in its game for the user who clicks it."""
-
-    async def press(interaction: discord.Interaction[Any], game_id: int, turn: int | None) -> None:
-        await run_in_game(
-            interaction, KIND, game_id, lambda c, channel, i: action(c, channel, i, game_id, turn)
-        )
-
-    return press
+    return press_in_game(KIND, action)
 
 
 async def _open_play(interaction: discord.Interaction[Any], game_id: int, turn: int | None) -> None:

@@ -22,7 +22,15 @@ from typing import Any, Final
 import discord
 
 from bot.discord.buttons import NUMBER, TURN, ButtonSpec, Press, input_values, open_modal
-from bot.discord.commands import MODAL_TIMEOUT, Work, can_manage, commands_of, run_in_game, user_of
+from bot.discord.commands import (
+    MODAL_TIMEOUT,
+    Work,
+    can_manage,
+    commands_of,
+    press_in_game,
+    run_in_game,
+    user_of,
+)
 from bot.discord.errors import UnknownFormError, report_error
 from bot.games.scrabble.buttons import ScrabbleButton
 from bot.games.scrabble.commands import ScrabbleCommands
@@ -67,13 +75,7 @@ Action = Callable[[ScrabbleCommands, int, discord.Interaction[Any], int, int | N
 
 def _act(action: Action) -> Press:
     """A button's press that runs ``action`` in its game for the user who clicks it."""
-
-    async def press(interaction: discord.Interaction[Any], game_id: int, turn: int | None) -> None:
-        await run_in_game(
-            interaction, KIND, game_id, lambda c, channel, i: action(c, channel, i, game_id, turn)
-        )
-
-    return press
+    return press_in_game(KIND, action)
 
 
 async def _open_play(interaction: discord.Interaction[Any], game_id: int, turn: int | None) -> None:
