@@ -3,15 +3,15 @@
 puzzle and its answer) opens, migrates losslessly and resumes exactly, on SQLite and on PostgreSQL.
 
 The databases were written by that commit's own code: ``upgrade/make_old_databases.py`` extracts its tree
-with ``git archive`` and plays the games of ``upgrade/old_main_driver.py`` in it, keeping the SQLite file
-and a ``pg_dump`` of the PostgreSQL database, which are committed beside it (the script needs the
-repository's history; the tests only read its output).
+with ``git archive`` and plays the games of ``upgrade/old_main_driver.py`` in it, keeping both databases
+as SQL text committed beside it: a dump of the SQLite file with its schema version, and a ``pg_dump`` of
+the PostgreSQL database (the script needs the repository's history; the tests only read its output).
 """
 
 from __future__ import annotations
 
 import json
-import shutil
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -40,7 +40,7 @@ from scrabble_core.game import Game
 from tests.pg_cluster import query
 
 HERE = Path(__file__).parent / "upgrade"
-SQLITE = HERE / "main-e3d7772.sqlite3"
+SQLITE = HERE / "main-e3d7772.sqlite.sql"
 POSTGRESQL = HERE / "main-e3d7772.postgresql.sql"
 FINISHED_SCRABBLE, FINISHED_GO, PLAYING_SCRABBLE, PLAYING_GO, LOBBY = 2000, 3000, 2001, 3001, 2002
 AFTER = 1_800_000_000.0
@@ -49,10 +49,12 @@ AFTER = 1_800_000_000.0
 
 @pytest.fixture
 def old_database(store_database: Path | str, tmp_path: Path) -> Path | str:
-    """The old database on the backend of ``store_database``: a copy of the SQLite file, or the dump
-    loaded into the new PostgreSQL database."""
+    """The old database on the backend of ``store_database``: its dump loaded into the new SQLite file
+    or PostgreSQL database."""
     if isinstance(store_database, Path):
-        shutil.copy(SQLITE, store_database)
+        with sqlite3.connect(store_database) as connection:
+            connection.executescript(SQLITE.read_text(encoding="utf-8"))
+        connection.close()
         return store_database
     import psycopg
 

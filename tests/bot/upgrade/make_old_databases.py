@@ -5,15 +5,17 @@
 
 It extracts that commit's tree with ``git archive`` into a temporary folder and runs
 ``old_main_driver.py`` there (with that tree's code and tests' fakes) on a new SQLite file and on a new
-database of a throwaway PostgreSQL cluster (``tests/pg_cluster.py``), then keeps the SQLite file as it is
-(:data:`SQLITE`) and the PostgreSQL database as a plain ``pg_dump`` (:data:`POSTGRESQL`). It needs the
-repository's history, so it is run by hand and its output committed; the tests only read that output.
+database of a throwaway PostgreSQL cluster (``tests/pg_cluster.py``), then keeps both as SQL text: the
+SQLite file as its dump and schema version (:data:`SQLITE`), the PostgreSQL database as a plain
+``pg_dump`` (:data:`POSTGRESQL`). It needs the repository's history, so it is run by hand and its output
+committed; the tests only read that output.
 """
 
 from __future__ import annotations
 
 import io
 import os
+import sqlite3
 import subprocess
 import sys
 import tarfile
@@ -28,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 from tests.pg_cluster import pg_bin_dir, running_cluster  # noqa: E402
 
 COMMIT: Final = "e3d7772"
-SQLITE: Final = HERE / f"main-{COMMIT}.sqlite3"
+SQLITE: Final = HERE / f"main-{COMMIT}.sqlite.sql"
 POSTGRESQL: Final = HERE / f"main-{COMMIT}.postgresql.sql"
 
 
@@ -64,15 +66,23 @@ def dump(bin_dir: Path, url: str) -> str:
     return "".join(line for line in text.splitlines(keepends=True) if not line.startswith("\\"))
 
 
+def sqlite_dump(path: Path) -> str:
+    """The SQLite database at ``path`` as the SQL that makes it again, its schema version included."""
+    with sqlite3.connect(path) as connection:
+        version = connection.execute("PRAGMA user_version").fetchone()[0]
+        lines = list(connection.iterdump())
+    connection.close()
+    return "\n".join([*lines, f"PRAGMA user_version = {version};"]) + "\n"
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         tree = Path(folder) / "tree"
         tree.mkdir()
         extract(COMMIT, tree)
-        SQLITE.unlink(missing_ok=True)
-        drive(tree, str(SQLITE))
-        for suffix in ("-wal", "-shm", ".lock"):
-            SQLITE.with_name(SQLITE.name + suffix).unlink(missing_ok=True)
+        database = Path(folder) / "games.sqlite3"
+        drive(tree, str(database))
+        SQLITE.write_text(sqlite_dump(database), encoding="utf-8")
         bin_dir = pg_bin_dir()
         assert bin_dir is not None, "PostgreSQL's programs are needed (see tests/pg_cluster.py)"
         with running_cluster(bin_dir) as cluster:
