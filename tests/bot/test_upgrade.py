@@ -52,9 +52,9 @@ def old_database(store_database: Path | str, tmp_path: Path) -> Path | str:
     """The old database on the backend of ``store_database``: its dump loaded into the new SQLite file
     or PostgreSQL database."""
     if isinstance(store_database, Path):
-        with sqlite3.connect(store_database) as connection:
-            connection.executescript(SQLITE.read_text(encoding="utf-8"))
-        connection.close()
+        with sqlite3.connect(store_database) as lite:
+            lite.executescript(SQLITE.read_text(encoding="utf-8"))
+        lite.close()
         return store_database
     import psycopg
 
