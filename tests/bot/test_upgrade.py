@@ -1,6 +1,7 @@
 """The upgrade to the host and its plugins: a database written by the code before it (main at commit
-``e3d7772``: both games, finished and running, with unsent announcements, ratings, stats, an analysis, a
-puzzle and its answer) opens, migrates losslessly and resumes exactly, on SQLite and on PostgreSQL.
+``e3d7772``: both games, finished and running, a timed one past its reminder, with unsent announcements,
+ratings, stats, an analysis, a puzzle and its answer) opens, migrates losslessly and resumes exactly, on
+SQLite and on PostgreSQL.
 
 The databases were written by that commit's own code: ``upgrade/make_old_databases.py`` extracts its tree
 with ``git archive`` and plays the games of ``upgrade/old_main_driver.py`` in it, keeping both databases
@@ -42,7 +43,14 @@ from tests.pg_cluster import query
 HERE = Path(__file__).parent / "upgrade"
 SQLITE = HERE / "main-e3d7772.sqlite.sql"
 POSTGRESQL = HERE / "main-e3d7772.postgresql.sql"
-FINISHED_SCRABBLE, FINISHED_GO, PLAYING_SCRABBLE, PLAYING_GO, LOBBY = 2000, 3000, 2001, 3001, 2002
+FINISHED_SCRABBLE, FINISHED_GO, PLAYING_SCRABBLE, PLAYING_GO, LOBBY, TIMED = (
+    2000,
+    3000,
+    2001,
+    3001,
+    2002,
+    2003,
+)
 AFTER = 1_800_000_000.0
 """The upgraded bot's clock: long after the old games were played."""
 
@@ -71,13 +79,12 @@ def rows(database: Path | str, sql: str) -> list[tuple[Any, ...]]:
     return found
 
 
-async def open_host(database: Path | str, notifier: RecordingNotifier) -> tuple[Store, Host]:
-    store = await Store.open(database)
+async def start_host(store: Store, notifier: RecordingNotifier) -> Host:
     host = await games_host(
         make_config(), store, notifier, AnyWord(), SimpleAi(), SimpleAdvisor(), clock=FakeClock(AFTER)
     )
     await host.start()
-    return store, host
+    return host
 
 
 async def test_an_old_database_migrates_losslessly_and_its_games_resume(old_database: Path | str) -> None:
@@ -101,12 +108,14 @@ async def test_an_old_database_migrates_losslessly_and_its_games_resume(old_data
     kept = ["analyses", "puzzles", "puzzle_answers", "guild_features"]
     before_kept = {table: rows(old_database, f"SELECT * FROM {table}") for table in kept}
     assert [row[:2] for row in before_games] == [
-        (1, "scrabble"), (2, "go"), (3, "scrabble"), (4, "go"), (5, "scrabble"),
+        (1, "scrabble"), (2, "go"), (3, "scrabble"), (4, "go"), (5, "scrabble"), (6, "scrabble"),
     ]  # fmt: skip
+    assert [row[9:11] for row in before_games if row[9] is not None] == [(1_700_000_780.0, 1)]
     assert len(rows(old_database, "SELECT id FROM outbox WHERE sent_at IS NULL")) == 2
 
     notifier = RecordingNotifier()
-    store, host = await open_host(old_database, notifier)
+    store = await Store.open(old_database)  # migrated
+    host = None
     try:
         assert await store.schema_version() == len(list(MIGRATIONS_DIR.glob("*.sql")))
         # Every row kept as it was, the kind in the same column, the codec's version the first.
@@ -114,8 +123,9 @@ async def test_an_old_database_migrates_losslessly_and_its_games_resume(old_data
         assert [row[:-1] for row in after] == before_games
         assert {row[-1] for row in after} == {1}
         assert rows(old_database, "SELECT * FROM seats ORDER BY game_id, seat") == before_seats
-        assert rows(old_database, "SELECT * FROM events ORDER BY id")[: len(before_events)] == before_events
+        assert rows(old_database, "SELECT * FROM events ORDER BY id") == before_events
         assert {table: rows(old_database, f"SELECT * FROM {table}") for table in kept} == before_kept
+        host = await start_host(store, notifier)
         # The results the finished games rate were computed at start: the same ratings and history.
         assert rows(old_database, f"SELECT {ratings} FROM ratings ORDER BY kind, player") == before_ratings
         history = (
@@ -146,9 +156,14 @@ async def test_an_old_database_migrates_losslessly_and_its_games_resume(old_data
             "<@12>, your move as White: /go play <point> or a button."
         ]
         assert await store.pending_outbox() == []
+        # The timed game's deadline passed while the bot was down: the turn times out at start.
+        assert notifier.texts(TIMED)[0].startswith("Bob ran out of time.\nBob passed.\n")
+        timed = host.tables[TIMED].row
+        assert (timed.deadline, timed.reminded) == (AFTER + 600, False)
         await assert_games_resume(host, {row[0]: row[8] for row in before_games})
     finally:
-        await host.close()
+        if host is not None:
+            await host.close()
         await store.close()
 
 

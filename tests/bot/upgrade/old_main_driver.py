@@ -9,6 +9,7 @@ and once on PostgreSQL. It is never imported by the tests: it speaks that commit
 - game 3: a Scrabble game of Alice against the AI, being played, its last announcement unsent;
 - game 4: a Go game of Alice and Bob, being played, its last announcement unsent;
 - game 5: a Scrabble lobby of Carol;
+- game 6: a timed Scrabble game of Bob and Carol, Bob reminded that his time runs out;
 - a puzzle of the guild with Alice's answer, and the analysis feature turned off in another guild.
 """
 
@@ -43,7 +44,15 @@ from service_fakes import (
 from scrabble_core.ai import seat_view
 from scrabble_core.game import Game
 
-FINISHED_SCRABBLE, FINISHED_GO, PLAYING_SCRABBLE, PLAYING_GO, LOBBY = 2000, 3000, 2001, 3001, 2002
+FINISHED_SCRABBLE, FINISHED_GO, PLAYING_SCRABBLE, PLAYING_GO, LOBBY, TIMED = (
+    2000,
+    3000,
+    2001,
+    3001,
+    2002,
+    2003,
+)
+TIME_LIMIT = 600
 
 
 def quick_board(game: object, *, black: str = "Black", white: str = "White") -> bytes:
@@ -103,6 +112,12 @@ async def main(database: str) -> None:
         await go.play(PLAYING_GO, user.id, point)
     # Game 5: a lobby.
     await service.new_game(GUILD, LOBBY, CAROL, NewGame(seed=5))
+    # Game 6: Bob's first turn in a timed game, past its reminder.
+    await service.new_game(GUILD, TIMED, BOB, NewGame(turn_seconds=TIME_LIMIT, seed=2))
+    await service.join(TIMED, CAROL)
+    await service.start_game(TIMED, BOB.id)
+    await service.idle()
+    await clock.advance(TIME_LIMIT - 1)
     await service.idle()
     await go.idle()
     # The analysis of game 1, a puzzle and its answer, a feature off elsewhere.
