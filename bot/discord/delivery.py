@@ -1,4 +1,4 @@
-"""How a service :class:`~bot.host.messages.Message` goes out on Discord: as a channel message, a DM, or the
+"""How a :class:`~bot.host.messages.Message` goes out on Discord: as a channel message, a DM, or the
 answer to an interaction.
 
 Every message the bot sends goes through here (:func:`send_to`, :func:`answer`). Everything that turns a
@@ -38,7 +38,7 @@ DEFER_AFTER: Final = 1.0
 within 3 seconds): one answered sooner is answered by the response itself, one request to Discord
 instead of two (see :func:`answered_in_time`)."""
 
-PUBLIC_DEFERRAL: Final = "scrabble:public-deferral"
+PUBLIC_DEFERRAL: Final = "game-bot:public-deferral"
 """The key of :attr:`discord.Interaction.extras` set when an interaction was deferred publicly: its
 first followup replaces the public "thinking" message (see :func:`bot.discord.errors.report_error`)."""
 

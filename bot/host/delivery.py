@@ -1,4 +1,4 @@
-"""Each channel's deliveries, :class:`Deliveries`: the jobs that build and send what the service says in a
+"""Each channel's deliveries, :class:`Deliveries`: the jobs that build and send what the host says in a
 channel (a turn's announcement, a lobby, a notice), run one at a time per channel in the order they were
 queued, by a task of that channel's own, apart from the game's lock.
 
@@ -25,7 +25,7 @@ Job: TypeAlias = Callable[[], Awaitable[None]]
 does is logged, and the channel's next job runs)."""
 
 CLOSE_GRACE_SECONDS: Final = 10.0
-"""How long the service's close lets the queued deliveries finish (:meth:`Deliveries.close`)."""
+"""How long the host's close lets the queued deliveries finish (:meth:`Deliveries.close`)."""
 
 
 class Deliveries:

@@ -1,4 +1,4 @@
-"""The drawer of the service's images: one at a time, answers first.
+"""The drawer of the games' images: one at a time, answers first.
 
 Each image takes milliseconds of Pillow, partly holding the interpreter's lock. Drawn by the default
 pool of threads, a burst of them took turns at that lock with the event loop, slowing every other

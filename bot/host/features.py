@@ -1,6 +1,6 @@
 """The features a guild can turn off: ratings, post-game analysis and daily puzzles (all on by default).
 
-The game service answers whether one is on (:meth:`~bot.games.scrabble.commands.GameService.feature_enabled`);
+Every game's commands answer whether one is on (:meth:`~bot.host.commands.GameCommands.feature_enabled`);
 a command of a feature that is off is refused with :class:`~bot.host.errors.FeatureOffError`.
 """
 

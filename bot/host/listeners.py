@@ -1,9 +1,9 @@
-"""Observers of the open games: front ends that show games live (the web board) subscribe to the service
+"""Observers of the open games: front ends that show games live (the web board) subscribe to the host
 and hear of every committed change.
 
 The runner calls :meth:`Listeners.changed` after every write of a game, once the change is committed and
 before it is announced; a listener only reads the table it is given and must not block (it queues its
-own work). A listener that raises is logged and does not disturb the service or the other listeners.
+own work). A listener that raises is logged and does not disturb the host or the other listeners.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ class GameListener(Protocol):
 
 
 class Listeners:
-    """The listeners subscribed to a service."""
+    """The listeners subscribed to a host."""
 
     def __init__(self) -> None:
         self._listeners: list[GameListener] = []

@@ -1,6 +1,6 @@
-"""The messages the game service produces, as plain data: text, files, who may see them.
+"""The messages the host and the games' commands produce, as plain data: text, files, who may see them.
 
-The service knows nothing of discord. Public announcements go to a channel through the notifier
+The host knows nothing of Discord. Public announcements go to a channel through the notifier
 (:class:`bot.host.protocols.Notifier`); answers to a command are returned to the caller, who shows
 ``private`` ones to the asker only (ephemerally). Mentions are written ``<@user_id>`` in the text and
 listed in :attr:`Message.mentions`, so the sender can allow exactly those pings.

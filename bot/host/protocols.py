@@ -17,10 +17,10 @@ from bot.host.messages import Message
 
 
 class Notifier(Protocol):
-    """Delivers the messages the service sends on its own (not as answers to a command)."""
+    """Delivers the messages the host sends on its own (not as answers to a command)."""
 
     async def post(self, channel_id: int, message: Message) -> None:
-        """Post ``message`` publicly in ``channel_id``. Errors are logged by the service and ignored."""
+        """Post ``message`` publicly in ``channel_id``. Errors are logged by the host and ignored."""
         ...
 
     async def direct(self, user_id: int, message: Message) -> bool:

@@ -1,4 +1,4 @@
-"""The games the host knows: one registry that every edge loops over (the service's assembly, the Discord
+"""The games the host knows: one registry that every edge loops over (the host's assembly, the Discord
 client and its buttons, the AI workers and queue, the command line). A game is added by its package and
 one line that registers it (:func:`register`); the built-in games are registered by
 :func:`bot.games.register_builtin`.

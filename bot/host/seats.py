@@ -25,14 +25,14 @@ def shown(name: str) -> str:
 
 
 def unescaped(text: str) -> str:
-    """``text`` (a message of the service) with the escapes of :func:`shown` taken out, for a front end
+    """``text`` (a message of the host) with the escapes of :func:`shown` taken out, for a front end
     without chat markup (a terminal): names as they are."""
     return _ESCAPED.sub(r"\1", text)
 
 
 @dataclass(frozen=True, slots=True)
 class User:
-    """A Discord user as the service sees them: an id and the name shown in games."""
+    """A Discord user as the host sees them: an id and the name shown in games."""
 
     id: int
     name: str

@@ -1,5 +1,5 @@
-"""Failures of the store as the service's typed refusals (:class:`~bot.host.errors.StorageError`),
-and the backoff with which the service's own work (AI turns, timers, reminders) retries a save."""
+"""Failures of the store as the host's typed refusals (:class:`~bot.host.errors.StorageError`),
+and the backoff with which the host's own work (AI turns, timers, reminders) retries a save."""
 
 from __future__ import annotations
 
@@ -62,7 +62,7 @@ def retry_delay(attempt: int) -> float:
 
 
 def retry_notice(error: StorageError) -> str:
-    """What a channel is told (once) while the service retries a save of its game that failed."""
+    """What a channel is told (once) while the host retries a save of its game that failed."""
     if isinstance(error, StorageBusyError):
         state = "busy"
     elif isinstance(error, StorageFullError):

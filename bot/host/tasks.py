@@ -1,4 +1,4 @@
-"""The service's background tasks, :class:`Tasks`: each channel's turn timer and AI turn, and the work
+"""The host's background tasks, :class:`Tasks`: each channel's turn timer and AI turn, and the work
 tasks a timer hands its action to. It starts, cancels and waits for them; what they do is the
 runner's (:mod:`bot.host.runner`)."""
 

@@ -1,5 +1,5 @@
-"""What the Go service needs from the outside besides the Scrabble service's parts (store, notifier,
-clock, locks): an AI (:class:`GoAi`) and the board image (:class:`GoBoardRenderer`)."""
+"""What Go needs from the outside besides the host (store, notifier, clock, locks): an AI
+(:class:`GoAi`) and the board image (:class:`GoBoardRenderer`)."""
 
 from __future__ import annotations
 

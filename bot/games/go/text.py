@@ -1,4 +1,4 @@
-"""The texts of the Go service's messages (pure functions of the game and its seats)."""
+"""The texts of Go's messages (pure functions of the game and its seats)."""
 
 from __future__ import annotations
 

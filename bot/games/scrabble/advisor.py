@@ -1,4 +1,4 @@
-"""The :class:`~bot.host.protocols.Advisor` of the bot: hints from the move generator, led by the
+"""The :class:`~bot.games.scrabble.protocols.Advisor` of the bot: hints from the move generator, led by the
 expert's choice when hints are expert-evaluated."""
 
 from __future__ import annotations

@@ -3,8 +3,8 @@
 Each turn is analysed in the AI worker pool (:class:`Pool`, the bot's :class:`~bot.host.ai.executor.AiExecutor`),
 never on the event loop, one turn per request with :data:`MOVE_TIMEOUT` seconds, while the asker's
 message shows the progress. The result is stored (:meth:`bot.host.store.games.Store.save_analysis`), so asking again is
-instant and the GCG record of the game carries it as notes (:meth:`GameService.history
-<bot.games.scrabble.commands.GameService.history>`).
+instant and the GCG record of the game carries it as notes (:meth:`ScrabbleCommands.history
+<bot.games.scrabble.commands.ScrabbleCommands.history>`).
 
 The analysis runs at the ``expert`` level (:mod:`scrabble_core.analysis`): :data:`ITERATIONS` simulation
 iterations per turn, within :data:`MOVE_BUDGET` seconds; turn ``n`` of game ``g`` draws from the seed

@@ -32,7 +32,7 @@ class PlayerLine:
 @dataclass(frozen=True)
 class BoardHeader:
     """The strip above a board image: the players in turn order and the number of tiles left in the
-    bag (data for the :class:`~bot.host.protocols.Renderer`)."""
+    bag (data for the :class:`~bot.games.scrabble.protocols.Renderer`)."""
 
     players: Sequence[PlayerLine]
     bag: int
@@ -66,7 +66,7 @@ class Advisor(Protocol):
 
 
 class Renderer(Protocol):
-    """Draws the images of the game (CPU work: the service calls it in a worker thread)."""
+    """Draws the images of the game (CPU work: the plugin calls it in a worker thread)."""
 
     def board(self, board: Board, last_move: Collection[Square], header: BoardHeader) -> bytes:
         """The board as a PNG, ``last_move`` highlighted, ``header`` above it."""

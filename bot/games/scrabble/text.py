@@ -1,7 +1,7 @@
-"""The wording of the service's messages, as pure functions of the game.
+"""The wording of Scrabble's messages, as pure functions of the game.
 
 Nothing here may put a rack in a public text: the only rack-revealing texts are :func:`rack_text`,
-:func:`hint_text` and :func:`bag_text`, which the service sends privately. Exchanges are announced by
+:func:`hint_text` and :func:`bag_text`, which the commands send privately. Exchanges are announced by
 their number of tiles; the tiles left on the racks are shown once the game is over (as in the record).
 """
 

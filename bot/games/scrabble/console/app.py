@@ -1,4 +1,4 @@
-"""The console game loop: set up (or resume) a game on the game service, then read and run commands.
+"""The console game loop: set up (or resume) a game on the host, then read and run commands.
 
 Console games live in guild 0, which no Discord server has, each in a channel of its own (0, 1, ...),
 so several can be saved: ``--list`` lists them and ``--resume [ID]`` continues one (the last played by

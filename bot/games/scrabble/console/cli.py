@@ -1,6 +1,6 @@
 """``scrabble-bot play``: Scrabble in the terminal, no Discord token needed.
 
-It runs the bot's own game service on a local SQLite file (``--db``; by default
+It runs the bot's own host on a local SQLite file (``--db``; by default
 ``$XDG_DATA_HOME/scrabble-host/console.sqlite3`` or ``~/.local/share/scrabble-host/console.sqlite3``),
 with the bot's lexicon, AI workers and hints. The settings file (``--config``) is optional: its lexicon,
 game defaults and AI settings apply, its database and token are not used.

@@ -1,10 +1,10 @@
-"""How the game service's output reaches the console: its renderer and its notifier.
+"""How the host's output reaches the console: its renderer and its notifier.
 
-- :class:`TextRenderer` is the service's :class:`~bot.host.protocols.Renderer` in the console: its
+- :class:`TextRenderer` is Scrabble's :class:`~bot.games.scrabble.protocols.Renderer` in the console: its
   "images" are terminal drawings (:mod:`bot.console.terminal_board`) as UTF-8 bytes, so a board travels
   with the message that shows it. It keeps the last board it drew, to write it as the PNG the bot posts
   (:meth:`TextRenderer.write_png`), and with ``image`` set rewrites that PNG file on every board.
-- :class:`ConsoleNotifier` is the service's :class:`~bot.host.protocols.Notifier`: public posts wait
+- :class:`ConsoleNotifier` is the host's :class:`~bot.host.protocols.Notifier`: public posts wait
   until the game loop shows them (:meth:`~ConsoleNotifier.flush`), the board of the latest one until
   the next prompt (:meth:`~ConsoleNotifier.show_board`); a DM waits in its user's inbox until that
   player's turn (:meth:`~ConsoleNotifier.open_inbox`), so in a hot-seat game nobody sees another's rack.
@@ -48,7 +48,7 @@ class BoardSnapshot:
 
 
 class TextRenderer:
-    """The :class:`~bot.host.protocols.Renderer` of the console: it draws terminal text, not PNG."""
+    """The :class:`~bot.games.scrabble.protocols.Renderer` of the console: it draws terminal text, not PNG."""
 
     def __init__(self, drawing: Style, image: Path | None = None) -> None:
         """Draw in ``drawing``; with ``image``, also write every board drawn as a PNG file there."""

@@ -1,4 +1,4 @@
-"""The game service's :class:`~bot.host.protocols.Renderer` that draws PNG images with
+"""Scrabble's :class:`~bot.games.scrabble.protocols.Renderer` that draws PNG images with
 :mod:`bot.render` (Pillow)."""
 
 from __future__ import annotations
