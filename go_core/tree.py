@@ -74,9 +74,7 @@ class PySearch:
         ``history`` the hashes of the game's earlier positions
         (:func:`go_core.playout.position_hash`); ``seed`` the playouts' random generator's."""
         self.size = size
-        self._board = PlayoutBoard(
-            size, komi, cells, to_move, self._inside(ko), passes, patterns
-        )
+        self._board = PlayoutBoard(size, komi, cells, to_move, self._inside(ko), passes, patterns)
         self._board.last = self._inside(last)
         self._history = set(history)
         self._history.add(self._board.hash)
@@ -95,6 +93,11 @@ class PySearch:
         self._black_owned = [0] * (size * size)
         self._white_owned = [0] * (size * size)
         self.playouts = 0
+
+    @property
+    def hash(self) -> int:
+        """The root position's hash (:func:`go_core.playout.position_hash`)."""
+        return self._board.hash
 
     @property
     def nodes(self) -> int:
