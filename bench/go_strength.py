@@ -34,10 +34,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.go.ai import find_gnugo  # noqa: E402
-from bot.go.gtp_client import GtpClient  # noqa: E402
-from go_core import Color, Game, Phase, format_move, parse_move  # noqa: E402
-from go_core.ai import LEVEL_PLAYOUTS, RESIGN, Budget, Thinker  # noqa: E402
+from bot.go.ai import find_gnugo
+from bot.go.gtp_client import GtpClient
+from go_core import Color, Game, Phase, format_move, parse_move
+from go_core.ai import LEVEL_PLAYOUTS, RESIGN, Budget, Thinker
 
 GTP_SECONDS = 600.0
 
@@ -90,7 +90,7 @@ def play_game(settings: Settings, number: int) -> Outcome:
                 move = thinker.choose(game, rng, budget)
                 ai_seconds += time.monotonic() - started
                 ai_moves += 1
-                ai_playouts += thinker.last_playouts
+                ai_playouts += thinker.last_share.playouts if thinker.last_share else 0
                 if move == RESIGN:
                     result = f"{color.opponent.value}+R"
                     break
@@ -160,8 +160,10 @@ def main() -> None:
     outcomes: list[Outcome] = []
     with multiprocessing.Pool(args.jobs) as pool:
         games = [(settings, number) for number in range(args.games)]
-        for outcome in pool.starmap(play_game, games, chunksize=1) if args.jobs > 1 else (
-            play_game(*game) for game in games
+        for outcome in (
+            pool.starmap(play_game, games, chunksize=1)
+            if args.jobs > 1
+            else (play_game(*game) for game in games)
         ):
             outcomes.append(outcome)
             print(

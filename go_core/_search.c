@@ -37,6 +37,7 @@
 #define EXPAND_VISITS 8
 #define RAVE_EQUIVALENCE 3500.0
 #define PRIOR_EVEN 10.0
+#define PRIOR_PASS_WINS 1.0
 #define PRIOR_CAPTURE_ONE 15.0
 #define PRIOR_CAPTURE_MANY 30.0
 #define PRIOR_ESCAPE 15.0
@@ -758,7 +759,7 @@ static int expand(Search *s, int node, const Board *b, int depth) {
             prior(b, point, color, &prior_visits, &prior_wins);
             if (new_node(s, point, prior_visits, prior_wins) < 0) return -1;
         }
-    if (s->nnodes == start && new_node(s, PASS, PRIOR_EVEN, PRIOR_EVEN / 2) < 0) return -1;
+    if (new_node(s, PASS, PRIOR_EVEN, PRIOR_PASS_WINS) < 0) return -1;
     s->nodes[node].first_child = start;
     s->nodes[node].child_count = (int)s->nnodes - start;
     return 1;
@@ -905,8 +906,8 @@ static int Search_init(Search *s, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_ValueError, "to_move must be 1 (black) or 2 (white)");
     else if (ko < -1 || ko >= size * size || last < -1 || last >= size * size || passes < 0)
         PyErr_SetString(PyExc_ValueError, "ko, last or passes out of range");
-    else if (max_nodes < size * size + 2)
-        PyErr_SetString(PyExc_ValueError, "max_nodes is too small for one expansion");
+    else if (max_nodes < 1)
+        PyErr_SetString(PyExc_ValueError, "max_nodes must be at least 1 (the root)");
     else
         ok = 1;
     if (ok) {

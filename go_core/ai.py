@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from typing import Final, Literal
 
@@ -55,8 +55,6 @@ FIRST_STEP: Final = 16
 """The playouts run before the rate is known."""
 RESIGN_WIN_RATE: Final = 0.05
 RESIGN_MIN_PLAYOUTS: Final = 2_000
-STATUS_BUDGET_PLAYOUTS: Final = 4_000
-"""The playouts of a dead-stone estimate."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +64,10 @@ class Budget:
     seconds: float = 1.0
     playouts: int = LEVEL_PLAYOUTS["medium"]
     clock: Clock = time.monotonic
+
+
+STATUS_BUDGET: Final = Budget(seconds=2.0, playouts=4_000)
+"""The budget of a dead-stone estimate."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,9 +83,7 @@ class SearchShare:
     white_owned: tuple[int, ...]
 
 
-def search_share(
-    game: Game, seed: int, budget: Budget = Budget(), color: Color | None = None
-) -> SearchShare:
+def search_share(game: Game, seed: int, budget: Budget = Budget(), color: Color | None = None) -> SearchShare:
     """One search share of ``color``'s move (default: the player to move) in ``game`` (not changed),
     seeded with ``seed``: the part of a root-parallel search one process runs.
 
@@ -122,16 +122,20 @@ def merge_shares(shares: Iterable[SearchShare]) -> SearchShare:
     )
 
 
-def decide(game: Game, share: SearchShare, color: Color | None = None) -> Decision:
+def decide(
+    game: Game, share: SearchShare, color: Color | None = None, dead: Collection[Point] | None = None
+) -> Decision:
     """``color``'s move (default: the player to move) in ``game`` from a search of it: the most visited
-    move (the first of them in board order), or a pass or a resignation (see the module's docstring)."""
+    move (the first of them in board order), or a pass or a resignation (see the module's docstring).
+    After the opponent's pass the board is counted without ``dead`` (default: the dead stones the
+    share's playouts show)."""
     color = game.to_move if color is None else color
     if not share.moves:
         return None
     best, visits, wins = max(share.moves, key=lambda entry: (entry[1], -entry[0]))
-    last = game.last_move
-    if last is not None and last.is_pass and last.color is color.opponent:
-        dead = share_statuses(game, share).dead
+    if _passed(game, color):
+        if dead is None:
+            dead = share_statuses(game, share).dead
         if game.score(dead).winner is color:
             return None
     if best < 0:
@@ -187,8 +191,8 @@ class Thinker:
         self._tree: SearchTree | None = None
         self._key: tuple[object, ...] = ()
         self._moves: list[str] = []
-        self.last_playouts = 0
-        """The playouts of the last move's search."""
+        self.last_share: SearchShare | None = None
+        """The root statistics of the last move's search (its playouts are the new ones)."""
 
     def choose(
         self, game: Game, rng: random.Random, budget: Budget = Budget(), color: Color | None = None
@@ -202,17 +206,20 @@ class Thinker:
         _check_playing(game)
         color = game.to_move if color is None else color
         tree = self._tree_for(game, color, seed_from(rng))
+        started = budget.clock()
         run_search(tree, budget)
-        self.last_playouts = tree.playouts
-        return decide(game, _share(tree, game.size), color)
+        self.last_share = _share(tree, game.size)
+        dead = None
+        if _passed(game, color):
+            left = max(budget.seconds - (budget.clock() - started), 0.0)
+            status_budget = Budget(min(left, STATUS_BUDGET.seconds), STATUS_BUDGET.playouts, budget.clock)
+            dead = self.statuses(game, rng, status_budget).dead
+        return decide(game, self.last_share, color, dead)
 
-    def statuses(
-        self, game: Game, rng: random.Random, budget: Budget = Budget(playouts=STATUS_BUDGET_PLAYOUTS)
-    ) -> StoneStatuses:
-        """The dead stones and seki of ``game``'s board, from playouts of it to the end (a new tree)."""
-        tree = new_search(
-            position_of(game, passes=0), seed_from(rng), max_nodes=self._max_nodes, native=self._native
-        )
+    def statuses(self, game: Game, rng: random.Random, budget: Budget = STATUS_BUDGET) -> StoneStatuses:
+        """The dead stones and seki of ``game``'s board, from playouts of it to the end (no tree: a
+        won game's tree plays any move, sacrifices too, and the playouts' ownership would show them)."""
+        tree = new_search(position_of(game, passes=0), seed_from(rng), max_nodes=1, native=self._native)
         run_search(tree, budget)
         return share_statuses(game, _share(tree, game.size))
 
@@ -266,9 +273,10 @@ def _share(tree: SearchTree, size: int) -> SearchShare:
 
 
 def _settled(children: list[tuple[int, int, float]], left: int) -> bool:
-    """Whether the most visited child stays so whatever ``left`` more playouts do."""
+    """Whether the most visited child stays so whatever ``left`` more playouts do (never when the
+    root has no children: the search is only playouts)."""
     if len(children) <= 1:
-        return True
+        return bool(children)
     first, second = sorted((visits for _, visits, _ in children), reverse=True)[:2]
     return first - second > left
 
@@ -280,6 +288,12 @@ def _expected_lead(game: Game, share: SearchShare, color: Color) -> float:
     black = (sum(share.black_owned) - sum(share.white_owned)) / share.playouts
     lead = black - position_of(game).komi
     return lead if color is Color.BLACK else -lead
+
+
+def _passed(game: Game, color: Color) -> bool:
+    """Whether the last move was the opponent's pass."""
+    last = game.last_move
+    return last is not None and last.is_pass and last.color is color.opponent
 
 
 def _check_playing(game: Game) -> None:

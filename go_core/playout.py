@@ -74,8 +74,8 @@ class PlayoutBoard:
         "color",
         "empties",
         "empty_at",
-        "gsize",
         "group",
+        "gsize",
         "hash",
         "keys",
         "ko",
@@ -203,7 +203,7 @@ class PlayoutBoard:
             corner_color = self.color[corner]
             if corner_color == EDGE:
                 edge = 1
-            elif corner_color != color and corner_color != EMPTY:
+            elif corner_color not in (color, EMPTY):
                 enemies += 1
         return enemies == 0 if edge else enemies < 2
 
@@ -309,7 +309,7 @@ class PlayoutBoard:
         own: list[int] = []
         for near in self.neighbours(point):
             near_color = self.color[near]
-            if near_color == BLACK or near_color == WHITE:
+            if near_color in (BLACK, WHITE):
                 head = self.group[near]
                 if head not in heads:
                     heads.append(head)
@@ -387,7 +387,7 @@ class PlayoutBoard:
             following = self.next_stone[stone]
             seen: list[int] = []
             for near in self.neighbours(stone):
-                if self.color[near] == BLACK or self.color[near] == WHITE:
+                if self.color[near] in (BLACK, WHITE):
                     other = self.group[near]
                     if other not in seen:
                         seen.append(other)

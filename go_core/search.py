@@ -49,9 +49,7 @@ class SearchTree(Protocol):
     def playout_trace(self) -> tuple[list[int], float]: ...
 
 
-SearchFactory = Callable[
-    [int, float, bytes, int, int, int, int, Iterable[int], int, bytes, int], SearchTree
-]
+SearchFactory = Callable[[int, float, bytes, int, int, int, int, Iterable[int], int, bytes, int], SearchTree]
 
 
 @dataclass(frozen=True, slots=True)

@@ -45,37 +45,18 @@ def stone_statuses(
         return owned[point.row * size + point.col] / playouts
 
     owned_by = {Color.BLACK: black_owned, Color.WHITE: white_owned}
-    groups: list[tuple[Color, frozenset[Point]]] = []
-    seen: set[Point] = set()
-    for point in board.stones():
-        if point not in seen:
-            stones = board.group(point)
-            seen |= stones
-            color = board[point]
-            assert color is not None
-            groups.append((color, stones))
+    groups = _groups(board)
     dead: set[Point] = set()
     for color, stones in groups:
-        kept = sum(share(owned_by[color], stone) for stone in stones) / len(stones)
-        if kept < ALIVE_SHARE:
+        if sum(share(owned_by[color], stone) for stone in stones) / len(stones) < ALIVE_SHARE:
             dead |= stones
     alive = board.copy()
     alive.place(None, dead)
     seki: set[Point] = set()
     for color, stones in groups:
-        if stones & dead:
+        if stones & dead or _eyes(alive, stones, color) >= 2:
             continue
-        liberties = alive.liberties(next(iter(stones)))
-        eyes: list[set[Point]] = []
-        for liberty in liberties:
-            if any(liberty in eye for eye in eyes):
-                continue
-            region, borders = empty_region(alive, liberty)
-            if borders == {color}:
-                eyes.append(region)
-        if len(eyes) >= 2:
-            continue
-        for liberty in liberties:
+        for liberty in alive.liberties(next(iter(stones))):
             nobody = 1 - share(black_owned, liberty) - share(white_owned, liberty)
             if nobody > NEUTRAL_SHARE and any(
                 alive[near] is color.opponent for near in alive.neighbours(liberty)
@@ -83,3 +64,27 @@ def stone_statuses(
                 seki |= stones
                 break
     return StoneStatuses(frozenset(dead), frozenset(seki))
+
+
+def _groups(board: Board) -> list[tuple[Color, frozenset[Point]]]:
+    """Each group of ``board``: its colour and its stones."""
+    groups: list[tuple[Color, frozenset[Point]]] = []
+    seen: set[Point] = set()
+    for point in board.stones():
+        color = board[point]
+        if point not in seen and color is not None:
+            stones = board.group(point)
+            seen |= stones
+            groups.append((color, stones))
+    return groups
+
+
+def _eyes(board: Board, stones: frozenset[Point], color: Color) -> int:
+    """How many empty regions next to the group ``stones`` are bordered by ``color`` only."""
+    eyes: list[set[Point]] = []
+    for liberty in board.liberties(next(iter(stones))):
+        if not any(liberty in eye for eye in eyes):
+            region, borders = empty_region(board, liberty)
+            if borders == {color}:
+                eyes.append(region)
+    return len(eyes)

@@ -13,8 +13,10 @@ move the same player played later in the same iteration.
   the visits).
 - **Expansion.** The root at once, another node once it has :data:`EXPAND_VISITS` visits: one child per
   legal point that is not the player's own eye and does not repeat a position of the game or of the path
-  from the root (positional superko); a pass only when there is no such point. No node is added past
-  ``max_nodes`` (a node that does not fit stays a leaf).
+  from the root (positional superko), and a pass, last, with a poor prior (:data:`PRIOR_PASS_WINS`):
+  tried once the moves look worse, it is how the tree leaves a seki alone. No node is added past
+  ``max_nodes`` (a node that does not fit stays a leaf: with ``max_nodes`` 1 every iteration is a
+  playout from the root).
 - **Priors** (virtual visits and wins of a new child, from the player's side): :data:`PRIOR_EVEN` visits
   at half wins; captures (:data:`PRIOR_CAPTURE_ONE`, :data:`PRIOR_CAPTURE_MANY` stones) and saving a
   group from atari (:data:`PRIOR_ESCAPE`) win; a self-atari of two stones or more loses
@@ -29,7 +31,7 @@ Moves outside this module are board indices ``row * size + col`` (row 0 at the b
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from typing import Final
 
 from go_core.patterns import BLACK, EMPTY, WHITE
@@ -39,6 +41,8 @@ from go_core.prng import XorShift64Star
 EXPAND_VISITS: Final = 8
 RAVE_EQUIVALENCE: Final = 3500.0
 PRIOR_EVEN: Final = 10.0
+PRIOR_PASS_WINS: Final = 1.0
+"""A pass's prior wins (of :data:`PRIOR_EVEN` visits)."""
 PRIOR_CAPTURE_ONE: Final = 15.0
 PRIOR_CAPTURE_MANY: Final = 30.0
 PRIOR_ESCAPE: Final = 15.0
@@ -63,7 +67,7 @@ class PySearch:
         ko: int,
         last: int,
         passes: int,
-        history: Sequence[int],
+        history: Iterable[int],
         seed: int,
         patterns: bytes,
         max_nodes: int,
@@ -73,6 +77,8 @@ class PySearch:
         point the player may not retake at once and ``last`` the last stone played (-1: none);
         ``history`` the hashes of the game's earlier positions
         (:func:`go_core.playout.position_hash`); ``seed`` the playouts' random generator's."""
+        if max_nodes < 1:
+            raise ValueError("max_nodes must be at least 1 (the root)")
         self.size = size
         self._board = PlayoutBoard(size, komi, cells, to_move, self._inside(ko), passes, patterns)
         self._board.last = self._inside(last)
@@ -253,8 +259,7 @@ class PySearch:
                     continue
                 prior_visits, prior_wins = self._prior(board, point, color)
                 self._new_node(point, prior_visits, prior_wins)
-        if len(self._move) == start:
-            self._new_node(PASS, PRIOR_EVEN, PRIOR_EVEN / 2)
+        self._new_node(PASS, PRIOR_EVEN, PRIOR_PASS_WINS)
         self._first_child[node] = start
         self._child_count[node] = len(self._move) - start
         return True

@@ -159,11 +159,15 @@ class GtpEngine:
     def _final_status_list(self, args: list[str]) -> str:
         if len(args) != 1 or args[0] not in _STATUSES:
             raise _RefusedError("invalid status")
-        if args[0] == "seki":
-            return ""
-        dead = self._dead()
         board = self.game.board
-        wanted = [point for point in board.stones() if (point in dead) == (args[0] == "dead")]
+        dead = self._dead() if args[0] != "seki" else frozenset()
+        seki = self.ai.seki_stones(self.game) if args[0] != "dead" else frozenset()
+        listed = {"dead": dead, "seki": seki}.get(args[0])
+        wanted = [
+            point
+            for point in board.stones()
+            if (point in listed if listed is not None else point not in dead and point not in seki)
+        ]
         groups: list[list[Point]] = []
         seen: set[Point] = set()
         for point in wanted:
