@@ -156,14 +156,15 @@ def share_statuses(game: Game, share: SearchShare) -> StoneStatuses:
 
 
 def run_search(tree: SearchTree, budget: Budget) -> None:
-    """Run ``tree`` within ``budget`` (see the module's docstring)."""
+    """Run ``tree`` within ``budget`` (see the module's docstring); the first :data:`FIRST_STEP`
+    playouts (or the budget's, if fewer) run whatever the time."""
     clock = budget.clock
     started = clock()
     deadline = started + budget.seconds
     done = 0
     while done < budget.playouts:
         now = clock()
-        if now >= deadline:
+        if now >= deadline and done:
             return
         step = min(CHECK_EVERY - done % CHECK_EVERY, budget.playouts - done)
         rate = done / (now - started) if done and now > started else 0.0
