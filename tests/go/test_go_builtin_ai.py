@@ -26,6 +26,7 @@ from go_core.ai import (
 )
 
 QUICK = Budget(seconds=30, playouts=300)
+FULL = Budget(seconds=120, playouts=3000)
 CUT = [
     ".......",
     "XXXX...",
@@ -106,18 +107,18 @@ def test_after_the_opponents_pass_it_passes_a_won_game_and_resigns_a_lost_one() 
     won = _setup(SPLIT, komi=-40.5)
     won.pass_turn(Color.WHITE, any_turn=True)
     assert won.score().winner is Color.BLACK
-    assert choose_move(won, random.Random(1)) is None
+    assert choose_move(won, random.Random(1), FULL) is None
     lost = _setup(SPLIT, komi=0.5)
     lost.pass_turn(Color.WHITE, any_turn=True)
     assert lost.to_move is Color.BLACK and lost.phase is Phase.PLAY
-    assert choose_move(lost, random.Random(1)) == RESIGN
+    assert choose_move(lost, random.Random(1), FULL) == RESIGN
     hopeful = choose_move(lost, random.Random(1), Budget(seconds=30, playouts=200))
     assert isinstance(hopeful, Point), "too few playouts to resign on, and passing loses"
 
 
 def test_a_won_game_is_neither_passed_early_nor_resigned() -> None:
     game = _setup(SPLIT, komi=-40.5)
-    move = choose_move(game, random.Random(2))
+    move = choose_move(game, random.Random(2), FULL)
     assert move not in (None, RESIGN)
 
 
