@@ -114,6 +114,14 @@ static void board_copy(Board *to, const Board *from) {
 #define NEIGHBOURS(b, p) {(p) - (b)->width, (p) - 1, (p) + 1, (p) + (b)->width}
 #define IS_STONE(c) ((c) == BLACK || (c) == WHITE)
 
+/* Adds `head` to the `count` groups in `seen` (at most four: a point's neighbours'); whether it is new. */
+static int first_time(int *seen, int *count, int head) {
+    for (int j = 0; j < *count; j++)
+        if (seen[j] == head) return 0;
+    seen[(*count)++] = head;
+    return 1;
+}
+
 static int count_libs(const Board *b, int head) {
     unsigned char seen[MAX_POINTS];
     memset(seen, 0, (size_t)b->points);
@@ -197,12 +205,8 @@ static int liberties_after(const Board *b, int point, int color) {
     int heads[4], nheads = 0;
     for (int i = 0; i < 4; i++) {
         int near = around[i];
-        if (b->color[near] != color) continue;
-        int head = b->group[near], known = 0;
-        for (int j = 0; j < nheads; j++)
-            if (heads[j] == head) known = 1;
-        if (known) continue;
-        heads[nheads++] = head;
+        int head = b->group[near];
+        if (b->color[near] != color || !first_time(heads, &nheads, head)) continue;
         int stone = head;
         do {
             int next[4] = NEIGHBOURS(b, stone);
@@ -245,12 +249,8 @@ static uint64_t capture_hash(const Board *b, int point, int color) {
     int around[4] = NEIGHBOURS(b, point);
     for (int i = 0; i < 4; i++) {
         int near = around[i];
-        if (b->color[near] != opponent || b->libs[b->group[near]] != 1) continue;
-        int head = b->group[near], known = 0;
-        for (int j = 0; j < nheads; j++)
-            if (heads[j] == head) known = 1;
-        if (known) continue;
-        heads[nheads++] = head;
+        int head = b->group[near];
+        if (b->color[near] != opponent || b->libs[head] != 1 || !first_time(heads, &nheads, head)) continue;
         int stone = head;
         do {
             value ^= b->keys[(opponent - 1) * points + stone];
@@ -318,13 +318,8 @@ static void remove_group(Board *b, int head) {
         int around[4] = NEIGHBOURS(b, stone);
         for (int i = 0; i < 4; i++) {
             int near = around[i];
-            if (!IS_STONE(b->color[near])) continue;
-            int other = b->group[near], known = 0;
-            for (int j = 0; j < nseen; j++)
-                if (seen[j] == other) known = 1;
-            if (known) continue;
-            seen[nseen++] = other;
-            b->libs[other] += 1;
+            if (IS_STONE(b->color[near]) && first_time(seen, &nseen, b->group[near]))
+                b->libs[b->group[near]] += 1;
         }
         stone = following;
     } while (stone != head);
@@ -352,12 +347,8 @@ static void board_play(Board *b, int point) {
     for (int i = 0; i < 4; i++) {
         int near = around[i];
         int near_color = b->color[near];
-        if (!IS_STONE(near_color)) continue;
-        int head = b->group[near], known = 0;
-        for (int j = 0; j < nheads; j++)
-            if (heads[j] == head) known = 1;
-        if (known) continue;
-        heads[nheads++] = head;
+        int head = b->group[near];
+        if (!IS_STONE(near_color) || !first_time(heads, &nheads, head)) continue;
         b->libs[head] -= 1;
         if (near_color == color) own[nown++] = head;
     }
@@ -459,12 +450,8 @@ static int atari_moves(const Board *b, int color, int *moves) {
     int around[4] = NEIGHBOURS(b, last);
     for (int i = 0; i < 4; i++) {
         int near = around[i];
-        if (b->color[near] != color) continue;
-        int own = b->group[near], known = 0;
-        for (int j = 0; j < nsaved; j++)
-            if (saved[j] == own) known = 1;
-        if (known || b->libs[own] != 1) continue;
-        saved[nsaved++] = own;
+        int own = b->group[near];
+        if (b->color[near] != color || b->libs[own] != 1 || !first_time(saved, &nsaved, own)) continue;
         int stone = own;
         do {
             int next[4] = NEIGHBOURS(b, stone);
@@ -682,15 +669,9 @@ static void prior(const Board *b, int point, int color, double *prior_visits, do
     int around[4] = NEIGHBOURS(b, point);
     for (int i = 0; i < 4; i++) {
         int near = around[i];
-        if (b->color[near] == 3 - color && b->libs[b->group[near]] == 1) {
-            int head = b->group[near], known = 0;
-            for (int j = 0; j < nheads; j++)
-                if (heads[j] == head) known = 1;
-            if (!known) {
-                heads[nheads++] = head;
-                captured += b->gsize[head];
-            }
-        }
+        int head = b->group[near];
+        if (b->color[near] == 3 - color && b->libs[head] == 1 && first_time(heads, &nheads, head))
+            captured += b->gsize[head];
     }
     if (captured) {
         double bonus = captured == 1 ? PRIOR_CAPTURE_ONE : PRIOR_CAPTURE_MANY;

@@ -13,7 +13,7 @@ import logging
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Final, Protocol
+from typing import TYPE_CHECKING, Final, TypeAlias
 
 from go_core.board import Board
 from go_core.errors import GoError
@@ -24,6 +24,9 @@ from go_core.points import Color, Point
 from go_core.scoring import ScoringMethod
 from go_core.tree import PySearch
 
+if TYPE_CHECKING:
+    from go_core._search import Search
+
 logger = logging.getLogger(__name__)
 
 PURE_PYTHON_ENV: Final = "SCRABBLE_PURE_PYTHON"
@@ -33,22 +36,8 @@ DEFAULT_MAX_NODES: Final = 1_000_000
 _CODES: Final = {None: 0, Color.BLACK: 1, Color.WHITE: 2}
 
 
-class SearchTree(Protocol):
-    """:class:`go_core.tree.PySearch` or ``go_core._search.Search``: see the former."""
-
-    @property
-    def nodes(self) -> int: ...
-    @property
-    def playouts(self) -> int: ...
-    @property
-    def hash(self) -> int: ...
-    def run(self, playouts: int) -> None: ...
-    def children(self) -> list[tuple[int, int, float]]: ...
-    def advance(self, move: int) -> bool: ...
-    def ownership(self) -> tuple[list[int], list[int]]: ...
-    def playout_trace(self) -> tuple[list[int], float]: ...
-
-
+SearchTree: TypeAlias = "Search | PySearch"
+"""A search tree: ``go_core._search.Search`` or :class:`go_core.tree.PySearch` (see the latter)."""
 SearchFactory = Callable[[int, float, bytes, int, int, int, int, Iterable[int], int, bytes, int], SearchTree]
 
 
