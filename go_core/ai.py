@@ -8,7 +8,8 @@ with light knowledge in its playouts, for when GNU Go is not installed.
 - **Tree reuse.** A :class:`Thinker` keeps its tree between moves of one game: the next search starts
   from the subtree of the moves played since.
 - **Pass and resign.** After the opponent's pass it passes when the board counted now (the dead stones
-  taken off as the playouts see them) is a win; it passes when nothing but a pass is left; it resigns
+  taken off as the playouts see them) is a win; it passes when the pass is the most visited move (as
+  it is when nothing else is left: every expanded node has a pass among its children); it resigns
   only when its best move wins fewer than :data:`RESIGN_WIN_RATE` of at least
   :data:`RESIGN_MIN_PLAYOUTS` playouts and the playouts' expected count is a loss too.
 - **Root parallelism.** :func:`search_share` runs one seeded search and returns its root's statistics
@@ -39,6 +40,7 @@ from go_core.search import (
     move_index,
     new_search,
     position_of,
+    search_komi,
 )
 from go_core.status import StoneStatuses, stone_statuses
 
@@ -126,13 +128,14 @@ def decide(
     game: Game, share: SearchShare, color: Color | None = None, dead: Collection[Point] | None = None
 ) -> Decision:
     """``color``'s move (default: the player to move) in ``game`` from a search of it: the most visited
-    move (the first of them in board order), or a pass or a resignation (see the module's docstring).
+    move (the first of them in board order, a pass last), or a pass or a resignation (see the module's
+    docstring).
     After the opponent's pass the board is counted without ``dead`` (default: the dead stones the
     share's playouts show)."""
     color = game.to_move if color is None else color
     if not share.moves:
         return None
-    best, visits, wins = max(share.moves, key=lambda entry: (entry[1], -entry[0]))
+    best, visits, wins = max(share.moves, key=lambda entry: (entry[1], entry[0] >= 0, -entry[0]))
     if _passed(game, color):
         if dead is None:
             dead = share_statuses(game, share).dead
@@ -287,7 +290,7 @@ def _expected_lead(game: Game, share: SearchShare, color: Color) -> float:
     if not share.playouts:
         return 0.0
     black = (sum(share.black_owned) - sum(share.white_owned)) / share.playouts
-    lead = black - position_of(game).komi
+    lead = black - search_komi(game)
     return lead if color is Color.BLACK else -lead
 
 

@@ -60,8 +60,7 @@ class Position:
 
 def position_of(game: Game, color: Color | None = None, *, passes: int | None = None) -> Position:
     """``game``'s position with ``color`` (default: the player to move) to play; ``passes`` replaces the
-    passes in a row (0 to play a finished position out). The komi counted is White's komi plus, under
-    area scoring, a point per handicap stone (as :meth:`Game.score` counts)."""
+    passes in a row (0 to play a finished position out); the komi is :func:`search_komi`'s."""
     color = game.to_move if color is None else color
     size = game.size
     board = game.board
@@ -77,10 +76,9 @@ def position_of(game: Game, color: Color | None = None, *, passes: int | None = 
         and len(board.liberties(last_move.point)) == 1
     ):
         ko = _index(size, last_move.captured[0])
-    komi = game.komi + (game.handicap if game.method is ScoringMethod.AREA else 0)
     return Position(
         size=size,
-        komi=komi,
+        komi=search_komi(game),
         cells=board_cells(board),
         to_move=_CODES[color],
         ko=ko,
@@ -88,6 +86,12 @@ def position_of(game: Game, color: Color | None = None, *, passes: int | None = 
         passes=game.passes if passes is None else passes,
         history=_history(game),
     )
+
+
+def search_komi(game: Game) -> float:
+    """The komi the search counts ``game`` with: White's komi plus, under area scoring, a point per
+    handicap stone (as :meth:`Game.score` counts)."""
+    return game.komi + (game.handicap if game.method is ScoringMethod.AREA else 0)
 
 
 def new_search(
