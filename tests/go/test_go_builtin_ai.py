@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import itertools
 import random
+from pathlib import Path
 
 import pytest
 
-from bot.go.ai import BuiltinAI, Level
+from bot.go.ai import BuiltinAI, GnuGoAI, Level
 from bot.go.gtp import GtpEngine
 from go_core import Board, Color, Game, Phase, Point
 from go_core.ai import (
@@ -208,6 +209,16 @@ def test_a_seki_is_alive(native: bool | None) -> None:
     white, black = board.group(Point.parse("C1", 7)), board.group(Point.parse("E1", 7))
     assert len(white) == 12 and len(black) == 7
     assert statuses.seki == white | black
+
+
+def test_gnu_go_agrees_on_the_seki(gnugo: Path) -> None:
+    game = _play(_setup(SEKI), ["pass", "pass"])
+    ai = GnuGoAI(gnugo, Level.EASY, seconds=30)
+    try:
+        assert ai.seki_stones(game) == Thinker().statuses(game, random.Random(2)).seki
+        assert ai.dead_stones(game) == frozenset()
+    finally:
+        ai.close()
 
 
 def test_gtp_lists_the_seki_and_counts_it() -> None:
