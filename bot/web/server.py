@@ -29,7 +29,7 @@ from bot.web.commands import COMMANDS, run_command
 from bot.web.errors import ProtocolError, error_body
 from bot.web.hub import Connection, Hub
 from bot.web.links import Grant, LinkSigner, Role, board_url, program_number, seat_of
-from scrabble_core.errors import ScrabbleError
+from scrabble_core.errors import ScrabbleError, echo
 
 __all__ = ["DEFAULT_LIMITS", "PROTOCOL_VERSION", "Limits", "ServerLinks", "WebServer", "board_server"]
 
@@ -275,7 +275,7 @@ class WebServer:
             if kind == "hello":
                 raise ProtocolError("bad_message", "hello was already sent")
             if kind not in COMMANDS:
-                raise ProtocolError("unknown_type", f"unknown message type {str(kind)[:40]!r}")
+                raise ProtocolError("unknown_type", f"unknown message type {echo(str(kind))}")
             result = await run_command(self.service, connection.grant, message, self._now())
         except (ProtocolError, ScrabbleError) as error:
             connection.send(_reply(message_id, error=error))

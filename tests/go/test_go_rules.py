@@ -43,6 +43,11 @@ def test_bad_points_are_refused_with_the_reason() -> None:
         P("hello", 9)
     with pytest.raises(InvalidPointError, match=r"^'x{40}…' is not a point"):
         P("x" * 100, 9)
+    with pytest.raises(InvalidPointError) as info:  # cut once escaped: six characters each
+        P("\u202e" * 600_002, 9)
+    assert str(info.value) == (
+        "'" + "\\u202e" * 6 + "…' is not a point: type a column letter and a row number, e.g. D4"
+    )
 
 
 def test_board_sizes_go_from_2_to_25_and_26_says_why() -> None:
