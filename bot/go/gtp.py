@@ -9,13 +9,13 @@ enforced: a move that repeats a position is ``? illegal move``.
 
 from __future__ import annotations
 
-import importlib.metadata
 import math
 import re
 from collections.abc import Callable, Iterable
 from typing import Final, TextIO
 
 from bot.go.ai import RESIGN, GoAI
+from bot.version import package_version
 from go_core import COLUMNS, Color, Game, Phase, Point, format_move, parse_move, star_points
 from go_core.errors import GoError
 
@@ -40,7 +40,7 @@ class GtpEngine:
         self._commands: dict[str, Callable[[list[str]], str]] = {
             "protocol_version": lambda _: PROTOCOL_VERSION,
             "name": lambda _: NAME,
-            "version": lambda _: _version(),
+            "version": lambda _: package_version(),
             "known_command": self._known_command,
             "list_commands": lambda _: "\n".join(self._commands),
             "boardsize": self._boardsize,
@@ -271,13 +271,6 @@ def _with_komi(game: Game, komi: float) -> Game:
     data = game.to_dict()
     data["komi"] = komi
     return Game.from_dict(data)
-
-
-def _version() -> str:
-    try:
-        return importlib.metadata.version("scrabble-host")
-    except importlib.metadata.PackageNotFoundError:
-        return "0"
 
 
 def serve_stdio(ai: GoAI, stdin: TextIO, stdout: TextIO) -> int:
