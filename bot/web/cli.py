@@ -2,7 +2,8 @@
 and the built-in AI, with win rates.
 
 ``web`` starts a local game (you against the AI, or friends with ``--players``; ``--host 0.0.0.0`` for
-the LAN), prints a link per player and a spectator link, and serves the board until the game ends.
+the LAN), prints a link per player and a spectator link, and serves the board until the game ends and
+its pages have been closed (code 1000, as ``docs/protocol.md`` says).
 ``--bot-seat`` adds a seat for a program and prints its token (see ``docs/protocol.md`` and
 ``examples/bot_client.py``).
 
@@ -30,6 +31,7 @@ from bot.config import AI_LEVELS, Config, ConfigError, load_config
 from bot.console.cli import default_database
 from bot.service.game_service import NewGame
 from bot.service.table import Table
+from bot.web.hub import GAME_OVER_GRACE
 from bot.web.links import Grant, Role
 from bot.web.local import LocalHost, local_host
 from scrabble_core.errors import ScrabbleError
@@ -169,8 +171,10 @@ async def _web(args: argparse.Namespace, config: Config) -> int:
         final = await host.ends.wait(game.game_id)
         if final.game is not None:
             scores = ", ".join(f"{p.name} {p.score}" for p in final.game.players)
-            print(f"Game over: {scores}.")
-        await asyncio.sleep(1.0)
+            print(f"Game over: {scores}.", flush=True)
+        # The pages get game_over, then the hub closes them (code 1000): the server answers until then.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(host.server.connections_closed(game.game_id), GAME_OVER_GRACE + EXIT_GRACE)
     return 0
 
 
