@@ -92,8 +92,9 @@ class Game:
         Raises:
             BoardSizeError: ``size`` is not 2 to 25.
             KomiError: ``komi`` is not a finite number of at most 1000 points either way.
-            HandicapError: a handicap other than 0 or 2 to 9, or on a board other than 9, 13 or 19; a
-                free handicap of fewer than 2 points, with a point twice, or filling the board; both.
+            HandicapError: a handicap other than 0 or 2 to what the board takes
+                (:func:`~go_core.handicap.max_handicap`: none below 7×7); a free handicap of fewer than 2
+                points, with a point twice, or filling the board; both.
         """
         self._size = check_size(size)
         if isinstance(komi, bool) or not isinstance(komi, int | float) or not math.isfinite(komi):

@@ -18,6 +18,7 @@ from bot.go.ai import RESIGN, GoAI
 from bot.version import package_version
 from go_core import COLUMNS, Color, Game, Phase, Point, format_move, parse_move, star_points
 from go_core.errors import GoError
+from go_core.handicap import MIN_HANDICAP
 
 PROTOCOL_VERSION: Final = "2"
 NAME: Final = "scrabble-host Go"
@@ -148,7 +149,8 @@ class GtpEngine:
 
     def _undo(self, _: list[str]) -> str:
         try:
-            self.game.undo()
+            while self.game.undo() is None:  # a resumption after two passes is no move of GTP's
+                pass
         except GoError:
             raise _RefusedError("cannot undo") from None
         return ""
@@ -180,6 +182,8 @@ class GtpEngine:
 
     def _fixed_handicap(self, args: list[str]) -> str:
         stones = _integer(args)
+        if stones < MIN_HANDICAP:  # the GTP specification: a handicap is 2 stones or more
+            raise _RefusedError("invalid handicap")
         if self.game.board.stones():
             raise _RefusedError("board not empty")
         try:
@@ -191,6 +195,8 @@ class GtpEngine:
     def _set_free_handicap(self, args: list[str]) -> str:
         if self.game.board.stones():
             raise _RefusedError("board not empty")
+        if not args:
+            raise _RefusedError("invalid handicap")
         points = []
         for word in args:
             point = self._vertex(word, "invalid coordinate")
