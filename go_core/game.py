@@ -159,9 +159,9 @@ class Game:
         """Whose turn it was before each action (moves and resumptions), for undo."""
         self._resumed_at: list[int] = []
         """The number of moves made when play was resumed, once per resumption."""
-        self._setups: list[tuple[int, Setup, tuple[tuple[Point, Color | None], ...]]] = []
-        """Each setup, after how many moves it came and what its points held before (for undo). At a
-        number of moves, the resumptions come first (a setup is made in play, after the passes)."""
+        self._setups: list[tuple[int, Setup, tuple[tuple[Point, Color | None], ...], set[bytes]]] = []
+        """Each setup, after how many moves it came, and what its points held and the positions before
+        it (for undo). At a number of moves, the resumptions come first (a setup is made in play)."""
         self._positions: set[bytes] = {self._board.key()}
         self._captures = {Color.BLACK: 0, Color.WHITE: 0}
         self._dead: frozenset[Point] = frozenset()
@@ -231,7 +231,7 @@ class Game:
     @property
     def setups(self) -> tuple[tuple[int, Setup], ...]:
         """Every setup, with the number of moves made before it, in order."""
-        return tuple((at, setup) for at, setup, _ in self._setups)
+        return tuple((at, setup) for at, setup, _, _ in self._setups)
 
     @property
     def passes(self) -> int:
@@ -374,7 +374,9 @@ class Game:
         to_move: Color | None = None,
     ) -> Setup:
         """Put black and white stones on points and take the stones off others, by hand, and say who
-        moves next (see :class:`Setup`); the position counts for superko as any other.
+        moves next (see :class:`Setup`). The position set up starts the game's history afresh: the
+        positions before it no longer count for superko (a record may set a stone up, take it off and
+        play it).
 
         Raises:
             GameOverError, PhaseError: the game is over, or counting.
@@ -395,9 +397,9 @@ class Game:
         self._board.place(Color.BLACK, setup.black)
         self._board.place(Color.WHITE, setup.white)
         self._board.place(None, setup.empty)
-        self._positions.add(self._board.key())
         self._turns.append(self._to_move)
-        self._setups.append((len(self._moves), setup, before))
+        self._setups.append((len(self._moves), setup, before, self._positions))
+        self._positions = {self._board.key()}
         if to_move is not None:
             self._to_move = to_move
         return setup
@@ -418,8 +420,7 @@ class Game:
         self._to_move = self._turns.pop()
         self._dead, self._accepted = frozenset(), set()
         if self._setups and self._setups[-1][0] == len(self._moves):
-            _, _, before = self._setups.pop()
-            self._positions.discard(self._board.key())
+            _, _, before, self._positions = self._setups.pop()
             for point, color in before:
                 self._board.place(color, [point])
             return None
@@ -500,7 +501,7 @@ class Game:
         """The game as JSON-ready data that :meth:`from_dict` reads back into an equal game."""
         actions: list[str] = []
         resumptions = list(self._resumed_at)
-        setups = [(at, setup) for at, setup, _ in self._setups]
+        setups = list(self.setups)
         for index in range(len(self._moves) + 1):
             while resumptions and resumptions[0] == index:
                 actions.append(RESUME)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from go_core import Color, Game, Point, Setup
-from go_core.errors import GoError, KoError, OffBoardError, PhaseError
+from go_core.errors import GoError, OffBoardError, PhaseError
 
 
 def at(text: str, size: int = 9) -> Point:
@@ -38,15 +38,23 @@ def test_undo_takes_a_setup_back() -> None:
     assert str(game.undo()) == "B E5"
 
 
-def test_a_setup_ends_a_run_of_passes_and_counts_for_superko() -> None:
+def test_a_setup_ends_a_run_of_passes_and_starts_the_history_for_superko_afresh() -> None:
     game = Game(5)
+    game.play("C3")
     game.pass_turn()
-    game.setup(black=[at("C3", 5)])
+    game.setup(empty=[at("C3", 5)])
     game.pass_turn()
     assert game.passes == 1
-    game.setup(empty=[at("C3", 5)])
-    with pytest.raises(KoError):
-        game.play("C3")  # the position with a black stone on C3 came before (by the setup)
+    game.play("C3", Color.BLACK, any_turn=True)  # the position of the first move no longer counts
+    assert game[at("C3", 5)] is Color.BLACK
+    game.undo()
+    game.undo()
+    game.undo()  # the setup: the history before it counts again
+    assert game.to_dict()["actions"] == ["B C3", "W pass"]
+    again = Game(5)
+    again.play("C3")
+    again.pass_turn()
+    assert game == again
 
 
 def test_bad_setups_are_refused_and_nothing_changes() -> None:
