@@ -22,6 +22,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import difflib
+import importlib
 import logging
 import sys
 from collections.abc import Callable, Sequence
@@ -64,49 +65,16 @@ class StartupError(Exception):
     shards' leases and stopped; the message says what and why."""
 
 
-def _command_runners() -> dict[str, Callable[[list[str]], int]]:
-    """The entry point of each command but ``run`` (the bot, :func:`run_bot`), given the arguments after
-    the command's name; imported only when that command runs (none of them loads discord.py)."""
-
-    def play(argv: list[str]) -> int:
-        from bot.console import main as play_main
-
-        return play_main(argv)
-
-    def web(argv: list[str]) -> int:
-        from bot.web.cli import main as web_main
-
-        return web_main(argv)
-
-    def arena(argv: list[str]) -> int:
-        from bot.web.cli import arena_main
-
-        return arena_main(argv)
-
-    def go(argv: list[str]) -> int:
-        from bot.go.cli import main as go_main
-
-        return go_main(argv)
-
-    def worker(argv: list[str]) -> int:
-        from bot.ai_worker import main as worker_main
-
-        return worker_main(argv)
-
-    def migrate_db(argv: list[str]) -> int:
-        from bot.migrate_db import main as migrate_main
-
-        return migrate_main(argv)
-
-    return {
-        "play": play,
-        "web": web,
-        "arena": arena,
-        "go": go,
-        "worker": worker,
-        "migrate-db": migrate_db,
-    }
-
+ENTRY_POINTS: Final = {
+    "play": ("bot.console", "main"),
+    "web": ("bot.web.cli", "main"),
+    "arena": ("bot.web.cli", "arena_main"),
+    "go": ("bot.go.cli", "main"),
+    "worker": ("bot.ai_worker", "main"),
+    "migrate-db": ("bot.migrate_db", "main"),
+}
+"""The module and function of each command but ``run`` (the bot, :func:`run_bot`), given the arguments
+after the command's name; imported only when that command runs (none of them loads discord.py)."""
 
 COMMANDS: Final = {
     "run": "run the bot on Discord (the default: no command)",
@@ -248,9 +216,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     bad usage, no token or a bad config; 1: Discord refused the token or could not be reached, or the
     lexicon, the database or the AI could not be loaded; the commands' own codes)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    runners = _command_runners()
-    if args_list[:1] and args_list[0] in runners:
-        return runners[args_list[0]](args_list[1:])
+    if args_list[:1] and args_list[0] in ENTRY_POINTS:
+        module, function = ENTRY_POINTS[args_list[0]]
+        entry: Callable[[list[str]], int] = getattr(importlib.import_module(module), function)
+        return entry(args_list[1:])
     problem = unknown_command(args_list)
     if problem is not None:
         print(f"scrabble-bot: {problem}", file=sys.stderr)
