@@ -241,6 +241,7 @@ async def _arena(args: argparse.Namespace, config: Config) -> int:
             url = f"{host.base_url.replace('http', 'ws', 1)}/ws"
             tokens = [token for token in game.tokens if token is not None]
             bots: list[_Bot] = []
+            final: Table | None = None
             try:
                 for name, command, token in zip(names, args.bot, tokens, strict=False):
                     process = await asyncio.create_subprocess_exec(
@@ -256,9 +257,9 @@ async def _arena(args: argparse.Namespace, config: Config) -> int:
             except BotFailedError as error:
                 print(f"scrabble-bot: {error}", file=sys.stderr)
                 return EXIT_FAILED
-            finally:
-                await _stop_bots(bots)
-            assert final.game is not None
+            finally:  # a failed game's bots are killed at once
+                await _stop_bots(bots, EXIT_GRACE if final is not None else 0.0)
+            assert final is not None and final.game is not None
             winners = final.game.winners()
             seats = final.row.seats
             for seat in winners:
@@ -318,11 +319,11 @@ async def _game_end(host: LocalHost, game_id: int, bots: Sequence[_Bot], connect
             task.cancel()
 
 
-async def _stop_bots(bots: Sequence[_Bot]) -> None:
-    """Give each bot's process :data:`EXIT_GRACE` seconds more to exit, then kill it."""
+async def _stop_bots(bots: Sequence[_Bot], grace: float) -> None:
+    """Give each bot's process ``grace`` seconds more to exit, then kill it."""
     for bot in bots:
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(bot.process.wait(), EXIT_GRACE)
+            await asyncio.wait_for(bot.process.wait(), grace)
         if bot.process.returncode is None:
             bot.process.kill()
             await bot.process.wait()
