@@ -1,7 +1,7 @@
 """Go game records in SGF (FF[4]), written and read through :mod:`sgfmill`, as real files have them.
 
-A record holds the board size, komi, handicap stones (``HA``/``AB`` in the root; black stones set up
-at the start that are not the fixed placement are read as a free handicap), the rules (``RU``:
+A record holds the board size, komi, handicap stones (``HA`` of 2 or more and black stones only set up
+in the root: the fixed placement, or else a free handicap), the rules (``RU``:
 ``Chinese`` for area scoring, ``Stones`` for stone scoring), the players' names, the moves, stones set
 up in any node (``AB``, ``AW``, ``AE``, and ``PL`` for who moves next: :class:`go_core.Setup`), the
 result (``RE``, kept as the record writes it: ``B+Resign``, ``W+T``, ``B+3.5``, ``Void``, ``Draw``...)
@@ -106,7 +106,7 @@ def import_sgf(text: str) -> Record:
         nodes = record.get_main_sequence()
         root = nodes[0]
         komi = _root_number(root, "KM", warnings, "the komi is 0") or 0.0
-        stones = _root_number(root, "HA", warnings, "the black stones set up are no handicap")
+        stones = _root_number(root, "HA", warnings, "no handicap (its stones are set up)")
         rules = str(root.get("RU")) if root.has_property("RU") else "Chinese"
         names = [
             str(root.get(key)) if root.has_property(key) else default
@@ -217,7 +217,7 @@ def _lenient_size(root: dict[str, list[bytes]], warnings: list[str]) -> None:
     except ValueError:
         found = _SIZE.match(raw.decode("utf-8", "replace"))
         size = found[1] if found else str(DEFAULT_SIZE)
-        warnings.append(f"SZ[{echo(raw.decode('utf-8', 'replace'))[1:-1]}] read as a {size}×{size} board")
+        warnings.append(f"SZ {echo(raw.decode('utf-8', 'replace'))} is read as a {size}×{size} board")
         root["SZ"] = [size.encode()]
 
 
@@ -233,7 +233,8 @@ def _root_number(root: Any, key: str, warnings: list[str], instead: str) -> floa
     except ValueError:
         value = math.nan
     if not math.isfinite(value) or (key == "HA" and value != int(value)):
-        warnings.append(f"{key}[{echo(raw)[1:-1]}] is not a number: {instead}")
+        kind = "whole number" if key == "HA" else "number"
+        warnings.append(f"{key} {echo(raw)} is not a {kind}: {instead}")
         return None
     return value
 

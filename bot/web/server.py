@@ -272,7 +272,9 @@ class WebServer:
             if self.hub.connections(grant.game_id) >= self.limits.per_game:
                 raise ProtocolError("too_many_connections", "this game has too many viewers")
         except (ProtocolError, ScrabbleError) as error:
-            await _refuse(ws, message_id, error)
+            if not ws.closed:
+                await ws.send_str(_reply(message_id, error=error))
+                await ws.close(code=CLOSE_HELLO, message=b"hello refused")
             return None
         connection = self._connection(ws, grant)
         welcome = self.hub.join(connection, table, last_seq)
@@ -433,13 +435,6 @@ async def board_server(config: Config, service: GameService) -> AsyncIterator[We
     finally:
         service.use_links(None)
         await server.close()
-
-
-async def _refuse(ws: web.WebSocketResponse, message_id: Any, error: Exception) -> None:
-    """Answer a socket's hello (or its absence) with ``error``, then close it (code 4000)."""
-    if not ws.closed:
-        await ws.send_str(_reply(message_id, error=error))
-        await ws.close(code=CLOSE_HELLO, message=b"hello refused")
 
 
 def nests_at_most(text: str, depth: int) -> bool:

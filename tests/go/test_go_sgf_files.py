@@ -53,12 +53,12 @@ def test_setups_moves_in_the_root_and_pl_end_on_gnu_gos_board(
 def test_odd_komi_handicap_and_size_are_read_with_a_warning() -> None:
     record = import_sgf("(;GM[1]FF[4]SZ[19:9]HA[7.5]KM[6,5];B[cc];W[dd])")
     assert record.warnings == (
-        "SZ[19:9] read as a 19×19 board",
-        "HA[7.5] is not a number: the black stones set up are no handicap",
+        "SZ '19:9' is read as a 19×19 board",
+        "HA '7.5' is not a whole number: no handicap (its stones are set up)",
     )
     assert (record.game.size, record.game.komi, record.game.handicap) == (19, 6.5, 0)
     record = import_sgf("(;GM[1]FF[4]SZ[9]KM[abc]HA[2]AB[cc][gg];W[ee])")
-    assert record.warnings == ("KM[abc] is not a number: the komi is 0",)
+    assert record.warnings == ("KM 'abc' is not a number: the komi is 0",)
     assert (record.game.komi, record.game.handicap) == (0.0, 2)
     assert import_sgf("(;GM[1]SZ[9]KM[7.5];B[ee])").warnings == ()
 
