@@ -1,9 +1,11 @@
-"""Start the bot: ``scrabble-bot [--config FILE]`` or ``python -m bot [--config FILE]``; or play in the
-terminal without Discord: ``scrabble-bot play ...`` (see :mod:`bot.console`); or Go: ``scrabble-bot go
-...`` (see :mod:`bot.go`).
+"""``scrabble-bot`` (or ``python -m bot``): the bot on Discord, or one of the commands that need no
+Discord: ``play`` (Scrabble in the terminal, see :mod:`bot.console`), ``web`` and ``arena`` (the board in
+the browser, bots against the AI: :mod:`bot.web.cli`), ``go`` (Go in the terminal or over GTP:
+:mod:`bot.go`), ``worker`` (AI jobs queued on PostgreSQL: :mod:`bot.ai_worker`) and ``migrate-db``
+(:mod:`bot.migrate_db`). ``scrabble-bot --help`` lists them; each has its own ``--help``.
 
-The settings come from the config file (``config.toml`` in the current directory if there is one) and
-the token from ``$DISCORD_TOKEN`` or the file's ``token``. The token is never printed or logged.
+The bot's settings come from the config file (``config.toml`` in the current directory if there is one)
+and the token from ``$DISCORD_TOKEN`` or the file's ``token``. The token is never printed or logged.
 
 Start-up: the lexicon and its move generator (hints), the SQLite store, the AI worker processes, then
 the game service inside the bot, which starts it once logged in (resuming every open game) and closes
@@ -19,13 +21,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import difflib
+import importlib
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, TextIO
 
 from bot.config import TOKEN_ENV, Config, ConfigError, load_config
+from bot.version import package_version
+from scrabble_core.errors import echo
 
 if TYPE_CHECKING:
     from bot.service.game_service import GameService
@@ -59,26 +65,81 @@ class StartupError(Exception):
     shards' leases and stopped; the message says what and why."""
 
 
-def parse_args(argv: Sequence[str]) -> argparse.Namespace:
-    """The command line of the bot: only ``--config``."""
-    parser = argparse.ArgumentParser(
-        prog="scrabble-bot",
-        description="Run the Scrabble bot for Discord (or `scrabble-bot play` to play in the terminal).",
-    )
+ENTRY_POINTS: Final = {
+    "play": ("bot.console", "main"),
+    "web": ("bot.web.cli", "main"),
+    "arena": ("bot.web.cli", "arena_main"),
+    "go": ("bot.go.cli", "main"),
+    "worker": ("bot.ai_worker", "main"),
+    "migrate-db": ("bot.migrate_db", "main"),
+}
+"""The module and function of each command but ``run`` (the bot, :func:`run_bot`), given the arguments
+after the command's name; imported only when that command runs (none of them loads discord.py)."""
+
+COMMANDS: Final = {
+    "run": "run the bot on Discord (the default: no command)",
+    "play": "play Scrabble in the terminal, against the AI or hot-seat",
+    "web": "play Scrabble in the browser; no Discord needed",
+    "arena": "play bot programs against the AI; print their win rates",
+    "go": "play Go in the terminal, or speak GTP (--gtp)",
+    "worker": "answer the AI jobs a bot queues on PostgreSQL",
+    "migrate-db": "copy a database into an empty one, and verify it",
+}
+"""Each command of ``scrabble-bot``, with its line in ``scrabble-bot --help``."""
+
+_TOP_OPTIONS: Final = ("-h", "--help", "--version")
+
+
+def _bot_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--config",
         type=Path,
         default=None,
         help=f"the TOML settings file (default: {DEFAULT_CONFIG} if it exists; see config.example.toml)",
     )
-    return parser.parse_args(argv)
 
 
-def play_in_terminal(argv: list[str]) -> int:
-    """``scrabble-bot play ARGS``: hand ``ARGS`` to the console front end, ``bot.console.main``."""
-    from bot.console import main as play  # only when asked for: the bot does not need it
+def _top_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="scrabble-bot",
+        description="Host Scrabble and Go games on Discord, or play them in the terminal or the browser. "
+        "Without a command, run the bot on Discord.",
+        epilog="Each command has its own help: scrabble-bot COMMAND --help.",
+    )
+    parser.add_argument("--version", action="version", version=f"scrabble-bot {package_version()}")
+    _bot_options(parser)
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    for name, summary in COMMANDS.items():
+        commands.add_parser(name, help=summary, add_help=False)
+    return parser
 
-    return play(argv)
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    """The options of the bot itself (``scrabble-bot [run] [--config FILE]``); ``--help`` and
+    ``--version`` print and exit, bad options exit with a usage message."""
+    if argv[:1] == ["run"]:
+        parser = argparse.ArgumentParser(
+            prog="scrabble-bot run", description="Run the bot on Discord (the token: $DISCORD_TOKEN)."
+        )
+        _bot_options(parser)
+        return parser.parse_args(argv[1:])
+    return _top_parser().parse_args(argv)
+
+
+def unknown_command(argv: Sequence[str]) -> str | None:
+    """What to say when the first word of ``argv`` that is not an option names no command: the nearest
+    command (or option) to type instead; None when there is no such word."""
+    words = iter(argv)
+    for word in words:
+        if word == "--config":
+            next(words, None)
+        elif not word.startswith("-") and word not in COMMANDS:
+            nearest = difflib.get_close_matches(word, [*COMMANDS, *_TOP_OPTIONS], n=1, cutoff=0.5)
+            suggestion = f": did you mean {nearest[0]}?" if nearest else ""
+            return f"{echo(word)} is not a command{suggestion} (scrabble-bot --help lists the commands)"
+        elif not word.startswith("-"):
+            return None
+    return None
 
 
 async def run(config: Config, token: str) -> None:
@@ -151,38 +212,28 @@ def setup_logging(level: int, stream: TextIO) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the bot, or the terminal game for ``play``; return the process exit code (2: no token or a
-    bad config, 1: Discord refused the token or could not be reached, or the lexicon, the database or
-    the AI could not be loaded)."""
+    """Run the command ``argv`` names (the bot when it names none); return the process exit code (2:
+    bad usage, no token or a bad config; 1: Discord refused the token or could not be reached, or the
+    lexicon, the database or the AI could not be loaded; the commands' own codes)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if args_list[:1] == ["play"]:
-        return play_in_terminal(args_list[1:])
-    if args_list[:1] == ["go"]:
-        from bot.go.cli import main as go  # Go in the terminal, or its GTP engine
-
-        return go(args_list[1:])
-    if args_list[:1] == ["migrate-db"]:
-        from bot.migrate_db import main as migrate_db  # copy a database into another (PostgreSQL)
-
-        return migrate_db(args_list[1:])
-    if args_list[:1] == ["worker"]:
-        from bot.ai_worker import main as worker  # answer AI jobs queued on PostgreSQL
-
-        return worker(args_list[1:])
-    if args_list[:1] in (["web"], ["arena"]):
-        from bot.web import cli  # the web board without Discord
-
-        return (cli.main if args_list[0] == "web" else cli.arena_main)(args_list[1:])
+    if args_list[:1] and args_list[0] in ENTRY_POINTS:
+        module, function = ENTRY_POINTS[args_list[0]]
+        entry: Callable[[list[str]], int] = getattr(importlib.import_module(module), function)
+        return entry(args_list[1:])
+    problem = unknown_command(args_list)
+    if problem is not None:
+        print(f"scrabble-bot: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     return run_bot(args_list)
 
 
 def run_bot(argv: Sequence[str]) -> int:
-    """``scrabble-bot [--config FILE]``: load the config, then run the bot until it is closed; return
-    the exit code, as :func:`main`. The only path that imports discord.py."""
+    """``scrabble-bot [run] [--config FILE]``: load the config, then run the bot until it is closed;
+    return the exit code, as :func:`main`. The only path that imports discord.py."""
+    args = parse_args(argv)
     import aiohttp
     import discord
 
-    args = parse_args(argv)
     path: Path | None = args.config
     if path is None and DEFAULT_CONFIG.is_file():
         path = DEFAULT_CONFIG

@@ -31,12 +31,13 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
+from multiprocessing.reduction import ForkingPickler
 from pathlib import Path
 from typing import Any, Final, TypeVar
 
 from scrabble_core.ai import Level, MoveSource, SeatView, choose_move, seat_view
 from scrabble_core.game import Game
-from scrabble_core.leaves import load_leave_model
+from scrabble_core.leaves import LeaveModel, load_leave_model
 from scrabble_core.lexicon import ENGLISH_ALPHABET, load_lexicon
 from scrabble_core.move import Move, Pass, move_from_gcg
 from scrabble_core.movegen import load_move_generator
@@ -112,36 +113,35 @@ def load_move_source(config: WorkerConfig) -> MoveSource:
 def _worker_main(config: WorkerConfig, conn: Connection) -> None:
     """A worker process: load once, say ready, then answer ``(view, level, seed, budget, delay)``
     requests with ``("move", gcg)`` or ``("error", text)``, and ``("call", function, args)`` requests
-    with ``("result", function(generator, *args))`` or ``("error", text)``, until the pipe closes or
-    ``None`` arrives."""
+    with ``("result", function(generator, *args))`` or ``("error", text)``, until ``None`` arrives or the
+    pipe closes or breaks (the bot stopped or died: the worker then exits quietly)."""
     generator = load_move_source(config)
     leaves = load_leave_model(Path(config.leaves_path) if config.leaves_path else None)
-    conn.send((_READY, ""))
-    while True:
-        try:
-            request = conn.recv()
-        except EOFError:
-            return
-        if request is None:
-            return
+    with contextlib.suppress(EOFError, OSError):
+        conn.send((_READY, ""))
+        while (request := conn.recv()) is not None:
+            conn.send_bytes(_answer(request, generator, leaves))
+
+
+def _answer(request: tuple[Any, ...], generator: MoveSource, leaves: LeaveModel) -> memoryview:
+    """The pickled answer of a worker to ``request`` (see :func:`_worker_main`): any failure, an
+    answer that cannot be pickled included, is answered ``("error", text)``, for the caller to decide
+    (an AI turn falls back)."""
+    try:
         if request[0] == _CALL:
             _, function, args = request
-            try:
-                conn.send(("result", function(generator, *args)))
-            except Exception as error:  # reported to the caller, who decides
-                conn.send(("error", f"{type(error).__name__}: {error}"))
-            continue
+            return ForkingPickler.dumps(("result", function(generator, *args)))
         view_data, level, seed, budget, delay = request
         started = time.monotonic()
-        try:
-            if delay:
-                time.sleep(delay)
-            view = SeatView.from_dict(view_data)
-            rng = random.Random(seed)
-            move = choose_move(view, generator, Level(level), rng, started + budget, leaves=leaves)
-            conn.send(("move", move.gcg()))
-        except Exception as error:  # any failure is reported, the caller falls back
-            conn.send(("error", f"{type(error).__name__}: {error}"))
+        if delay:
+            time.sleep(delay)
+        view = SeatView.from_dict(view_data)
+        move = choose_move(
+            view, generator, Level(level), random.Random(seed), started + budget, leaves=leaves
+        )
+        return ForkingPickler.dumps(("move", move.gcg()))
+    except Exception as error:
+        return ForkingPickler.dumps(("error", f"{type(error).__name__}: {error}"))
 
 
 class AiExecutor:

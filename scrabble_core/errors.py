@@ -20,9 +20,15 @@ def cut(text: str, limit: int = MAX_ECHO) -> str:
     return text if len(text) <= limit else f"{text[:limit]}…"
 
 
-def echo(text: str) -> str:
-    """``text`` quoted for an error message, cut to :data:`MAX_ECHO` characters (``…`` marks the cut)."""
-    return repr(cut(text))
+def echo(text: str, limit: int = MAX_ECHO) -> str:
+    """``text`` quoted and escaped as Python's ``repr`` writes it, for an error message. Past ``limit``
+    characters of the escaped text it is cut at a character's boundary (``…`` marks the cut), so the
+    result is at most ``limit + 3`` characters however many escapes the input needs."""
+    kept = min(len(text), limit)  # a prefix only: every character escapes to one character or more
+    while len(repr(text[:kept])) - 2 > limit:
+        kept -= 1
+    shown = repr(text[:kept])
+    return shown if kept == len(text) else f"{shown[:-1]}…{shown[-1]}"
 
 
 def character_name(ch: str) -> str:

@@ -8,6 +8,7 @@ whose errors name the file, the key and what is wrong.
 from __future__ import annotations
 
 import enum
+import importlib.resources
 import os
 import tomllib
 from collections.abc import Iterator, Mapping
@@ -23,12 +24,22 @@ BLANK: Final = "?"
 MIN_BOARD_SIZE: Final = 2
 
 
+ASSETS_PACKAGE: Final = "scrabble_core.assets"
+"""The bundled data files: the repository's ``assets/`` folder, installed as this package (setup.py)."""
+
+
 def assets_dir() -> Path:
-    """Return the project's ``assets/`` directory (``SCRABBLE_ASSETS`` overrides it)."""
+    """The folder of the bundled data files (variants, leave values, the font): the installed package
+    :data:`ASSETS_PACKAGE`, found with ``importlib.resources`` (a wheel and an editable install alike),
+    or the ``assets/`` folder beside this package in a checkout run without installing it.
+    ``SCRABBLE_ASSETS`` overrides it. Every read of a bundled file goes through this function."""
     override = os.environ.get("SCRABBLE_ASSETS")
     if override:
         return Path(override)
-    return Path(__file__).resolve().parent.parent / "assets"
+    try:
+        return Path(str(importlib.resources.files(ASSETS_PACKAGE)))
+    except ModuleNotFoundError:
+        return Path(__file__).resolve().parent.parent / "assets"
 
 
 class Premium(enum.Enum):

@@ -29,12 +29,12 @@ from bot.console.app import (
     ConsoleApp,
     Setup,
 )
-from bot.console.commands import Verb, cut
+from bot.console.commands import ECHO_LENGTH, Verb, cut
 from bot.console.screen import ConsoleNotifier, TextRenderer
 from bot.console.terminal import Terminal, line_editing
 from bot.service.assembly import service_parts
 from bot.service.game_service import NewGame
-from scrabble_core.errors import ScrabbleError, VariantError
+from scrabble_core.errors import ScrabbleError, VariantError, echo
 from scrabble_core.game import MAX_PLAYERS, MIN_PLAYERS, ChallengeMode
 from scrabble_core.lexicon import ENGLISH_ALPHABET, Lexicon, LexiconError, load_lexicon
 from scrabble_core.movegen import MoveGenerator, load_move_generator
@@ -142,7 +142,7 @@ def _variant_file(parser: argparse.ArgumentParser, value: str) -> str:
     when it is not a bundled name nor a valid ``.toml`` file."""
     if not value.endswith(".toml"):
         parser.error(
-            f"--variant: no variant {cut(value)!r}: choose {' or '.join(bundled_variant_names())}, or give "
+            f"--variant: no variant {echo(value, ECHO_LENGTH - 1)}: choose {' or '.join(bundled_variant_names())}, or give "
             "a variant file (FILE.toml)"
         )
     try:

@@ -14,6 +14,7 @@ import pytest
 from bot.config import Config
 from bot.console.app import GUILD
 from bot.console.cli import parse_args, play
+from bot.console.commands import CommandError, parse_command
 from bot.console.terminal import Terminal
 from bot.store import Store
 from scrabble_core import variant as variant_module
@@ -412,3 +413,11 @@ def test_an_option_the_service_refuses_is_reported_without_a_traceback(tmp_path:
         "scrabble-bot play: The number of hints must be between 0 and 100"
     )
     assert "Traceback" not in result.stderr
+
+
+def test_an_unknown_command_is_cut_once_escaped() -> None:
+    with pytest.raises(CommandError) as info:
+        parse_command("\u202e" * 600_002)
+    assert str(info.value) == (
+        "Unknown command '" + "\\u202e" * 6 + "…': type a move such as 8H QUIZ, or help for the commands"
+    )
