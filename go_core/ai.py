@@ -229,7 +229,7 @@ class Thinker:
 
     def _tree_for(self, game: Game, color: Color, seed: int) -> SearchTree:
         """The kept tree moved on to ``game``'s position when it can be, else a new one."""
-        key = (game.size, game.komi, game.method, game.handicap_stones, color is game.to_move)
+        key = (game.size, game.komi, game.method, game.handicap_stones, game.setups)
         moves = [str(move) for move in game.moves]
         tree = self._tree
         reusable = (

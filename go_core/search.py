@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Final, TypeAlias
 
 from go_core.board import Board
 from go_core.errors import GoError
-from go_core.game import Game
+from go_core.game import Game, Setup
 from go_core.patterns import pattern_table
 from go_core.playout import zobrist_keys
 from go_core.points import Color, Point
@@ -143,24 +143,46 @@ def _index(size: int, point: Point) -> int:
 
 
 def _history(game: Game) -> tuple[int, ...]:
-    """The hashes of every position of ``game`` (the current one last), replayed from its moves."""
+    """The hashes of the positions of ``game`` that count for superko (since its last setup, if any:
+    see :meth:`Game.setup`), the current one last, replayed from its moves and setups."""
     size = game.size
     keys, width, points = zobrist_keys(size), size + 2, (size + 2) ** 2
-
-    def key(color: Color, point: Point) -> int:
-        return keys[(_CODES[color] - 1) * points + (point.row + 1) * width + point.col + 1]
-
+    stones: dict[Point, Color] = {}
     value = 0
+
+    def put(point: Point, color: Color | None) -> None:
+        nonlocal value
+        index = (point.row + 1) * width + point.col + 1
+        old = stones.pop(point, None)
+        if old is not None:
+            value ^= keys[(_CODES[old] - 1) * points + index]
+        if color is not None:
+            stones[point] = color
+            value ^= keys[(_CODES[color] - 1) * points + index]
+
     for point in game.handicap_stones:
-        value ^= key(Color.BLACK, point)
+        put(point, Color.BLACK)
+    setups: dict[int, list[Setup]] = {}
+    for at, setup in game.setups:
+        setups.setdefault(at, []).append(setup)
     hashes = [value]
-    for move in game.moves:
-        if move.point is None:
-            continue
-        value ^= key(move.color, move.point)
-        for taken in move.captured:
-            value ^= key(move.color.opponent, taken)
-        hashes.append(value)
+    for number in range(len(game.moves) + 1):
+        for setup in setups.get(number, []):
+            for color, placed in (
+                (Color.BLACK, setup.black),
+                (Color.WHITE, setup.white),
+                (None, setup.empty),
+            ):
+                for point in placed:
+                    put(point, color)
+            hashes = [value]
+        if number < len(game.moves):
+            move = game.moves[number]
+            if move.point is not None:
+                put(move.point, move.color)
+                for taken in move.captured:
+                    put(taken, None)
+                hashes.append(value)
     return tuple(hashes)
 
 

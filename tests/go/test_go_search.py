@@ -205,6 +205,26 @@ def test_searches_are_the_same_in_c_and_in_python(position: Position) -> None:
     assert native.playouts == python.playouts == 100
 
 
+def test_the_history_starts_again_at_a_setup() -> None:
+    game = Game(5)
+    game.play("C3")
+    game.play("B2")
+    game.setup(black=[Point.parse("A1", 5)], empty=[Point.parse("B2", 5)])
+    game.play("D4", Color.WHITE, any_turn=True)
+    position = position_of(game)
+    board = game.board
+    cells = bytearray(25)
+    for color, code in CODES.items():
+        for point in board.stones(color):
+            cells[point.row * 5 + point.col] = code
+    before = game.copy()
+    before.undo()
+    assert len(position.history) == 2
+    assert position.history[-1] == position_hash(5, bytes(cells)) == position_hash(5, position.cells)
+    assert position.history[0] == position_hash(5, position_of(before).cells)
+    assert new_search(position, 1, native=False).hash == position.history[-1]
+
+
 @needs_native
 def test_a_full_tree_stops_growing_the_same_way_in_both() -> None:
     position = position_of(Game(5))
