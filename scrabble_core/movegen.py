@@ -56,6 +56,7 @@ from scrabble_core.errors import InvalidMoveError, ScrabbleError
 from scrabble_core.leaves import LeaveModel, NativeLeaveTable
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Play
+from scrabble_core.scoring import score_placements
 from scrabble_core.variant import BLANK, Variant
 
 if TYPE_CHECKING:
@@ -258,7 +259,14 @@ class MoveGenerator:
             InvalidMoveError: the rack holds a character that is neither a letter of the variant nor
                 ``?``.
             ScrabbleError: the variant has letters outside the lexicon's alphabet.
+            ProgramError: a square program of the variant fails on a word formed.
         """
+        if board.variant.scored_by_programs:
+            return self._programmed(board, rack, 0, None)
+        return self._generate(board, rack)
+
+    def _generate(self, board: Board, rack: str) -> list[GeneratedMove]:
+        """:meth:`generate` scored with the layout's premiums."""
         native = self._native_search(board, rack, 0, None)
         if native is not None:
             return native
@@ -305,6 +313,8 @@ class MoveGenerator:
         """
         if count < 1:
             raise ValueError(f"count must be at least 1, not {count}")
+        if board.variant.scored_by_programs:
+            return self._programmed(board, rack, count, leave_value)
         native = self._native_search(board, rack, count, leave_value)
         if native is not None:
             return native
@@ -328,6 +338,24 @@ class MoveGenerator:
         _walk(self.dawg, board.variant, position, prepared, starts, keep, limit)
         kept.sort(reverse=True)
         return _moves(position, prepared, [record for _, _, record in kept])
+
+    def _programmed(
+        self, board: Board, rack: str, count: int, leave_value: LeaveValue | None
+    ) -> list[GeneratedMove]:
+        """:meth:`generate` (``count`` 0) or :meth:`top` on a board scored by its square programs: every
+        play the search finds on the layout, scored again by the programs (which no bound can cut)."""
+        moves = [
+            GeneratedMove(
+                move.play, score_placements(board, move.play.placements(), move.play.across).total, move.leave
+            )
+            for move in self._generate(board, rack)
+        ]
+        if not count:
+            moves.sort(key=_score, reverse=True)
+            return moves
+        values = functools.cache(leave_value or (lambda leave: 0.0))
+        moves.sort(key=lambda move: move.score + values(move.leave), reverse=True)
+        return moves[:count]
 
     def clear_cache(self) -> None:
         """Forget the boards analysed, the racks prepared and the cross-word masks (all are rebuilt on

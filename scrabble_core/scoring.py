@@ -1,7 +1,9 @@
 """Scoring: the words a play forms and what each is worth.
 
 Premiums count only under newly placed tiles; every cross-word formed is scored; blanks score 0; the
-bingo bonus is added when a whole rack is played.
+bingo bonus is added when a whole rack is played. A board written as a program whose squares are not
+all letter and word multipliers scores each word by running its squares' programs
+(:meth:`scrabble_core.board_programs.BoardPrograms.score_word`).
 """
 
 from __future__ import annotations
@@ -97,6 +99,9 @@ def score_placements(board: Board, placements: Sequence[tuple[Square, str]], acr
     variant = board.variant
     words = []
     for start, run_across, squares in word_runs(board, placements, across):
+        if variant.scored_by_programs:
+            words.append(_programmed_word(board, new, start, run_across, squares))
+            continue
         letter_sum = 0
         word_multiplier = 1
         letters = []
@@ -113,3 +118,21 @@ def score_placements(board: Board, placements: Sequence[tuple[Square, str]], acr
         words.append(WordScore("".join(letters), start, run_across, letter_sum * word_multiplier))
     bingo = variant.bingo_bonus if len(placements) == variant.rack_size else 0
     return ScoreBreakdown(tuple(words), bingo)
+
+
+def _programmed_word(
+    board: Board, new: Mapping[Square, str], start: Square, across: bool, squares: list[Square]
+) -> WordScore:
+    """A word scored by the square programs under its letters (see :mod:`scrabble_core.board_programs`).
+
+    Raises:
+        ProgramError: a square program fails or runs past its limits on this word.
+    """
+    variant = board.variant
+    programs = variant.programs
+    assert programs is not None
+    tiles = [new.get(square) or board[square] or "" for square in squares]
+    ids = [programs.square_id(square) if square in new else programs.used_square for square in squares]
+    word = "".join(tiles)
+    points = tuple(variant.value(tile) for tile in tiles)
+    return WordScore(word, start, across, programs.score_word(ids, word.upper(), points))  # type: ignore[arg-type]
