@@ -171,12 +171,12 @@ def _board(data: dict[str, object]) -> dict[str, object]:
         ),
         (
             lambda d: d["squares"]["1"].update({"0": "_result_ := _acc_ / (_pos_ - 1)"}),
-            "squares.1.0",  # type: ignore[index]
+            "squares.1.0",
             "line 1, column 19: division by zero",
         ),
         (
             lambda d: d["squares"]["4"].update({"0": "while (true) do { }"}),
-            "squares.4.0",  # type: ignore[index]
+            "squares.4.0",
             "ran more than 10000 steps (a loop that never ends?)",
         ),
         (
