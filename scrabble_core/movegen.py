@@ -45,18 +45,19 @@ import threading
 from array import array
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import mul
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from scrabble_core.board import Board
+from scrabble_core.board import Board, InfiniteBoard
 from scrabble_core.dawg import LOOKAHEAD, Dawg, load_dawg
 from scrabble_core.errors import InvalidMoveError, ScrabbleError
 from scrabble_core.leaves import LeaveModel, NativeLeaveTable
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Play
 from scrabble_core.scoring import score_placements
+from scrabble_core.squares import Square
 from scrabble_core.variant import BLANK, Variant
 
 if TYPE_CHECKING:
@@ -78,6 +79,7 @@ PURE_PYTHON_ENV: Final = "SCRABBLE_PURE_PYTHON"
 # What the native core accepts (see _movegen.c): racks of up to 64 tiles and 2**20 leaves; scores
 # that stay exact in a double (the bounds are doubles).
 _NATIVE_MAX_RACK: Final = 64
+_NATIVE_MAX_SIDE: Final = 63
 _NATIVE_MAX_LEAVES: Final = 1 << 20
 _NATIVE_MAX_SCORE: Final = 1 << 52
 _NATIVE_BLANK: Final = 64
@@ -221,7 +223,7 @@ class MoveGenerator:
         dawg: the lexicon's word graph the search walks.
     """
 
-    __slots__ = ("_cross_cache", "_lock", "_native", "_positions", "_racks", "dawg", "lexicon")
+    __slots__ = ("_cross_cache", "_lock", "_native", "_positions", "_racks", "_windows", "dawg", "lexicon")
 
     def __init__(self, lexicon: Lexicon, dawg: Dawg, *, native: bool | None = None) -> None:
         """Use ``dawg``, which must be the DAWG of ``lexicon`` (see :func:`load_move_generator`).
@@ -241,6 +243,7 @@ class MoveGenerator:
         self._cross_cache: dict[tuple[str, str], int] = {}
         self._positions: dict[tuple[int, tuple[str, ...]], tuple[Variant, _Position]] = {}
         self._racks: dict[tuple[int, str], tuple[Variant, _Rack]] = {}
+        self._windows: dict[tuple[int, tuple[Square, Square]], tuple[Variant, Variant]] = {}
         self._lock = threading.Lock()  # guards the eviction of the board and rack caches
 
     @property
@@ -261,6 +264,8 @@ class MoveGenerator:
             ScrabbleError: the variant has letters outside the lexicon's alphabet.
             ProgramError: a square program of the variant fails on a word formed.
         """
+        if board.variant.infinite:
+            return self._windowed(board, rack, 0, None)
         if board.variant.scored_by_programs:
             return self._programmed(board, rack, 0, None)
         return self._generate(board, rack)
@@ -313,6 +318,8 @@ class MoveGenerator:
         """
         if count < 1:
             raise ValueError(f"count must be at least 1, not {count}")
+        if board.variant.infinite:
+            return self._windowed(board, rack, count, leave_value)
         if board.variant.scored_by_programs:
             return self._programmed(board, rack, count, leave_value)
         native = self._native_search(board, rack, count, leave_value)
@@ -339,16 +346,77 @@ class MoveGenerator:
         kept.sort(reverse=True)
         return _moves(position, prepared, [record for _, _, record in kept])
 
+    def _windowed(
+        self, board: Board, rack: str, count: int, leave_value: LeaveValue | None
+    ) -> list[GeneratedMove]:
+        """:meth:`generate` (``count`` 0) or :meth:`top` on an infinite board: searched on the finite
+        window of the squares a play can reach (:meth:`_window`), with either core, and the plays
+        moved back to the board's coordinates (and scored again by the programs where the board is
+        scored by them)."""
+        variant = board.variant
+        window, (top, left) = self._window(board)
+        if variant.scored_by_programs:
+            moves = self._generate(window, rack)
+        elif count:
+            moves = self.top(window, rack, count, leave_value)
+        else:
+            moves = self.generate(window, rack)
+        moved = [
+            GeneratedMove(
+                Play(move.play.row + top, move.play.col + left, move.play.across, move.play.letters),
+                move.score,
+                move.leave,
+            )
+            for move in moves
+        ]
+        if not variant.scored_by_programs:
+            return moved
+        return self._rescored(board, moved, count, leave_value)
+
+    def _window(self, board: Board) -> tuple[Board, Square]:
+        """The finite board every play of a rack on ``board`` fits in, and its top left square on ``board``.
+
+        A play places at most ``rack_size`` tiles in a line through or beside the tiles already there
+        (or through the start), so it stays within ``rack_size`` squares of the rectangle around them:
+        the window is that rectangle widened by ``rack_size`` on each side, its squares' premiums and
+        holes those of the board's (:func:`window_variant`, kept while the rectangle stays the same).
+        Every play of the window, moved by the corner, is a play of the board with the same words (and,
+        on a board of multipliers, the same score), and the other way round.
+        """
+        assert isinstance(board, InfiniteBoard)
+        variant = board.variant
+        corners = board.bounds(variant.rack_size)
+        key = (id(variant), corners)
+        cached = self._windows.get(key)
+        if cached is None or cached[0] is not variant:
+            if len(self._windows) >= _POSITION_CACHE_SIZE:
+                self._windows.clear()
+            cached = self._windows[key] = (variant, window_variant(variant, *corners))
+        window = Board(cached[1])
+        (top, left), _ = corners
+        window.place(((row - top, col - left), tile) for (row, col), tile in board.tiles())
+        return window, (top, left)
+
     def _programmed(
         self, board: Board, rack: str, count: int, leave_value: LeaveValue | None
     ) -> list[GeneratedMove]:
         """:meth:`generate` (``count`` 0) or :meth:`top` on a board scored by its square programs: every
         play the search finds on the layout, scored again by the programs (which no bound can cut)."""
+        return self._rescored(board, self._generate(board, rack), count, leave_value)
+
+    @staticmethod
+    def _rescored(
+        board: Board, found: list[GeneratedMove], count: int, leave_value: LeaveValue | None
+    ) -> list[GeneratedMove]:
+        """``found`` scored again on ``board`` (by its square programs), highest first: all of them
+        (``count`` 0) or the ``count`` of highest score plus ``leave_value``."""
         moves = [
             GeneratedMove(
-                move.play, score_placements(board, move.play.placements(), move.play.across).total, move.leave
+                move.play,
+                score_placements(board, move.play.placements(), move.play.across).total,
+                move.leave,
             )
-            for move in self._generate(board, rack)
+            for move in found
         ]
         if not count:
             moves.sort(key=_score, reverse=True)
@@ -363,6 +431,7 @@ class MoveGenerator:
         with self._lock:
             self._positions.clear()
             self._racks.clear()
+            self._windows.clear()
         self._cross_cache.clear()
 
     def _native_search(
@@ -525,7 +594,7 @@ class _NativeSearch:
             + variant.bingo_bonus
         )
         geometry = None
-        if worst < _NATIVE_MAX_SCORE:
+        if worst < _NATIVE_MAX_SCORE and max(variant.rows, variant.cols) <= _NATIVE_MAX_SIDE:
             premiums = bytes(
                 value
                 for row in layout
@@ -566,6 +635,23 @@ class _NativeSearch:
         """Every play (``count`` 0) or the ``count`` best by score plus ``bonus`` of the leave."""
         squares = board.squares_text().translate(self._codes).encode("latin-1")
         return self._graph.search(geometry, squares, tiles, leaves, count, bonus, Play, GeneratedMove)
+
+
+def window_variant(variant: Variant, corner: Square, far: Square) -> Variant:
+    """The finite variant of the squares of the infinite ``variant`` from ``corner`` (top left) to
+    ``far`` (bottom right): their premiums and holes, the start moved with them, the same rules."""
+    (top, left), (bottom, right) = corner, far
+    layout = tuple(
+        tuple(
+            variant.premium((row, col)) if variant.on_board((row, col)) else None
+            for col in range(left, right + 1)
+        )
+        for row in range(top, bottom + 1)
+    )
+    start_row, start_col = variant.start
+    return replace(
+        variant, layout=layout, start=(start_row - top, start_col - left), programs=None, infinite=False
+    )
 
 
 def _import_native() -> type[Graph] | None:

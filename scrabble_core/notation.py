@@ -1,6 +1,7 @@
 """What players type: forgiving input turned into exact moves.
 
-``parse_player_play("8h quiz", board, rack)`` accepts any case, the whole word including tiles already
+``parse_player_play("8h quiz", board, rack)`` (on an infinite board ``"-3,5 across quiz"``, see
+:mod:`scrabble_core.squares`) accepts any case, the whole word including tiles already
 on the board (or ``.`` for them), ``?E`` for a blank standing for E, and uses a blank without being told
 when the rack lacks a letter. Real tiles are always preferred to a blank. When the player did not say
 which of several equal letters is the blank and the choice changes the score, the input is ambiguous.
@@ -23,9 +24,9 @@ from scrabble_core.errors import (
 from scrabble_core.letters import foreign_character, is_game_letter, is_letter_or_foreign_digit
 from scrabble_core.move import PLAYED_THROUGH, Play
 from scrabble_core.scoring import score_placements
-from scrabble_core.squares import parse_coordinate, square_name
+from scrabble_core.squares import parse_coordinate, parse_signed_coordinate, signed_square_name
 from scrabble_core.validation import canonical_play, check_on_board
-from scrabble_core.variant import BLANK
+from scrabble_core.variant import BLANK, Variant
 
 MAX_INPUT_LENGTH = 200
 
@@ -43,13 +44,16 @@ def parse_player_play(text: str, board: Board, rack: str) -> Play:
     if len(text) > MAX_INPUT_LENGTH:
         raise InvalidMoveError("that is far too long to be a play")
     parts = text.split()
-    if len(parts) != 2:
+    variant = board.variant
+    if variant.infinite and len(parts) >= 2:
+        row, col, across = parse_signed_coordinate(" ".join(parts[:-1]))
+    elif len(parts) != 2:
         raise InvalidMoveError(
             "write a play as a coordinate and a word: 8H QUIZ goes across from H8, H8 QUIZ goes down"
         )
-    row, col, across = parse_coordinate(parts[0])
-    variant = board.variant
-    tokens = list(_tokens(parts[1], variant.alphabet))
+    else:
+        row, col, across = parse_coordinate(parts[0])
+    tokens = list(_tokens(parts[-1], variant.alphabet))
     d_row, d_col = (0, 1) if across else (1, 0)
     fixed: list[tuple[int, str]] = []  # index in the word, tile (blanks marked lowercase)
     free: list[tuple[int, str]] = []  # letters the player did not mark: a real tile or a blank
@@ -59,10 +63,10 @@ def parse_player_play(text: str, board: Board, rack: str) -> Play:
         tile = board[square]
         if tile is not None:
             if letter not in (PLAYED_THROUGH, tile.upper()) or blank:
-                raise SquareOccupiedError(square_name(square), tile.upper())
+                raise SquareOccupiedError(variant.square_name(square), tile.upper())
             continue
         if letter == PLAYED_THROUGH:
-            raise EmptySquareError(square_name(square))
+            raise EmptySquareError(variant.square_name(square))
         if blank:
             fixed.append((index, letter.lower()))
         else:
@@ -75,13 +79,16 @@ def parse_player_play(text: str, board: Board, rack: str) -> Play:
     return canonical_play(board, play)
 
 
-def player_notation(play: Play) -> str:
+def player_notation(play: Play, variant: Variant | None = None) -> str:
     """``play`` written as a player types it, which :func:`parse_player_play` reads back to the same play:
-    ``?E`` for a blank E, ``.`` for a tile already on the board (``H8 QU?IZ``, ``8D .A?XE``)."""
+    ``?E`` for a blank E, ``.`` for a tile already on the board (``H8 QU?IZ``, ``8D .A?XE``); on an
+    infinite ``variant``, with a signed coordinate (``-3,5 across QU?IZ``)."""
     word = "".join(
         letter if letter == PLAYED_THROUGH or letter.isupper() else f"{BLANK}{letter.upper()}"
         for letter in play.letters
     )
+    if variant is not None and variant.infinite:
+        return f"{signed_square_name(play.start)} {'across' if play.across else 'down'} {word}"
     return f"{play.coordinate} {word}"
 
 

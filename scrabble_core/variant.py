@@ -22,7 +22,16 @@ from typing import Final
 
 from scrabble_core.board_programs import MAX_PROGRAMS_PER_SQUARE, MAX_SQUARE_IDS, BoardPrograms, SquareKind
 from scrabble_core.errors import InvalidMoveError, ProgramError, VariantError, cut, echo
-from scrabble_core.squares import MAX_BOARD_SIZE, Square, parse_square, square_name
+from scrabble_core.squares import (
+    MAX_BOARD_SIZE,
+    MAX_SIGNED,
+    Square,
+    coordinate_name,
+    parse_square,
+    signed_coordinate_name,
+    signed_square_name,
+    square_name,
+)
 
 BLANK: Final = "?"
 MIN_BOARD_SIZE: Final = 2
@@ -93,6 +102,9 @@ class Variant:
     programs: BoardPrograms | None = None
     """The board and square programs of a board written as a program (``[board] program``); ``layout``
     then holds each square's premium where its programs are a letter or word multiplier."""
+    infinite: bool = False
+    """Whether the board has no edges: every square with signed coordinates is on it unless the board
+    program makes it a hole (``layout`` is then empty: a square's premium comes from its programs)."""
 
     @cached_property
     def scored_by_programs(self) -> bool:
@@ -123,7 +135,7 @@ class Variant:
     @property
     def cols(self) -> int:
         """Number of columns of the board."""
-        return len(self.layout[0])
+        return len(self.layout[0]) if self.layout else 0
 
     @cached_property
     def alphabet(self) -> str:
@@ -172,6 +184,9 @@ class Variant:
 
     def on_board(self, square: Square) -> bool:
         """Whether ``square`` is a real square of the board (inside it and not a hole)."""
+        if self.infinite:
+            assert self.programs is not None
+            return self.programs.square_id(square) is not None
         return square in self._squares
 
     def premium(self, square: Square) -> Premium:
@@ -181,10 +196,31 @@ class Variant:
             IndexError: the square is outside the board or a hole.
         """
         row, col = square
-        premium = self.layout[row][col] if row >= 0 and col >= 0 else None
+        if self.infinite:
+            assert self.programs is not None
+            square_id = self.programs.square_id(square)
+            premium = None if square_id is None else self.programs_premium(square_id)
+        else:
+            premium = self.layout[row][col] if row >= 0 and col >= 0 else None
         if premium is None:
             raise IndexError(f"{square} is not a square of the {self.name} board")
         return premium
+
+    def programs_premium(self, square_id: int) -> Premium:
+        """The premium a square of id ``square_id`` shows: its multipliers where :class:`Premium` has
+        them, else plain (such a square scores by its programs)."""
+        assert self.programs is not None
+        multipliers = self.programs.square_multipliers[square_id]
+        return _PREMIUM_BY_MULTIPLIERS.get(multipliers or (1, 1), Premium.PLAIN)
+
+    def square_name(self, square: Square) -> str:
+        """The name players use for ``square``: ``H8`` on a finite board, ``x,y`` on an infinite one."""
+        return signed_square_name(square) if self.infinite else square_name(square)
+
+    def coordinate_name(self, square: Square, across: bool) -> str:
+        """The coordinate of a word starting on ``square``: ``8H``/``H8`` on a finite board, ``-3,5a``
+        (across) or ``0,0d`` (down) on an infinite one."""
+        return signed_coordinate_name(square, across) if self.infinite else coordinate_name(square, across)
 
     def squares(self) -> Iterator[Square]:
         """Every real square of the board, row by row."""
@@ -245,10 +281,12 @@ def variant_from_dict(data: Mapping[str, object], source: str) -> Variant:
         )
     board = _table(data, "board", source)
     programs = None
+    infinite = False
     if programmed:
-        programs, layout, start = _programmed_board(board, data.get("squares"), source)
-        _check_playable(layout, start, source)
-        _check_programs(programs, layout, start, tiles, rack_size, source)
+        programs, layout, start, infinite = _programmed_board(board, data.get("squares"), source)
+        if not infinite:
+            _check_playable(layout, start, source)
+        _check_programs(programs, layout, start, tiles, rack_size, infinite, source)
     else:
         layout, start = _board(board, source)
     return Variant(
@@ -263,6 +301,7 @@ def variant_from_dict(data: Mapping[str, object], source: str) -> Variant:
         exchange_min_bag=exchange_min_bag,
         scoreless_rounds=scoreless_rounds,
         programs=programs,
+        infinite=infinite,
     )
 
 
@@ -287,9 +326,10 @@ def variant_to_dict(variant: Variant) -> dict[str, object]:
             "program": programs.program_text,
             "start": [col, row],
             "used_square": programs.used_square,
-            "infinite": False,
-            "size": [variant.cols, variant.rows],
+            "infinite": variant.infinite,
         }
+        if not variant.infinite:
+            data["board"]["size"] = [variant.cols, variant.rows]  # type: ignore[index]
         data["squares"] = {
             str(kind.id): {str(priority): text for priority, text in kind.programs} for kind in programs.kinds
         }
@@ -529,8 +569,9 @@ _PROGRAM_BOARD_KEYS: Final = ("program", "start", "used_square", "infinite", "si
 
 def _programmed_board(
     board: Mapping[str, object], squares: object, source: str
-) -> tuple[BoardPrograms, tuple[tuple[Premium | None, ...], ...], Square]:
-    """The programs, layout and start of a board written as a program (the ``[board] program`` schema).
+) -> tuple[BoardPrograms, tuple[tuple[Premium | None, ...], ...], Square, bool]:
+    """The programs, layout, start and whether it is infinite of a board written as a program (the
+    ``[board] program`` schema); an infinite board's layout is empty.
 
     Raises:
         VariantError: a key is missing, unknown or of the wrong type; a program does not parse; the
@@ -544,12 +585,17 @@ def _programmed_board(
     program = board["program"]
     if not isinstance(program, str):
         raise VariantError(source, "board.program", "must be a program (a string)")
-    if board.get("infinite", False) is not False:
-        raise VariantError(
-            source, "board.infinite", "this engine plays finite boards only: set infinite = false"
-        )
-    cols, rows = _pair(board, "size", source, MIN_BOARD_SIZE, MAX_BOARD_SIZE)
-    col, row = _pair(board, "start", source, 0, MAX_BOARD_SIZE - 1)
+    infinite = board.get("infinite", False)
+    if not isinstance(infinite, bool):
+        raise VariantError(source, "board.infinite", f"must be true or false, not {cut(repr(infinite))}")
+    if infinite:
+        if "size" in board:
+            raise VariantError(source, "board.size", "an infinite board has no size: remove it")
+        cols = rows = 0
+        col, row = _pair(board, "start", source, -MAX_SIGNED, MAX_SIGNED)
+    else:
+        cols, rows = _pair(board, "size", source, MIN_BOARD_SIZE, MAX_BOARD_SIZE)
+        col, row = _pair(board, "start", source, 0, MAX_BOARD_SIZE - 1)
     used_square = _integer(board, "used_square", source, 0, -(2**31), 2**31, table="board")
     if not isinstance(squares, dict) or not squares:
         raise VariantError(
@@ -577,7 +623,7 @@ def _programmed_board(
         )
         for line in ids
     )
-    return programs, layout, (row, col)
+    return programs, layout, (row, col), infinite
 
 
 def _pair(board: Mapping[str, object], key: str, source: str, low: int, high: int) -> tuple[int, int]:
@@ -626,28 +672,46 @@ def _check_programs(
     start: Square,
     tiles: tuple[TileKind, ...],
     rack_size: int,
+    infinite: bool,
     source: str,
 ) -> None:
     """Run every program of the squares within a rack's reach of the start, and the used square's, on
-    each letter of a word of a rack's length.
+    each letter of a word of a rack's length; on an infinite board, check the start too (a real square
+    with a real square beside it).
 
     Raises:
-        VariantError: one of them fails or runs past its limits (named, with why).
+        VariantError: one of them fails or runs past its limits (named, with why); the start of an
+            infinite board is a hole or enclosed by holes.
     """
     probe = "".join(tiles[i % len(tiles)].letter for i in range(rack_size))
     points = tuple(tiles[i % len(tiles)].value for i in range(rack_size))
     row, col = start
+    rows, cols = (row + rack_size + 1, col + rack_size + 1) if infinite else (len(layout), len(layout[0]))
+    low_row, low_col = (
+        (row - rack_size, col - rack_size) if infinite else (max(0, row - rack_size), max(0, col - rack_size))
+    )
     near = {programs.used_square}
-    for r in range(max(0, row - rack_size), min(len(layout), row + rack_size + 1)):
-        for c in range(max(0, col - rack_size), min(len(layout[0]), col + rack_size + 1)):
-            square_id = programs.square_id((r, c))
-            if square_id is not None:
-                near.add(square_id)
     try:
+        for r in range(low_row, min(rows, row + rack_size + 1)):
+            for c in range(low_col, min(cols, col + rack_size + 1)):
+                square_id = programs.square_id((r, c))
+                if square_id is not None:
+                    near.add(square_id)
         for square_id in sorted(near):
             programs.check_square(square_id, probe, points)
     except ProgramError as error:
         raise VariantError(source, error.program, error.problem) from None
+    if infinite:
+        name = signed_square_name(start)
+        if programs.square_id(start) is None:
+            raise VariantError(source, "board.start", f"{name} is a hole: the first word could not cover it")
+        beside = ((row + d_row, col + d_col) for d_row, d_col in ((-1, 0), (1, 0), (0, -1), (0, 1)))
+        if all(programs.square_id(square) is None for square in beside):
+            raise VariantError(
+                source,
+                "board.start",
+                f"{name} is enclosed by holes: no first word of two letters could cover it",
+            )
 
 
 def _check_playable(layout: tuple[tuple[Premium | None, ...], ...], start: Square, source: str) -> None:
