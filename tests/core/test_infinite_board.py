@@ -16,6 +16,7 @@ from scrabble_core.errors import (
     InvalidMoveError,
     NotConnectedError,
     OffBoardError,
+    ScrabbleError,
     SquareOccupiedError,
     StartSquareError,
     VariantError,
@@ -72,24 +73,24 @@ def test_the_board_keeps_only_the_tiles_placed() -> None:
     copy = board.copy()
     copy.remove([(0, 0)])
     assert board[(0, 0)] == "B" and copy[(0, 0)] is None
-    assert len(board._tiles) == 3  # noqa: SLF001  (nothing is kept for the squares between)
+    assert len(board._tiles) == 3  # nothing is kept for the squares between
 
 
 def test_reading_a_bad_tile_line() -> None:
-    with pytest.raises(Exception, match=r"'x' is not a tile of an infinite board \(x,y TILE\)"):
+    with pytest.raises(ScrabbleError, match=r"'x' is not a tile of an infinite board \(x,y TILE\)"):
         Board.from_rows(INFINITE, ["x"])
-    with pytest.raises(Exception, match="^0,0 holds two tiles$"):
+    with pytest.raises(ScrabbleError, match=r"^0,0 holds two tiles$"):
         Board.from_rows(INFINITE, ["0,0 A", "0,0 B"])
 
 
 def test_validation_and_scoring_on_signed_squares() -> None:
     board = Board(INFINITE)
-    with pytest.raises(StartSquareError, match="^the first word must cover the start square 0,0$"):
+    with pytest.raises(StartSquareError, match=r"^the first word must cover the start square 0,0$"):
         check_play(board, Play.from_gcg("1,0a QUIZ"))
     quiz = Play.from_gcg("-2,0a QUIZ")
     assert check_play(board, quiz).total == (10 + 1 + 1 + 10) * 2  # I on the centre, 2W
     board.place(quiz.placements())
-    with pytest.raises(SquareOccupiedError, match="^-2,0 is already taken by Q$"):
+    with pytest.raises(SquareOccupiedError, match=r"^-2,0 is already taken by Q$"):
         check_play(board, Play.from_gcg("-2,0d QI"))
     with pytest.raises(NotConnectedError):
         check_play(board, Play.from_gcg("-10,-10a AX"))
@@ -108,7 +109,7 @@ def test_a_hole_on_an_infinite_board() -> None:
     assert isinstance(variant, type(INFINITE))
     assert not variant.on_board((3, 3)) and not variant.on_board((-5, -5))
     board = Board(variant)
-    with pytest.raises(OffBoardError, match="^3,-5 is not a square of this board$"):
+    with pytest.raises(OffBoardError, match=r"^3,-5 is not a square of this board$"):
         check_play(board, Play.from_gcg("3,-6d AB"))
 
 
@@ -121,10 +122,10 @@ def test_players_type_signed_coordinates() -> None:
     assert parse_player_play("0,-1 down ziti".replace("ziti", "ZEE"), board, rack) == Play(
         -1, 0, False, "ZEE"
     )
-    with pytest.raises(InvalidMoveError, match="^'8H' is not a coordinate: write x,y then across or down"):
+    with pytest.raises(InvalidMoveError, match=r"^'8H' is not a coordinate: write x,y then across or down"):
         parse_player_play("8H QUIZ", board, rack)
     with pytest.raises(
-        InvalidMoveError, match="^'-2,0' names no direction: add across or down, e.g. -2,0 across$"
+        InvalidMoveError, match=r"^'-2,0' names no direction: add across or down, e.g. -2,0 across$"
     ):
         parse_player_play("-2,0 QUIZ", board, rack)
     assert player_notation(expected, INFINITE) == "-2,0 across QUIZ"
@@ -152,6 +153,7 @@ def test_move_generation_in_the_window_is_exact(
     rng = random.Random(2026)
     cores = generators(enable_lexicon, enable_generator)
     board = Board(INFINITE)
+    assert isinstance(board, InfiniteBoard)
     bag = INFINITE.full_bag()
     for turn in range(8):
         rack = "".join(rng.sample(bag, 7))
