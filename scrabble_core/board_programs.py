@@ -17,6 +17,7 @@ engine scores and searches it as it does a layout-string board.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -119,13 +120,45 @@ class BoardPrograms:
             return None
         return result
 
+    @cached_property
+    def _shapes(self) -> Mapping[int, tuple[int, int, float, float] | None]:
+        """Each square id's letter and word multipliers with the highest priority of a letter addition
+        and the lowest of a word multiplication (infinite where there is none); ``None`` for the ids
+        whose programs are not all recognised."""
+        shapes: dict[int, tuple[int, int, float, float] | None] = {}
+        for square_id, programs in self.squares.items():
+            multipliers = self.square_multipliers[square_id]
+            if multipliers is None:
+                shapes[square_id] = None
+                continue
+            adds = [priority for priority, program in programs if _adds(program)]
+            scales = [priority for priority, program in programs if _scales(program)]
+            shapes[square_id] = (*multipliers, max(adds, default=-math.inf), min(scales, default=math.inf))
+        return shapes
+
     def score_word(self, ids: Sequence[int], word: str, points: tuple[int, ...]) -> int:
         """The points of ``word`` (uppercase letters, a blank as its letter) whose letters are worth
         ``points`` and stand on squares of ``ids`` (the used square's id under a tile already there).
 
+        A word whose squares' programs are all recognised as multipliers, every letter addition of
+        them at a lower priority than every word multiplication, is scored with the multipliers,
+        which is what running the programs would compute.
+
         Raises:
             ProgramError: a square program fails or runs past its limits.
         """
+        shapes = self._shapes
+        if all(shapes[square_id] is not None for square_id in ids):
+            known = [shapes[square_id] for square_id in ids]
+            last_add = max(shape[2] for shape in known if shape is not None)
+            first_scale = min(shape[3] for shape in known if shape is not None)
+            if last_add < first_scale:
+                total, factor = 0, 1
+                for shape, value in zip(known, points, strict=True):
+                    assert shape is not None
+                    total += shape[0] * value
+                    factor *= shape[1]
+                return total * factor
         steps = sorted(
             (
                 (priority, pos, program)

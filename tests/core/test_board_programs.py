@@ -40,6 +40,9 @@ def by_programs(variant: Variant) -> Variant:
     """An equal variant whose words are scored by running the square programs, never by multipliers."""
     forced = variant_from_dict(variant_to_dict(variant), "forced")
     forced.__dict__["scored_by_programs"] = True
+    assert forced.programs is not None
+    # No square's shape is known: score_word runs every program of every word.
+    forced.programs.__dict__["_shapes"] = dict.fromkeys(forced.programs.squares)
     return forced
 
 
@@ -186,8 +189,8 @@ def _board(data: dict[str, object]) -> dict[str, object]:
         ),
         (
             lambda d: _board(d).update(infinite=True),
-            "board.infinite",
-            "this engine plays finite boards only: set infinite = false",
+            "board.size",
+            "an infinite board has no size: remove it",
         ),
         (lambda d: _board(d).update(size=[15]), "board.size", "must be [x, y], two whole numbers, not [15]"),
         (
@@ -229,8 +232,10 @@ def test_moves_on_a_board_scored_by_programs_score_as_check_play(
         found = [generator.generate(board, rack) for generator in generators]
         assert all(moves == found[0] for moves in found)
         moves = found[0]
+        forced = Board.from_rows(by_programs(DIAMOND), board.rows_text())
         for move in moves:
             assert check_play(board, move.play, rack=rack, lexicon=enable_lexicon).total == move.score
+            assert check_play(forced, move.play).total == move.score  # every program run
         assert [m.score for m in moves] == sorted((m.score for m in moves), reverse=True)
         best = [generator.top(board, rack, 3) for generator in generators]
         assert all(top == best[0] for top in best)
