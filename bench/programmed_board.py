@@ -97,14 +97,14 @@ def main() -> None:
         for name, variant in (("built_in", built_in), ("program", programmed), ("by_programs", forced))
     }
 
-    def score(name: str) -> Callable[[], None]:
-        return lambda: [check_play(board, play) for board, _, play in boards[name]] and None
+    def score(name: str) -> Callable[[], object]:
+        return lambda: [check_play(board, play) for board, _, play in boards[name]]
 
-    def generate(name: str) -> Callable[[], None]:
-        return lambda: [generator.generate(board, rack) for board, rack, _ in boards[name]] and None
+    def generate(name: str) -> Callable[[], object]:
+        return lambda: [generator.generate(board, rack) for board, rack, _ in boards[name]]
 
-    def best(name: str) -> Callable[[], None]:
-        return lambda: [generator.best(board, rack) for board, rack, _ in boards[name]] and None
+    def best(name: str) -> Callable[[], object]:
+        return lambda: [generator.best(board, rack) for board, rack, _ in boards[name]]
 
     for measure, make in (("score", score), ("generate", generate), ("best", best)):
         times: dict[str, list[float]] = {name: [] for name in boards}
