@@ -187,13 +187,14 @@ class InfiniteBoard(Board):
 
     Every square the board program does not make a hole is on the board; :meth:`rows_text` writes one
     line per tile, ``x,y TILE`` (``x`` the column, ``y`` the row), which :meth:`Board.from_rows` reads back.
+    A tile is kept under its square packed into one number (:func:`_pack`): half the memory of a pair.
     """
 
     __slots__ = ("_tiles",)
 
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
-        self._tiles: dict[Square, str] = {}
+        self._tiles: dict[int, str] = {}
 
     def read_tiles(self, rows: Iterable[str]) -> InfiniteBoard:
         """Put the tiles of ``rows`` (as :meth:`rows_text` writes them) on this board; return it.
@@ -218,35 +219,42 @@ class InfiniteBoard(Board):
                 raise ScrabbleError(f"{tile[:10]!r} at {name} is not a letter of this game")
             if not self.variant.on_board(square):
                 raise ScrabbleError(f"{name} is not a square of this board")
-            if square in self._tiles:
+            if _pack(square) in self._tiles:
                 raise ScrabbleError(f"{name} holds two tiles")
-            self._tiles[square] = tile
+            self._tiles[_pack(square)] = tile
         return self
 
     def __getitem__(self, square: Square) -> str | None:
         """The tile on ``square`` (``None`` when empty)."""
-        return self._tiles.get(square)
+        return self._tiles.get(_pack(square))
 
     def occupied(self, square: Square) -> bool:
         """Whether ``square`` holds a tile."""
-        return square in self._tiles
+        return _pack(square) in self._tiles
 
     def place(self, placements: Iterable[tuple[Square, str]]) -> None:
         """Put tiles on squares (no rule is checked: validation happens before)."""
-        self._tiles.update(placements)
+        self._tiles.update((_pack(square), tile) for square, tile in placements)
 
     def remove(self, squares: Iterable[Square]) -> None:
         """Take the tiles off ``squares`` (a withdrawn play)."""
         for square in squares:
-            del self._tiles[square]
+            del self._tiles[_pack(square)]
 
     def tiles(self) -> Iterator[tuple[Square, str]]:
         """Every tile on the board with its square, row by row."""
-        return iter(sorted(self._tiles.items()))
+        return ((_unpack(key), tile) for key, tile in sorted(self._tiles.items()))
 
     def is_empty(self) -> bool:
         """Whether no tile has been played yet."""
         return not self._tiles
+
+    def tiles_from(self, corner: Square) -> Iterator[tuple[Square, str]]:
+        """Every tile with its square counted from ``corner``, which is above and left of every tile
+        (in no particular order): the tiles of a window of the board whose top left square is ``corner``."""
+        base = _pack(corner)
+        for key, tile in self._tiles.items():
+            yield divmod(key - base, _PACK_SPAN), tile
 
     def copy(self) -> InfiniteBoard:
         """An independent copy of this board."""
@@ -258,7 +266,7 @@ class InfiniteBoard(Board):
     def bounds(self, margin: int = 0) -> tuple[Square, Square]:
         """The corners ``(top, left), (bottom, right)`` of the smallest rectangle holding every tile and
         the start square, widened by ``margin`` on each side."""
-        squares = [*self._tiles, self.variant.start]
+        squares = [*map(_unpack, self._tiles), self.variant.start]
         top = min(row for row, _ in squares) - margin
         left = min(col for _, col in squares) - margin
         bottom = max(row for row, _ in squares) + margin
@@ -281,7 +289,7 @@ class InfiniteBoard(Board):
             chars = []
             for col in range(left, right + 1):
                 square = (row, col)
-                tile = self._tiles.get(square)
+                tile = self._tiles.get(_pack(square))
                 if tile is not None:
                     char = tile
                 elif not self.variant.on_board(square):
@@ -303,3 +311,20 @@ class InfiniteBoard(Board):
 
     def __repr__(self) -> str:
         return f"<InfiniteBoard {self.variant.name} {len(self._tiles)} tiles>"
+
+
+_PACK_OFFSET = 1 << 30
+_PACK_SPAN = 1 << 31
+
+
+def _pack(square: Square) -> int:
+    """``square`` as one number, in the order of squares (row by row): for coordinates of either sign
+    below 2**30 in size."""
+    row, col = square
+    return (row + _PACK_OFFSET) * _PACK_SPAN + col + _PACK_OFFSET
+
+
+def _unpack(key: int) -> Square:
+    """The square :func:`_pack` made ``key`` of."""
+    row, col = divmod(key, _PACK_SPAN)
+    return row - _PACK_OFFSET, col - _PACK_OFFSET

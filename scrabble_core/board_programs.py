@@ -29,8 +29,9 @@ from scrabble_core.squares import Square
 MAX_SQUARE_IDS: Final = 64
 """The most square ids a variant may define."""
 MAX_PROGRAMS_PER_SQUARE: Final = 16
-_CACHE_LIMIT: Final = 1 << 20
-"""The most squares whose id is cached (an infinite board's window grows with the game)."""
+_CHUNK_BITS: Final = 4
+_CHUNK_LIMIT: Final = 4096
+"""The most blocks of 16x16 squares whose ids are cached, a byte a square (4 MiB in all)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +64,11 @@ class BoardPrograms:
             )
             for kind in self.kinds
         }
-        self._ids: dict[Square, int | None] = {}
+        # The cache of square ids: a byte per square in blocks of 16x16 squares, 0 for a square not
+        # yet computed, 1 for a hole, 2 + k for the k-th id of ``kinds``.
+        self._blocks: dict[Square, bytearray] = {}
+        self._codes = {kind.id: code for code, kind in enumerate(self.kinds, 2)}
+        self._ids_by_code: list[int | None] = [None, None, *(kind.id for kind in self.kinds)]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, BoardPrograms):
@@ -86,17 +91,19 @@ class BoardPrograms:
         Raises:
             ProgramError: the board program fails or runs past its limits on this square.
         """
-        cached = self._ids.get(square, -1)
-        if cached != -1:
-            return cached
         row, col = square
-        value: int | None = self.board.run(Context(x=col, y=row))
-        if value not in self.squares:
-            value = None
-        if len(self._ids) >= _CACHE_LIMIT:
-            self._ids.clear()
-        self._ids[square] = value
-        return value
+        block_key = (row >> _CHUNK_BITS, col >> _CHUNK_BITS)
+        block = self._blocks.get(block_key)
+        if block is None:
+            if len(self._blocks) >= _CHUNK_LIMIT:
+                self._blocks.clear()
+            block = self._blocks[block_key] = bytearray(1 << (2 * _CHUNK_BITS))
+        mask = (1 << _CHUNK_BITS) - 1
+        index = ((row & mask) << _CHUNK_BITS) | (col & mask)
+        code = block[index]
+        if not code:
+            code = block[index] = self._codes.get(self.board.run(Context(x=col, y=row)), 1)
+        return self._ids_by_code[code]
 
     @cached_property
     def square_multipliers(self) -> Mapping[int, tuple[int, int] | None]:

@@ -80,6 +80,7 @@ PURE_PYTHON_ENV: Final = "SCRABBLE_PURE_PYTHON"
 # that stay exact in a double (the bounds are doubles).
 _NATIVE_MAX_RACK: Final = 64
 _NATIVE_MAX_SIDE: Final = 63
+_WINDOW_BLOCK: Final = 8
 _NATIVE_MAX_LEAVES: Final = 1 << 20
 _NATIVE_MAX_SCORE: Final = 1 << 52
 _NATIVE_BLANK: Final = 64
@@ -378,14 +379,23 @@ class MoveGenerator:
 
         A play places at most ``rack_size`` tiles in a line through or beside the tiles already there
         (or through the start), so it stays within ``rack_size`` squares of the rectangle around them:
-        the window is that rectangle widened by ``rack_size`` on each side, its squares' premiums and
-        holes those of the board's (:func:`window_variant`, kept while the rectangle stays the same).
+        the window is that rectangle widened by ``rack_size`` on each side and out to whole blocks of
+        :data:`_WINDOW_BLOCK` squares, its squares' premiums and holes those of the board's
+        (:func:`window_variant`, kept while the window stays the same).
         Every play of the window, moved by the corner, is a play of the board with the same words (and,
         on a board of multipliers, the same score), and the other way round.
         """
         assert isinstance(board, InfiniteBoard)
         variant = board.variant
-        corners = board.bounds(variant.rack_size)
+        (top, left), (bottom, right) = board.bounds(variant.rack_size)
+        # Out to whole blocks of squares, so that the window changes only now and then as the tiles spread.
+        corners = (
+            (top - top % _WINDOW_BLOCK, left - left % _WINDOW_BLOCK),
+            (
+                bottom - bottom % _WINDOW_BLOCK + _WINDOW_BLOCK - 1,
+                right - right % _WINDOW_BLOCK + _WINDOW_BLOCK - 1,
+            ),
+        )
         key = (id(variant), corners)
         cached = self._windows.get(key)
         if cached is None or cached[0] is not variant:
@@ -393,9 +403,8 @@ class MoveGenerator:
                 self._windows.clear()
             cached = self._windows[key] = (variant, window_variant(variant, *corners))
         window = Board(cached[1])
-        (top, left), _ = corners
-        window.place(((row - top, col - left), tile) for (row, col), tile in board.tiles())
-        return window, (top, left)
+        window.place(board.tiles_from(corners[0]))
+        return window, corners[0]
 
     def _programmed(
         self, board: Board, rack: str, count: int, leave_value: LeaveValue | None
@@ -641,11 +650,12 @@ def window_variant(variant: Variant, corner: Square, far: Square) -> Variant:
     """The finite variant of the squares of the infinite ``variant`` from ``corner`` (top left) to
     ``far`` (bottom right): their premiums and holes, the start moved with them, the same rules."""
     (top, left), (bottom, right) = corner, far
+    programs = variant.programs
+    assert programs is not None
+    premiums = {square_id: variant.programs_premium(square_id) for square_id in programs.squares}
+    square_id = programs.square_id
     layout = tuple(
-        tuple(
-            variant.premium((row, col)) if variant.on_board((row, col)) else None
-            for col in range(left, right + 1)
-        )
+        tuple(premiums.get(square_id((row, col))) for col in range(left, right + 1))  # type: ignore[arg-type]
         for row in range(top, bottom + 1)
     )
     start_row, start_col = variant.start
