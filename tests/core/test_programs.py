@@ -4,6 +4,7 @@ the limits, and symbolic recognition of multiplier squares."""
 from __future__ import annotations
 
 import contextlib
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -317,10 +318,21 @@ def test_no_unicode_text_crashes_the_parser(text: str) -> None:
 @given(text=_PROGRAMS, steps=st.integers(1, 60))
 def test_the_step_limit_holds(text: str, steps: int) -> None:
     program = Program(
-        f"while (true) do {{ {text.replace('declare', '_result_ := 0; declare', 0)} }}",
+        f"while (true) do {{ {text} }}",
         "loop",
         BOARD,
         Limits(steps=steps),
     )
     with pytest.raises(ProgramError):
         program.run(Context())
+
+
+def test_the_examples_of_the_documentation_parse() -> None:
+    """Every program of docs/boards.md's examples parses as the kind of program it shows."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "boards.md").read_text(encoding="utf-8")
+    examples = text.split("### Examples", 1)[1].split("## How fast", 1)[0]
+    blocks = [block.split("```", 1)[0] for block in examples.split("```\n")[1::2]]
+    kinds = [SQUARE, SQUARE, BOARD, BOARD]
+    assert len(blocks) == len(kinds)
+    for block, kind in zip(blocks, kinds, strict=True):
+        Program(block, "docs", kind)
