@@ -76,7 +76,7 @@ class Board:
                     continue
                 if not variant.on_board(square):
                     raise ScrabbleError(f"{square_name(square)} is not a square of this board")
-                if not variant.is_letter(char.upper()):
+                if not variant.allows(char):
                     raise ScrabbleError(f"{char!r} at {square_name(square)} is not a letter of this game")
                 board._cells[row][col] = char
         return board
@@ -215,7 +215,7 @@ class InfiniteBoard(Board):
                     f"{line.strip()[:40]!r} is not a tile of an infinite board (x,y TILE)"
                 ) from None
             name = self.variant.square_name(square)
-            if len(tile) != 1 or not self.variant.is_letter(tile.upper()):
+            if len(tile) != 1 or not self.variant.allows(tile):
                 raise ScrabbleError(f"{tile[:10]!r} at {name} is not a letter of this game")
             if not self.variant.on_board(square):
                 raise ScrabbleError(f"{name} is not a square of this board")

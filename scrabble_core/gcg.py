@@ -193,7 +193,11 @@ def _parse_event(nick: str, rest: str, number: int) -> GcgEvent:
     score, total = int(tokens[-2]), int(tokens[-1])
     body = tokens[:-2]
     rack = ""
-    if len(body) == 3 or (len(body) == 2 and not any(ch.isdigit() for ch in body[0])):
+    # Before a move that is no play (it starts with - or "("), the rack, which may hold set tiles' numbers;
+    # a coordinate has a digit, a rack of letters none.
+    if len(body) == 3 or (
+        len(body) == 2 and (body[1][:1] in ("-", "(") or not any(ch.isdigit() for ch in body[0]))
+    ):
         rack, body = body[0], body[1:]
     if len(body) == 2:
         return GcgEvent(nick, rack, EventKind.PLAY, f"{body[0]} {body[1]}", score, total, number)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from scrabble_core.board import Board
 from scrabble_core.squares import Square, coordinate_name
+from scrabble_core.tiles import letter_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +45,7 @@ class ScoreBreakdown:
 
     def describe(self) -> str:
         """The breakdown as a line players read, e.g. ``"QUIZ 48 + QI 11 + bingo 50 = 109"``."""
-        parts = [f"{word.word.upper()} {word.points}" for word in self.words]
+        parts = [f"{''.join(map(letter_of, word.word))} {word.points}" for word in self.words]
         if self.bingo:
             parts.append(f"bingo {self.bingo}")
         if len(parts) == 1:
@@ -135,4 +136,5 @@ def _programmed_word(
     ids = [programs.square_id(square) if square in new else programs.used_square for square in squares]
     word = "".join(tiles)
     points = tuple(variant.value(tile) for tile in tiles)
-    return WordScore(word, start, across, programs.score_word(ids, word.upper(), points))  # type: ignore[arg-type]
+    letters = "".join(map(letter_of, word))
+    return WordScore(word, start, across, programs.score_word(ids, letters, points))  # type: ignore[arg-type]

@@ -29,6 +29,7 @@ from scrabble_core.lexicon import WordList
 from scrabble_core.move import PLAYED_THROUGH, Play
 from scrabble_core.scoring import ScoreBreakdown, score_placements, word_runs
 from scrabble_core.squares import Square
+from scrabble_core.tiles import letter_of, tile_text
 from scrabble_core.variant import BLANK, Variant
 
 
@@ -77,9 +78,9 @@ def check_play(
             if tile is None:
                 raise EmptySquareError(variant.square_name(square))
         elif tile is not None:
-            raise SquareOccupiedError(variant.square_name(square), tile.upper())
-        elif not variant.is_letter(letter.upper()):
-            raise InvalidMoveError(f"{letter!r} is not a letter of this game")
+            raise SquareOccupiedError(variant.square_name(square), letter_of(tile))
+        elif not variant.allows(letter):
+            raise InvalidMoveError(f"{tile_text(letter)!r} is not a letter of this game")
     placements = play.placements()
     if not placements:
         raise NoTilesError
@@ -142,7 +143,7 @@ def play_from_tiles(board: Board, placements: Iterable[tuple[Square, str]]) -> P
     for square, _ in tiles:
         check_on_board(board.variant, square)
         if (tile := board[square]) is not None:
-            raise SquareOccupiedError(board.variant.square_name(square), tile.upper())
+            raise SquareOccupiedError(board.variant.square_name(square), letter_of(tile))
     rows = {square[0] for square, _ in tiles}
     cols = {square[1] for square, _ in tiles}
     if len(rows) > 1 and len(cols) > 1:
@@ -178,7 +179,7 @@ def formed_words(board: Board, placements: Sequence[tuple[Square, str]], across:
     new = dict(placements)
     words: list[str] = []
     for _, _, squares in word_runs(board, placements, across):
-        word = "".join((new.get(square) or board[square] or "").upper() for square in squares)
+        word = "".join(letter_of(new.get(square) or board[square] or "") for square in squares)
         if word not in words:
             words.append(word)
     return words

@@ -32,6 +32,7 @@ from scrabble_core.squares import (
     signed_square_name,
     square_name,
 )
+from scrabble_core.tiles import MAX_TILE_SETS, SET_BASE, SET_BLOCK, SET_SYMBOLS, letter_of, rack_tile
 
 BLANK: Final = "?"
 MIN_BOARD_SIZE: Final = 2
@@ -84,6 +85,26 @@ class TileKind:
 
 
 @dataclass(frozen=True)
+class TileSet:
+    """Tiles of a few letters (see :mod:`scrabble_core.tiles`): ``count`` of them, each played as any
+    of ``letters`` for that letter's points; ``symbol`` writes one on a rack."""
+
+    symbol: str
+    count: int
+    letters: tuple[tuple[str, int], ...]
+
+    @cached_property
+    def points(self) -> Mapping[str, int]:
+        """The points of each letter of the set."""
+        return dict(self.letters)
+
+    @property
+    def text(self) -> str:
+        """The set as players see it: its letters in brackets, ``[AE]``."""
+        return f"[{''.join(letter for letter, _ in self.letters)}]"
+
+
+@dataclass(frozen=True)
 class Variant:
     """A complete game variant. Squares are ``(row, col)``; ``layout[row][col]`` is ``None`` for a hole."""
 
@@ -102,6 +123,8 @@ class Variant:
     programs: BoardPrograms | None = None
     """The board and square programs of a board written as a program (``[board] program``); ``layout``
     then holds each square's premium where its programs are a letter or word multiplier."""
+    tile_sets: tuple[TileSet, ...] = ()
+    """The letter-set tiles (``[[tile_sets]]``) beside the letter tiles and blanks."""
     infinite: bool = False
     """Whether the board has no edges: every square with signed coordinates is on it unless the board
     program makes it a hole (``layout`` is then empty: a square's premium comes from its programs)."""
@@ -165,18 +188,48 @@ class Variant:
 
     @property
     def tile_count(self) -> int:
-        """Number of tiles in a full bag, blanks included."""
-        return self.blanks + sum(kind.count for kind in self.tiles)
+        """Number of tiles in a full bag, blanks and set tiles included."""
+        return (
+            self.blanks + sum(kind.count for kind in self.tiles) + sum(kind.count for kind in self.tile_sets)
+        )
+
+    @cached_property
+    def _sets(self) -> Mapping[str, TileSet]:
+        return {tile_set.symbol: tile_set for tile_set in self.tile_sets}
 
     def value(self, tile: str) -> int:
-        """Points of one tile: an uppercase letter scores its value; a blank (``?`` or lowercase) 0.
+        """Points of one tile: an uppercase letter scores its value; a blank (``?`` or lowercase) 0; a set
+        tile placed as a letter (:func:`scrabble_core.tiles.set_tile`) that letter's points in its set,
+        and a set tile on a rack (its number) the most of its letters' points.
 
         Raises:
             KeyError: ``tile`` is not a tile of this variant.
         """
+        value = self._values.get(tile)
+        if value is not None:
+            return value
         if tile == BLANK or tile.islower():
             return 0
-        return self._values[tile]
+        if ord(tile) >= SET_BASE:
+            return self._sets[rack_tile(tile)].points[letter_of(tile)]
+        return max(self._sets[tile].points.values())
+
+    @property
+    def set_symbols(self) -> str:
+        """The rack symbols of the variant's set tiles (``"12"``), in order."""
+        return "".join(tile_set.symbol for tile_set in self.tile_sets)
+
+    def tile_set(self, symbol: str) -> TileSet | None:
+        """The set tile whose rack symbol is ``symbol``, if any."""
+        return self._sets.get(symbol)
+
+    def allows(self, char: str) -> bool:
+        """Whether ``char`` is a tile of this variant as the board and moves write one: a letter of the
+        alphabet, in either case, or a set tile of the variant placed as one of its letters."""
+        if ord(char) >= SET_BASE:
+            tile_set = self._sets.get(rack_tile(char))
+            return tile_set is not None and letter_of(char) in tile_set.points
+        return self.is_letter(char.upper())
 
     def is_letter(self, letter: str) -> bool:
         """Whether ``letter`` (uppercase) is a letter of this variant's alphabet."""
@@ -230,8 +283,9 @@ class Variant:
                     yield row, col
 
     def full_bag(self) -> list[str]:
-        """Every tile of the set, in alphabetical order, blanks (``?``) last."""
+        """Every tile of the set, in alphabetical order, then the set tiles (by number), blanks (``?``) last."""
         bag = [kind.letter for kind in self.tiles for _ in range(kind.count)]
+        bag += [tile_set.symbol for tile_set in self.tile_sets for _ in range(tile_set.count)]
         return bag + [BLANK] * self.blanks
 
     def rack_value(self, tiles: str) -> int:
@@ -261,7 +315,8 @@ def variant_from_dict(data: Mapping[str, object], source: str) -> Variant:
     """
     board_data = data.get("board")
     programmed = isinstance(board_data, dict) and "program" in board_data
-    keys = _TOP_KEYS | {"squares"} if programmed else _TOP_KEYS
+    # The keys of the newer schema are named only to the files that use them.
+    keys = _TOP_KEYS | ({"squares"} if programmed else set()) | ({"tile_sets"} & set(data))
     for key in data:
         if key not in keys:
             raise VariantError(source, key, f"unknown key (expected one of {', '.join(sorted(keys))})")
@@ -272,7 +327,8 @@ def variant_from_dict(data: Mapping[str, object], source: str) -> Variant:
     exchange_min_bag = _integer(data, "exchange_min_bag", source, rack_size, 0, 1000)
     scoreless_rounds = _integer(data, "scoreless_rounds", source, 3, 1, 50)
     tiles, blanks = _tiles(_table(data, "tiles", source), source)
-    total = blanks + sum(kind.count for kind in tiles)
+    tile_sets = _tile_sets(data.get("tile_sets", []), tiles, source)
+    total = blanks + sum(kind.count for kind in tiles) + sum(kind.count for kind in tile_sets)
     if total < 2 * rack_size:
         raise VariantError(
             source,
@@ -301,6 +357,7 @@ def variant_from_dict(data: Mapping[str, object], source: str) -> Variant:
         exchange_min_bag=exchange_min_bag,
         scoreless_rounds=scoreless_rounds,
         programs=programs,
+        tile_sets=tile_sets,
         infinite=infinite,
     )
 
@@ -319,6 +376,10 @@ def variant_to_dict(variant: Variant) -> dict[str, object]:
         "board": {"start": square_name(variant.start), "layout": variant.layout_text},
         "tiles": tiles,
     }
+    if variant.tile_sets:
+        data["tile_sets"] = [
+            {"count": tile_set.count, "letters": dict(tile_set.letters)} for tile_set in variant.tile_sets
+        ]
     programs = variant.programs
     if programs is not None:
         row, col = variant.start
@@ -738,6 +799,36 @@ def _check_playable(layout: tuple[tuple[Premium | None, ...], ...], start: Squar
             "board.start",
             f"{name} is enclosed by holes and edges: no first word of two letters could cover it",
         )
+
+
+def _tile_sets(data: object, tiles: tuple[TileKind, ...], source: str) -> tuple[TileSet, ...]:
+    """The ``[[tile_sets]]`` of a variant file.
+
+    Raises:
+        VariantError: not a list of tables of ``count`` and ``letters``, more than
+            :data:`~scrabble_core.tiles.MAX_TILE_SETS`, or a letter that is not one of ``[tiles]``.
+    """
+    if not isinstance(data, list) or len(data) > MAX_TILE_SETS:
+        raise VariantError(source, "tile_sets", f"must be at most {MAX_TILE_SETS} [[tile_sets]] tables")
+    alphabet = {kind.letter for kind in tiles}
+    sets = []
+    for number, entry in enumerate(data, 1):
+        key = f"tile_sets.{number}"
+        if not isinstance(entry, dict) or set(entry) != {"count", "letters"}:
+            raise VariantError(source, key, "must have a count and letters = { LETTER = points, ... }")
+        count = _integer(entry, "count", source, 0, 0, 1000, table=key)
+        letters = entry["letters"]
+        if not isinstance(letters, dict) or not letters:
+            raise VariantError(source, f"{key}.letters", "must be a table of LETTER = points")
+        for letter, points in letters.items():
+            if letter not in alphabet or ord(letter) >= SET_BLOCK:
+                raise VariantError(source, f"{key}.letters", f"{echo(letter)} is not a letter of [tiles]")
+            if isinstance(points, bool) or not isinstance(points, int) or not 0 <= points <= 1000:
+                raise VariantError(
+                    source, f"{key}.letters.{letter}", f"must be 0 to 1000 points, not {cut(repr(points))}"
+                )
+        sets.append(TileSet(SET_SYMBOLS[number - 1], count, tuple(letters.items())))
+    return tuple(sets)
 
 
 def _tiles(tiles: Mapping[str, object], source: str) -> tuple[tuple[TileKind, ...], int]:
