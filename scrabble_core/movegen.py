@@ -43,7 +43,7 @@ import math
 import os
 import threading
 from array import array
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from operator import mul
@@ -56,8 +56,10 @@ from scrabble_core.errors import InvalidMoveError, ScrabbleError
 from scrabble_core.leaves import LeaveModel, NativeLeaveTable
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Play
-from scrabble_core.scoring import score_placements
+from scrabble_core.scoring import score_placements, word_runs
 from scrabble_core.squares import Square
+from scrabble_core.tiles import is_set_tile, letter_of, set_tile
+from scrabble_core.validation import remove_tiles
 from scrabble_core.variant import BLANK, Variant
 
 if TYPE_CHECKING:
@@ -265,9 +267,12 @@ class MoveGenerator:
             ScrabbleError: the variant has letters outside the lexicon's alphabet.
             ProgramError: a square program of the variant fails on a word formed.
         """
-        if board.variant.infinite:
+        variant = board.variant
+        if variant.tile_sets and any(tile in variant.set_symbols for tile in rack):
+            return self._with_sets(board, rack, 0, None)
+        if variant.infinite:
             return self._windowed(board, rack, 0, None)
-        if board.variant.scored_by_programs:
+        if variant.scored_by_programs:
             return self._programmed(board, rack, 0, None)
         return self._generate(board, rack)
 
@@ -319,6 +324,9 @@ class MoveGenerator:
         """
         if count < 1:
             raise ValueError(f"count must be at least 1, not {count}")
+        variant = board.variant
+        if variant.tile_sets and any(tile in variant.set_symbols for tile in rack):
+            return self._with_sets(board, rack, count, leave_value)
         if board.variant.infinite:
             return self._windowed(board, rack, count, leave_value)
         if board.variant.scored_by_programs:
@@ -346,6 +354,79 @@ class MoveGenerator:
         _walk(self.dawg, board.variant, position, prepared, starts, keep, limit)
         kept.sort(reverse=True)
         return _moves(position, prepared, [record for _, _, record in kept])
+
+    def _with_sets(
+        self, board: Board, rack: str, count: int, leave_value: LeaveValue | None
+    ) -> list[GeneratedMove]:
+        """:meth:`generate` (``count`` 0) or :meth:`top` of a rack holding set tiles.
+
+        For every way the rack's set tiles can stand for letters of their sets, the rack is searched (with
+        either core) with each set tile as a letter tile of its letter; each play found is kept once for
+        every way its letters can be the rack's letter tiles and those set tiles (a set tile stands only
+        where it was given its letter), with its score (a set tile counts its letter's points in its set)
+        and its leave (set tiles' numbers before the blanks). A play that uses a set tile as a letter is
+        found in the search where the set tile was given that letter, so none is missed.
+        """
+        variant = board.variant
+        symbols = variant.set_symbols
+        held = [tile for tile in rack if tile in symbols]
+        plain = "".join(tile for tile in rack if tile not in symbols)
+        regular = Counter(plain)
+        order = {tile: k for k, tile in enumerate([*self.dawg.alphabet, *symbols, BLANK])}
+
+        @functools.cache
+        def leave_of(used: str) -> str:
+            return "".join(sorted(remove_tiles(rack, used), key=order.__getitem__))
+
+        seen: set[tuple[int, int, bool, str]] = set()
+        moves = []
+        sets = [variant.tile_set(symbol) for symbol in held]
+        for chosen in itertools.product(*(tile_set.points for tile_set in sets if tile_set is not None)):
+            standing: dict[str, list[str]] = {}
+            for symbol, letter in zip(held, chosen, strict=True):
+                standing.setdefault(letter, []).append(symbol)
+            given = "".join(chosen)
+
+            @functools.cache
+            def kept(leave: str, given: str = given) -> str:
+                """The leave of a play that uses none of the set tiles: the search's leave with them back."""
+                return "".join(sorted(remove_tiles(leave, given) + "".join(held), key=order.__getitem__))
+
+            for move in self.generate(board, plain + given):
+                play = move.play
+                if not any(letter in standing for letter in play.letters):
+                    key = (play.row, play.col, play.across, play.letters)
+                    if key not in seen:
+                        seen.add(key)
+                        moves.append(GeneratedMove(play, move.score, kept(move.leave)))
+                    continue
+                factors: list[int] | None = None
+                for letters in _set_choices(play.letters, regular, standing):
+                    key = (play.row, play.col, play.across, letters)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    placed = Play(play.row, play.col, play.across, letters)
+                    if variant.scored_by_programs:
+                        score = score_placements(board, placed.placements(), placed.across).total
+                    else:
+                        extra = [
+                            (i, variant.value(letter) - variant.value(play.letters[i]))
+                            for i, letter in enumerate(letters)
+                            if is_set_tile(letter)
+                        ]
+                        if any(difference for _, difference in extra) and factors is None:
+                            factors = _letter_factors(board, play)
+                        score = move.score + sum(
+                            difference * factors[i] for i, difference in extra if difference and factors
+                        )
+                    moves.append(GeneratedMove(placed, score, leave_of(placed.rack_tiles())))
+        if leave_value is None or not count:
+            moves.sort(key=_score, reverse=True)
+        else:
+            values = functools.cache(leave_value)
+            moves.sort(key=lambda move: move.score + values(move.leave), reverse=True)
+        return moves[:count] if count else moves
 
     def _windowed(
         self, board: Board, rack: str, count: int, leave_value: LeaveValue | None
@@ -458,8 +539,9 @@ class MoveGenerator:
         variant = board.variant
         self._check_alphabet(variant)
         geometry = native.geometry(variant)
+        codes = native.codes(variant)
         prepared = self._rack(variant, rack)
-        if geometry is None or not prepared.fits_native():
+        if geometry is None or codes is None or not prepared.fits_native():
             return None
         tiles, leaves = prepared.native_tiles()
         if leave_value is None or not count:
@@ -468,7 +550,7 @@ class MoveGenerator:
             bonus = native.leave_values(leave_value.native_table, leaves)
         else:
             bonus = [leave_value(leave) for leave in leaves]
-        return native.search(geometry, board, tiles, leaves, count, bonus)
+        return native.search(geometry, board, codes, tiles, leaves, count, bonus)
 
     def _check_alphabet(self, variant: Variant) -> None:
         """Raises ScrabbleError if the variant has letters outside the lexicon's alphabet."""
@@ -566,7 +648,7 @@ _Geometry = tuple[int, int, bytes, tuple[int, ...], int, int, int, int]
 class _NativeSearch:
     """The native core's copy of one DAWG, with what it needs of each variant (cached)."""
 
-    __slots__ = ("_codes", "_geometries", "_graph", "_index", "_leave_values")
+    __slots__ = ("_codes", "_geometries", "_graph", "_index", "_leave_values", "_set_codes")
 
     def __init__(self, graph: type[Graph], dawg: Dawg) -> None:
         from scrabble_core._movegen import leave_values  # built with the graph
@@ -581,6 +663,7 @@ class _NativeSearch:
         codes.update({ord("."): _NATIVE_EMPTY, ord("#"): _NATIVE_EMPTY})
         self._codes = codes
         self._geometries: dict[int, tuple[Variant, _Geometry | None]] = {}
+        self._set_codes: dict[int, tuple[Variant, dict[int, int] | None]] = {}
 
     def geometry(self, variant: Variant) -> _Geometry | None:
         """The layout, values and rules of ``variant`` for the core, or ``None`` if its scores could
@@ -628,6 +711,31 @@ class _NativeSearch:
         self._geometries[id(variant)] = (variant, geometry)
         return geometry
 
+    def codes(self, variant: Variant) -> Mapping[int, int] | None:
+        """The core's square code of each character of ``variant``'s boards: a letter, a blank, empty; a
+        set tile as the letter tile or the blank it scores as. ``None`` when a set tile scores as
+        neither (the board is then searched in Python)."""
+        if not variant.tile_sets:
+            return self._codes
+        cached = self._set_codes.get(id(variant))
+        if cached is not None and cached[0] is variant:
+            return cached[1]
+        codes: dict[int, int] | None = dict(self._codes)
+        for tile_set in variant.tile_sets:
+            for letter, points in tile_set.letters:
+                if codes is None:
+                    break
+                if points == variant.value(letter):
+                    codes[ord(set_tile(tile_set.symbol, letter))] = self._index[letter]
+                elif points == 0:
+                    codes[ord(set_tile(tile_set.symbol, letter))] = _NATIVE_BLANK + self._index[letter]
+                else:
+                    codes = None
+        if len(self._set_codes) >= _POSITION_CACHE_SIZE:
+            self._set_codes.clear()
+        self._set_codes[id(variant)] = (variant, codes)
+        return codes
+
     def leave_values(self, table: NativeLeaveTable, leaves: list[str]) -> list[float]:
         """The value of each of ``leaves`` under the leave model of ``table``."""
         return self._leave_values(table, leaves)
@@ -636,14 +744,64 @@ class _NativeSearch:
         self,
         geometry: _Geometry,
         board: Board,
+        codes: Mapping[int, int],
         tiles: bytes,
         leaves: list[str],
         count: int,
         bonus: list[float] | None,
     ) -> list[GeneratedMove]:
-        """Every play (``count`` 0) or the ``count`` best by score plus ``bonus`` of the leave."""
-        squares = board.squares_text().translate(self._codes).encode("latin-1")
+        """Every play (``count`` 0) or the ``count`` best by score plus ``bonus`` of the leave, the board's
+        characters read with ``codes`` (:meth:`codes`)."""
+        squares = board.squares_text().translate(codes).encode("latin-1")
         return self._graph.search(geometry, squares, tiles, leaves, count, bonus, Play, GeneratedMove)
+
+
+def _letter_factors(board: Board, play: Play) -> list[int]:
+    """For each square of ``play``, how many times a new tile's points there count in its score on a
+    board of multipliers: its letter multiplier times the word multiplier of each word through it."""
+    variant = board.variant
+    new = dict(play.placements())
+    factors = dict.fromkeys(play.squares(), 0)
+    for _, _, squares in word_runs(board, play.placements(), play.across):
+        word = math.prod(variant.premium(square).word_multiplier for square in squares if square in new)
+        for square in squares:
+            if square in new and square in factors:
+                factors[square] += variant.premium(square).letter_multiplier * word
+    return [factors[square] for square in play.squares()]
+
+
+def _set_choices(letters: str, regular: Counter[str], standing: Mapping[str, list[str]]) -> Iterator[str]:
+    """``letters`` (a play found with set tiles as letter tiles) with its letters written as the tiles
+    they can be: for each letter ``standing`` gives set tiles for (their numbers), the letter tiles of
+    the rack (``regular``) and those set tiles in every way that covers its squares."""
+    positions = [i for i, letter in enumerate(letters) if letter in standing]
+
+    def choose(
+        k: int, regular_left: Counter[str], sets_left: Counter[str]
+    ) -> Iterator[list[tuple[int, str]]]:
+        if k == len(positions):
+            yield []
+            return
+        i = positions[k]
+        letter = letters[i]
+        if regular_left[letter]:
+            regular_left[letter] -= 1
+            for rest in choose(k + 1, regular_left, sets_left):
+                yield rest
+            regular_left[letter] += 1
+        for symbol in dict.fromkeys(standing[letter]):
+            if sets_left[symbol]:
+                sets_left[symbol] -= 1
+                for rest in choose(k + 1, regular_left, sets_left):
+                    yield [(i, set_tile(symbol, letter)), *rest]
+                sets_left[symbol] += 1
+
+    sets = Counter(symbol for symbols in standing.values() for symbol in symbols)
+    for chosen in choose(0, Counter(regular), sets):
+        word = list(letters)
+        for i, char in chosen:
+            word[i] = char
+        yield "".join(word)
 
 
 def window_variant(variant: Variant, corner: Square, far: Square) -> Variant:
@@ -745,7 +903,7 @@ def _analyse(
                 elif char != ".":
                     _append_square(
                         position,
-                        index[char.upper()],
+                        index[letter_of(char)],
                         variant.value(char),
                         0,
                         False,
@@ -760,7 +918,7 @@ def _analyse(
                     crossing = bool(before or after)
                     mask = allowed
                     if crossing:
-                        letters = (before.upper(), after.upper())
+                        letters = ("".join(map(letter_of, before)), "".join(map(letter_of, after)))
                         found = cross_cache.get(letters)
                         if found is None:
                             found = _cross_mask(dawg, index, *letters)
