@@ -37,14 +37,7 @@ from scrabble_core.lexicon import ENABLE_NAME, load_lexicon
 from scrabble_core.move import Play
 from scrabble_core.movegen import MoveGenerator, load_move_generator
 from scrabble_core.validation import check_play
-from scrabble_core.variant import (
-    Variant,
-    example_variants_dir,
-    get_variant,
-    load_variant,
-    variant_from_dict,
-    variant_to_dict,
-)
+from scrabble_core.variant import example_variants_dir, get_variant, load_variant, scored_by_programs_only
 
 Position = tuple[list[str], str, Play]
 
@@ -68,15 +61,6 @@ def _positions(generator: MoveGenerator, count: int) -> list[Position]:
     return positions
 
 
-def _by_programs(variant: Variant) -> Variant:
-    """An equal variant that scores every word by running its square programs."""
-    forced = variant_from_dict(variant_to_dict(variant), "forced")
-    forced.__dict__["scored_by_programs"] = True
-    assert forced.programs is not None
-    forced.programs.__dict__["_shapes"] = dict.fromkeys(forced.programs.squares)  # no word by multipliers
-    return forced
-
-
 def main() -> None:
     """Parse the arguments, run the benchmark and print its lines."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
@@ -88,7 +72,7 @@ def main() -> None:
     started = time.perf_counter()
     programmed = load_variant(example_variants_dir() / "standard-program.toml")
     load_ms = (time.perf_counter() - started) * 1000
-    forced = _by_programs(programmed)
+    forced = scored_by_programs_only(programmed)
     lexicon = load_lexicon(ENABLE_NAME, built_in.alphabet)
     generator = load_move_generator(lexicon)
     positions = _positions(generator, args.positions)

@@ -143,6 +143,11 @@ class BoardPrograms:
             shapes[square_id] = (*multipliers, max(adds, default=-math.inf), min(scales, default=math.inf))
         return shapes
 
+    def run_every_program(self) -> None:
+        """Score every word by running its programs from now on, even a word of recognised multipliers
+        (the reference path, see :func:`scrabble_core.variant.scored_by_programs_only`)."""
+        self.__dict__["_shapes"] = dict.fromkeys(self.squares)
+
     def score_word(self, ids: Sequence[int], word: str, points: tuple[int, ...]) -> int:
         """The points of ``word`` (uppercase letters, a blank as its letter) whose letters are worth
         ``points`` and stand on squares of ``ids`` (the used square's id under a tile already there).

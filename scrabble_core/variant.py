@@ -362,6 +362,23 @@ def variant_from_dict(data: Mapping[str, object], source: str) -> Variant:
     )
 
 
+def scored_by_programs_only(variant: Variant) -> Variant:
+    """An equal copy of ``variant``, a board written as a program, whose every word is scored by running
+    its square programs, never by multipliers: the reference the multiplier paths are tested and
+    measured against.
+
+    Raises:
+        VariantError: the variant's board is not written as a program.
+    """
+    if variant.programs is None:
+        raise VariantError(variant.name, "board", "a layout board has no programs to run")
+    copy = variant_from_dict(variant_to_dict(variant), variant.name)
+    assert copy.programs is not None
+    copy.__dict__["scored_by_programs"] = True
+    copy.programs.run_every_program()
+    return copy
+
+
 def variant_to_dict(variant: Variant) -> dict[str, object]:
     """The variant as TOML-shaped data: :func:`variant_from_dict` reads it back to an equal variant."""
     tiles: dict[str, object] = {"blanks": variant.blanks}

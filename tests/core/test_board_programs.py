@@ -26,6 +26,7 @@ from scrabble_core.variant import (
     example_variants_dir,
     get_variant,
     load_variant,
+    scored_by_programs_only,
     variant_from_dict,
     variant_to_dict,
 )
@@ -38,12 +39,7 @@ DIAMOND = load_variant(example_variants_dir() / "diamond.toml")
 
 def by_programs(variant: Variant) -> Variant:
     """An equal variant whose words are scored by running the square programs, never by multipliers."""
-    forced = variant_from_dict(variant_to_dict(variant), "forced")
-    forced.__dict__["scored_by_programs"] = True
-    assert forced.programs is not None
-    # No square's shape is known: score_word runs every program of every word.
-    forced.programs.__dict__["_shapes"] = dict.fromkeys(forced.programs.squares)
-    return forced
+    return scored_by_programs_only(variant)
 
 
 def test_the_standard_board_as_a_program_has_the_standard_layout_and_its_fast_path() -> None:

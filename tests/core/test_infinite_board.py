@@ -4,13 +4,12 @@ scoring, move generation in a window (both cores, checked against a wider window
 
 from __future__ import annotations
 
-import json
 import random
 from copy import deepcopy
 
 import pytest
 
-from scrabble_core.ai import Level, choose_move, seat_view
+from scrabble_core.ai import Level
 from scrabble_core.board import Board, InfiniteBoard
 from scrabble_core.errors import (
     InvalidMoveError,
@@ -21,8 +20,6 @@ from scrabble_core.errors import (
     StartSquareError,
     VariantError,
 )
-from scrabble_core.game import Game
-from scrabble_core.gcg import export_gcg, parse_gcg, replay
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Play
 from scrabble_core.movegen import MoveGenerator, native_core, window_variant
@@ -35,6 +32,7 @@ from scrabble_core.variant import (
     variant_from_dict,
     variant_to_dict,
 )
+from tests.core.replays import play_out_and_replay
 
 INFINITE = load_variant(example_variants_dir() / "infinite.toml")
 
@@ -185,21 +183,8 @@ def test_move_generation_in_the_window_is_exact(
 def test_a_whole_game_records_and_replays(
     enable_lexicon: Lexicon, enable_generator: MoveGenerator, level: Level
 ) -> None:
-    game = Game(INFINITE, ["Ann", "Bob"], rng=random.Random(f"inf-{level}"), lexicon=enable_lexicon)
-    rngs = [random.Random(1), random.Random(2)]
-    while not game.is_over:
-        seat = game.current
-        game.push(seat, choose_move(seat_view(game, seat), enable_generator, level, rngs[seat]))
-    again = Game.from_dict(json.loads(json.dumps(game.to_dict())), lexicon=enable_lexicon)
-    assert again.to_dict() == game.to_dict()
-    text = export_gcg(game)
-    record = parse_gcg(text)
-    replayed = replay(record, INFINITE, enable_lexicon)
-    assert [(e.score, e.total) for e in replayed] == [(e.score, e.total) for e in record.events]
-    assert any("," in event.move for event in record.events)
-    totals = {event.event.nick: event.total for event in replayed}
-    names = dict(record.players)
-    assert {names[nick]: total for nick, total in totals.items()} == {p.name: p.score for p in game.players}
+    record = play_out_and_replay(INFINITE, enable_lexicon, enable_generator, level, f"inf-{level}")
+    assert any("," in event.move for event in record.events)  # the GCG extension's signed squares
 
 
 @pytest.mark.parametrize(

@@ -3,17 +3,14 @@ chosen letter's points, move generation with both cores, the leave rule, and who
 
 from __future__ import annotations
 
-import json
 import random
 from copy import deepcopy
 
 import pytest
 
-from scrabble_core.ai import Level, choose_move, default_leave_model, seat_view
+from scrabble_core.ai import Level, default_leave_model
 from scrabble_core.board import Board
 from scrabble_core.errors import InvalidMoveError, TileNotOnRackError, VariantError
-from scrabble_core.game import Game
-from scrabble_core.gcg import export_gcg, parse_gcg, replay
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Exchange, Play, move_from_gcg
 from scrabble_core.movegen import MoveGenerator, native_core
@@ -21,6 +18,7 @@ from scrabble_core.notation import parse_player_play, player_notation
 from scrabble_core.tiles import letter_of, rack_tile, set_tile
 from scrabble_core.validation import check_play
 from scrabble_core.variant import example_variants_dir, load_variant, variant_from_dict, variant_to_dict
+from tests.core.replays import play_out_and_replay
 
 SETS = load_variant(example_variants_dir() / "letter-sets.toml")
 
@@ -138,17 +136,8 @@ def test_a_kept_set_tile_is_worth_its_best_letter() -> None:
 def test_a_whole_game_with_set_tiles(
     enable_lexicon: Lexicon, enable_generator: MoveGenerator, level: Level
 ) -> None:
-    game = Game(SETS, ["Ann", "Bob"], rng=random.Random(f"sets-{level}"), lexicon=enable_lexicon)
-    rngs = [random.Random(1), random.Random(2)]
-    while not game.is_over:
-        seat = game.current
-        game.push(seat, choose_move(seat_view(game, seat), enable_generator, level, rngs[seat]))
-    again = Game.from_dict(json.loads(json.dumps(game.to_dict())), lexicon=enable_lexicon)
-    assert again.to_dict() == game.to_dict()
-    record = parse_gcg(export_gcg(game))
+    record = play_out_and_replay(SETS, enable_lexicon, enable_generator, level, f"sets-{level}")
     assert any("[" in event.move for event in record.events)  # some set tile was played
-    replayed = replay(record, SETS, enable_lexicon)
-    assert [(e.score, e.total) for e in replayed] == [(e.score, e.total) for e in record.events]
 
 
 @pytest.mark.parametrize(
