@@ -60,7 +60,7 @@ from scrabble_core.scoring import score_placements, word_runs
 from scrabble_core.squares import Square
 from scrabble_core.tiles import is_set_tile, letter_of, set_tile
 from scrabble_core.validation import remove_tiles
-from scrabble_core.variant import BLANK, Variant
+from scrabble_core.variant import BLANK, Premium, Variant
 
 if TYPE_CHECKING:
     from scrabble_core._movegen import Graph
@@ -82,7 +82,12 @@ PURE_PYTHON_ENV: Final = "SCRABBLE_PURE_PYTHON"
 # that stay exact in a double (the bounds are doubles).
 _NATIVE_MAX_RACK: Final = 64
 _NATIVE_MAX_SIDE: Final = 63
-_WINDOW_BLOCK: Final = 8
+_WINDOW_BLOCK: Final = 4
+_NATIVE_PREMIUMS: Final[Mapping[Premium | None, tuple[int, int]]] = {
+    None: (1, 0),
+    **{premium: (premium.letter_multiplier, premium.word_multiplier) for premium in Premium},
+}
+"""A square's letter and word multipliers as the native core reads them: word multiplier 0 for a hole."""
 _NATIVE_MAX_LEAVES: Final = 1 << 20
 _NATIVE_MAX_SCORE: Final = 1 << 52
 _NATIVE_BLANK: Final = 64
@@ -678,8 +683,7 @@ class _NativeSearch:
         # plus as much again for the cross-words, plus the bingo.
         worst = (
             max(
-                math.prod(1 if premium is None else premium.word_multiplier for premium in line) * len(line)
-                for line in lines
+                math.prod(_NATIVE_PREMIUMS[premium][1] or 1 for premium in line) * len(line) for line in lines
             )
             * (8 * max(values, default=0) + 1)
             * (variant.rows + variant.cols)
@@ -688,12 +692,7 @@ class _NativeSearch:
         geometry = None
         if worst < _NATIVE_MAX_SCORE and max(variant.rows, variant.cols) <= _NATIVE_MAX_SIDE:
             premiums = bytes(
-                value
-                for row in layout
-                for premium in row
-                for value in (
-                    (1, 0) if premium is None else (premium.letter_multiplier, premium.word_multiplier)
-                )
+                value for row in layout for premium in row for value in _NATIVE_PREMIUMS[premium]
             )
             row, col = variant.start
             geometry = (

@@ -63,6 +63,11 @@ def tile_text(char: str) -> str:
     return char
 
 
+_FIRST_SET_CHAR: Final = chr(SET_BASE)
+
+
 def word_text(letters: str) -> str:
     """:func:`tile_text` of each of ``letters``."""
+    if not letters or max(letters) < _FIRST_SET_CHAR:
+        return letters
     return "".join(map(tile_text, letters))
