@@ -42,6 +42,7 @@ from scrabble_core.leaves import LeaveModel
 from scrabble_core.lexicon import WordList
 from scrabble_core.move import Exchange, Move, Pass, Play, move_from_gcg
 from scrabble_core.squares import Square
+from scrabble_core.tiles import is_set_tile, letter_of
 from scrabble_core.validation import canonical_play, check_play, formed_words, remove_tiles
 from scrabble_core.variant import BLANK, Variant
 
@@ -533,9 +534,14 @@ def board_snippet(board: Board, play: Play, margin: int = SNIPPET_MARGIN) -> str
 
 def _cell(board: Board, new: Mapping[Square, str], square: Square) -> str:
     if square in new:
-        return f"[{new[square]}]"
+        return f"[{_shown(new[square])}]"
     tile = board[square]
-    return f" {tile} " if tile is not None else " . "
+    return f" {_shown(tile)} " if tile is not None else " . "
+
+
+def _shown(tile: str) -> str:
+    """A tile as the snippet shows it: a set tile as its letter."""
+    return letter_of(tile) if is_set_tile(tile) else tile
 
 
 # The whole game -----------------------------------------------------------------------------------

@@ -13,12 +13,13 @@ from dataclasses import dataclass
 
 from scrabble_core.board import Board
 from scrabble_core.squares import Square, coordinate_name
-from scrabble_core.tiles import letter_of
+from scrabble_core.tiles import has_set_tile, is_set_tile, letter_of
 
 
 @dataclass(frozen=True, slots=True)
 class WordScore:
-    """One word formed by a play: as it reads on the board (blanks lowercase), where, and its points."""
+    """One word formed by a play: as it reads on the board (blanks lowercase, set tiles as their letter),
+    where, and its points."""
 
     word: str
     start: Square
@@ -45,7 +46,7 @@ class ScoreBreakdown:
 
     def describe(self) -> str:
         """The breakdown as a line players read, e.g. ``"QUIZ 48 + QI 11 + bingo 50 = 109"``."""
-        parts = [f"{''.join(map(letter_of, word.word))} {word.points}" for word in self.words]
+        parts = [f"{word.word.upper()} {word.points}" for word in self.words]
         if self.bingo:
             parts.append(f"bingo {self.bingo}")
         if len(parts) == 1:
@@ -116,7 +117,7 @@ def score_placements(board: Board, placements: Sequence[tuple[Square, str]], acr
                 word_multiplier *= premium.word_multiplier
             else:
                 letter_sum += variant.value(tile)
-        words.append(WordScore("".join(letters), start, run_across, letter_sum * word_multiplier))
+        words.append(WordScore(_readable("".join(letters)), start, run_across, letter_sum * word_multiplier))
     bingo = variant.bingo_bonus if len(placements) == variant.rack_size else 0
     return ScoreBreakdown(tuple(words), bingo)
 
@@ -137,4 +138,9 @@ def _programmed_word(
     word = "".join(tiles)
     points = tuple(variant.value(tile) for tile in tiles)
     letters = "".join(map(letter_of, word))
-    return WordScore(word, start, across, programs.score_word(ids, letters, points))  # type: ignore[arg-type]
+    return WordScore(_readable(word), start, across, programs.score_word(ids, letters, points))  # type: ignore[arg-type]
+
+
+def _readable(word: str) -> str:
+    """``word`` as board characters write it, with each set tile as its letter."""
+    return "".join(letter_of(ch) if is_set_tile(ch) else ch for ch in word) if has_set_tile(word) else word

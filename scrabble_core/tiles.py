@@ -66,8 +66,11 @@ def tile_text(char: str) -> str:
 _FIRST_SET_CHAR: Final = chr(SET_BASE)
 
 
+def has_set_tile(letters: str) -> bool:
+    """Whether ``letters`` (as the board and moves write them) hold a set tile."""
+    return bool(letters) and max(letters) >= _FIRST_SET_CHAR
+
+
 def word_text(letters: str) -> str:
     """:func:`tile_text` of each of ``letters``."""
-    if not letters or max(letters) < _FIRST_SET_CHAR:
-        return letters
-    return "".join(map(tile_text, letters))
+    return "".join(map(tile_text, letters)) if has_set_tile(letters) else letters
