@@ -54,6 +54,8 @@ def test_scoring_uses_the_chosen_letter_s_points() -> None:
     # [3Z] on H8 (2W) scores 10 as a Z; A on I8.
     assert check_play(board, Play.from_gcg("8H [3Z]A")).total == (10 + 1) * 2
     assert check_play(board, Play.from_gcg("8H [3S]H")).total == (1 + 4) * 2
+    breakdown = check_play(board, Play.from_gcg("8H [3Z]AX"))
+    assert (breakdown.words[0].word, breakdown.describe()) == ("ZAX", "ZAX 38")
     with pytest.raises(InvalidMoveError, match=r"^'\[1U\]' is not a letter of this game$"):
         check_play(board, Play.from_gcg("8H Q[1U]IZ"))
     with pytest.raises(TileNotOnRackError):
