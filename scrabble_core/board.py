@@ -256,6 +256,14 @@ class InfiniteBoard(Board):
         for key, tile in self._tiles.items():
             yield divmod(key - base, _PACK_SPAN), tile
 
+    def tiles_in(self, corner: Square, cols: int) -> Iterator[tuple[int, str]]:
+        """Every tile with its index in a window of the board ``cols`` squares wide whose top left square
+        is ``corner`` (above and left of every tile), counted row by row (in no particular order)."""
+        base = _pack(corner)
+        for key, tile in self._tiles.items():
+            row, col = divmod(key - base, _PACK_SPAN)
+            yield row * cols + col, tile
+
     def copy(self) -> InfiniteBoard:
         """An independent copy of this board."""
         other = object.__new__(InfiniteBoard)
@@ -266,12 +274,18 @@ class InfiniteBoard(Board):
     def bounds(self, margin: int = 0) -> tuple[Square, Square]:
         """The corners ``(top, left), (bottom, right)`` of the smallest rectangle holding every tile and
         the start square, widened by ``margin`` on each side."""
-        squares = [*map(_unpack, self._tiles), self.variant.start]
-        top = min(row for row, _ in squares) - margin
-        left = min(col for _, col in squares) - margin
-        bottom = max(row for row, _ in squares) + margin
-        right = max(col for _, col in squares) + margin
-        return (top, left), (bottom, right)
+        row, col = self.variant.start
+        top = bottom = row
+        left = right = col
+        if self._tiles:
+            # Packed row by row: the first and last keys hold the top and bottom rows.
+            keys = self._tiles.keys()
+            top = min(top, _unpack(min(keys))[0])
+            bottom = max(bottom, _unpack(max(keys))[0])
+            cols = [key % _PACK_SPAN for key in keys]
+            left = min(left, min(cols) - _PACK_OFFSET)
+            right = max(right, max(cols) - _PACK_OFFSET)
+        return (top - margin, left - margin), (bottom + margin, right + margin)
 
     def rows_text(self) -> list[str]:
         """One line per tile, ``x,y TILE``, row by row (the inverse of :meth:`Board.from_rows`)."""

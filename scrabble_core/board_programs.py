@@ -105,6 +105,31 @@ class BoardPrograms:
             code = block[index] = self._codes.get(self.board.run(Context(x=col, y=row)), 1)
         return self._ids_by_code[code]
 
+    def row_ids(self, row: int, left: int, right: int) -> list[int | None]:
+        """:meth:`square_id` of the squares of ``row`` from column ``left`` to ``right``, read from the
+        cache a block at a time (the board program runs for the squares not yet computed).
+
+        Raises:
+            ProgramError: the board program fails or runs past its limits on one of them.
+        """
+        side = 1 << _CHUNK_BITS
+        start = (row & (side - 1)) * side
+        ids: list[int | None] = []
+        for block_col in range(left >> _CHUNK_BITS, (right >> _CHUNK_BITS) + 1):
+            first = max(left, block_col * side)
+            last = min(right, block_col * side + side - 1)
+            block = self._blocks.get((row >> _CHUNK_BITS, block_col))
+            codes = (
+                b""
+                if block is None
+                else block[start + (first & (side - 1)) : start + (last & (side - 1)) + 1]
+            )
+            if len(codes) != last - first + 1 or 0 in codes:
+                ids.extend(self.square_id((row, col)) for col in range(first, last + 1))
+            else:
+                ids.extend(map(self._ids_by_code.__getitem__, codes))
+        return ids
+
     @cached_property
     def square_multipliers(self) -> Mapping[int, tuple[int, int] | None]:
         """Each square id's ``(letter multiplier, word multiplier)`` when each of its programs adds a

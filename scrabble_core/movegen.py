@@ -83,11 +83,18 @@ PURE_PYTHON_ENV: Final = "SCRABBLE_PURE_PYTHON"
 _NATIVE_MAX_RACK: Final = 64
 _NATIVE_MAX_SIDE: Final = 63
 _WINDOW_BLOCK: Final = 4
-_NATIVE_PREMIUMS: Final[Mapping[Premium | None, tuple[int, int]]] = {
-    None: (1, 0),
-    **{premium: (premium.letter_multiplier, premium.word_multiplier) for premium in Premium},
+# A square's letter and word multipliers as the native core reads them (word multiplier 0 for a hole),
+# and its word multiplier for the bound on scores (1 for a hole), keyed by the identity of the square's
+# premium (or None): an enum member hashes in Python, its id at C speed, and a window's layout has
+# thousands of squares.
+_NATIVE_PREMIUMS_BY_ID: Final[Mapping[int, tuple[int, int]]] = {
+    id(None): (1, 0),
+    **{id(premium): (premium.letter_multiplier, premium.word_multiplier) for premium in Premium},
 }
-"""A square's letter and word multipliers as the native core reads them: word multiplier 0 for a hole."""
+_NATIVE_WORD_BY_ID: Final[Mapping[int, int]] = {
+    id(None): 1,
+    **{id(premium): premium.word_multiplier for premium in Premium},
+}
 _NATIVE_MAX_LEAVES: Final = 1 << 20
 _NATIVE_MAX_SCORE: Final = 1 << 52
 _NATIVE_BLANK: Final = 64
@@ -283,7 +290,7 @@ class MoveGenerator:
 
     def _generate(self, board: Board, rack: str) -> list[GeneratedMove]:
         """:meth:`generate` scored with the layout's premiums."""
-        native = self._native_search(board, rack, 0, None)
+        native = self._native_search(board.variant, _board_squares(board), rack, 0, None)
         if native is not None:
             return native
         position = self._position(board)
@@ -336,7 +343,7 @@ class MoveGenerator:
             return self._windowed(board, rack, count, leave_value)
         if board.variant.scored_by_programs:
             return self._programmed(board, rack, count, leave_value)
-        native = self._native_search(board, rack, count, leave_value)
+        native = self._native_search(board.variant, _board_squares(board), rack, count, leave_value)
         if native is not None:
             return native
         position = self._position(board)
@@ -440,14 +447,24 @@ class MoveGenerator:
         window of the squares a play can reach (:meth:`_window`), with either core, and the plays
         moved back to the board's coordinates (and scored again by the programs where the board is
         scored by them)."""
+        assert isinstance(board, InfiniteBoard)
         variant = board.variant
-        window, (top, left) = self._window(board)
-        if variant.scored_by_programs:
-            moves = self._generate(window, rack)
-        elif count:
-            moves = self.top(window, rack, count, leave_value)
+        framed, (top, left) = self._window(board)
+        native = None
+        if not variant.scored_by_programs:
+            squares = functools.partial(_window_squares, board, framed, (top, left))
+            native = self._native_search(framed, squares, rack, count, leave_value)
+        if native is not None:
+            moves = native
         else:
-            moves = self.generate(window, rack)
+            window = Board(framed)
+            window.place(board.tiles_from((top, left)))
+            if variant.scored_by_programs:
+                moves = self._generate(window, rack)
+            elif count:
+                moves = self.top(window, rack, count, leave_value)
+            else:
+                moves = self.generate(window, rack)
         moved = [
             GeneratedMove(
                 Play(move.play.row + top, move.play.col + left, move.play.across, move.play.letters),
@@ -460,8 +477,9 @@ class MoveGenerator:
             return moved
         return self._rescored(board, moved, count, leave_value)
 
-    def _window(self, board: Board) -> tuple[Board, Square]:
-        """The finite board every play of a rack on ``board`` fits in, and its top left square on ``board``.
+    def _window(self, board: InfiniteBoard) -> tuple[Variant, Square]:
+        """The finite variant every play of a rack on ``board`` fits in, and its top left square on
+        ``board``.
 
         A play places at most ``rack_size`` tiles in a line through or beside the tiles already there
         (or through the start), so it stays within ``rack_size`` squares of the rectangle around them:
@@ -471,7 +489,6 @@ class MoveGenerator:
         Every play of the window, moved by the corner, is a play of the board with the same words (and,
         on a board of multipliers, the same score), and the other way round.
         """
-        assert isinstance(board, InfiniteBoard)
         variant = board.variant
         (top, left), (bottom, right) = board.bounds(variant.rack_size)
         # Out to whole blocks of squares, so that the window changes only now and then as the tiles spread.
@@ -488,9 +505,7 @@ class MoveGenerator:
             if len(self._windows) >= _POSITION_CACHE_SIZE:
                 self._windows.clear()
             cached = self._windows[key] = (variant, window_variant(variant, *corners))
-        window = Board(cached[1])
-        window.place(board.tiles_from(corners[0]))
-        return window, corners[0]
+        return cached[1], corners[0]
 
     def _programmed(
         self, board: Board, rack: str, count: int, leave_value: LeaveValue | None
@@ -530,10 +545,16 @@ class MoveGenerator:
         self._cross_cache.clear()
 
     def _native_search(
-        self, board: Board, rack: str, count: int, leave_value: LeaveValue | None
+        self,
+        variant: Variant,
+        squares: Callable[[Mapping[int, int]], bytes],
+        rack: str,
+        count: int,
+        leave_value: LeaveValue | None,
     ) -> list[GeneratedMove] | None:
-        """:meth:`generate` (``count`` 0) or :meth:`top` in the native core; ``None`` when it is not
-        in use or does not take this variant or rack.
+        """:meth:`generate` (``count`` 0) or :meth:`top` in the native core, on the board of ``variant``
+        whose squares, in the core's codes, ``squares`` gives; ``None`` when the core is not in use or
+        does not take this variant or rack.
 
         Raises:
             InvalidMoveError, ScrabbleError: as :meth:`generate`.
@@ -541,7 +562,6 @@ class MoveGenerator:
         native = self._native
         if native is None:
             return None
-        variant = board.variant
         self._check_alphabet(variant)
         geometry = native.geometry(variant)
         codes = native.codes(variant)
@@ -555,7 +575,7 @@ class MoveGenerator:
             bonus = native.leave_values(leave_value.native_table, leaves)
         else:
             bonus = [leave_value(leave) for leave in leaves]
-        return native.search(geometry, board, codes, tiles, leaves, count, bonus)
+        return native.search(geometry, squares(codes), tiles, leaves, count, bonus)
 
     def _check_alphabet(self, variant: Variant) -> None:
         """Raises ScrabbleError if the variant has letters outside the lexicon's alphabet."""
@@ -681,19 +701,17 @@ class _NativeSearch:
         lines = [*layout, *zip(*layout, strict=True)]
         # A play's score is at most its line's word multipliers times every square's tile at 4L,
         # plus as much again for the cross-words, plus the bingo.
+        word = _NATIVE_WORD_BY_ID.__getitem__
         worst = (
-            max(
-                math.prod(_NATIVE_PREMIUMS[premium][1] or 1 for premium in line) * len(line) for line in lines
-            )
+            max(math.prod(map(word, map(id, line))) * len(line) for line in lines)
             * (8 * max(values, default=0) + 1)
             * (variant.rows + variant.cols)
             + variant.bingo_bonus
         )
         geometry = None
         if worst < _NATIVE_MAX_SCORE and max(variant.rows, variant.cols) <= _NATIVE_MAX_SIDE:
-            premiums = bytes(
-                value for row in layout for premium in row for value in _NATIVE_PREMIUMS[premium]
-            )
+            squares = map(id, itertools.chain.from_iterable(layout))
+            premiums = bytes(itertools.chain.from_iterable(map(_NATIVE_PREMIUMS_BY_ID.__getitem__, squares)))
             row, col = variant.start
             geometry = (
                 variant.rows,
@@ -742,16 +760,14 @@ class _NativeSearch:
     def search(
         self,
         geometry: _Geometry,
-        board: Board,
-        codes: Mapping[int, int],
+        squares: bytes,
         tiles: bytes,
         leaves: list[str],
         count: int,
         bonus: list[float] | None,
     ) -> list[GeneratedMove]:
-        """Every play (``count`` 0) or the ``count`` best by score plus ``bonus`` of the leave, the board's
-        characters read with ``codes`` (:meth:`codes`)."""
-        squares = board.squares_text().translate(codes).encode("latin-1")
+        """Every play (``count`` 0) or the ``count`` best by score plus ``bonus`` of the leave, on the
+        board whose squares are ``squares`` (a code a square, row by row: :meth:`codes`)."""
         return self._graph.search(geometry, squares, tiles, leaves, count, bonus, Play, GeneratedMove)
 
 
@@ -767,6 +783,21 @@ def _letter_factors(board: Board, play: Play) -> list[int]:
             if square in new and square in factors:
                 factors[square] += variant.premium(square).letter_multiplier * word
     return [factors[square] for square in play.squares()]
+
+
+def _board_squares(board: Board) -> Callable[[Mapping[int, int]], bytes]:
+    """The squares of ``board`` in the native core's codes (a code a square, row by row)."""
+    return lambda codes: board.squares_text().translate(codes).encode("latin-1")
+
+
+def _window_squares(board: InfiniteBoard, window: Variant, corner: Square, codes: Mapping[int, int]) -> bytes:
+    """The squares of the window ``window`` of ``board`` whose top left square is ``corner``
+    (:meth:`MoveGenerator._window`) in the native core's codes: every square empty (the core knows the
+    holes from the geometry) but the tiles'."""
+    squares = bytearray([_NATIVE_EMPTY]) * (window.rows * window.cols)
+    for index, tile in board.tiles_in(corner, window.cols):
+        squares[index] = codes[ord(tile)]
+    return bytes(squares)
 
 
 def _set_choices(letters: str, regular: Counter[str], standing: Mapping[str, list[str]]) -> Iterator[str]:
@@ -809,11 +840,10 @@ def window_variant(variant: Variant, corner: Square, far: Square) -> Variant:
     (top, left), (bottom, right) = corner, far
     programs = variant.programs
     assert programs is not None
-    premiums = {square_id: variant.programs_premium(square_id) for square_id in programs.squares}
-    square_id = programs.square_id
+    premiums: dict[int | None, Premium | None] = {None: None}
+    premiums.update((square_id, variant.programs_premium(square_id)) for square_id in programs.squares)
     layout = tuple(
-        tuple(premiums.get(square_id((row, col))) for col in range(left, right + 1))  # type: ignore[arg-type]
-        for row in range(top, bottom + 1)
+        tuple(map(premiums.__getitem__, programs.row_ids(row, left, right))) for row in range(top, bottom + 1)
     )
     start_row, start_col = variant.start
     return replace(
