@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import random
 from copy import deepcopy
+from pathlib import Path
 
 import pytest
 
+from scrabble_core.__main__ import main
 from scrabble_core.ai import Level
 from scrabble_core.board import Board, InfiniteBoard
 from scrabble_core.errors import (
@@ -207,3 +209,13 @@ def test_unplayable_infinite_variants_are_refused(
         variant_from_dict(data, "club.toml")
     assert caught.value.key == key
     assert caught.value.problem == (problem or "3,3 is a hole: the first word could not cover it")
+
+
+def test_the_moves_command_on_an_infinite_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    board = tmp_path / "board.txt"
+    board.write_text("0,0 Q\n1,0 I\n", encoding="utf-8")
+    variant = str(example_variants_dir() / "infinite.toml")
+    assert (
+        main(["moves", "--variant", variant, "--board", str(board), "--rack", "AEINRST", "--top", "1"]) == 0
+    )
+    assert capsys.readouterr().out == "1,-1a ANESTRI 59\n"

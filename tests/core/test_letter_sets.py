@@ -8,6 +8,7 @@ from copy import deepcopy
 
 import pytest
 
+from scrabble_core.__main__ import main
 from scrabble_core.ai import Level, default_leave_model
 from scrabble_core.board import Board
 from scrabble_core.errors import InvalidMoveError, TileNotOnRackError, VariantError
@@ -157,3 +158,9 @@ def test_bad_tile_sets_are_refused(tile_sets: object, key: str, problem: str) ->
     with pytest.raises(VariantError) as caught:
         variant_from_dict(data, "club.toml")
     assert (caught.value.key, caught.value.problem) == (key, problem)
+
+
+def test_the_moves_command_writes_set_tiles(capsys: pytest.CaptureFixture[str]) -> None:
+    variant = str(example_variants_dir() / "letter-sets.toml")
+    assert main(["moves", "--variant", variant, "--rack", "AE1RST?", "--top", "2"]) == 0
+    assert capsys.readouterr().out == "8B AER[1A]TeS 64\n8B [1A]ERATeS 64\n"
