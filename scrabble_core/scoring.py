@@ -134,11 +134,12 @@ def _programmed_word(
     programs = variant.programs
     assert programs is not None
     tiles = [new.get(square) or board[square] or "" for square in squares]
-    ids = [programs.square_id(square) if square in new else programs.used_square for square in squares]
+    # A square under a new tile is a real square of the board, so it has an id.
+    ids = [programs.square_id(square) or 0 if square in new else programs.used_square for square in squares]
     word = "".join(tiles)
     points = tuple(variant.value(tile) for tile in tiles)
     letters = "".join(map(letter_of, word))
-    return WordScore(_readable(word), start, across, programs.score_word(ids, letters, points))  # type: ignore[arg-type]
+    return WordScore(_readable(word), start, across, programs.score_word(ids, letters, points))
 
 
 def _readable(word: str) -> str:

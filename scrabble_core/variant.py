@@ -400,14 +400,15 @@ def variant_to_dict(variant: Variant) -> dict[str, object]:
     programs = variant.programs
     if programs is not None:
         row, col = variant.start
-        data["board"] = {
+        board: dict[str, object] = {
             "program": programs.program_text,
             "start": [col, row],
             "used_square": programs.used_square,
             "infinite": variant.infinite,
         }
         if not variant.infinite:
-            data["board"]["size"] = [variant.cols, variant.rows]  # type: ignore[index]
+            board["size"] = [variant.cols, variant.rows]
+        data["board"] = board
         data["squares"] = {
             str(kind.id): {str(priority): text for priority, text in kind.programs} for kind in programs.kinds
         }

@@ -110,14 +110,13 @@ def test_the_vowel_square_of_the_diamond() -> None:
 
 
 def test_a_programmed_variant_round_trips_through_its_dict_and_pickle() -> None:
-    for variant in (STANDARD_PROGRAM, DIAMOND):
+    for variant, g7 in ((STANDARD_PROGRAM, 1), (DIAMOND, 4)):  # G7: a 2L, a vowel square
         again = variant_from_dict(variant_to_dict(variant), "again")
         assert again == variant
         unpickled = pickle.loads(pickle.dumps(variant))
         assert unpickled == variant
-        assert unpickled.programs is not None and unpickled.programs.square_id(
-            (6, 6)
-        ) == variant.programs.square_id((6, 6))  # type: ignore[union-attr]
+        assert unpickled.programs is not None and variant.programs is not None
+        assert unpickled.programs.square_id((6, 6)) == variant.programs.square_id((6, 6)) == g7
 
 
 def _data() -> dict[str, object]:

@@ -4,6 +4,7 @@ the limits, and symbolic recognition of multiplier squares."""
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -267,9 +268,9 @@ def _statements(draw: st.DrawFn, depth: int = 0) -> str:
 _PROGRAMS = _statements().map(lambda body: f"declare a; declare b := _x_; declare c := _y_; {body}")
 
 
-def _outcome(run: object, context: Context) -> tuple[str, object]:
+def _outcome(run: Callable[[Context], int], context: Context) -> tuple[str, object]:
     try:
-        return "ok", run(context)  # type: ignore[operator]
+        return "ok", run(context)
     except ProgramError as error:
         return type(error).__name__, str(error)
 
