@@ -707,6 +707,9 @@ def _programmed_board(
 
 def _pair(board: Mapping[str, object], key: str, source: str, low: int, high: int) -> tuple[int, int]:
     value = board.get(key)
+    if value is None:
+        what = "the centre the first word must cover" if key == "start" else "the board's width and height"
+        raise VariantError(source, f"board.{key}", f"missing: {what}, as [x, y]")
     if (
         not isinstance(value, list)
         or len(value) != 2

@@ -194,6 +194,11 @@ def _board(data: dict[str, object]) -> dict[str, object]:
             "unknown key (expected program, start, used_square, infinite, size)",
         ),
         (lambda d: d.update(squares={"a": {}}), "squares.a", "a square id must be a whole number"),
+        (
+            lambda d: _board(d).pop("start"),
+            "board.start",
+            "missing: the centre the first word must cover, as [x, y]",
+        ),
     ],
 )
 def test_unplayable_or_broken_variants_are_refused_with_the_reason(
