@@ -19,12 +19,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from bot.service.variants import Variants
 from bot.shards import MAX_SHARDS, Shards
 from bot.store_backends import is_postgresql_url
 from scrabble_core.ai import Level
 from scrabble_core.errors import VariantError, echo
 from scrabble_core.game import ChallengeMode
+from scrabble_core.variant import VARIANTS
 
 TOKEN_ENV: Final = "DISCORD_TOKEN"
 DEFAULT_EXPERT_SECONDS: Final = 3.0
@@ -239,13 +239,13 @@ def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> 
         for file in map(Path, reader.strings(game, "game.variant_files"))
     )
     try:
-        variants = Variants(files)
+        VARIANTS.add_files(files)
     except VariantError as error:
         raise reader.error("game.variant_files", str(error)) from None
     turn_timeout = reader.number(ai, "ai.turn_timeout", defaults.ai_turn_timeout, 0.1, 600.0)
     variant = reader.string(game, "game.variant", defaults.variant)
-    if variant not in variants:
-        raise reader.error("game.variant", f"no variant {variant!r} (known: {', '.join(variants.names())})")
+    if variant not in VARIANTS:
+        raise reader.error("game.variant", f"no variant {variant!r} (known: {', '.join(VARIANTS.names())})")
     guild = reader.integer(data, "dev_guild_id", 0, 0, 2**63 - 1)
     ai_queue = reader.choice(ai, "ai.queue", defaults.ai_queue, AI_QUEUES)
     if ai_queue == "postgresql" and not is_postgresql_url(database):

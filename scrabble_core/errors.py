@@ -203,3 +203,39 @@ class GcgError(ScrabbleError):
         self.line_number = line_number
         self.problem = problem
         super().__init__(f"line {line_number}: {problem}")
+
+
+MAX_PROGRAM_MESSAGE: Final = 300
+"""The most characters of a board program's error message (a variant author reads it at load)."""
+
+
+class ProgramError(ScrabbleError):
+    """A board or square program that cannot be read or run; the message names the program."""
+
+    def __init__(self, program: str, problem: str) -> None:
+        self.program = program
+        self.problem = problem
+        super().__init__(cut(f"{program}: {problem}", MAX_PROGRAM_MESSAGE))
+
+
+class ProgramSyntaxError(ProgramError):
+    """A program that does not parse, or names a variable it did not declare; ``line`` and ``column``
+    (1-based) say where."""
+
+    def __init__(self, program: str, line: int, column: int, problem: str) -> None:
+        self.line = line
+        self.column = column
+        super().__init__(program, f"line {line}, column {column}: {problem}")
+
+
+class ProgramRuntimeError(ProgramError):
+    """A program that fails while running: division by zero, a letter index outside the word, a
+    character where a number is needed."""
+
+
+class ProgramLimitError(ProgramRuntimeError):
+    """A program that runs past one of its limits (steps, integer size); ``limit`` names it."""
+
+    def __init__(self, program: str, limit: str, problem: str) -> None:
+        self.limit = limit
+        super().__init__(program, problem)

@@ -54,7 +54,6 @@ from bot.service.runner import GameRunner
 from bot.service.seats import User, draw_first, program_user_id, seat_name, shown
 from bot.service.storage import typed_storage_errors
 from bot.service.table import Table
-from bot.service.variants import Variants
 from bot.store import GameRow, GameStatus, LogEntry, SeatRow, Store
 from scrabble_core.analysis import GameAnalysis
 from scrabble_core.errors import ScrabbleError
@@ -63,6 +62,7 @@ from scrabble_core.gcg import export_gcg, record_of, without_racks
 from scrabble_core.lexicon import WordList
 from scrabble_core.notation import parse_player_play
 from scrabble_core.validation import check_play
+from scrabble_core.variant import VARIANTS, VariantRegistry
 
 __all__ = ["GameService", "NewGame", "User"]
 
@@ -87,7 +87,7 @@ class GameService:
         renderer: Renderer,
         clock: Clock | None = None,
         new_seed: Callable[[], int] = lambda: secrets.randbits(SEED_BITS),
-        variants: Variants | None = None,
+        variants: VariantRegistry | None = None,
         go_ai: GoAi | None = None,
         go_renderer: GoBoardRenderer | None = None,
     ) -> None:
@@ -107,7 +107,9 @@ class GameService:
         self._advisor = advisor
         self._clock: Clock = clock or SystemClock()
         self._new_seed = new_seed
-        self.variants = variants or Variants(config.variant_files)
+        if variants is None:
+            VARIANTS.add_files(config.variant_files)
+        self.variants = variants or VARIANTS
         self._runner = GameRunner(config, store, lexicon, notifier, ai, renderer, self._clock)
         self.analysis = AnalysisService(store, lexicon, self._clock)
         self.puzzles = PuzzleService(store, lexicon, self._clock, renderer, config.variant)

@@ -12,10 +12,10 @@ from bot.config import MAX_HINTS, MAX_TURN_SECONDS, Config
 from bot.service.actions import SEED_BITS
 from bot.service.errors import OptionError
 from bot.service.text import quoted
-from bot.service.variants import Variants
 from bot.store import GameOptions
 from scrabble_core.ai import Level
 from scrabble_core.game import MAX_PLAYERS, ChallengeMode
+from scrabble_core.variant import VariantRegistry
 
 SEED_LIMIT: Final = 1 << SEED_BITS
 """A game's seed is a whole number from 0 to ``SEED_LIMIT - 1``."""
@@ -41,7 +41,7 @@ class NewGame:
     rated: bool = True
 
 
-def game_options(options: NewGame, config: Config, variants: Variants) -> GameOptions:
+def game_options(options: NewGame, config: Config, variants: VariantRegistry) -> GameOptions:
     """The options of a new game, defaults taken from ``config``, the variant one of ``variants``.
 
     Raises:

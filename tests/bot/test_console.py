@@ -273,7 +273,7 @@ def test_resume_takes_no_game_options(options: list[str], capsys: pytest.Capture
 
 @pytest.mark.usefixtures("cache")
 async def test_a_variant_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(variant_module, "_ADDED", {})
+    monkeypatch.setattr(variant_module.VARIANTS, "_added", {})
     standard = (variant_module.assets_dir() / "variants" / "standard.toml").read_text()
     board = tmp_path / "my board.toml"
     board.write_text(standard.replace('name = "standard"', 'name = "homemade"'))
@@ -292,7 +292,7 @@ async def test_a_variant_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     code, script = await run(tmp_path / "c.sqlite3", lines(), "--list")
     assert "\nGame 1: Ann vs AI (greedy), homemade board, move 3" in f"\n{script.output}"
 
-    monkeypatch.setattr(variant_module, "_ADDED", {})  # as in a new process
+    monkeypatch.setattr(variant_module.VARIANTS, "_added", {})  # as in a new process
     code, script = await run(tmp_path / "c.sqlite3", lines("check cat", "quit"), "--resume")
     assert "Game 1: Ann vs AI (greedy). Homemade board" in script.output
     assert "CAT is in ENABLE." in script.output
