@@ -214,7 +214,8 @@ class _Process:
 def _serve(connection: Connection) -> None:
     """The drawing process: take every request waiting in the pipe (an image to draw, or one no longer
     wanted), then draw the most urgent image it has, the earliest sent first, answering ``(order,
-    "image", bytes)`` or ``(order, "error", exception)``; until the pipe closes. The answers are sent
+    "image", bytes)`` or ``(order, "error", exception)``; until the pipe closes or breaks (the bot stopped
+    or died: the process then exits quietly). The answers are sent
     by a thread of their own, so that the next image is drawn while the event loop is too busy to read
     them. Ctrl-C is the bot's to handle, not this process's."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -224,16 +225,16 @@ def _serve(connection: Connection) -> None:
     ranks: list[tuple[int, int]] = []
     works: dict[int, bytes] = {}
     while True:
-        while not works or connection.poll():
-            try:
+        try:
+            while not works or connection.poll():
                 request = connection.recv()
-            except EOFError:
-                return
-            if request[0] == "cancel":
-                works.pop(request[1], None)
-            else:
-                _, rank, order, works[order] = request
-                heapq.heappush(ranks, (rank, order))
+                if request[0] == "cancel":
+                    works.pop(request[1], None)
+                else:
+                    _, rank, order, works[order] = request
+                    heapq.heappush(ranks, (rank, order))
+        except (EOFError, OSError):  # the bot closed its end, or died (reset: it left answers unread)
+            return
         order = heapq.heappop(ranks)[1]
         if (pickled := works.pop(order, None)) is None:  # withdrawn
             continue

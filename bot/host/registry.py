@@ -33,14 +33,23 @@ class GameParts:
 
 
 @dataclass(frozen=True, slots=True)
+class TerminalGame:
+    """A game's terminal front end: the command line's subcommand that runs it (``play``), the module of
+    its ``main(argv)``, and its line in ``scrabble-bot --help``."""
+
+    command: str
+    module: str
+    summary: str
+
+
+@dataclass(frozen=True, slots=True)
 class GameModule:
     """A registered game: its ``kind`` (its plugin's), its ``title``, the errors of its engine whose
     message is for the player (``refusals``), and the modules of its parts: ``codec`` (its stored form),
     ``parts`` (with
     ``async build(context: GameContext) -> GameParts``: its plugin and commands over a host),
     ``discord`` (with ``setup(bot)``), ``worker`` (the functions that answer its AI jobs:
-    :mod:`bot.host.ai.jobs`) and ``terminal`` with the command line's subcommand that runs it (its
-    module's ``main(argv)``)."""
+    :mod:`bot.host.ai.jobs`) and its ``terminal`` front end."""
 
     kind: str
     title: str
@@ -50,8 +59,7 @@ class GameModule:
     refusals: tuple[type[Exception], ...] = ()
     discord: str | None = None
     worker: str | None = None
-    terminal: tuple[str, str] | None = None
-    """The subcommand (``play``) and the module of its ``main(argv)``."""
+    terminal: TerminalGame | None = None
 
 
 _GAMES: dict[str, GameModule] = {}

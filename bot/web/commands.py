@@ -22,6 +22,7 @@ from scrabble_core.move import Play
 __all__ = ["COMMANDS", "run_command"]
 
 MAX_TEXT: Final = 200
+EXCHANGED: Final = "Exchanged: your new rack is on the board."
 MAX_TILES: Final = 25
 COMMANDS: Final = frozenset(
     {"play", "exchange", "pass", "challenge", "accept", "no_challenge", "resign", "hint", "preview", "ping"}
@@ -57,7 +58,8 @@ async def run_command(
         reply = await service.play(channel, user_id, move, game_id=game_id, turn=turn)
     elif kind == "exchange":
         tiles = _text(message, "tiles")
-        reply = await service.exchange(channel, user_id, tiles, game_id=game_id, turn=turn)
+        await service.exchange(channel, user_id, tiles, game_id=game_id, turn=turn)
+        return {"message": EXCHANGED}  # the new rack comes in the seat's state, not by DM
     elif kind == "pass":
         reply = await service.pass_turn(channel, user_id, game_id=game_id, turn=turn)
     elif kind == "challenge":

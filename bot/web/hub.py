@@ -147,6 +147,11 @@ class Hub:
             "missed": missed,
         }
 
+    def connected(self, grant: Grant) -> bool:
+        """Whether a connection that said hello with ``grant`` (its game, role and number) is open."""
+        channel = self._channels.get(grant.game_id)
+        return channel is not None and any(c.grant == grant for c in channel.connections)
+
     def leave(self, connection: Connection) -> None:
         """Forget ``connection`` (its game's events and counter stay, for a reconnect)."""
         channel = self._channels.get(connection.grant.game_id)

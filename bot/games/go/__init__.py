@@ -8,7 +8,7 @@ its Discord commands and buttons (:mod:`~bot.games.go.discord`), the terminal ga
 :data:`GAME` registers it."""
 
 from bot.games.go.kind import KIND
-from bot.host.registry import GameModule
+from bot.host.registry import GameModule, TerminalGame
 
 GAME = GameModule(
     kind=KIND,
@@ -17,5 +17,5 @@ GAME = GameModule(
     codec="bot.games.go.codec",
     discord="bot.games.go.discord",
     worker="bot.games.go.worker",
-    terminal=("go", "bot.games.go.console.cli"),
+    terminal=TerminalGame("go", "bot.games.go.console.cli", "play Go in the terminal, or speak GTP (--gtp)"),
 )

@@ -3,6 +3,7 @@ AI of :mod:`go_core.ai` otherwise (or when GNU Go fails or runs out of time).
 
 Both answer in the turn's time: GNU Go is killed when it does not answer in ``seconds`` (and the built-in
 AI, given a tenth of that, plays instead); the built-in AI returns its best move so far at its deadline.
+The levels are the same names for both: GNU Go's ``--level``, or the built-in AI's playouts a move.
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from typing import Final, Literal, Protocol
 
 from bot.games.go.gtp_client import GtpClient, GtpError, GtpTimeoutError
 from go_core import Color, Game, Phase, Point, format_move, parse_move
-from go_core.ai import Budget, choose_move, propose_dead
+from go_core import ai as engine_ai
+from go_core.ai import LEVEL_PLAYOUTS, STATUS_BUDGET, Budget, Decision, Thinker
 from go_core.errors import GoError
 
 log = logging.getLogger(__name__)
@@ -25,18 +27,19 @@ log = logging.getLogger(__name__)
 GNUGO_ENV: Final = "SCRABBLE_GNUGO"
 """Names the GNU Go program when it is not ``gnugo`` on the PATH nor Debian's ``/usr/games/gnugo``."""
 DEBIAN_GNUGO: Final = Path("/usr/games/gnugo")
-RESIGN: Final = "resign"
+RESIGN: Final[Literal["resign"]] = engine_ai.RESIGN
 
 Engine = Literal["auto", "gnugo", "builtin"]
 """Which AI: GNU Go when installed (``auto``), GNU Go only, or the built-in one."""
 ENGINES: Final[dict[str, Engine]] = {"auto": "auto", "gnugo": "gnugo", "builtin": "builtin"}
 
-AIMove = Point | None | Literal["resign"]
+AIMove = Decision
 """A point to play, ``None`` to pass, or :data:`RESIGN`."""
 
 
 class Level(enum.StrEnum):
-    """How strong the AI plays: GNU Go's ``--level`` 1, 5 or 10, or the built-in AI's thinking time."""
+    """How strong the AI plays: GNU Go's ``--level`` 1, 5 or 10, or the built-in AI's playouts a move
+    (:data:`go_core.ai.LEVEL_PLAYOUTS`)."""
 
     EASY = "easy"
     MEDIUM = "medium"
@@ -44,8 +47,6 @@ class Level(enum.StrEnum):
 
 
 GNUGO_LEVELS: Final = {Level.EASY: 1, Level.MEDIUM: 5, Level.HARD: 10}
-BUILTIN_SECONDS: Final = {Level.EASY: 0.2, Level.MEDIUM: 1.0, Level.HARD: 3.0}
-MAX_PLAYOUTS: Final = 10_000
 
 
 class GoAI(Protocol):
@@ -65,41 +66,53 @@ class GoAI(Protocol):
         """The stones the AI takes to be dead in ``game`` (after two passes)."""
         ...
 
+    def seki_stones(self, game: Game) -> frozenset[Point]:
+        """The stones the AI takes to be alive in seki in ``game`` (after two passes)."""
+        ...
+
     def close(self) -> None:
         """Free the AI's resources (its subprocess)."""
         ...
 
 
 class BuiltinAI:
-    """:mod:`go_core.ai`, seeded, with a time budget per move."""
+    """:mod:`go_core.ai`, seeded, with a budget per move; its search tree is kept from move to move."""
 
     def __init__(
         self,
         level: Level = Level.MEDIUM,
         *,
         seed: int | None = None,
-        seconds: float | None = None,
-        playouts: int = MAX_PLAYOUTS,
+        seconds: float = 10.0,
+        playouts: int | None = None,
     ) -> None:
-        """Think for the level's time (at most ``seconds``) and at most ``playouts`` playouts a move
-        (with few playouts and time to spare, the moves depend on the seed only)."""
+        """Think at most ``seconds`` and the level's playouts (or ``playouts``) a move (with time to
+        spare, the moves depend on the seed only)."""
         self.level = level
         self._rng = random.Random(seed)
-        self._seconds = BUILTIN_SECONDS[level] if seconds is None else min(seconds, BUILTIN_SECONDS[level])
-        self._playouts = playouts
+        self._seconds = seconds
+        self._playouts = LEVEL_PLAYOUTS[level.value] if playouts is None else playouts
+        self._thinker = Thinker()
 
     @property
     def name(self) -> str:
         return f"built-in AI ({self.level})"
 
     def choose(self, game: Game, color: Color | None = None) -> AIMove:
-        """See :func:`go_core.ai.choose_move` (play resumes first in the dead-stone phase)."""
+        """See :meth:`go_core.ai.Thinker.choose` (play resumes first in the dead-stone phase)."""
         budget = Budget(seconds=self._seconds, playouts=self._playouts)
-        return choose_move(_playing(game), self._rng, budget, color)
+        return self._thinker.choose(_playing(game), self._rng, budget, color)
 
     def dead_stones(self, game: Game) -> frozenset[Point]:
-        """See :func:`go_core.ai.propose_dead`."""
-        return propose_dead(game)
+        """See :meth:`go_core.ai.Thinker.statuses`."""
+        return self._thinker.statuses(game, self._rng, self._status_budget()).dead
+
+    def seki_stones(self, game: Game) -> frozenset[Point]:
+        """See :meth:`go_core.ai.Thinker.statuses`."""
+        return self._thinker.statuses(game, self._rng, self._status_budget()).seki
+
+    def _status_budget(self) -> Budget:
+        return Budget(seconds=min(self._seconds, STATUS_BUDGET.seconds), playouts=STATUS_BUDGET.playouts)
 
     def close(self) -> None:
         """Nothing to free."""
@@ -151,12 +164,23 @@ class GnuGoAI:
     def dead_stones(self, game: Game) -> frozenset[Point]:
         """GNU Go's ``final_status_list dead``, the stones still on the board; the built-in AI's
         proposal if GNU Go fails."""
+        dead = self._status_list(game, "dead")
+        return self._fallback.dead_stones(game) if dead is None else dead
+
+    def seki_stones(self, game: Game) -> frozenset[Point]:
+        """GNU Go's ``final_status_list seki``; the built-in AI's if GNU Go fails."""
+        seki = self._status_list(game, "seki")
+        return self._fallback.seki_stones(game) if seki is None else seki
+
+    def _status_list(self, game: Game, status: str) -> frozenset[Point] | None:
+        """GNU Go's ``final_status_list`` of ``status``, the stones still on the board; ``None`` if
+        GNU Go fails."""
         try:
             self._sync(game)
-            answer = self._gtp("final_status_list dead")
+            answer = self._gtp(f"final_status_list {status}")
         except (GtpError, OSError) as error:
-            log.warning("GNU Go failed (%s): the built-in AI proposes the dead stones", error)
-            return self._fallback.dead_stones(game)
+            log.warning("GNU Go failed (%s): the built-in AI gives the %s stones", error, status)
+            return None
         points = {Point.parse(word, game.size) for word in answer.split()}
         return frozenset(point for point in points if game[point] is not None)
 

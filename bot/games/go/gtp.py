@@ -9,15 +9,16 @@ enforced: a move that repeats a position is ``? illegal move``.
 
 from __future__ import annotations
 
-import importlib.metadata
 import math
 import re
 from collections.abc import Callable, Iterable
 from typing import Final, TextIO
 
 from bot.games.go.engines import RESIGN, GoAI
+from bot.version import package_version
 from go_core import COLUMNS, Color, Game, Phase, Point, format_move, parse_move, star_points
 from go_core.errors import GoError
+from go_core.handicap import MIN_HANDICAP
 
 PROTOCOL_VERSION: Final = "2"
 NAME: Final = "scrabble-host Go"
@@ -40,7 +41,7 @@ class GtpEngine:
         self._commands: dict[str, Callable[[list[str]], str]] = {
             "protocol_version": lambda _: PROTOCOL_VERSION,
             "name": lambda _: NAME,
-            "version": lambda _: _version(),
+            "version": lambda _: package_version(),
             "known_command": self._known_command,
             "list_commands": lambda _: "\n".join(self._commands),
             "boardsize": self._boardsize,
@@ -148,7 +149,8 @@ class GtpEngine:
 
     def _undo(self, _: list[str]) -> str:
         try:
-            self.game.undo()
+            while self.game.undo() is None:  # a resumption after two passes is no move of GTP's
+                pass
         except GoError:
             raise _RefusedError("cannot undo") from None
         return ""
@@ -159,11 +161,15 @@ class GtpEngine:
     def _final_status_list(self, args: list[str]) -> str:
         if len(args) != 1 or args[0] not in _STATUSES:
             raise _RefusedError("invalid status")
-        if args[0] == "seki":
-            return ""
-        dead = self._dead()
         board = self.game.board
-        wanted = [point for point in board.stones() if (point in dead) == (args[0] == "dead")]
+        dead = self._dead() if args[0] != "seki" else frozenset()
+        seki = self.ai.seki_stones(self.game) if args[0] != "dead" else frozenset()
+        listed = {"dead": dead, "seki": seki}.get(args[0])
+        wanted = [
+            point
+            for point in board.stones()
+            if (point in listed if listed is not None else point not in dead and point not in seki)
+        ]
         groups: list[list[Point]] = []
         seen: set[Point] = set()
         for point in wanted:
@@ -180,6 +186,8 @@ class GtpEngine:
 
     def _fixed_handicap(self, args: list[str]) -> str:
         stones = _integer(args)
+        if stones < MIN_HANDICAP:  # the GTP specification: a handicap is 2 stones or more
+            raise _RefusedError("invalid handicap")
         if self.game.board.stones():
             raise _RefusedError("board not empty")
         try:
@@ -191,6 +199,8 @@ class GtpEngine:
     def _set_free_handicap(self, args: list[str]) -> str:
         if self.game.board.stones():
             raise _RefusedError("board not empty")
+        if not args:
+            raise _RefusedError("invalid handicap")
         points = []
         for word in args:
             point = self._vertex(word, "invalid coordinate")
@@ -271,13 +281,6 @@ def _with_komi(game: Game, komi: float) -> Game:
     data = game.to_dict()
     data["komi"] = komi
     return Game.from_dict(data)
-
-
-def _version() -> str:
-    try:
-        return importlib.metadata.version("scrabble-host")
-    except importlib.metadata.PackageNotFoundError:
-        return "0"
 
 
 def serve_stdio(ai: GoAI, stdin: TextIO, stdout: TextIO) -> int:

@@ -5,7 +5,7 @@
 and its terminal game (:mod:`~bot.games.scrabble.console`). :data:`GAME` registers it."""
 
 from bot.games.scrabble.kind import KIND
-from bot.host.registry import GameModule
+from bot.host.registry import GameModule, TerminalGame
 from scrabble_core.errors import ScrabbleError
 
 GAME = GameModule(
@@ -16,5 +16,7 @@ GAME = GameModule(
     refusals=(ScrabbleError,),
     discord="bot.games.scrabble.discord",
     worker="bot.games.scrabble.worker",
-    terminal=("play", "bot.games.scrabble.console.cli"),
+    terminal=TerminalGame(
+        "play", "bot.games.scrabble.console.cli", "play Scrabble in the terminal, against the AI or hot-seat"
+    ),
 )

@@ -10,13 +10,13 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from bot.config import MAX_HINTS, MAX_TURN_SECONDS, Config
-from bot.games.scrabble.variants import Variants
 from bot.host.errors import OptionError
 from bot.host.options import choice_option, name_option, whole_option
 from bot.host.seeds import SEED_LIMIT
 from bot.host.text import quoted
 from scrabble_core.ai import Level
 from scrabble_core.game import MAX_PLAYERS, ChallengeMode
+from scrabble_core.variant import VariantRegistry
 
 _Choice = TypeVar("_Choice", bound=enum.StrEnum)
 
@@ -75,7 +75,7 @@ class NewGame:
     rated: bool = True
 
 
-def game_options(options: NewGame, config: Config, variants: Variants) -> ScrabbleOptions:
+def game_options(options: NewGame, config: Config, variants: VariantRegistry) -> ScrabbleOptions:
     """The options of a new game, defaults taken from ``config``, the variant one of ``variants``.
 
     Raises:

@@ -17,7 +17,6 @@ from bot.games.scrabble.kind import KIND
 from bot.games.scrabble.options import ScrabbleOptions
 from bot.games.scrabble.protocols import AiPlayer, Renderer
 from bot.games.scrabble.table import ScrabbleTable
-from bot.games.scrabble.variants import Variants
 from bot.host.messages import Message
 from bot.host.plugin import Announcement, GamePlugin, Outcome, Thinking
 from bot.host.rating_model import RatedSeat
@@ -28,6 +27,7 @@ from scrabble_core.ai import Level, should_challenge
 from scrabble_core.errors import ScrabbleError
 from scrabble_core.game import ChallengeMode, Game
 from scrabble_core.lexicon import WordList
+from scrabble_core.variant import VariantRegistry
 
 __all__ = ["ScrabblePlugin"]
 
@@ -48,7 +48,7 @@ class ScrabblePlugin(GamePlugin[ScrabbleOptions, Game, Turn]):
     refusals: ClassVar[tuple[type[Exception], ...]] = (ScrabbleError,)
 
     def __init__(
-        self, config: Config, lexicon: WordList, ai: AiPlayer, renderer: Renderer, variants: Variants
+        self, config: Config, lexicon: WordList, ai: AiPlayer, renderer: Renderer, variants: VariantRegistry
     ) -> None:
         self.config = config
         self.lexicon = lexicon

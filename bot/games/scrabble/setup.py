@@ -17,12 +17,12 @@ from bot.games.scrabble.ai_turns import ExecutorAiPlayer, QueueAiPlayer, Scrabbl
 from bot.games.scrabble.commands import ScrabbleCommands
 from bot.games.scrabble.plugin import ScrabblePlugin
 from bot.games.scrabble.protocols import Advisor, AiPlayer, Renderer
-from bot.games.scrabble.variants import Variants
 from bot.host.registry import GameParts
 from bot.host.seeds import new_seed
 from bot.host.setup import GameContext
 from scrabble_core.lexicon import ENGLISH_ALPHABET, Lexicon, WordList, load_lexicon
 from scrabble_core.movegen import MoveGenerator, load_move_generator
+from scrabble_core.variant import VARIANTS, VariantRegistry
 
 log = logging.getLogger("bot")
 """The bot's start-up log, where the lexicon's loading is told."""
@@ -65,7 +65,10 @@ async def build(context: GameContext) -> GameParts:
         from bot.games.scrabble.images.renderer import PngRenderer
 
         renderer = PngRenderer()
-    variants = context.option("variants") or Variants(config.variant_files)
+    variants: VariantRegistry | None = context.option("variants")
+    if variants is None:
+        VARIANTS.add_files(config.variant_files)
+        variants = VARIANTS
     plugin = ScrabblePlugin(config, lexicon, ai, renderer, variants)
     commands = ScrabbleCommands(context.host, plugin, advisor, new_seed=context.option("new_seed", new_seed))
     if pool is not None:

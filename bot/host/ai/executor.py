@@ -28,6 +28,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
+from multiprocessing.reduction import ForkingPickler
 from typing import Any, Final, TypeVar
 
 from bot.host.ai import jobs
@@ -81,34 +82,32 @@ class _Worker:
 
 
 def _worker_main(config: WorkerConfig, conn: Connection) -> None:
-    """A worker process: load once (:func:`bot.host.ai.jobs.load_workers`), say ready, then answer
-    ``(kind, data, budget, delay)`` jobs with ``("answer", text)`` or ``("error", text)``, and ``("call",
-    kind, function, args)`` requests with ``("result", function(resources, *args))`` (the game's worker
-    resources) or ``("error", text)``, until the pipe closes or ``None`` arrives."""
+    """A worker process: load once (:func:`bot.host.ai.jobs.load_workers`), say ready, then answer each
+    request (see :func:`_answer`) until ``None`` arrives or the pipe closes or breaks (the bot stopped or
+    died: the worker then exits quietly)."""
     resources = jobs.load_workers(config)
-    conn.send((_READY, ""))
-    while True:
-        try:
-            request = conn.recv()
-        except EOFError:
-            return
-        if request is None:
-            return
+    with contextlib.suppress(EOFError, OSError):
+        conn.send((_READY, ""))
+        while (request := conn.recv()) is not None:
+            conn.send_bytes(_answer(request, resources))
+
+
+def _answer(request: tuple[Any, ...], resources: dict[str, Any]) -> memoryview:
+    """The pickled answer of a worker to ``request``: ``(kind, data, budget, delay)`` (a game's AI job)
+    is answered ``("answer", text)``, ``("call", kind, function, args)`` ``("result", function(resources,
+    *args))`` (with the game's worker resources). Any failure, an answer that cannot be pickled included,
+    is answered ``("error", text)``, for the caller to decide (an AI turn falls back)."""
+    try:
         if request[0] == _CALL:
             _, kind, function, args = request
-            try:
-                conn.send(("result", function(resources.get(kind), *args)))
-            except Exception as error:  # reported to the caller, who decides
-                conn.send(("error", f"{type(error).__name__}: {error}"))
-            continue
+            return ForkingPickler.dumps(("result", function(resources.get(kind), *args)))
         kind, data, budget, delay = request
         started = time.monotonic()
-        try:
-            if delay:
-                time.sleep(delay)
-            conn.send(("answer", jobs.answer(kind, resources, data, started + budget)))
-        except Exception as error:  # any failure is reported, the caller falls back
-            conn.send(("error", f"{type(error).__name__}: {error}"))
+        if delay:
+            time.sleep(delay)
+        return ForkingPickler.dumps(("answer", jobs.answer(kind, resources, data, started + budget)))
+    except Exception as error:
+        return ForkingPickler.dumps(("error", f"{type(error).__name__}: {error}"))
 
 
 class AiExecutor:

@@ -192,7 +192,12 @@ def main(argv: Sequence[str]) -> int:
     from bot.__main__ import DEFAULT_CONFIG, EXIT_USAGE, setup_logging
     from bot.config import ConfigError, load_config
 
-    parser = argparse.ArgumentParser(prog="scrabble-bot worker", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        prog="scrabble-bot worker",
+        description="Answer the AI jobs that bots queue on their PostgreSQL database ([ai] queue = "
+        '"postgresql"), one at a time, until stopped. Workers keep no state: start as many as the CPUs '
+        "allow, on any machine that reaches the database.",
+    )
     parser.add_argument("--config", type=Path, default=None, help="the bot's config file")
     parser.add_argument("--database", default=None, help="postgresql://... (default: the config's)")
     parser.add_argument("--name", default=None, help="this worker's name in the queue (default host:pid)")

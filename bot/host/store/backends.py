@@ -388,15 +388,30 @@ class PostgresBackend(Backend):
         return [str(name) for (name,) in rows]
 
     async def restart_ids(self) -> None:
+        from psycopg import sql
+
         identities = await self.fetchall(
             "SELECT table_name, column_name FROM information_schema.columns "
             "WHERE table_schema = current_schema() AND is_identity = 'YES'"
         )
-        for table, column in identities:
-            await self.execute(
-                f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'), "
-                f"COALESCE((SELECT MAX({column}) FROM {table}), 0) + 1, false)"
-            )
+
+        def restart(db: Connection) -> None:
+            connection = cast(_PgConnection, db).connection
+            for table, column in identities:
+                # pg_get_serial_sequence reads its table as SQL text (a quoted identifier), its column as is.
+                query = sql.SQL(
+                    "SELECT setval(pg_get_serial_sequence({table_text}, {column_text}), "
+                    "COALESCE((SELECT MAX({column}) FROM {table}), 0) + 1, false)"
+                ).format(
+                    table_text=sql.Literal(sql.Identifier(table).as_string(connection)),
+                    column_text=sql.Literal(column),
+                    column=sql.Identifier(column),
+                    table=sql.Identifier(table),
+                )
+                with _as_sqlite_errors():  # no parameters: a name holding % or ? is sent as it is
+                    connection.execute(query)
+
+        await self.run(restart)
 
     def _commit(self, connection: Connection) -> None:
         connection.execute("COMMIT")

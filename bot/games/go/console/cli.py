@@ -50,7 +50,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         help=f"White's komi (default {DEFAULT_KOMI:g}, {HANDICAP_KOMI:g} with a handicap)",
     )
     parser.add_argument(
-        "--handicap", type=int, help="Black's handicap stones, 2 to 9, on 9×9, 13×13 or 19×19"
+        "--handicap",
+        type=int,
+        help="Black's handicap stones: 2 to 9 on odd boards from 9×9, 2 to 4 on the others from 7×7",
     )
     parser.add_argument(
         "--scoring", choices=[method.value for method in ScoringMethod], help="area (default) or stones"

@@ -32,12 +32,12 @@ from bot.games.scrabble.console.app import (
     ConsoleApp,
     Setup,
 )
-from bot.games.scrabble.console.commands import Verb, cut
+from bot.games.scrabble.console.commands import ECHO_LENGTH, Verb, cut
 from bot.games.scrabble.console.screen import ConsoleNotifier, TextRenderer
 from bot.games.scrabble.kind import KIND
 from bot.host.assembly import host_parts
 from bot.host.errors import ServiceError
-from scrabble_core.errors import ScrabbleError, VariantError
+from scrabble_core.errors import ScrabbleError, VariantError, echo
 from scrabble_core.game import MAX_PLAYERS, MIN_PLAYERS, ChallengeMode
 from scrabble_core.lexicon import ENGLISH_ALPHABET, Lexicon, LexiconError, load_lexicon
 from scrabble_core.movegen import MoveGenerator, load_move_generator
@@ -145,7 +145,7 @@ def _variant_file(parser: argparse.ArgumentParser, value: str) -> str:
     when it is not a bundled name nor a valid ``.toml`` file."""
     if not value.endswith(".toml"):
         parser.error(
-            f"--variant: no variant {cut(value)!r}: choose {' or '.join(bundled_variant_names())}, or give "
+            f"--variant: no variant {echo(value, ECHO_LENGTH - 1)}: choose {' or '.join(bundled_variant_names())}, or give "
             "a variant file (FILE.toml)"
         )
     try:

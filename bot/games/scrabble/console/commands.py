@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from bot.host.messages import shorten
-from scrabble_core.errors import InvalidMoveError, ScrabbleError
+from scrabble_core.errors import InvalidMoveError, ScrabbleError, echo
 from scrabble_core.squares import parse_coordinate
 
 
@@ -115,7 +115,7 @@ def _verb(word: str) -> Verb:
         return Verb(word.lower())
     except ValueError:
         raise CommandError(
-            f"Unknown command {cut(word)!r}: type a move such as 8H QUIZ, or help for the commands"
+            f"Unknown command {echo(word, ECHO_LENGTH - 1)}: type a move such as 8H QUIZ, or help for the commands"
         ) from None
 
 
