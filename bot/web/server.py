@@ -2,7 +2,9 @@
 the websocket of the protocol (``docs/protocol.md``).
 
 :class:`WebServer` serves ``/game`` (the page), ``/static/...`` (its files, shipped in the package),
-``/healthz`` and ``/ws``, behind its perimeter (:mod:`bot.web.perimeter`: the security headers on every
+``/healthz`` and ``/ws``, and when the board runs as a Discord Activity, the Activity's page at ``/`` (the
+root of its URL mapping; framed by Discord's clients only) and its sign-in, ``/activity/session``
+(:mod:`bot.web.activity`), behind its perimeter (:mod:`bot.web.perimeter`: the security headers on every
 response, the hosts it answers to, the page origins allowed to open the websocket). The websocket
 handler enforces the limits (message size and nesting, messages per second, connections per game and
 per address, sockets per address waiting to say hello, the hello timeout) and answers every bad message
@@ -24,16 +26,17 @@ from typing import Any, Final
 
 from aiohttp import WSMsgType, web
 
-from bot.config import Config
+from bot.config import ActivityConfig, Config
 from bot.games.scrabble.commands import ScrabbleCommands
 from bot.games.scrabble.kind import KIND
 from bot.host.errors import ServiceError
 from bot.host.runner import Host
+from bot.web.activity import ActivitySignIn
 from bot.web.commands import COMMANDS, run_command
 from bot.web.errors import ProtocolError, error_body
 from bot.web.hub import Connection, Hub
 from bot.web.links import Grant, LinkSigner, Role, board_url, program_number, seat_of
-from bot.web.perimeter import SECURITY_HEADERS, HostPolicy, perimeter
+from bot.web.perimeter import SECURITY_HEADERS, HostPolicy, framed_headers, perimeter
 from scrabble_core.errors import ScrabbleError, echo
 
 __all__ = ["DEFAULT_LIMITS", "PROTOCOL_VERSION", "Limits", "ServerLinks", "WebServer", "board_server"]
@@ -48,6 +51,11 @@ CLOSE_RATE: Final = 4008
 CLOSE_TOO_LARGE: Final = 1009
 CLOSE_GOING_AWAY: Final = 1001
 HEARTBEAT_SECONDS: Final = 20.0
+ACTIVITY_PAGE: Final = "/"
+SIGN_IN: Final = "/activity/session"
+MAX_SIGN_IN_BYTES: Final = 1024
+MAX_SIGN_IN_ADDRESSES: Final = 10_000
+NO_STORE: Final = {"Cache-Control": "no-store"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,6 +74,8 @@ class Limits:
     per_address: int = 50
     waiting_per_address: int = 10
     hello_seconds: float = 10.0
+    sign_in_rate: float = 0.2
+    sign_in_burst: int = 10
 
 
 DEFAULT_LIMITS: Final = Limits()
@@ -92,7 +102,8 @@ class _Bucket:
 class WebServer:
     """The board's web server over a started :class:`ScrabbleCommands`. :meth:`start` binds it (by default
     to 127.0.0.1 only), :meth:`close` stops it. It answers to the hosts of :class:`HostPolicy`: the
-    bound address, ``public_url``'s host and ``allowed_hosts``."""
+    bound address, ``public_url``'s host and ``allowed_hosts``, and with ``activity`` (the board as a
+    Discord Activity) Discord's proxy of the application."""
 
     def __init__(
         self,
@@ -105,13 +116,18 @@ class WebServer:
         now: Callable[[], float] = time.time,
         public_url: str = "",
         allowed_hosts: Sequence[str] = (),
+        activity: ActivityConfig | None = None,
     ) -> None:
         self.service = service
         self.public_url = public_url
         self.signer = signer
         self.host, self.port = host, port
         self.limits = limits
-        self.policy = HostPolicy(host, public_url, allowed_hosts)
+        self.activity = activity
+        self.policy = HostPolicy(host, public_url, allowed_hosts, activity.proxy_host if activity else None)
+        self.sign_in = ActivitySignIn(activity, service.host, signer) if activity is not None else None
+        self._sign_ins: dict[str, _Bucket] = {}
+        """Each address's allowance of sign-ins (each one costs two calls to Discord's API)."""
         self._now = now
         self.hub = Hub(now)
         self._addresses: Counter[str] = Counter()
@@ -144,10 +160,14 @@ class WebServer:
 
     def app(self) -> web.Application:
         """The aiohttp application (tests serve it with aiohttp's test server)."""
-        app = web.Application(middlewares=[perimeter(self.policy)])
+        framed = {ACTIVITY_PAGE: framed_headers(self.activity.clients)} if self.activity else {}
+        app = web.Application(middlewares=[perimeter(self.policy, framed)])
         app.router.add_get("/ws", self._websocket)
         app.router.add_get("/game", _page)
         app.router.add_get("/healthz", _health)
+        if self.activity is not None:
+            app.router.add_get(ACTIVITY_PAGE, _page)
+            app.router.add_post(SIGN_IN, self._sign_in)
         if STATIC_DIR.is_dir():
             app.router.add_static("/static", STATIC_DIR, follow_symlinks=False)
         return app
@@ -168,6 +188,37 @@ class WebServer:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        if self.sign_in is not None:
+            await self.sign_in.close()
+
+    async def _sign_in(self, request: web.Request) -> web.StreamResponse:
+        """``POST /activity/session``: sign the Discord user of the Activity in (see
+        :class:`~bot.web.activity.ActivitySignIn`); a refusal is answered with its error."""
+        assert self.sign_in is not None  # the route exists with the Activity only
+        address = request.remote or "?"
+        if len(self._sign_ins) > MAX_SIGN_IN_ADDRESSES:
+            self._sign_ins.clear()
+        bucket = self._sign_ins.setdefault(
+            address, _Bucket(self.limits.sign_in_rate, self.limits.sign_in_burst)
+        )
+        try:
+            if not bucket.take():
+                raise ProtocolError(
+                    "rate_limited", "too many sign-ins: wait a minute and open the board again"
+                )
+            if (request.content_length or 0) > MAX_SIGN_IN_BYTES:
+                raise ProtocolError("too_large", "that request is too large")
+            try:
+                body = json.loads(await request.content.read(MAX_SIGN_IN_BYTES + 1))
+            except ValueError:
+                raise ProtocolError("bad_message", "send a JSON object") from None
+            session = await self.sign_in.session(body)
+        except ProtocolError as error:
+            status = _SIGN_IN_STATUS.get(error.code, 400)
+            return web.json_response(
+                {"ok": False, "error": error_body(error)}, status=status, headers=NO_STORE
+            )
+        return web.json_response(session.to_json(), headers=NO_STORE)
 
     async def drop_connections(self) -> None:
         """Close every open websocket with code 1001 (going away), as at shutdown."""
@@ -393,6 +444,11 @@ class ServerLinks:
     def __init__(self, server: WebServer) -> None:
         self._server = server
 
+    @property
+    def activity(self) -> bool:
+        """Whether the board opens inside Discord, as an Activity."""
+        return self._server.activity is not None
+
     def spectator(self, game_id: int) -> str:
         """See :meth:`WebServer.link` (no seat)."""
         return self._server.link(game_id)
@@ -430,6 +486,7 @@ async def board_server(config: Config, host: Host) -> AsyncIterator[WebServer | 
         port=web.port,
         public_url=web.public_url,
         allowed_hosts=web.allowed_hosts,
+        activity=config.activity,
     )
     await server.start()
     host.use_links(ServerLinks(server))
@@ -463,6 +520,15 @@ def nests_at_most(text: str, depth: int) -> bool:
         elif char in "]}":
             level -= 1
     return True
+
+
+_SIGN_IN_STATUS: Final = {
+    "unauthorized": 401,
+    "no_game": 404,
+    "too_large": 413,
+    "rate_limited": 429,
+    "discord_unavailable": 503,
+}
 
 
 def _reply(message_id: Any, *, result: dict[str, Any] | None = None, error: Exception | None = None) -> str:

@@ -172,6 +172,8 @@ SEAT_LINK = re.compile(r"#t=[0-9]+\.[pb][0-9]")
 class StubLinks:
     """Board links shaped like the web server's (:class:`bot.web.server.ServerLinks`)."""
 
+    activity = False
+
     def spectator(self, game_id: int) -> str:
         return f"https://board.example/game#t={game_id}.s.0.{'s' * 22}"
 

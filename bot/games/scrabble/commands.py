@@ -105,7 +105,9 @@ class ScrabbleCommands(GameCommands):
             raise NoBoardError
 
     def _lobby_message(self, table: ScrabbleTable) -> Message:
-        return announcements.lobby_message(table, programs=self.host.links is not None)
+        return self.host.lobby_message(
+            table, announcements.lobby_message(table, programs=self.host.links is not None)
+        )
 
     def _table(self, channel_id: int, game_id: int | None = None) -> ScrabbleTable:
         """The channel's Scrabble game (``game_id`` if given).
