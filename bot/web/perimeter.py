@@ -105,8 +105,12 @@ class HostPolicy:
             return False
         if self._any or name in self._named or where == self._public:
             return True
-        if self._proxy is not None and where == (self._proxy, DEFAULT_PORTS["https"]):
-            return parsed.scheme == "https"
+        if (
+            self._proxy is not None
+            and parsed.scheme == "https"
+            and where == (self._proxy, DEFAULT_PORTS["https"])
+        ):
+            return True
         return request is not None and (request[0], request[1] or DEFAULT_PORTS["http"]) == where
 
 

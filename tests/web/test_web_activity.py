@@ -223,6 +223,7 @@ async def test_discords_proxy_is_admitted_as_configured_and_nothing_else(
     assert await status("/healthz", {"Host": "123.discordsays.com"}) == 421
     assert await status("/healthz", {"Origin": f"https://{proxy}"}) == 200
     assert await status("/healthz", {"Origin": f"http://{proxy}"}) == 403
+    assert await status("/healthz", {"Origin": f"http://{proxy}:443"}) == 403
     assert await status("/healthz", {"Origin": f"https://{proxy}:8443"}) == 403
     assert await status("/healthz", {"Origin": "https://123.discordsays.com"}) == 403
     socket = await web.session.ws_connect(
