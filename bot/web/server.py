@@ -3,8 +3,8 @@ the websocket of the protocol (``docs/protocol.md``).
 
 :class:`WebServer` serves ``/game`` (the page), ``/static/...`` (its files, shipped in the package),
 ``/healthz`` and ``/ws``, and when the board runs as a Discord Activity, the Activity's page at ``/`` (the
-root of its URL mapping; framed by Discord's clients only) and its sign-in, ``/activity/session``
-(:mod:`bot.web.activity`), behind its perimeter (:mod:`bot.web.perimeter`: the security headers on every
+root of its URL mapping; framed by Discord's clients only), the application's client id for its SDK
+(``/activity/client``) and its sign-in, ``/activity/session`` (:mod:`bot.web.activity`), behind its perimeter (:mod:`bot.web.perimeter`: the security headers on every
 response, the hosts it answers to, the page origins allowed to open the websocket). The websocket
 handler enforces the limits (message size and nesting, messages per second, connections per game and
 per address, sockets per address waiting to say hello, the hello timeout) and answers every bad message
@@ -53,6 +53,7 @@ CLOSE_GOING_AWAY: Final = 1001
 HEARTBEAT_SECONDS: Final = 20.0
 ACTIVITY_PAGE: Final = "/"
 SIGN_IN: Final = "/activity/session"
+ACTIVITY_CLIENT: Final = "/activity/client"
 MAX_SIGN_IN_BYTES: Final = 1024
 MAX_SIGN_IN_ADDRESSES: Final = 10_000
 NO_STORE: Final = {"Cache-Control": "no-store"}
@@ -167,6 +168,7 @@ class WebServer:
         app.router.add_get("/healthz", _health)
         if self.activity is not None:
             app.router.add_get(ACTIVITY_PAGE, _page)
+            app.router.add_get(ACTIVITY_CLIENT, self._activity_client)
             app.router.add_post(SIGN_IN, self._sign_in)
         if STATIC_DIR.is_dir():
             app.router.add_static("/static", STATIC_DIR, follow_symlinks=False)
@@ -190,6 +192,12 @@ class WebServer:
             self._runner = None
         if self.sign_in is not None:
             await self.sign_in.close()
+
+    async def _activity_client(self, request: web.Request) -> web.StreamResponse:
+        """``GET /activity/client``: the application's client id, which the page's SDK names itself with
+        (public: it is in the Activity's address)."""
+        assert self.activity is not None  # the route exists with the Activity only
+        return web.json_response({"client_id": str(self.activity.client_id)}, headers=NO_STORE)
 
     async def _sign_in(self, request: web.Request) -> web.StreamResponse:
         """``POST /activity/session``: sign the Discord user of the Activity in (see

@@ -510,10 +510,25 @@ function fatal(text) {
   byId("fatal-text").textContent = text;
 }
 
-function start() {
+// The token of the link (#t=...), or inside Discord (the Activity: the SDK's frame_id in the query) the
+// token of the Discord user's seat; the SDK loads only there.
+async function boardToken() {
+  const token = new URLSearchParams(location.hash.slice(1)).get("t");
+  if (token || !new URLSearchParams(location.search).has("frame_id")) return token;
+  const { signIn } = await import("./activity.js");
+  return (await signIn()).token;
+}
+
+async function start() {
   setUpBlankDialog(byId("blank-dialog"));
   wireInput();
-  const token = new URLSearchParams(location.hash.slice(1)).get("t");
+  let token;
+  try {
+    token = await boardToken();
+  } catch (error) {
+    fatal(error.message);
+    return;
+  }
   if (!token) {
     fatal("This page needs the link the bot gave you: it ends with #t= and a token.");
     return;
