@@ -56,7 +56,9 @@ class DiscordUser:
 @dataclass(frozen=True, slots=True)
 class Session:
     """What the page gets for a code: the ``access_token`` (for the SDK's ``authenticate``) and the
-    board ``token`` of ``user`` in the channel's game ``game_id`` (of ``kind``), with its ``role``."""
+    board ``token`` of ``user`` in the channel's game ``game_id`` (of ``kind``), with its ``role``;
+    ``seat_on_start``: the user has a seat in the game's lobby, which they play once it starts (the page
+    then signs in again)."""
 
     access_token: str
     user: DiscordUser
@@ -64,6 +66,7 @@ class Session:
     kind: str
     role: Role
     token: str
+    seat_on_start: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The answer's body."""
@@ -74,6 +77,7 @@ class Session:
             "game": {"id": self.game_id, "kind": self.kind},
             "role": self.role.value,
             "token": self.token,
+            "seat_on_start": self.seat_on_start,
         }
 
 
@@ -207,26 +211,28 @@ class ActivitySignIn:
         started (in the lobby seats still move) and they play one, a spectator's otherwise.
 
         Raises:
-            ProtocolError: ``no_game``: no open game of the board in that channel (of that guild).
+            ProtocolError: ``no_game``: no open game in that channel (of that guild), or one of a game
+                without a web board.
         """
         table = self._host.tables.get(channel_id)
-        if (
-            table is None
-            or not self._host.plugins[table.row.kind].board_links
-            or (guild_id is not None and table.row.guild_id != guild_id)
-        ):
+        if table is None or (guild_id is not None and table.row.guild_id != guild_id):
             raise ProtocolError("no_game", self.no_game_text())
+        plugin = self._host.plugins[table.row.kind]
+        if not plugin.board_links:
+            raise ProtocolError(
+                "no_game", f"This channel's {plugin.title} game has no board here: play it with its commands."
+            )
         row = table.row
-        seat = next(
-            (s.seat for s in row.seats if s.user_id == user.id and row.status is GameStatus.ACTIVE),
-            None,
-        )
-        if seat is None:
+        seat = next((s.seat for s in row.seats if s.user_id == user.id), None)
+        if seat is None or row.status is not GameStatus.ACTIVE:
             token, role = self._signer.token(row.id, Role.SPECTATOR), Role.SPECTATOR
         else:
             token, role = self._signer.token(row.id, Role.PLAYER, seat), Role.PLAYER
         logger.info("activity: game %d: a %s signed in", row.id, role.value)
-        return Session(access_token, user, row.id, row.kind, role, token)
+        lobby = row.status is GameStatus.LOBBY
+        return Session(
+            access_token, user, row.id, row.kind, role, token, seat_on_start=seat is not None and lobby
+        )
 
     def no_game_text(self) -> str:
         """What the Activity shows in a channel without a game: how to start one."""

@@ -245,6 +245,29 @@ def test_two_players_open_the_activity_and_play_by_dragging_while_a_third_user_s
     assert alice.errors == bob.errors == carol.errors == []
 
 
+def test_a_player_who_opened_the_lobby_plays_their_seat_once_the_game_starts(
+    activity_game: Callable[..., ActivityGame], open_activity: Callable[..., Opened]
+) -> None:
+    game_server = activity_game(users=())
+    service = game_server.harness.svc
+    game_server.run(service.new_game(GUILD, CHANNEL, ALICE))
+    game_server.run(service.join(CHANNEL, BOB))
+    alice = open_activity(game_server, ALICE)
+    expect(alice.board.locator("#connection")).to_have_text("Live")
+    expect(alice.board.locator("#play-panel")).to_be_hidden()
+    game_server.run(service.start_game(CHANNEL, ALICE.id))
+    expect(alice.board.locator("#rack .rack-tile")).to_have_count(7)
+    game = game_server.game()
+    seat = next(
+        s.seat
+        for s in game_server.call(lambda: service.host.tables[CHANNEL].row.seats)
+        if s.user_id == ALICE.id
+    )
+    assert sorted(alice.rack()) == sorted(game.players[seat].rack)
+    assert [command for command, _ in alice.client.commands] == ["AUTHORIZE", "AUTHENTICATE"] * 2
+    assert alice.errors == []
+
+
 def test_a_user_with_no_seat_cannot_act(
     activity_game: Callable[..., ActivityGame], open_activity: Callable[..., Opened]
 ) -> None:

@@ -15,6 +15,7 @@ from discord_fake import FakeDiscord
 from service_fakes import CAROL, GUILD, OTHER_CHANNEL
 
 from bot.config import ActivityConfig
+from bot.games.go.commands import GoCommands
 from bot.web.perimeter import CSP
 from tests.web.web_harness import ALICE, BOB, CHANNEL, MakeWeb, Web, WsClient
 
@@ -153,8 +154,27 @@ async def test_a_player_spectates_the_lobby_where_seats_still_move(
 ) -> None:
     web = await make_web(activity=activity_of(fake_discord), start=False)
     await web.harness.svc.new_game(GUILD, CHANNEL, ALICE)
+    status, alice = await sign_in(web, fake_discord.authorize(ALICE.id, "alice"))
+    assert (status, alice["role"], alice["seat_on_start"]) == (200, "spectator", True)
+    status, carol = await sign_in(web, fake_discord.authorize(CAROL.id, "carol"))
+    assert (status, carol["role"], carol["seat_on_start"]) == (200, "spectator", False)
+
+
+async def test_a_game_without_a_board_says_so(
+    make_web: MakeWeb, fake_discord: FakeDiscord, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    web = await make_web(activity=activity_of(fake_discord), start=False)
+    go: GoCommands = web.harness.svc.host.commands["go"]
+    monkeypatch.setattr(type(go.plugin), "board_links", False)
+    await go.new_game(GUILD, CHANNEL, ALICE)
     status, body = await sign_in(web, fake_discord.authorize(ALICE.id, "alice"))
-    assert (status, body["role"]) == (200, "spectator")
+    assert (status, body["error"]) == (
+        404,
+        {
+            "code": "no_game",
+            "message": "This channel's Go game has no board here: play it with its commands.",
+        },
+    )
 
 
 async def test_discord_down_is_said(make_web: MakeWeb, fake_discord: FakeDiscord) -> None:

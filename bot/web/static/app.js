@@ -486,6 +486,7 @@ function announceEvents(message) {
 }
 
 function onEvent(message) {
+  if (page.seatOnStart && message.state.status === "active") location.reload();
   receiveState(message.state);
   announceEvents(message);
   if (message.type === "game_over") {
@@ -512,11 +513,14 @@ function fatal(text) {
 
 // The token of the link (#t=...), or inside Discord (the Activity: the SDK's frame_id in the query) the
 // token of the Discord user's seat; the SDK loads only there.
+// A player who opened it in the lobby watches it, and signs in again (the page reloads) once it starts.
 async function boardToken() {
   const token = new URLSearchParams(location.hash.slice(1)).get("t");
   if (token || !new URLSearchParams(location.search).has("frame_id")) return token;
   const { signIn } = await import("./activity.js");
-  return (await signIn()).token;
+  const session = await signIn();
+  page.seatOnStart = session.seat_on_start;
+  return session.token;
 }
 
 async function start() {
