@@ -57,6 +57,8 @@ ACTIVITY_CLIENT: Final = "/activity/client"
 MAX_SIGN_IN_BYTES: Final = 1024
 MAX_SIGN_IN_ADDRESSES: Final = 10_000
 NO_STORE: Final = {"Cache-Control": "no-store"}
+ACTIVITY_SDK: Final = STATIC_DIR / "sdk" / "discord-sdk.js"
+"""Discord's Embedded App SDK as one module, built from ``bot/web/sdk`` (its lockfile pins the version)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +178,12 @@ class WebServer:
 
     async def start(self) -> None:
         """Serve on ``host:port`` (port 0: any free port, then read :attr:`port`)."""
+        if self.activity is not None and not ACTIVITY_SDK.is_file():
+            logger.error(
+                "the Activity's page needs Discord's SDK, which is not built: run npm ci, then npm run "
+                "build, in %s",
+                STATIC_DIR.parent / "sdk",
+            )
         self._runner = web.AppRunner(self.app(), access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)

@@ -38,19 +38,18 @@ from service_fakes import (
 from bot.config import ActivityConfig
 from bot.host.seats import User
 from bot.web.links import LinkSigner
-from bot.web.server import STATIC_DIR, WebServer
+from bot.web.server import ACTIVITY_SDK, STATIC_DIR, WebServer
 from scrabble_core.game import Game
 from scrabble_core.lexicon import Lexicon
 from tests.web.discord_client_frame import FAKE_CLIENT, DiscordClientFrame, activity_of, handshakes
 from tests.web.test_browser import CHROMIUM, CHROMIUM_ARGS, LiveGame, board_rows, drag, plain_letters
 
-SDK = STATIC_DIR / "sdk" / "discord-sdk.js"
 SDK_PROJECT = STATIC_DIR.parent / "sdk"
 
 pytestmark = [
     pytest.mark.skipif(not Path(CHROMIUM).exists(), reason=f"the browser tests need Chromium at {CHROMIUM}"),
     pytest.mark.skipif(
-        not SDK.exists() and shutil.which("npm") is None,
+        not ACTIVITY_SDK.exists() and shutil.which("npm") is None,
         reason="the Activity's SDK is built with npm (Node.js): apt-get install npm",
     ),
 ]
@@ -59,10 +58,10 @@ pytestmark = [
 @pytest.fixture(scope="module")
 def sdk_bundle() -> Path:
     """The SDK's bundle, built from the lockfile if it is missing (``npm ci``, then ``npm run build``)."""
-    if not SDK.exists():
+    if not ACTIVITY_SDK.exists():
         for command in (["npm", "ci", "--no-audit", "--no-fund"], ["npm", "run", "build"]):
             subprocess.run(command, cwd=SDK_PROJECT, check=True, capture_output=True, timeout=300)
-    return SDK
+    return ACTIVITY_SDK
 
 
 class ActivityGame(LiveGame):
