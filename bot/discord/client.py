@@ -11,7 +11,7 @@ import discord
 from discord.ext import commands
 
 from bot.config import Config
-from bot.discord.activity import add_open_board
+from bot.discord.activity import add_open_board, sync_keeping_entry_point
 from bot.discord.buttons import DYNAMIC_ITEMS, submit_form
 from bot.discord.errors import GameCommandTree
 from bot.discord.notifier import DiscordNotifier
@@ -116,9 +116,15 @@ class GameBot(commands.Bot):
         await super().close()
 
     async def sync_app_commands(self) -> None:
-        """Send the commands to Discord: to the dev guild if the config names one, else globally."""
+        """Send the commands to Discord: to the dev guild if the config names one, else globally (with
+        the Activity configured, keeping the application's Entry Point command)."""
         guild_id = self.config.dev_guild_id
-        if guild_id is None:
+        if guild_id is None and self.config.activity is not None:
+            log.info(
+                "Synced %d global commands (the Entry Point's kept)",
+                await sync_keeping_entry_point(self.tree),
+            )
+        elif guild_id is None:
             synced = await self.tree.sync()
             log.info("Synced %d global commands", len(synced))
         else:
