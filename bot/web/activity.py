@@ -1,14 +1,16 @@
 """The board as a Discord Activity: who the Discord user in the frame is, and which board they open.
 
 Inside Discord the page (``static/activity.js``, with Discord's Embedded App SDK) asks the Discord client
-to ``authorize`` the application (scope ``identify``) and sends the code it gets, with the channel and
-guild the Activity runs in, to ``POST activity/session``. :class:`ActivitySignIn` exchanges the code at
+to ``authorize`` the application (scope ``identify``) and sends the code it gets, with the id of the
+Activity's instance, to ``POST activity/session``. :class:`ActivitySignIn` exchanges the code at
 Discord's OAuth2 token endpoint with the application's client id and secret, reads the user with the
-access token (``/users/@me``), and answers the page with the access token (for the SDK's
-``authenticate``) and the board token of that user in the channel's game: their own seat's if they
-play it, a spectator's otherwise, and never another seat's. A code is spent once: a replayed one is
-refused here before Discord refuses it too. The client secret is never logged nor sent to the page;
-no token goes in a URL (the board token travels in the answer's body, then in ``hello``).
+access token (``/users/@me``), and asks Discord (as the bot) where that instance runs and who is in it:
+the channel is Discord's word, not the page's, and the user must be in the instance. It answers the page
+with the access token (for the SDK's ``authenticate``) and the board token of that user in the channel's
+game: their own seat's if they play it, a spectator's otherwise, and never another seat's. A code is
+spent once: a replayed one is refused here before Discord refuses it too. The client secret and the
+bot's token are never logged nor sent to the page; no token goes in a URL (the board token travels in
+the answer's body, then in ``hello``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Final
+from urllib.parse import quote
 
 import aiohttp
 
@@ -36,6 +39,8 @@ logger = logging.getLogger("bot.web")
 CODE: Final = re.compile(r"[A-Za-z0-9]{1,100}")
 """What an OAuth2 code looks like (Discord's are 30 letters and digits)."""
 SNOWFLAKE: Final = re.compile(r"[0-9]{1,20}")
+INSTANCE: Final = re.compile(r"[A-Za-z0-9_.:-]{1,200}")
+"""What the id of an Activity's instance looks like (the SDK's ``instance_id``)."""
 SPENT_SECONDS: Final = 15 * 60.0
 """How long a spent code is remembered (Discord's codes expire within ten minutes)."""
 SPENT_CODES: Final = 100_000
@@ -89,10 +94,12 @@ class ActivitySignIn:
         config: ActivityConfig,
         host: Host,
         signer: LinkSigner,
+        bot_token: str,
         *,
         now: Callable[[], float] = time.monotonic,
     ) -> None:
         self.config = config
+        self._bot_token = bot_token
         self._host = host
         self._signer = signer
         self._now = now
@@ -106,26 +113,26 @@ class ActivitySignIn:
             self._http = None
 
     async def session(self, body: Any) -> Session:
-        """Sign in the user of the page's request ``body`` (``code``, ``channel_id``, ``guild_id``).
+        """Sign in the user of the page's request ``body`` (``code``, ``instance_id``).
 
         Raises:
             ProtocolError: ``bad_message`` (a malformed request), ``unauthorized`` (a forged, expired
-                or replayed code, or a token Discord does not know), ``discord_unavailable`` (Discord
-                did not answer), ``no_game`` (no game of the board in that channel).
+                or replayed code, a token Discord does not know, an instance that is not running or
+                that the user is not in), ``discord_unavailable`` (Discord did not answer),
+                ``no_game`` (no game of the board in the instance's channel).
         """
         if not isinstance(body, dict):
-            raise ProtocolError("bad_message", "send a JSON object with code, channel_id and guild_id")
-        code, channel, guild = body.get("code"), body.get("channel_id"), body.get("guild_id")
+            raise ProtocolError("bad_message", "send a JSON object with code and instance_id")
+        code, instance = body.get("code"), body.get("instance_id")
         if not isinstance(code, str) or not CODE.fullmatch(code):
             raise ProtocolError("bad_message", "code must be the code Discord gave the page")
-        if not isinstance(channel, str) or not SNOWFLAKE.fullmatch(channel):
-            raise ProtocolError("bad_message", "channel_id must be the id of the channel the board runs in")
-        if guild is not None and (not isinstance(guild, str) or not SNOWFLAKE.fullmatch(guild)):
-            raise ProtocolError("bad_message", "guild_id must be the id of the server, or null")
+        if not isinstance(instance, str) or not INSTANCE.fullmatch(instance):
+            raise ProtocolError("bad_message", "instance_id must be the id of the Activity's instance")
         self._spend(code)
         access_token = await self._exchange(code)
         user = await self._user(access_token)
-        return self._seat(access_token, user, int(channel), None if guild is None else int(guild))
+        channel, guild = await self._location(instance, user)
+        return self._seat(access_token, user, channel, guild)
 
     def _spend(self, code: str) -> None:
         """Mark ``code`` spent.
@@ -183,28 +190,58 @@ class ActivitySignIn:
             )
         return token
 
+    async def _get(self, url: str, authorization: str, status: int, refusal: ProtocolError) -> Any:
+        """The JSON Discord's API answers a GET of ``url`` with ``authorization``.
+
+        Raises:
+            ProtocolError: ``refusal`` if it answers ``status``; ``discord_unavailable`` if it answers
+                another error, or not at all.
+        """
+        try:
+            async with self._client().get(url, headers={"Authorization": authorization}) as response:
+                if response.status == status:
+                    raise refusal
+                response.raise_for_status()
+                return await response.json()
+        except (aiohttp.ClientError, TimeoutError, ValueError) as error:
+            raise _unavailable(error) from None
+
     async def _user(self, access_token: str) -> DiscordUser:
         """The user of ``access_token`` (``/users/@me``).
 
         Raises:
             ProtocolError: ``unauthorized`` (Discord does not know the token), ``discord_unavailable``.
         """
-        headers = {"Authorization": f"Bearer {access_token}"}
-        try:
-            async with self._client().get(f"{self.config.api}/users/@me", headers=headers) as response:
-                if response.status == 401:
-                    raise ProtocolError(
-                        "unauthorized", "Discord did not accept this sign-in: open the board again"
-                    )
-                response.raise_for_status()
-                me = await response.json()
-        except (aiohttp.ClientError, TimeoutError, ValueError) as error:
-            raise _unavailable(error) from None
+        refused = ProtocolError("unauthorized", "Discord did not accept this sign-in: open the board again")
+        me = await self._get(f"{self.config.api}/users/@me", f"Bearer {access_token}", 401, refused)
         user_id = me.get("id") if isinstance(me, dict) else None
         if not isinstance(user_id, str) or not SNOWFLAKE.fullmatch(user_id):
             raise _unavailable(ValueError("no user id"))
         name = me.get("global_name") or me.get("username") or "?"
         return DiscordUser(int(user_id), str(name)[:MAX_NAME])
+
+    async def _location(self, instance_id: str, user: DiscordUser) -> tuple[int, int | None]:
+        """The channel and guild the Activity's instance ``instance_id`` runs in, as Discord says.
+
+        Raises:
+            ProtocolError: ``unauthorized`` (no such instance, or ``user`` is not in it; an instance
+                outside a channel), ``discord_unavailable``.
+        """
+        url = f"{self.config.api}/applications/{self.config.client_id}/activity-instances/{quote(instance_id, safe='')}"
+        gone = ProtocolError("unauthorized", "this board is not open in Discord: open it from Discord again")
+        found = await self._get(url, f"Bot {self._bot_token}", 404, gone)
+        location = found.get("location") if isinstance(found, dict) else None
+        users = found.get("users") if isinstance(found, dict) else None
+        if not isinstance(location, dict) or not isinstance(users, list):
+            raise _unavailable(ValueError("not an activity instance"))
+        if str(user.id) not in users:
+            raise ProtocolError(
+                "unauthorized", "you are not in this Activity: join it in Discord, then open the board"
+            )
+        channel, guild = location.get("channel_id"), location.get("guild_id")
+        if not isinstance(channel, str) or not SNOWFLAKE.fullmatch(channel):
+            raise ProtocolError("no_game", self.no_game_text())
+        return int(channel), int(guild) if isinstance(guild, str) and SNOWFLAKE.fullmatch(guild) else None
 
     def _seat(self, access_token: str, user: DiscordUser, channel_id: int, guild_id: int | None) -> Session:
         """The session of ``user`` in the game of ``channel_id``: their seat's token once the game has

@@ -106,7 +106,7 @@ class WebServer:
     """The board's web server over a started :class:`ScrabbleCommands`. :meth:`start` binds it (by default
     to 127.0.0.1 only), :meth:`close` stops it. It answers to the hosts of :class:`HostPolicy`: the
     bound address, ``public_url``'s host and ``allowed_hosts``, and with ``activity`` (the board as a
-    Discord Activity) Discord's proxy of the application."""
+    Discord Activity, which needs the bot's ``bot_token``) Discord's proxy of the application."""
 
     def __init__(
         self,
@@ -120,6 +120,7 @@ class WebServer:
         public_url: str = "",
         allowed_hosts: Sequence[str] = (),
         activity: ActivityConfig | None = None,
+        bot_token: str | None = None,
     ) -> None:
         self.service = service
         self.public_url = public_url
@@ -128,7 +129,13 @@ class WebServer:
         self.limits = limits
         self.activity = activity
         self.policy = HostPolicy(host, public_url, allowed_hosts, activity.proxy_host if activity else None)
-        self.sign_in = ActivitySignIn(activity, service.host, signer) if activity is not None else None
+        if activity is not None and not bot_token:
+            raise ValueError("the Activity needs the bot's token (to ask Discord where an instance runs)")
+        self.sign_in = (
+            ActivitySignIn(activity, service.host, signer, bot_token)
+            if activity is not None and bot_token
+            else None
+        )
         self._sign_ins: dict[str, _Bucket] = {}
         """Each address's allowance of sign-ins (each one costs two calls to Discord's API)."""
         self._now = now
@@ -503,6 +510,7 @@ async def board_server(config: Config, host: Host) -> AsyncIterator[WebServer | 
         public_url=web.public_url,
         allowed_hosts=web.allowed_hosts,
         activity=config.activity,
+        bot_token=config.token,
     )
     await server.start()
     host.use_links(ServerLinks(server))

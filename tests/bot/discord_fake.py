@@ -307,7 +307,8 @@ class FakeDiscord:
     Its OAuth2 side is an Activity's: :meth:`authorize` gives a user's code (what the client's
     ``authorize`` command answers the page), ``POST /oauth2/token`` exchanges a code once for an access
     token, given the application's :attr:`client_secret`, and ``GET /users/@me`` with ``Bearer`` and
-    that token answers the user. With :attr:`rate_limits` set, it enforces Discord's rate limits. A message created with a nonce
+    that token answers the user; :meth:`join_activity` puts a user in an Activity's instance, which
+    ``GET /applications/{id}/activity-instances/{instance}`` (as the bot) answers. With :attr:`rate_limits` set, it enforces Discord's rate limits. A message created with a nonce
     and ``enforce_nonce`` (discord.py sends both) is created once: the same nonce in the same channel
     returns the first message, as on Discord; if its text is another (a message Discord would swallow),
     the request is kept in :attr:`swallowed`.
@@ -356,7 +357,30 @@ class FakeDiscord:
     """The codes not exchanged yet, and their users."""
     access_tokens: dict[str, int] = field(default_factory=dict)
     """The access tokens given, and their users."""
+    activity_instances: dict[str, JSON] = field(default_factory=dict)
+    """The Activity's running instances, by id: where each runs and who is in it."""
     _oauth_ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+
+    def join_activity(self, instance_id: str, channel_id: int, guild_id: int | None, user_id: int) -> None:
+        """Put user ``user_id`` in the Activity's instance ``instance_id`` of the channel (launched then,
+        if it is not running), as Discord does when a user opens the Activity there."""
+        instance = self.activity_instances.setdefault(
+            instance_id,
+            {
+                "application_id": str(self.application_id),
+                "instance_id": instance_id,
+                "launch_id": str(self.next_id()),
+                "location": {
+                    "id": f"gc-{guild_id}-{channel_id}",
+                    "kind": "gc",
+                    "channel_id": str(channel_id),
+                    "guild_id": None if guild_id is None else str(guild_id),
+                },
+                "users": [],
+            },
+        )
+        if str(user_id) not in instance["users"]:
+            instance["users"].append(str(user_id))
 
     def authorize(self, user_id: int, name: str) -> str:
         """A new OAuth2 code of user ``user_id`` for the application (scope ``identify``), as Discord's
@@ -393,6 +417,7 @@ class FakeDiscord:
             web.get("/users/@me", self._get_me),
             web.get("/oauth2/applications/@me", self._get_application),
             web.post("/oauth2/token", self._oauth_token),
+            web.get("/applications/{app_id}/activity-instances/{instance_id}", self._get_activity_instance),
             web.get("/gateway/bot", self._get_gateway),
             web.put("/applications/{app_id}/commands", self._put_commands),
             web.put("/applications/{app_id}/guilds/{guild_id}/commands", self._put_commands),
@@ -668,6 +693,14 @@ class FakeDiscord:
         self.access_tokens[token] = user_id
         grant = {"access_token": token, "token_type": "Bearer", "expires_in": 604800, "scope": "identify"}
         return _json(grant | {"refresh_token": token[::-1]})
+
+    async def _get_activity_instance(self, request: web.Request) -> web.Response:
+        if not request.headers.get("Authorization", "").startswith("Bot "):
+            return _json({"message": "401: Unauthorized", "code": 0}, status=401)
+        instance = self.activity_instances.get(request.match_info["instance_id"])
+        if instance is None or request.match_info["app_id"] != str(self.application_id):
+            return _json({"message": "Unknown Activity Instance", "code": 10000}, status=404)
+        return _json(instance)
 
     async def _get_me(self, request: web.Request) -> web.Response:
         authorization = request.headers.get("Authorization", "")

@@ -15,6 +15,7 @@ from aiohttp.test_utils import TestServer
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "bot"))
 
+from discord_fake import TEST_TOKEN
 from service_fakes import make_config, open_harness, started_game
 
 from bot.config import ActivityConfig, Config
@@ -45,7 +46,12 @@ async def make_web(tmp_path: Path) -> AsyncIterator[MakeWeb]:
     ) -> Web:
         harness = await open_harness(tmp_path, config or make_config(), phonies)
         server = WebServer(
-            harness.svc, LinkSigner(b"k" * 32), limits=limits, now=harness.clock.now, activity=activity
+            harness.svc,
+            LinkSigner(b"k" * 32),
+            limits=limits,
+            now=harness.clock.now,
+            activity=activity,
+            bot_token=TEST_TOKEN if activity else None,
         )
         test_server = TestServer(server.app())
         await test_server.start_server()

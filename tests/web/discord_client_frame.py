@@ -5,7 +5,8 @@ What Discord's client does, and this fake with it (the frames read from the SDK'
 response schemas, version 2.5.0):
 
 * It loads the Activity in an iframe with the SDK's query parameters: ``frame_id``, ``instance_id``,
-  ``platform`` (``desktop`` or ``mobile``), ``guild_id``, ``channel_id``.
+  ``platform`` (``desktop`` or ``mobile``), ``guild_id``, ``channel_id``; the user is then in that
+  instance of the channel (:meth:`~discord_fake.FakeDiscord.join_activity`), as the bot can ask Discord.
 * The SDK sends ``[0, {v: 1, encoding: "json", client_id, frame_id, sdk_version}]`` (opcode 0: the
   handshake) to its parent; the client answers ``[1, {cmd: "DISPATCH", evt: "READY", nonce: null,
   data: {v: 1, config: {...}}}]`` (opcode 1, a frame), which resolves the SDK's ``ready()``.
@@ -129,11 +130,12 @@ class DiscordClientFrame:
         page.expose_function("discordCommand", self.command)
         query = {
             "frame_id": f"frame-{next(_FRAMES)}",
-            "instance_id": f"i-{channel}",
+            "instance_id": f"i-{guild}-{channel}",
             "platform": platform,
             "guild_id": str(guild),
             "channel_id": str(channel),
         }
+        self.run_in_loop(lambda: self.fake.join_activity(query["instance_id"], channel, guild, self.user.id))
         page.goto(
             f"{FAKE_CLIENT}/channels/{guild}/{channel}?{urlencode({'src': f'{board}?{urlencode(query)}'})}"
         )

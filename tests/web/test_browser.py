@@ -19,7 +19,7 @@ import threading
 from collections.abc import Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
 from PIL import Image
@@ -33,7 +33,10 @@ from bot.web.tiles import PlacedTile, play_from_tiles
 from scrabble_core.errors import FirstMoveTooShortError, NotInLineError, UnknownWordsError
 from scrabble_core.game import EventKind, Game
 from scrabble_core.lexicon import Lexicon
-from scrabble_core.variant import Premium
+from scrabble_core.variant import Premium, Variant
+
+if TYPE_CHECKING:
+    from scrabble_core.movegen import MoveGenerator
 
 CHROMIUM = os.environ.get("SCRABBLE_CHROMIUM", "/usr/bin/chromium")
 pytest.importorskip(
@@ -45,6 +48,7 @@ from playwright.sync_api import (  # noqa: E402 (after importorskip: without Pla
     ConsoleMessage,
     Dialog,
     FloatRect,
+    Frame,
     Locator,
     Page,
     WebSocket,
@@ -684,7 +688,7 @@ def test_resigning_ends_the_game_on_every_page_with_the_final_scores(
     assert Path(download.value.path()).read_text().startswith("#character-encoding UTF-8")
 
 
-def board_rows(page: Page, rows: int, cols: int) -> list[str]:
+def board_rows(page: Page | Frame, rows: int, cols: int) -> list[str]:
     """The board the page shows (played tiles only), as the engine's text rows."""
     rows_shown: list[str] = page.evaluate(
         """([rows, cols]) => {
@@ -706,11 +710,48 @@ def board_rows(page: Page, rows: int, cols: int) -> list[str]:
     return rows_shown
 
 
+def play_best_by_dragging(
+    page: Page, board: Page | Frame, generator: MoveGenerator, variant: Variant
+) -> bool:
+    """On the board ``board`` shows (``page`` itself, or the Activity's frame in it): drag the best play
+    of its rack onto the board and play it, or pass if there is none, and wait for the move to show;
+    whether it played."""
+    from scrabble_core.board import Board
+
+    moves = board.locator("#history li").count()
+    rack = "".join(
+        board.locator("#rack .rack-tile").evaluate_all("tiles => tiles.map(t => t.dataset.letter)")
+    )
+    best = generator.best(Board.from_rows(variant, board_rows(board, variant.rows, variant.cols)), rack)
+    if best is None:
+        board.get_by_role("button", name="Pass", exact=True).click()
+    else:
+        for (row, col), letter in best.play.placements():
+            tile = board.locator(
+                f'#rack .rack-tile[data-letter="{"?" if letter.islower() else letter}"]'
+            ).first
+            drag(page, tile, board.locator(f'.square[data-row="{row}"][data-col="{col}"]'))
+            if letter.islower():
+                page.keyboard.press(letter)
+        expect(board.locator("#feedback")).to_have_text(f"{best.play.gcg()} · {best.score} points")
+        board.get_by_role("button", name="Play", exact=True).click()
+    expect(board.locator("#history li")).not_to_have_count(moves)
+    return best is not None
+
+
+def finished_game(game_server: LiveGame) -> Game:
+    """The game of CHANNEL as it was stored when it finished."""
+    store = game_server.harness.store
+    assert store is not None
+    finished = game_server.run(store.last_finished_game(CHANNEL, "scrabble"))
+    assert finished is not None and finished.state is not None
+    return Game.from_dict(finished.state)
+
+
 @pytest.mark.slow
 def test_a_whole_game_against_the_ai_by_dragging(
     live: Callable[..., LiveGame], open_page: Callable[..., Viewer], enable_lexicon: Lexicon, tmp_path: Path
 ) -> None:
-    from scrabble_core.board import Board
     from scrabble_core.movegen import load_move_generator
 
     generator = load_move_generator(enable_lexicon, tmp_path / "movegen")
@@ -723,27 +764,8 @@ def test_a_whole_game_against_the_ai_by_dragging(
         expect(turn).to_have_text(re.compile(r"^(Your turn|Game over.*)$"), timeout=15_000)
         if turn.text_content() != "Your turn":
             break
-        moves = page.locator("#history li").count()
-        rack = "".join(
-            page.locator("#rack .rack-tile").evaluate_all("tiles => tiles.map(t => t.dataset.letter)")
-        )
-        best = generator.best(Board.from_rows(variant, board_rows(page, variant.rows, variant.cols)), rack)
-        if best is None:
-            page.get_by_role("button", name="Pass", exact=True).click()
-        else:
-            for (row, col), letter in best.play.placements():
-                drag(page, alice.rack_tile("?" if letter.islower() else letter), alice.square(row, col))
-                if letter.islower():
-                    page.keyboard.press(letter)
-            expect(page.locator("#feedback")).to_have_text(f"{best.play.gcg()} · {best.score} points")
-            page.get_by_role("button", name="Play", exact=True).click()
-            plays += 1
-        expect(page.locator("#history li")).not_to_have_count(moves)
-    store = game_server.harness.store
-    assert store is not None
-    finished = game_server.run(store.last_finished_game(CHANNEL, "scrabble"))
-    assert finished is not None and finished.state is not None
-    final = Game.from_dict(finished.state)
+        plays += play_best_by_dragging(page, page, generator, variant)
+    final = finished_game(game_server)
     assert final.is_over and plays >= 5, plays
     winners = final.winners()
     ranking = sorted(

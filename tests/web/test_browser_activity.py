@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from discord_fake import FakeDiscord
+from discord_fake import TEST_TOKEN, FakeDiscord
 from playwright.sync_api import Browser, BrowserContext, FrameLocator, Page, expect, sync_playwright
 from service_fakes import (
     ALICE,
@@ -39,10 +39,17 @@ from bot.config import ActivityConfig
 from bot.host.seats import User
 from bot.web.links import LinkSigner
 from bot.web.server import ACTIVITY_SDK, STATIC_DIR, WebServer
-from scrabble_core.game import Game
 from scrabble_core.lexicon import Lexicon
 from tests.web.discord_client_frame import FAKE_CLIENT, DiscordClientFrame, activity_of, handshakes
-from tests.web.test_browser import CHROMIUM, CHROMIUM_ARGS, LiveGame, board_rows, drag, plain_letters
+from tests.web.test_browser import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    LiveGame,
+    drag,
+    finished_game,
+    plain_letters,
+    play_best_by_dragging,
+)
 
 SDK_PROJECT = STATIC_DIR.parent / "sdk"
 
@@ -78,7 +85,12 @@ class ActivityGame(LiveGame):
         )
         self.harness: Harness = await open_harness(tmp_path)
         self.server = WebServer(
-            self.harness.svc, LinkSigner(b"k" * 32), port=0, now=self.harness.clock.now, activity=activity
+            self.harness.svc,
+            LinkSigner(b"k" * 32),
+            port=0,
+            now=self.harness.clock.now,
+            activity=activity,
+            bot_token=TEST_TOKEN,
         )
         await self.server.start()
         if users:
@@ -385,7 +397,6 @@ def test_a_whole_game_between_two_players_in_the_activity_by_dragging(
     enable_lexicon: Lexicon,
     tmp_path: Path,
 ) -> None:
-    from scrabble_core.board import Board
     from scrabble_core.movegen import load_move_generator
 
     generator = load_move_generator(enable_lexicon, tmp_path / "movegen")
@@ -394,34 +405,11 @@ def test_a_whole_game_between_two_players_in_the_activity_by_dragging(
     players = [open_activity(game_server, user) for user in (ALICE, BOB)]
     watcher = open_activity(game_server, CAROL)
     plays = 0
-    for _ in range(200):
-        if not game_server.call(lambda: CHANNEL in game_server.harness.svc.host.tables):
-            break
+    while game_server.call(lambda: CHANNEL in game_server.harness.svc.host.tables):
         opened = players[game_server.game().current or 0]
-        board = opened.board
-        expect(board.locator("#turn")).to_have_text("Your turn", timeout=15_000)
-        moves = board.locator("#history li").count()
-        shown = board_rows(opened.page.frames[1], variant.rows, variant.cols)  # type: ignore[arg-type]
-        best = generator.best(Board.from_rows(variant, shown), opened.rack())
-        if best is None:
-            board.get_by_role("button", name="Pass", exact=True).click()
-        else:
-            for (row, col), letter in best.play.placements():
-                tile = board.locator(
-                    f'#rack .rack-tile[data-letter="{"?" if letter.islower() else letter}"]'
-                ).first
-                drag(opened.page, tile, opened.square(row, col))
-                if letter.islower():
-                    opened.page.keyboard.press(letter)
-            expect(board.locator("#feedback")).to_have_text(f"{best.play.gcg()} · {best.score} points")
-            board.get_by_role("button", name="Play", exact=True).click()
-            plays += 1
-        expect(board.locator("#history li")).not_to_have_count(moves)
-    store = game_server.harness.store
-    assert store is not None
-    finished = game_server.run(store.last_finished_game(CHANNEL, "scrabble"))
-    assert finished is not None and finished.state is not None
-    final = Game.from_dict(finished.state)
+        expect(opened.board.locator("#turn")).to_have_text("Your turn", timeout=15_000)
+        plays += play_best_by_dragging(opened.page, opened.page.frames[1], generator, variant)
+    final = finished_game(game_server)
     assert final.is_over and plays >= 10, plays
     expect(watcher.board.locator("#final-scores .score")).to_have_count(2)
     assert sorted(

@@ -11,11 +11,12 @@ from typing import Any
 
 import aiohttp
 import pytest
-from discord_fake import FakeDiscord
+from discord_fake import TEST_TOKEN, FakeDiscord
 from service_fakes import CAROL, GUILD, OTHER_CHANNEL
 
 from bot.config import ActivityConfig
 from bot.games.go.commands import GoCommands
+from bot.host.seats import User
 from bot.web.perimeter import CSP
 from tests.web.web_harness import ALICE, BOB, CHANNEL, MakeWeb, Web, WsClient
 
@@ -36,9 +37,22 @@ def activity_of(fake: FakeDiscord) -> ActivityConfig:
     return ActivityConfig(fake.application_id, fake.client_secret, api=fake.api_base, clients=(FAKE_CLIENT,))
 
 
-async def sign_in(web: Web, code: str, channel: int = CHANNEL, guild: int | None = GUILD) -> tuple[int, Any]:
-    """POST the page's sign-in: its status and JSON answer."""
-    body = {"code": code, "channel_id": str(channel), "guild_id": None if guild is None else str(guild)}
+async def sign_in(
+    web: Web,
+    fake: FakeDiscord,
+    code: str,
+    user: User = ALICE,
+    channel: int = CHANNEL,
+    guild: int = GUILD,
+    *,
+    joined: bool = True,
+) -> tuple[int, Any]:
+    """POST the page's sign-in of ``user`` with ``code``, from the Activity's instance in ``channel`` of
+    ``guild`` (which ``user`` joined, unless not ``joined``): its status and JSON answer."""
+    instance = f"i-{guild}-{channel}"
+    if joined:
+        fake.join_activity(instance, channel, guild, user.id)
+    body = {"code": code, "instance_id": instance}
     async with web.session.post(web.test_server.make_url("/activity/session"), json=body) as response:
         assert response.headers["Cache-Control"] == "no-store"
         return response.status, await response.json()
@@ -52,7 +66,7 @@ async def test_each_discord_user_plays_their_own_seat_and_the_others_spectate(
     make_web: MakeWeb, fake_discord: FakeDiscord
 ) -> None:
     web = await make_web(activity=activity_of(fake_discord))
-    status, alice = await sign_in(web, fake_discord.authorize(ALICE.id, "alice"))
+    status, alice = await sign_in(web, fake_discord, fake_discord.authorize(ALICE.id, "alice"), ALICE)
     assert status == 200, alice
     assert alice["role"] == "player"
     assert alice["user"] == {"id": str(ALICE.id), "name": "Alice"}
@@ -63,11 +77,11 @@ async def test_each_discord_user_plays_their_own_seat_and_the_others_spectate(
     assert welcome["you"] == {"role": "player", "seat": 0, "name": "Alice"}
     assert len(welcome["state"]["rack"]) == 7
 
-    _, bob = await sign_in(web, fake_discord.authorize(BOB.id, "bob"))
+    _, bob = await sign_in(web, fake_discord, fake_discord.authorize(BOB.id, "bob"), BOB)
     _, welcome = await hello(web, bob["token"])
     assert welcome["you"] == {"role": "player", "seat": 1, "name": "Bob"}
 
-    status, carol = await sign_in(web, fake_discord.authorize(CAROL.id, "carol"))
+    status, carol = await sign_in(web, fake_discord, fake_discord.authorize(CAROL.id, "carol"), CAROL)
     assert status == 200 and carol["role"] == "spectator"
     client, welcome = await hello(web, carol["token"])
     assert welcome["you"] == {"role": "spectator", "seat": None, "name": None}
@@ -92,9 +106,9 @@ async def test_a_replayed_code_is_refused_and_so_is_a_forged_one(
     web = await make_web(activity=activity_of(fake_discord))
     caplog.set_level(logging.DEBUG)
     code = fake_discord.authorize(ALICE.id, "alice")
-    status, first = await sign_in(web, code)
+    status, first = await sign_in(web, fake_discord, code)
     assert status == 200
-    status, again = await sign_in(web, code)
+    status, again = await sign_in(web, fake_discord, code)
     assert (status, again) == (
         401,
         {
@@ -106,7 +120,7 @@ async def test_a_replayed_code_is_refused_and_so_is_a_forged_one(
         },
     )
     assert len(fake_discord.find("POST", "/oauth2/token")) == 1  # refused before Discord was asked
-    status, forged = await sign_in(web, "f0rgedc0de" * 3)
+    status, forged = await sign_in(web, fake_discord, "f0rgedc0de" * 3)
     assert (status, forged["error"]) == (
         401,
         {
@@ -114,12 +128,12 @@ async def test_a_replayed_code_is_refused_and_so_is_a_forged_one(
             "message": "Discord did not accept this sign-in: close the board and open it again",
         },
     )
-    status, bad = await sign_in(web, "not a code!")
+    status, bad = await sign_in(web, fake_discord, "not a code!")
     assert (status, bad["error"]["code"]) == (400, "bad_message")
     assert len(fake_discord.find("POST", "/oauth2/token")) == 2
     # Neither the secret, nor a code, nor a token is logged.
     logged = caplog.text
-    for secret in (fake_discord.client_secret, code, first["access_token"], first["token"]):
+    for secret in (fake_discord.client_secret, TEST_TOKEN, code, first["access_token"], first["token"]):
         assert secret not in logged
     assert "a sign-in code was replayed" in logged
 
@@ -127,7 +141,7 @@ async def test_a_replayed_code_is_refused_and_so_is_a_forged_one(
 async def test_a_sign_in_with_a_wrong_secret_is_refused(make_web: MakeWeb, fake_discord: FakeDiscord) -> None:
     activity = ActivityConfig(fake_discord.application_id, "not-the-secret", api=fake_discord.api_base)
     web = await make_web(activity=activity)
-    status, body = await sign_in(web, fake_discord.authorize(ALICE.id, "alice"))
+    status, body = await sign_in(web, fake_discord, fake_discord.authorize(ALICE.id, "alice"), ALICE)
     assert (status, body["error"]["code"]) == (401, "unauthorized")
 
 
@@ -142,11 +156,43 @@ async def test_no_game_in_the_channel_or_another_guilds_game(
             "message": "No game here: start one with /scrabble new, then open the board again.",
         },
     }
-    assert await sign_in(web, fake_discord.authorize(ALICE.id, "alice"), channel=OTHER_CHANNEL) == (
+    assert await sign_in(
+        web, fake_discord, fake_discord.authorize(ALICE.id, "alice"), ALICE, channel=OTHER_CHANNEL
+    ) == (
         404,
         no_game,
     )
-    assert await sign_in(web, fake_discord.authorize(ALICE.id, "alice"), guild=GUILD + 1) == (404, no_game)
+    assert await sign_in(
+        web, fake_discord, fake_discord.authorize(ALICE.id, "alice"), ALICE, guild=GUILD + 1
+    ) == (404, no_game)
+
+
+async def test_only_a_user_in_a_running_instance_signs_in(
+    make_web: MakeWeb, fake_discord: FakeDiscord
+) -> None:
+    web = await make_web(activity=activity_of(fake_discord))
+    code = fake_discord.authorize(CAROL.id, "carol")
+    status, body = await sign_in(web, fake_discord, code, CAROL, joined=False)
+    assert (status, body["error"]) == (
+        401,
+        {"code": "unauthorized", "message": "this board is not open in Discord: open it from Discord again"},
+    )
+    fake_discord.join_activity(f"i-{GUILD}-{CHANNEL}", CHANNEL, GUILD, ALICE.id)
+    status, body = await sign_in(
+        web, fake_discord, fake_discord.authorize(CAROL.id, "carol"), CAROL, joined=False
+    )
+    assert (status, body["error"]) == (
+        401,
+        {
+            "code": "unauthorized",
+            "message": "you are not in this Activity: join it in Discord, then open the board",
+        },
+    )
+    (lookup, *_) = fake_discord.find("GET", "/applications/")
+    assert (
+        lookup.path == f"/applications/{fake_discord.application_id}/activity-instances/i-{GUILD}-{CHANNEL}"
+    )
+    assert lookup.authorization == f"Bot {TEST_TOKEN}"
 
 
 async def test_a_player_spectates_the_lobby_where_seats_still_move(
@@ -154,9 +200,9 @@ async def test_a_player_spectates_the_lobby_where_seats_still_move(
 ) -> None:
     web = await make_web(activity=activity_of(fake_discord), start=False)
     await web.harness.svc.new_game(GUILD, CHANNEL, ALICE)
-    status, alice = await sign_in(web, fake_discord.authorize(ALICE.id, "alice"))
+    status, alice = await sign_in(web, fake_discord, fake_discord.authorize(ALICE.id, "alice"), ALICE)
     assert (status, alice["role"], alice["seat_on_start"]) == (200, "spectator", True)
-    status, carol = await sign_in(web, fake_discord.authorize(CAROL.id, "carol"))
+    status, carol = await sign_in(web, fake_discord, fake_discord.authorize(CAROL.id, "carol"), CAROL)
     assert (status, carol["role"], carol["seat_on_start"]) == (200, "spectator", False)
 
 
@@ -167,7 +213,7 @@ async def test_a_game_without_a_board_says_so(
     go: GoCommands = web.harness.svc.host.commands["go"]
     monkeypatch.setattr(type(go.plugin), "board_links", False)
     await go.new_game(GUILD, CHANNEL, ALICE)
-    status, body = await sign_in(web, fake_discord.authorize(ALICE.id, "alice"))
+    status, body = await sign_in(web, fake_discord, fake_discord.authorize(ALICE.id, "alice"), ALICE)
     assert (status, body["error"]) == (
         404,
         {
@@ -181,7 +227,7 @@ async def test_discord_down_is_said(make_web: MakeWeb, fake_discord: FakeDiscord
     web = await make_web(activity=activity_of(fake_discord))
     code = fake_discord.authorize(ALICE.id, "alice")
     await fake_discord.close()
-    status, body = await sign_in(web, code)
+    status, body = await sign_in(web, fake_discord, code)
     assert (status, body["error"]) == (
         503,
         {"code": "discord_unavailable", "message": "Discord did not answer: try again in a moment"},
@@ -190,7 +236,7 @@ async def test_discord_down_is_said(make_web: MakeWeb, fake_discord: FakeDiscord
 
 async def test_sign_ins_are_rate_limited_per_address(make_web: MakeWeb, fake_discord: FakeDiscord) -> None:
     web = await make_web(activity=activity_of(fake_discord))
-    statuses = [(await sign_in(web, f"code{n}"))[0] for n in range(12)]
+    statuses = [(await sign_in(web, fake_discord, f"code{n}"))[0] for n in range(12)]
     assert statuses == [401] * 10 + [429] * 2
 
 

@@ -117,7 +117,13 @@ async def started_with_links(
     """A started game of Alice and Bob in the channel, the board served (as the ``activity`` if given)
     and its links in the host's messages; the game's id."""
     service, payloads = discord_bot.service, discord_bot.payloads
-    server = WebServer(service, LinkSigner(b"k" * 32), public_url="https://board.example", activity=activity)
+    server = WebServer(
+        service,
+        LinkSigner(b"k" * 32),
+        public_url="https://board.example",
+        activity=activity,
+        bot_token=TEST_TOKEN,
+    )
     discord_bot.host.use_links(ServerLinks(server))
     await service.new_game(
         payloads.guild_id, payloads.channel_id, User(ALICE_ID, "Alice"), NewGame(seed=CREATOR_FIRST_SEED)

@@ -39,7 +39,7 @@ export async function signIn() {
   const response = await fetch("activity/session", {
     method: "POST",
     headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ code, channel_id: sdk.channelId, guild_id: sdk.guildId }),
+    body: JSON.stringify({ code, instance_id: sdk.instanceId }),
     cache: "no-store",
   });
   const session = await json(response);
