@@ -66,7 +66,9 @@ class Limits:
     """What one client may do (see the protocol's errors). ``per_address`` counts the connections of an
     address that said hello; ``waiting_per_address`` its sockets still waiting to (past it, the oldest
     one is closed: sockets that never say hello cannot lock a player out); ``nesting`` is how deep a
-    message's arrays and objects may nest."""
+    message's arrays and objects may nest; ``sign_in_rate`` and ``sign_in_burst`` how many Activity
+    sign-ins an address may make (each costs three calls to Discord's API; behind a reverse proxy or
+    Discord's, many users share an address)."""
 
     message_bytes: int = 8 * 1024
     nesting: int = 16
@@ -77,8 +79,8 @@ class Limits:
     per_address: int = 50
     waiting_per_address: int = 10
     hello_seconds: float = 10.0
-    sign_in_rate: float = 0.2
-    sign_in_burst: int = 10
+    sign_in_rate: float = 2.0
+    sign_in_burst: int = 20
 
 
 DEFAULT_LIMITS: Final = Limits()
@@ -137,7 +139,7 @@ class WebServer:
             else None
         )
         self._sign_ins: dict[str, _Bucket] = {}
-        """Each address's allowance of sign-ins (each one costs two calls to Discord's API)."""
+        """Each address's allowance of sign-ins."""
         self._now = now
         self.hub = Hub(now)
         self._addresses: Counter[str] = Counter()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
+from dataclasses import replace
 from typing import Any
 
 import aiohttp
@@ -18,7 +19,7 @@ from bot.config import ActivityConfig
 from bot.games.go.commands import GoCommands
 from bot.host.seats import User
 from bot.web.perimeter import CSP
-from tests.web.web_harness import ALICE, BOB, CHANNEL, MakeWeb, Web, WsClient
+from tests.web.web_harness import ALICE, BOB, CHANNEL, FAST, MakeWeb, Web, WsClient
 
 FAKE_CLIENT = "http://localhost:3333"
 """The origin of the fake Discord client frame (one the SDK accepts messages from)."""
@@ -235,9 +236,16 @@ async def test_discord_down_is_said(make_web: MakeWeb, fake_discord: FakeDiscord
 
 
 async def test_sign_ins_are_rate_limited_per_address(make_web: MakeWeb, fake_discord: FakeDiscord) -> None:
-    web = await make_web(activity=activity_of(fake_discord))
-    statuses = [(await sign_in(web, fake_discord, f"code{n}"))[0] for n in range(12)]
-    assert statuses == [401] * 10 + [429] * 2
+    web = await make_web(
+        activity=activity_of(fake_discord), limits=replace(FAST, sign_in_rate=0.01, sign_in_burst=3)
+    )
+    statuses = [(await sign_in(web, fake_discord, f"code{n}"))[0] for n in range(5)]
+    assert statuses == [401] * 3 + [429] * 2
+    _, refused = await sign_in(web, fake_discord, "code9")
+    assert refused["error"] == {
+        "code": "rate_limited",
+        "message": "too many sign-ins: wait a minute and open the board again",
+    }
 
 
 async def test_only_the_activitys_page_may_be_framed_and_only_by_discord(
