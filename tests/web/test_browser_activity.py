@@ -138,6 +138,13 @@ def activity_game(tmp_path: Path, sdk_bundle: Path) -> Iterator[Callable[..., Ac
         game.close()
 
 
+def screenshots(game_server: ActivityGame) -> Path:
+    """Where the screenshots go: ``$SCRABBLE_SCREENSHOTS``, or beside the game's database."""
+    shots = Path(os.environ.get("SCRABBLE_SCREENSHOTS", str(game_server.harness.path.parent)))
+    shots.mkdir(parents=True, exist_ok=True)
+    return shots
+
+
 class Opened:
     """A user's fake Discord client showing the Activity, with the errors its pages logged."""
 
@@ -342,6 +349,7 @@ def test_a_forged_or_replayed_code_is_refused_and_no_game_says_how_to_start_one(
     expect(elsewhere.board.locator("#fatal")).to_have_text(
         "No game here: start one with /scrabble new, then open the board again."
     )
+    elsewhere.page.screenshot(path=str(screenshots(game_server) / "activity-no-game.png"))
 
 
 def test_outside_discord_the_board_still_opens_by_its_links_and_is_never_framed(
@@ -384,9 +392,7 @@ def test_the_activity_at_desktop_and_phone_sizes(
     expect(board.get_by_role("button", name="Play", exact=True)).to_be_in_viewport()
     frame = alice.page.frames[1]
     assert frame.evaluate("document.documentElement.scrollWidth") <= width
-    shots = Path(os.environ.get("SCRABBLE_SCREENSHOTS", str(game_server.harness.path.parent)))
-    shots.mkdir(parents=True, exist_ok=True)
-    alice.page.screenshot(path=str(shots / f"activity-{width}x{height}.png"))
+    alice.page.screenshot(path=str(screenshots(game_server) / f"activity-{width}x{height}.png"))
     assert alice.errors == []
 
 
