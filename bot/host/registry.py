@@ -12,8 +12,8 @@ its terminal part.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bot.host.errors import ServiceError
@@ -48,8 +48,13 @@ class GameModule:
     message is for the player (``refusals``), and the modules of its parts: ``codec`` (its stored form),
     ``parts`` (with
     ``async build(context: GameContext) -> GameParts``: its plugin and commands over a host),
-    ``discord`` (with ``setup(bot)``), ``worker`` (the functions that answer its AI jobs:
-    :mod:`bot.host.ai.jobs`) and its ``terminal`` front end."""
+    ``settings`` (its settings in the config file: :class:`bot.config.SettingsPart`), ``discord``
+    (with ``setup(bot)``), ``worker`` (the functions that answer its AI jobs: :mod:`bot.host.ai.jobs`),
+    ``web`` (its part of the web board: :class:`bot.web.parts.WebPart`) and its ``terminal`` front end.
+
+    ``features`` says where its commands show each feature a guild can turn off (the feature's value:
+    ``ratings``), and ``settings_command`` names the command of its front end that turns them on and
+    off: the host words its texts about features with them."""
 
     kind: str
     title: str
@@ -57,9 +62,13 @@ class GameModule:
     codec: str
     """The module of its stored form, with ``replay(state)``: the state read and written again."""
     refusals: tuple[type[Exception], ...] = ()
+    settings: str | None = None
     discord: str | None = None
     worker: str | None = None
+    web: str | None = None
     terminal: TerminalGame | None = None
+    features: Mapping[str, str] = field(default_factory=dict)
+    settings_command: str | None = None
 
 
 _GAMES: dict[str, GameModule] = {}

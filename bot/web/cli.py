@@ -27,9 +27,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from bot.config import AI_LEVELS, Config, ConfigError, load_config
+from bot.config import Config, ConfigError, load_config
 from bot.games.scrabble.commands import NewGame
 from bot.games.scrabble.console.cli import default_database
+from bot.games.scrabble.settings import AI_LEVELS, scrabble_settings
 from bot.host.table import AnyTable
 from bot.web.hub import GAME_OVER_GRACE
 from bot.web.links import Grant, Role
@@ -231,7 +232,7 @@ class BotFailedError(Exception):
 
 async def _arena(args: argparse.Namespace, config: Config) -> int:
     names = [f"bot{i + 1}" for i in range(len(args.bot))]
-    level = args.level or config.ai_level
+    level = args.level or scrabble_settings(config).ai_level
     entrants = [*names, *[f"AI ({level})"] * min(args.ai, 1)]
     wins = dict.fromkeys(entrants, 0.0)
     async with _host(args, config) as host:

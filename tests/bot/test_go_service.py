@@ -491,7 +491,9 @@ async def test_a_handicap_is_taken_on_every_board_the_engine_takes_one(harness: 
     await harness.go.join(GO_CHANNEL, BOB)
     game = harness.go.game(GO_CHANNEL)
     assert game.handicap_stones == tuple(handicap_points(size, most))
-    with pytest.raises(OptionError, match=f"^A handicap on {size}×{size} is 2 to {most} stones, not {most + 1}$"):
+    with pytest.raises(
+        OptionError, match=f"^A handicap on {size}×{size} is 2 to {most} stones, not {most + 1}$"
+    ):
         await harness.go.new_game(GUILD, GO_CHANNEL + 1, ALICE, GoNewGame(size=size, handicap=most + 1))
 
 

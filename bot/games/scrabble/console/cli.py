@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
-from bot.config import AI_LEVELS, Config, ConfigError, load_config
+from bot.config import Config, ConfigError, load_config
 from bot.console.terminal import Terminal, line_editing
 from bot.games import register_builtin
 from bot.games.scrabble.commands import NewGame, ScrabbleCommands
@@ -35,6 +35,7 @@ from bot.games.scrabble.console.app import (
 from bot.games.scrabble.console.commands import ECHO_LENGTH, Verb, cut
 from bot.games.scrabble.console.screen import ConsoleNotifier, TextRenderer
 from bot.games.scrabble.kind import KIND
+from bot.games.scrabble.settings import AI_LEVELS, scrabble_settings
 from bot.host.assembly import host_parts
 from bot.host.errors import ServiceError
 from scrabble_core.errors import ScrabbleError, VariantError, echo
@@ -225,7 +226,7 @@ def _setup(args: argparse.Namespace) -> Setup:
 async def _prepare(config: Config, terminal: Terminal) -> tuple[Lexicon, MoveGenerator]:
     """The lexicon and move generator, from their caches; on the first run they are built (a few
     seconds), which the player is told about."""
-    loading = asyncio.ensure_future(asyncio.to_thread(_load_words, config.lexicon))
+    loading = asyncio.ensure_future(asyncio.to_thread(_load_words, scrabble_settings(config).lexicon))
     try:
         return await asyncio.wait_for(asyncio.shield(loading), NOTICE_AFTER)
     except TimeoutError:
