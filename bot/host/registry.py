@@ -12,7 +12,7 @@ its terminal part.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -97,9 +97,17 @@ def unregister(kind: str) -> None:
     _PACKAGES.pop(kind, None)
 
 
-def games() -> list[GameModule]:
-    """The registered games, in the order they were registered."""
-    return list(_GAMES.values())
+def games(kinds: Collection[str] | None = None) -> list[GameModule]:
+    """The registered games (those of ``kinds``, if given), in the order they were registered.
+
+    Raises:
+        KeyError: a kind of ``kinds`` is not registered.
+    """
+    if kinds is not None:
+        unknown = set(kinds) - set(_GAMES)
+        if unknown:
+            raise KeyError(f"no game of kind {', '.join(sorted(unknown))} is registered")
+    return [game for game in _GAMES.values() if kinds is None or game.kind in kinds]
 
 
 def game(kind: str) -> GameModule:
@@ -111,10 +119,10 @@ def game(kind: str) -> GameModule:
     return _GAMES[kind]
 
 
-def packages() -> list[str]:
-    """The registered games' packages, in order (for processes that register them again: the AI
-    workers)."""
-    return list(_PACKAGES.values())
+def packages(kinds: Collection[str] | None = None) -> list[str]:
+    """The registered games' packages (those of ``kinds``, if given), in order (for processes that
+    register them again: the AI workers)."""
+    return [_PACKAGES[game.kind] for game in games(kinds)]
 
 
 def is_refusal(error: BaseException) -> bool:

@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any, Final
 
 from bot.config import Config, ConfigError, load_config
+from bot.console.cli import default_database
 from bot.games.scrabble.commands import NewGame
-from bot.games.scrabble.console.cli import default_database
 from bot.games.scrabble.settings import AI_LEVELS, scrabble_settings
 from bot.host.table import AnyTable
 from bot.web.hub import GAME_OVER_GRACE

@@ -35,7 +35,8 @@ class GoNewGame:
     invited (only they may join); ``ai_level`` (``easy``, ``medium``, ``hard``) plays against the AI at
     once; with neither, anyone may join. ``time_limit`` is seconds per move (0: none). ``colour`` is
     the creator's (``black``, ``white``, ``random``). ``seed`` fixes the game's randomness (tests).
-    Values come from users: :func:`go_options` checks their types as well as their values."""
+    ``ai_name`` names the AI's seat (default ``AI``; the terminal names it after its engine). Values
+    come from users: :func:`go_options` checks their types as well as their values."""
 
     size: int | None = None
     komi: float | None = None
@@ -46,6 +47,7 @@ class GoNewGame:
     colour: str | None = None
     scoring: str | None = None
     seed: int | None = None
+    ai_name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
