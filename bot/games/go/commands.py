@@ -483,7 +483,8 @@ class GoCommands(GameCommands):
         )
         new = GoTable(row, options, GoState(game, extra))
         log = [LogEntry("started", other.seat, {"user_id": other.user_id}, now)]
-        news = announcement(1, lines)
+        people = [seat.seat for seat in seats if not seat.is_ai] if self.host.links is not None else []
+        news = announcement(1, lines, people)
         pending = await self.host.save(new, log, announcement=news.data)
         logger.info("go game %d: started", row.id)
         self.host.announce(new, news, pending)

@@ -17,6 +17,7 @@ GAME = GameModule(
     settings="bot.games.scrabble.settings",
     discord="bot.games.scrabble.discord",
     worker="bot.games.scrabble.worker",
+    web="bot.games.scrabble.web",
     terminal=TerminalGame(
         "play", "bot.games.scrabble.console.cli", "play Scrabble in the terminal, against the AI or hot-seat"
     ),
