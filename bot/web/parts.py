@@ -45,6 +45,10 @@ class WebPart(Protocol):
         """The ``final`` of the ``game_over`` event of the game, closed."""
         ...
 
+    def summary(self, table: AnyTable) -> str:
+        """How the closed game ended, in a line for the terminal that served it."""
+        ...
+
     async def run(
         self, commands: Any, grant: Grant, message: Mapping[str, Any], now: float
     ) -> dict[str, Any]:

@@ -120,6 +120,11 @@ class GoWeb:
             return {"cancelled": cancelled, "result": "", "text": "The game ended without a result."}
         return {"cancelled": False, "result": game.result, "text": text.result_text(game, table.row.seats)}
 
+    def summary(self, table: AnyTable) -> str:
+        text_ = self.final(table)["text"]
+        assert isinstance(text_, str)
+        return text_.partition("\n")[0]
+
     async def run(
         self, commands: GoCommands, grant: Grant, message: Mapping[str, Any], now: float
     ) -> dict[str, Any]:

@@ -37,6 +37,12 @@ class ScrabbleWeb:
         assert isinstance(table, ScrabbleTable)
         return final_info(table)
 
+    def summary(self, table: AnyTable) -> str:
+        assert isinstance(table, ScrabbleTable)
+        if table.game is None:
+            return "The game was cancelled."
+        return f"Game over: {', '.join(f'{p.name} {p.score}' for p in table.game.players)}."
+
     async def run(
         self, commands: ScrabbleCommands, grant: Grant, message: Mapping[str, Any], now: float
     ) -> dict[str, Any]:

@@ -53,6 +53,11 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         "one), or hot-seat with two names in --players. Type help at the prompt for the commands.",
     )
     parser.add_argument("--gtp", action="store_true", help="speak GTP on stdin/stdout (for Sabaki, GoGui...)")
+    parser.add_argument(
+        "--web",
+        action="store_true",
+        help="play on the board in the browser instead (scrabble-bot web --game go, with these options)",
+    )
     parser.add_argument("--size", type=int, help="the board's width, 2 to 25 (default 19)")
     parser.add_argument(
         "--komi",
@@ -100,6 +105,10 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         parser.error(f"--resume continues a saved game with its own options: drop {', '.join(given)}")
     if args.gtp and (args.resume is not None or args.list):
         parser.error("--gtp takes the game from the GTP commands: drop --resume and --list")
+    if args.web and (args.gtp or args.resume is not None or args.list):
+        parser.error(
+            "--web starts a new game on the board: scrabble-bot web --list and --resume continue one"
+        )
     if args.seconds <= 0:
         parser.error("--seconds must be more than 0")
     names = [name.strip() for name in (args.players or _login_name()).split(",")]
@@ -117,6 +126,10 @@ def main(argv: Sequence[str] | None = None, terminal: Terminal | None = None) ->
     if args.gtp:
         engine = make_ai(level, engine=ENGINES[args.engine or "auto"], seed=args.seed, seconds=args.seconds)
         return serve_stdio(engine, sys.stdin, sys.stdout)
+    if args.web:
+        from bot.web.cli import main as web  # aiohttp only for the board
+
+        return web(_web_argv(args))
     config = console_config(PROG, args.config)
     if config is None:
         return EXIT_USAGE
@@ -160,6 +173,23 @@ async def play(args: argparse.Namespace, config: Config, terminal: Terminal) -> 
             return await console.run(setup, resume=args.resume, new_options=args.new_options)
         finally:
             await host.close()
+
+
+def _web_argv(args: argparse.Namespace) -> list[str]:
+    """The arguments of ``scrabble-bot web`` for the game these options describe."""
+    argv = ["--game", "go", "--players", ",".join(args.names)]
+    for option, value in (
+        ("--size", args.size),
+        ("--komi", args.komi),
+        ("--handicap", args.handicap),
+        ("--level", args.level),
+        ("--colour", args.color),
+        ("--seed", args.seed),
+        ("--config", args.config),
+    ):
+        if value is not None:
+            argv += [option, str(value)]
+    return argv
 
 
 def _engine(asked: str | None) -> Engine:

@@ -95,7 +95,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         parser.error(f"--resume continues a saved game with its own options: drop {', '.join(given)}")
     args.new_options = bool(given)
     if args.variant is not None and args.variant not in bundled_variant_names():
-        args.variant = _variant_file(parser, args.variant)
+        args.variant = variant_file(parser, args.variant)
     players = [name.strip() for name in (args.players or _login_name()).split(",")]
     if any(not name for name in players) or len(set(players)) != len(players):
         parser.error("--players: every player needs a name of their own")
@@ -106,7 +106,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     return args
 
 
-def _variant_file(parser: argparse.ArgumentParser, value: str) -> str:
+def variant_file(parser: argparse.ArgumentParser, value: str) -> str:
     """The name of the variant file ``value`` once added (:func:`add_variant_file`); a usage error
     when it is not a bundled name nor a valid ``.toml`` file."""
     if not value.endswith(".toml"):
