@@ -240,3 +240,16 @@ def test_listing_needs_no_lock_and_no_dictionary(
         assert capsys.readouterr().out == "No game is saved: start one with scrabble-bot play\n"
     finally:
         os.close(holder)
+
+
+def test_the_terminal_shows_no_discord_wording(tmp_path: Path) -> None:
+    options = ["--players", "Ann", "--size", "5", "--engine", "builtin", "--level", "easy", "--seed", "4"]
+    code, output = _run(tmp_path, options, ["C3", "undo", "B2", "pass", "pass", "accept"])
+    assert code == 0
+    hot_seat = _run(
+        tmp_path, ["--players", "Cy,Di", "--size", "5"], ["C3", "undo", "C3", "pass", "pass", "accept"]
+    )
+    for text in (output, hot_seat[1]):
+        assert "Result: " in text
+        for discord in ("/go", "<@", "button", "Join", "DM"):
+            assert discord not in text

@@ -114,3 +114,23 @@ async def test_the_dead_stones_are_marked_by_clicks_and_the_count_ends_the_game(
     assert over["final"]["result"] == "B+17.5"
     assert over["final"]["text"].startswith("Game over: Black (Alice) wins by 17.5 points.")
     assert over["state"]["over"] is True and over["state"]["winners"] == [0]
+
+
+async def test_play_resumes_from_the_dead_stone_phase_and_spectators_cannot_act(make_web: MakeWeb) -> None:
+    web, go = await _go(make_web)
+    await go.play(CHANNEL, ALICE.id, "C3")
+    await go.pass_turn(CHANNEL, BOB.id)
+    await go.pass_turn(CHANNEL, ALICE.id)
+    await go.idle()
+    bob, watcher = await web.seat(1), await web.spectator()
+    state = bob.log[0]["state"]
+    assert state["phase"] == "scoring" and state["current"] is None
+    refused = await watcher.call("resume")
+    assert refused["error"]["code"] == "not_seated"
+    assert (await bob.call("resume", turn=state["turn"]))["result"] == {"message": "Play resumes."}
+    resumed = await _until(watcher, lambda state: state["phase"] == "play")
+    assert resumed["current"] == 1
+    assert resumed["actions"] == [] and resumed["click"] is None, "a spectator's"
+    mine = await _until(bob, lambda state: state["phase"] == "play")
+    assert mine["click"] == "play"
+    assert [action["label"] for action in mine["actions"]] == ["Pass", "Undo", "Resign"]
