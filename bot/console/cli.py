@@ -31,9 +31,9 @@ def default_database() -> Path:
     return base / "scrabble-host" / "console.sqlite3"
 
 
-def add_saved_options(parser: argparse.ArgumentParser) -> argparse._MutuallyExclusiveGroup:
-    """Add the options every console has: ``--resume [ID]`` and ``--list`` (in the group returned,
-    where a console adds its other ways to start), ``--db`` and ``--config``."""
+def add_resume_options(parser: argparse.ArgumentParser) -> argparse._MutuallyExclusiveGroup:
+    """Add ``--resume [ID]`` and ``--list``, in the group returned (where a command adds its other ways
+    to start)."""
     saved = parser.add_mutually_exclusive_group()
     saved.add_argument(
         "--resume",
@@ -44,6 +44,13 @@ def add_saved_options(parser: argparse.ArgumentParser) -> argparse._MutuallyExcl
         help="continue the saved game ID (default: the one played last)",
     )
     saved.add_argument("--list", action="store_true", help="list the saved games and their ids")
+    return saved
+
+
+def add_saved_options(parser: argparse.ArgumentParser) -> argparse._MutuallyExclusiveGroup:
+    """Add the options every console has: ``--resume [ID]`` and ``--list`` (in the group returned,
+    where a console adds its other ways to start), ``--db`` and ``--config``."""
+    saved = add_resume_options(parser)
     parser.add_argument(
         "--db",
         type=Path,

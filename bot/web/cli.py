@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from bot.config import Config, ConfigError, load_config
-from bot.console.cli import default_database
+from bot.console.cli import add_resume_options, default_database
 from bot.console.saved import LAST_PLAYED
 from bot.games import register_builtin
 from bot.games.go.engines import Level
@@ -113,16 +113,7 @@ def parse_web_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument(
         "--players", default="You", metavar="NAMES", help="comma-separated names of the people"
     )
-    saved = parser.add_mutually_exclusive_group()
-    saved.add_argument(
-        "--resume",
-        type=int,
-        nargs="?",
-        const=LAST_PLAYED,
-        metavar="ID",
-        help="serve the saved game ID again (default: the one played last)",
-    )
-    saved.add_argument("--list", action="store_true", help="list the saved games and their ids")
+    add_resume_options(parser)
     go = parser.add_argument_group("Go (with --game go)")
     go.add_argument("--size", type=int, help="the board's width, 2 to 25 (default 19)")
     go.add_argument("--komi", type=float, help="White's komi (default 7.5, 0.5 with a handicap)")

@@ -12,10 +12,9 @@ from collections.abc import Mapping
 from typing import Any, Final
 
 from bot.games.scrabble.commands import ScrabbleCommands, preview
-from bot.host.errors import NotSeatedError
 from bot.web.errors import ProtocolError
-from bot.web.links import Grant, seat_of
-from bot.web.parts import turn_of, whole
+from bot.web.links import Grant
+from bot.web.parts import player, turn_of, whole
 from bot.web.tiles import PlacedTile, play_from_tiles
 from scrabble_core.board import Board
 from scrabble_core.move import Play
@@ -43,12 +42,7 @@ async def run_command(
     if kind == "ping":
         return {"now": now}
     table = service.open_table(grant.game_id)
-    seat = seat_of(grant, table.row.seats)
-    if seat is None:
-        raise NotSeatedError
-    user_id = table.row.seats[seat].user_id
-    if user_id is None:  # an AI's seat: no token is ever issued for one
-        raise NotSeatedError
+    seat, user_id = player(table, grant)
     channel, game_id = table.row.channel_id, grant.game_id
     turn = turn_of(message)
     if kind == "preview":

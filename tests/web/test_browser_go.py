@@ -27,8 +27,8 @@ open_page = scrabble_page.open_page
 """The Scrabble page tests' fixtures: Chromium, and a page in a new browser context."""
 
 
-class LiveGo(LiveGame):
-    """A Go game (Alice Black, Bob White) and the web server over the host."""
+class LiveHost(LiveGame):
+    """The web server over a host with every registered game, and the game :meth:`open_game` starts."""
 
     async def _start(self, tmp_path: Path, users: Sequence[User], options: dict[str, Any]) -> None:
         self.harness = await open_harness(tmp_path)
@@ -36,6 +36,17 @@ class LiveGo(LiveGame):
             self.harness.svc, LinkSigner(b"k" * 32), host="127.0.0.1", port=0, now=self.harness.clock.now
         )
         await self.server.start()
+        await self.open_game(users, options)
+
+    async def open_game(self, users: Sequence[User], options: dict[str, Any]) -> None:
+        """Start the game of ``users`` in CHANNEL."""
+        raise NotImplementedError
+
+
+class LiveGo(LiveHost):
+    """A Go game (Alice Black, Bob White) and the web server over the host."""
+
+    async def open_game(self, users: Sequence[User], options: dict[str, Any]) -> None:
         go = self.harness.svc.host.commands["go"]
         await go.new_game(GUILD, CHANNEL, users[0], GoNewGame(colour="black", **options))
         await go.join(CHANNEL, users[1])

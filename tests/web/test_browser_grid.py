@@ -9,15 +9,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from service_fakes import ALICE, BOB, CHANNEL, GUILD, open_harness
+from service_fakes import ALICE, BOB, CHANNEL, GUILD
 from test_third_game import PACKAGE
 
 from bot.host import registry
 from bot.host.seats import User
-from bot.web.links import LinkSigner
-from bot.web.server import WebServer
 from tests.web import test_browser as scrabble_page
-from tests.web.test_browser import LiveGame, Viewer
+from tests.web.test_browser import Viewer
+from tests.web.test_browser_go import LiveHost
 
 pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import expect
@@ -27,15 +26,10 @@ open_page = scrabble_page.open_page
 """The Scrabble page tests' fixtures: Chromium, and a page in a new browser context."""
 
 
-class LiveFour(LiveGame):
+class LiveFour(LiveHost):
     """A game of the third game, Alice (Red) against Bob (Yellow), and the web server over the host."""
 
-    async def _start(self, tmp_path: Path, users: Sequence[User], options: dict[str, Any]) -> None:
-        self.harness = await open_harness(tmp_path)
-        self.server = WebServer(
-            self.harness.svc, LinkSigner(b"k" * 32), host="127.0.0.1", port=0, now=self.harness.clock.now
-        )
-        await self.server.start()
+    async def open_game(self, users: Sequence[User], options: dict[str, Any]) -> None:
         four = self.harness.svc.host.commands[registry.register(PACKAGE).kind]
         await four.new_game(GUILD, CHANNEL, users[0])
         await four.join(CHANNEL, users[1])
