@@ -128,7 +128,7 @@ def test_two_players_play_go_by_clicks_while_a_spectator_watches(
     expect(alice.page.locator("#grid-info")).to_contain_text("click a group to mark it dead or alive")
     if cells(alice.page, 5)[4][0] != "o":  # the proposal may leave the white stone alive
         point(alice, 4, 0).click()
-    expect(point(watcher, 4, 0)).to_have_class("grid-cell cell-white cell-dead")
+    expect(point(watcher, 4, 0)).to_have_class("grid-cell cell-white cell-dead edge-bottom edge-left")
     alice.page.locator('#grid-actions [data-action="accept"]').click()
     expect(bob.page.locator("#grid-info")).to_contain_text("Accepted by: Black")
     bob.page.locator('#grid-actions [data-action="accept"]').click()

@@ -64,7 +64,9 @@ def test_the_third_game_is_played_on_the_grid_view(
         viewer.page.locator(f'.grid-cell[data-row="0"][data-col="{column}"]').click()
         expect(watcher.page.locator(".grid-cell.cell-red, .grid-cell.cell-yellow")).to_have_count(number + 1)
     expect(watcher.page.locator(".grid-cell.cell-red")).to_have_count(4)
-    expect(watcher.page.locator('.grid-cell[data-row="2"][data-col="0"]')).to_have_class("grid-cell cell-red")
+    expect(watcher.page.locator('.grid-cell[data-row="2"][data-col="0"]')).to_have_class(
+        "grid-cell cell-red edge-left"
+    )
     for viewer in (alice, bob, watcher):
         expect(viewer.page.locator("#grid-final")).to_have_text("Game over: Alice wins.")
         expect(viewer.page.locator("#grid-turn")).to_have_text("Game over")

@@ -176,6 +176,7 @@ def _grid(game: Game | None, size: int) -> dict[str, Any]:
     return {
         "rows": size,
         "cols": size,
+        "points": True,
         "cells": cells,
         "legend": LEGEND,
         "last": [] if last is None else [[size - 1 - last.row, last.col]],

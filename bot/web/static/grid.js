@@ -23,13 +23,13 @@ class GridView {
     this.armed = null;
     byId("layout").hidden = true;
     this.board = el("div", { id: "grid", class: "grid", role: "grid", "aria-label": "Board" });
-    this.players = el("ol", { id: "grid-players", class: "players" });
+    this.players = el("ol", { id: "grid-players", class: "grid-players" });
     this.turn = el("p", { id: "grid-turn", class: "turn-line" });
     this.info = el("ul", { id: "grid-info", class: "grid-info" });
     this.result = el("p", { id: "grid-final", class: "grid-final", role: "status", hidden: true });
     this.actions = el("div", { id: "grid-actions", class: "actions" });
     this.feedback = el("p", { id: "grid-feedback", class: "feedback", "aria-live": "polite" });
-    this.history = el("ol", { id: "grid-history", class: "history" });
+    this.history = el("ol", { id: "grid-history", class: "grid-history" });
     this.root = el(
       "main",
       { id: "grid-layout", class: "layout grid-layout" },
@@ -80,10 +80,11 @@ class GridView {
       ...state.players.map((player) =>
         el(
           "li",
-          { class: player.seat === state.current ? "player to-move" : "player", "data-seat": player.seat },
+          { class: player.seat === state.current ? "grid-player to-move" : "grid-player", "data-seat": player.seat },
           el("span", { class: "name" }, player.name),
           player.colour ? el("span", { class: "colour" }, ` (${player.colour})`) : null,
           player.seat === this.you.seat ? el("span", { class: "you" }, " — you") : null,
+          player.score ? el("span", { class: "score" }, ` · ${player.score}`) : null,
         ),
       ),
     );
@@ -112,6 +113,7 @@ class GridView {
   renderBoard(grid, clickable) {
     this.board.style.setProperty("--grid-cols", grid.cols);
     this.board.classList.toggle("clickable", clickable);
+    this.board.classList.toggle("points", Boolean(grid.points));
     const last = new Set(grid.last.map(([row, col]) => `${row},${col}`));
     const rows = [];
     rows.push(this.labelRow(grid));
@@ -120,6 +122,10 @@ class GridView {
       [...line].forEach((letter, col) => {
         const classes = (grid.legend[letter] ?? "empty").split(" ").map((name) => `cell-${name}`);
         if (last.has(`${row},${col}`)) classes.push("cell-last");
+        if (row === 0) classes.push("edge-top");
+        if (row === grid.rows - 1) classes.push("edge-bottom");
+        if (col === 0) classes.push("edge-left");
+        if (col === grid.cols - 1) classes.push("edge-right");
         const name = `${grid.col_labels?.[col] ?? col + 1}${grid.row_labels?.[row] ?? row + 1}`;
         cells.push(
           el(
