@@ -253,3 +253,21 @@ def test_the_terminal_shows_no_discord_wording(tmp_path: Path) -> None:
         assert "Result: " in text
         for discord in ("/go", "<@", "button", "Join", "DM"):
             assert discord not in text
+
+
+def test_listing_an_older_database_says_to_open_it_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _run(tmp_path, ["--players", "Ann,Bob", "--size", "7"], ["D4", "quit"])
+    database = tmp_path / "db.sqlite3"
+    with sqlite3.connect(database) as db:
+        (version,) = db.execute("PRAGMA user_version").fetchone()
+        db.execute(f"PRAGMA user_version = {version - 1}")
+    code, output = _run(tmp_path, ["--list"], [])
+    assert (code, output) == (1, "")
+    assert capsys.readouterr().err == (
+        f"scrabble-bot go: the database {database} was written by an earlier version: open it once to play "
+        "(which upgrades it), then it can be read\n"
+    )
+    code, output = _run(tmp_path, ["--list"], [])
+    assert code == 1, "listing changes nothing: still not upgraded"
