@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import getpass
 import logging
 import os
 import sqlite3
@@ -29,6 +30,14 @@ def default_database() -> Path:
     xdg = os.environ.get("XDG_DATA_HOME", "")
     base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".local" / "share"
     return base / "scrabble-host" / "console.sqlite3"
+
+
+def login_name() -> str:
+    """The name of the person at the keyboard (their login), or ``Player``."""
+    try:
+        return getpass.getuser()
+    except (OSError, KeyError):
+        return "Player"
 
 
 def add_resume_options(parser: argparse.ArgumentParser) -> argparse._MutuallyExclusiveGroup:

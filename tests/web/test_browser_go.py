@@ -5,6 +5,7 @@ the board fits desktop and phone screens."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -56,8 +57,8 @@ class LiveGo(LiveHost):
 def live_go(tmp_path: Path) -> Iterator[Callable[..., LiveGo]]:
     games: list[LiveGo] = []
 
-    def make(size: int = 5) -> LiveGo:
-        games.append(LiveGo(tmp_path, (ALICE, BOB), {"size": size}))
+    def make(size: int = 5, **options: Any) -> LiveGo:
+        games.append(LiveGo(tmp_path, (ALICE, BOB), {"size": size, **options}))
         return games[-1]
 
     yield make
@@ -173,3 +174,16 @@ def test_a_19_board_fits_desktop_and_phone_screens(
     point(alice, 3, 3).click()
     expect(point(alice, 3, 3)).to_have_class("grid-cell cell-black cell-last")
     assert alice.errors == []
+
+
+def test_a_page_opened_mid_game_shows_the_moves_so_far_and_the_clock(
+    live_go: Callable[..., LiveGo], open_page: Callable[..., Viewer]
+) -> None:
+    server = live_go(9, time_limit=300)
+    go = server.harness.svc.host.commands["go"]
+    server.run(go.play(CHANNEL, ALICE.id, "E5"))
+    server.run(go.play(CHANNEL, BOB.id, "C3"))
+    watcher = open_page(server.link(None))
+    expect(watcher.page.locator("#grid-history li")).to_have_text(["Alice: E5", "Bob: C3"])
+    expect(watcher.page.locator("#grid-timer")).to_have_text(re.compile(r"^[45]:\d\d$"))
+    assert watcher.errors == []

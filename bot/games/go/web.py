@@ -86,6 +86,7 @@ class GoWeb:
             "title": f"Go {options.size}×{options.size}",
             "grid": _grid(game, options.size),
             "info": _info(table, game),
+            "history": self.history(table, 0),
             "phase": "lobby" if game is None else "over" if over else game.phase.value,
             "actions": [],
             "click": None,

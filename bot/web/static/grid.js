@@ -25,6 +25,7 @@ class GridView {
     this.board = el("div", { id: "grid", class: "grid", role: "grid", "aria-label": "Board" });
     this.players = el("ol", { id: "grid-players", class: "grid-players" });
     this.turn = el("p", { id: "grid-turn", class: "turn-line" });
+    this.timer = el("p", { id: "grid-timer", class: "timer", role: "timer", hidden: true });
     this.info = el("ul", { id: "grid-info", class: "grid-info" });
     this.result = el("p", { id: "grid-final", class: "grid-final", role: "status", hidden: true });
     this.actions = el("div", { id: "grid-actions", class: "actions" });
@@ -38,33 +39,50 @@ class GridView {
         "div",
         { class: "side" },
         el("section", { class: "panel players-panel", "aria-label": "Players" }, this.players),
-        el("section", { class: "panel status-panel", "aria-label": "Turn" }, this.turn, this.result, this.info),
+        el("section", { class: "panel status-panel", "aria-label": "Turn" }, this.turn, this.timer, this.result, this.info),
         el("section", { class: "panel play-panel", "aria-label": "Your moves" }, this.feedback, this.actions),
         el("section", { class: "panel history-panel", "aria-label": "Moves" }, el("h2", {}, "Moves"), this.history),
       ),
     );
     byId("layout").after(this.root);
     this.board.addEventListener("click", (event) => this.click(event));
+    setInterval(() => this.renderTimer(), 1000);
   }
 
   welcome(message) {
     this.you = message.you;
-    this.state = message.state;
-    fill(this.history);
+    this.receive(message.state);
     this.render();
   }
 
   event(message) {
-    this.state = message.state;
-    for (const entry of message.events ?? []) this.addHistory(entry);
+    this.receive(message.state);
     if (message.type === "game_over") this.final = message.final;
     this.render();
   }
 
-  addHistory(entry) {
+  receive(state) {
+    this.state = state;
+    this.clockOffset = state.now - Date.now() / 1000;
+  }
+
+  historyLine(entry) {
     const name = this.state.players[entry.player]?.name ?? "?";
     const captured = entry.captured ? `, capturing ${entry.captured}` : "";
-    this.history.append(el("li", {}, `${name}: ${entry.move}${captured}`));
+    return el("li", {}, `${name}: ${entry.move}${captured}`);
+  }
+
+  /** The seconds left to move, or null when there is no deadline. */
+  secondsLeft() {
+    const deadline = this.state?.over ? null : this.state?.deadline;
+    if (deadline === null || deadline === undefined) return null;
+    return Math.max(0, Math.round(deadline - (Date.now() / 1000 + this.clockOffset)));
+  }
+
+  renderTimer() {
+    const left = this.secondsLeft();
+    this.timer.hidden = left === null;
+    this.timer.textContent = left === null ? "" : `${Math.floor(left / 60)}:${String(left % 60).padStart(2, "0")}`;
   }
 
   render() {
@@ -90,6 +108,8 @@ class GridView {
     );
     this.turn.textContent = this.turnLine();
     fill(this.info, ...state.info.map((line) => el("li", {}, line)));
+    fill(this.history, ...(state.history ?? []).map((entry) => this.historyLine(entry)));
+    this.renderTimer();
     fill(
       this.actions,
       ...state.actions.map((action) => {

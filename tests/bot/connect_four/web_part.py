@@ -58,6 +58,7 @@ class FourWeb:
                 "last": [],
                 "col_labels": [str(number) for number in range(1, COLUMNS + 1)],
             },
+            "history": [],
             "info": ["Four in a row wins: click a column to drop a disc."]
             + ([self._result(table)] if over else []),
             "actions": [{"type": "resign", "label": "Resign"}] if playing else [],

@@ -6,7 +6,6 @@ the first time it runs (:mod:`bot.games.go.console.saves`)."""
 from __future__ import annotations
 
 import argparse
-import getpass
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
@@ -14,7 +13,7 @@ from pathlib import Path
 from typing import Final
 
 from bot.config import Config
-from bot.console.cli import add_saved_options, console_config, default_database, run_session
+from bot.console.cli import add_saved_options, console_config, default_database, login_name, run_session
 from bot.console.saved import EXIT_USAGE, list_saved
 from bot.console.terminal import Terminal
 from bot.console.terminal_board import Style
@@ -111,7 +110,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         )
     if args.seconds <= 0:
         parser.error("--seconds must be more than 0")
-    names = [name.strip() for name in (args.players or _login_name()).split(",")]
+    names = [name.strip() for name in (args.players or login_name()).split(",")]
     if len(names) > 2 or any(not name for name in names) or len(set(names)) != len(names):
         parser.error("--players: one name (against the AI) or two different names (hot-seat)")
     args.names = names
@@ -228,10 +227,3 @@ def _write_png(game: Game, black: SeatRow, white: SeatRow, path: Path) -> None:
     from bot.games.go.board_image import render_go_board  # Pillow only when an image is asked for
 
     path.write_bytes(render_go_board(game, black=black.name, white=white.name))
-
-
-def _login_name() -> str:
-    try:
-        return getpass.getuser()
-    except (OSError, KeyError):
-        return "Player"

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import getpass
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
 from bot.config import Config
-from bot.console.cli import add_saved_options, console_config, run_session
+from bot.console.cli import add_saved_options, console_config, login_name, run_session
 from bot.console.saved import EXIT_USAGE, list_saved
 from bot.console.terminal import Terminal
 from bot.games.scrabble.commands import NewGame, ScrabbleCommands
@@ -96,7 +95,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     args.new_options = bool(given)
     if args.variant is not None and args.variant not in bundled_variant_names():
         args.variant = variant_file(parser, args.variant)
-    players = [name.strip() for name in (args.players or _login_name()).split(",")]
+    players = [name.strip() for name in (args.players or login_name()).split(",")]
     if any(not name for name in players) or len(set(players)) != len(players):
         parser.error("--players: every player needs a name of their own")
     args.ai = (1 if len(players) == 1 else 0) if args.ai is None else args.ai
@@ -188,10 +187,3 @@ async def _prepare(config: Config, terminal: Terminal) -> tuple[Lexicon, MoveGen
 def _load_words(source: str) -> tuple[Lexicon, MoveGenerator]:
     lexicon = load_lexicon(source, ENGLISH_ALPHABET)
     return lexicon, load_move_generator(lexicon)
-
-
-def _login_name() -> str:
-    try:
-        return getpass.getuser()
-    except (OSError, KeyError):
-        return "Player"
