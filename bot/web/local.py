@@ -3,7 +3,7 @@ its games (Scrabble's lexicon, the SQLite store, the AI workers) and the board's
 event loop.
 
 Players are local pseudo-users (ids from 1) and each game gets a channel of its own; nothing is posted
-anywhere (:class:`QuietNotifier`): the board shows everything.
+anywhere (:class:`~bot.host.protocols.QuietNotifier`): the board shows everything.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import logging
 import socket
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -26,7 +25,7 @@ from bot.games.go.options import GoNewGame
 from bot.games.scrabble.commands import NewGame, ScrabbleCommands
 from bot.games.scrabble.kind import KIND
 from bot.host.assembly import host_parts
-from bot.host.messages import Message
+from bot.host.protocols import QuietNotifier
 from bot.host.runner import Host
 from bot.host.seats import User, is_program
 from bot.host.table import AnyTable
@@ -35,19 +34,7 @@ from bot.web.server import DEFAULT_LIMITS, Limits, WebServer
 
 __all__ = ["GameEnds", "LocalGame", "QuietNotifier", "local_host"]
 
-logger = logging.getLogger("bot.web")
-
 LOCAL_GUILD = 0
-
-
-class QuietNotifier:
-    """Posts go nowhere (logged at debug level); every DM counts as delivered (racks are on the board)."""
-
-    async def post(self, channel_id: int, message: Message) -> None:
-        logger.debug("channel %d: %s", channel_id, message.text)
-
-    async def direct(self, user_id: int, message: Message) -> bool:
-        return True
 
 
 @dataclass

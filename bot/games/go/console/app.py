@@ -39,14 +39,13 @@ from bot.games.go.options import GoNewGame
 from bot.games.go.sgf import export_sgf
 from bot.games.go.table import GoTable, colour_of, seat_of_colour
 from bot.host.errors import NoGameError, ServiceError
-from bot.host.messages import Message
 from bot.host.seats import User
 from bot.host.store import GameRow, GameStatus, SeatRow, Store
 from go_core import Color, Game, Phase, format_move
 from go_core.errors import GoError
 from go_core.scoring import describe_result
 
-__all__ = ["CONSOLE", "GoConsole", "QuietNotifier", "Setup", "describe", "no_image"]
+__all__ = ["CONSOLE", "GoConsole", "Setup", "describe", "no_image"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,18 +54,6 @@ class Setup:
 
     names: tuple[str, ...]
     options: GoNewGame
-
-
-class QuietNotifier:
-    """The host's :class:`~bot.host.protocols.Notifier` in the console: its messages (Discord's) are
-    not shown; the console tells the game in its own words."""
-
-    async def post(self, channel_id: int, message: Message) -> None:
-        """Drop a public message."""
-
-    async def direct(self, user_id: int, message: Message) -> bool:
-        """Drop a private message: delivered."""
-        return True
 
 
 def no_image(game: Game, *, black: str = "Black", white: str = "White") -> bytes:

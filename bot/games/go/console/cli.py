@@ -18,7 +18,7 @@ from bot.console.saved import EXIT_USAGE, list_saved
 from bot.console.terminal import Terminal
 from bot.console.terminal_board import Style
 from bot.games.go.commands import GoCommands
-from bot.games.go.console.app import CONSOLE, GoConsole, QuietNotifier, Setup, no_image
+from bot.games.go.console.app import CONSOLE, GoConsole, Setup, no_image
 from bot.games.go.console.commands import Verb
 from bot.games.go.console.saves import import_saves, old_saves
 from bot.games.go.engines import ENGINES, Engine, Level, find_gnugo, make_ai
@@ -26,6 +26,7 @@ from bot.games.go.gtp import serve_stdio
 from bot.games.go.kind import KIND
 from bot.games.go.options import GoNewGame
 from bot.host.assembly import host_parts
+from bot.host.protocols import QuietNotifier
 from bot.host.store import SeatRow
 from go_core import Game, ScoringMethod
 from go_core.errors import GoError
