@@ -347,7 +347,7 @@ def test_a_forged_or_replayed_code_is_refused_and_no_game_says_how_to_start_one(
     expect(replayed.board.locator("#rack .rack-tile")).to_have_count(0)
     elsewhere = open_activity(game_server, ALICE, channel=OTHER_CHANNEL)
     expect(elsewhere.board.locator("#fatal")).to_have_text(
-        "No game here: start one with /scrabble new, then open the board again."
+        "No game here: start one with /scrabble new or /go new, then open the board again."
     )
     elsewhere.page.screenshot(path=str(screenshots(game_server) / "activity-no-game.png"))
 

@@ -154,7 +154,7 @@ async def test_no_game_in_the_channel_or_another_guilds_game(
         "ok": False,
         "error": {
             "code": "no_game",
-            "message": "No game here: start one with /scrabble new, then open the board again.",
+            "message": "No game here: start one with /scrabble new or /go new, then open the board again.",
         },
     }
     assert await sign_in(
