@@ -24,6 +24,7 @@ from service_fakes import (
 
 from bot.config import ActivityConfig, Config
 from bot.discord.client import GameBot
+from bot.games.go.options import GoNewGame
 from bot.games.scrabble.commands import NewGame
 from bot.host.protocols import Notifier
 from bot.host.runner import Host
@@ -178,3 +179,23 @@ async def test_open_board_is_the_link_without_the_activity(discord_bot: BotHarne
         assert not any(found.startswith("board:open") for found in custom_ids(message))
     turn = fake.channel_messages(payloads.channel_id)[-1]
     assert link_buttons(turn) == [("Open board", server.link(game_id))]
+
+
+async def test_a_go_game_opens_the_activity_too(discord_bot: BotHarness) -> None:
+    fake, payloads = discord_bot.fake, discord_bot.payloads
+    activity = ActivityConfig(fake.application_id, fake.client_secret, api=fake.api_base)
+    server = WebServer(discord_bot.go, LinkSigner(b"k" * 32), activity=activity, bot_token=TEST_TOKEN)
+    discord_bot.host.use_links(ServerLinks(server))
+    alice = User(ALICE_ID, "Alice")
+    await discord_bot.go.new_game(
+        payloads.guild_id, payloads.channel_id, alice, GoNewGame(size=9, opponent=BOB_ID)
+    )
+    await discord_bot.go.join(payloads.channel_id, User(BOB_ID, "Bob"))
+    await discord_bot.host.delivered()
+    game_id = next(t.row.id for t in discord_bot.host.tables.values())
+    lobby, started = fake.channel_messages(payloads.channel_id)[:2]
+    for message in (lobby, started):
+        assert f"board:open:{game_id}" in custom_ids(message)
+        assert link_buttons(message) == []
+    callback = await discord_bot.ack(payloads.component(started, f"board:open:{game_id}", user_id=BOB_ID))
+    assert callback.json == {"type": 12}
