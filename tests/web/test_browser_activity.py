@@ -36,6 +36,7 @@ from service_fakes import (
 )
 
 from bot.config import ActivityConfig
+from bot.games.go.options import GoNewGame
 from bot.host.seats import User
 from bot.web.links import LinkSigner
 from bot.web.server import ACTIVITY_SDK, STATIC_DIR, WebServer
@@ -284,6 +285,24 @@ def test_a_player_who_opened_the_lobby_plays_their_seat_once_the_game_starts(
     assert sorted(alice.rack()) == sorted(game.players[seat].rack)
     assert [command for command, _ in alice.client.commands] == ["AUTHORIZE", "AUTHENTICATE"] * 2
     assert alice.errors == []
+
+
+def test_a_go_game_opens_in_the_activity_too(
+    activity_game: Callable[..., ActivityGame], open_activity: Callable[..., Opened]
+) -> None:
+    game_server = activity_game(users=())
+    go = game_server.harness.svc.host.commands["go"]
+    game_server.run(go.new_game(GUILD, CHANNEL, ALICE, GoNewGame(size=5, colour="black", opponent=BOB.id)))
+    game_server.run(go.join(CHANNEL, BOB))
+    alice, bob, carol = (open_activity(game_server, user) for user in (ALICE, BOB, CAROL))
+    expect(alice.board.locator("#grid-turn")).to_have_text("Your move")
+    expect(bob.board.locator("#grid-turn")).to_have_text("Alice to move")
+    expect(carol.board.locator("#grid-actions button")).to_have_count(0)
+    alice.board.locator('.grid-cell[data-row="2"][data-col="2"]').click()
+    expect(carol.board.locator("#grid-history li")).to_have_text(["Alice: C3"])
+    expect(bob.board.locator("#grid-turn")).to_have_text("Your move")
+    alice.page.screenshot(path=str(screenshots(game_server) / "activity-go-1280x800.png"))
+    assert alice.errors == bob.errors == carol.errors == []
 
 
 def test_a_user_with_no_seat_cannot_act(
