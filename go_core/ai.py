@@ -14,7 +14,8 @@ with light knowledge in its playouts, for when GNU Go is not installed.
   :data:`RESIGN_MIN_PLAYOUTS` playouts and the playouts' expected count is a loss too.
 - **Root parallelism.** :func:`search_share` runs one seeded search and returns its root's statistics
   (:class:`SearchShare`); shares of several processes (each its own seed) add up with
-  :func:`merge_shares`, and :func:`decide` picks the move from the sum, as one search would.
+  :func:`merge_shares`, and :func:`decide` picks the move from the sum, as one search would; a share
+  crosses processes as plain data (:meth:`SearchShare.to_dict`).
 - **Dead stones and seki** (:meth:`Thinker.statuses`): see :mod:`go_core.status`.
 
 Seeded by the :class:`random.Random` passed in: with a budget of playouts and time to spare, the same
@@ -25,9 +26,9 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from go_core.errors import IllegalMoveError
 from go_core.game import Game, Phase
@@ -83,6 +84,32 @@ class SearchShare:
     moves: tuple[tuple[int, int, float], ...]
     black_owned: tuple[int, ...]
     white_owned: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        """The share as plain data (JSON), for :meth:`from_dict` in another process."""
+        return {
+            "size": self.size,
+            "playouts": self.playouts,
+            "moves": [list(move) for move in self.moves],
+            "black_owned": list(self.black_owned),
+            "white_owned": list(self.white_owned),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SearchShare:
+        """The share :meth:`to_dict` gave.
+
+        Raises:
+            KeyError, TypeError, ValueError: ``data`` is not a share's (a field missing or of the wrong
+                type, an ownership of another length than the board's points).
+        """
+        size, playouts = int(data["size"]), int(data["playouts"])
+        moves = tuple((int(move), int(visits), float(wins)) for move, visits, wins in data["moves"])
+        black = tuple(int(count) for count in data["black_owned"])
+        white = tuple(int(count) for count in data["white_owned"])
+        if len(black) != size * size or len(white) != size * size:
+            raise ValueError(f"a search share of a {size}x{size} board has {size * size} points to own")
+        return cls(size, playouts, moves, black, white)
 
 
 def search_share(game: Game, seed: int, budget: Budget = Budget(), color: Color | None = None) -> SearchShare:

@@ -6,6 +6,12 @@ pipe. A request carries only plain data: a job of :mod:`bot.host.ai.jobs` (a gam
 time budget), answered as text by the game's worker part; or a call of a function of a game's worker part
 (:meth:`AiExecutor.call`).
 
+A long job of a game that offers shares (see :mod:`bot.host.ai.jobs`) is spread over every worker that
+is idle when it arrives (:meth:`AiExecutor.ask`): one share a worker, each searching the job's whole
+thinking time, merged when they have answered. A job that arrives meanwhile waits for the next worker
+that finishes, as any other; a share that is lost (its worker died or missed its limit) is left out of
+the merge.
+
 Why not :class:`concurrent.futures.ProcessPoolExecutor`: it cannot stop one stuck worker. Terminating
 and recreating the whole executor would also kill the turns of other games running beside it. Here each
 worker is a :class:`multiprocessing.Process` with its own pipe, so a worker that misses
@@ -47,6 +53,7 @@ answered the first: it takes the next from its pipe at once, instead of waiting 
 loop to read its answer, which under load costs many times the few milliseconds of the request."""
 _READY: Final = "ready"
 _CALL: Final = "call"
+_SHARE: Final = "share"
 
 _R = TypeVar("_R")
 
@@ -94,18 +101,26 @@ def _worker_main(config: WorkerConfig, conn: Connection) -> None:
 
 def _answer(request: tuple[Any, ...], resources: dict[str, Any]) -> memoryview:
     """The pickled answer of a worker to ``request``: ``(kind, data, budget, delay)`` (a game's AI job)
-    is answered ``("answer", text)``, ``("call", kind, function, args)`` ``("result", function(resources,
+    is answered ``("answer", text)``, ``("share", kind, data, budget, delay, index, count)`` (a share of
+    one) ``("answer", share_text)``, ``("call", kind, function, args)`` ``("result", function(resources,
     *args))`` (with the game's worker resources). Any failure, an answer that cannot be pickled included,
     is answered ``("error", text)``, for the caller to decide (an AI turn falls back)."""
     try:
         if request[0] == _CALL:
             _, kind, function, args = request
             return ForkingPickler.dumps(("result", function(resources.get(kind), *args)))
-        kind, data, budget, delay = request
+        if request[0] == _SHARE:
+            _, kind, data, budget, delay, index, count = request
+        else:
+            kind, data, budget, delay = request
         started = time.monotonic()
         if delay:
             time.sleep(delay)
-        return ForkingPickler.dumps(("answer", jobs.answer(kind, resources, data, started + budget)))
+        if request[0] == _SHARE:
+            text = jobs.share(kind, resources, data, started + budget, index, count)
+        else:
+            text = jobs.answer(kind, resources, data, started + budget)
+        return ForkingPickler.dumps(("answer", text))
     except Exception as error:
         return ForkingPickler.dumps(("error", f"{type(error).__name__}: {error}"))
 
@@ -139,6 +154,8 @@ class AiExecutor:
         self._all: set[_Worker] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self.replaced = 0
+        self.shares_merged = 0
+        """How many shares of spread jobs came back and were merged."""
 
     async def __aenter__(self) -> AiExecutor:
         await self.start()
@@ -183,16 +200,63 @@ class AiExecutor:
         first (within the budget): a hook for tests of the slow paths. A cancelled call replaces its
         worker if the job is long, so that a late answer is never read as another's.
 
+        A long job of a game whose worker offers shares is searched in shares, one on each idle worker
+        (one share when none is idle: it waits for a worker as any job), and answered by their merge
+        (see :mod:`bot.host.ai.jobs`); the shares that fail are left out.
+
         Raises:
             TimeoutError: no worker was free within ``timeout`` seconds (nothing was computed).
-            WorkerLostError: the worker missed ``timeout + grace`` or died (it is being replaced).
-            RuntimeError: the job failed in the worker (the message names its exception).
+            WorkerLostError: the worker missed ``timeout + grace`` or died (it is being replaced); of
+                a spread job, every share's worker.
+            RuntimeError: the job failed in the worker (the message names its exception), or its
+                shares could not be merged.
         """
         search = timeout if think is None else min(think, timeout)
+        if not quick and jobs.spreads(kind):
+            return await self._spread(kind, data, search, timeout, delay)
         answered, text = await self._ask((kind, data, search, delay), timeout, quick=quick)
         if answered != "answer":
             raise RuntimeError(f"the AI worker failed: {text}")
         return str(text)
+
+    async def _spread(
+        self, kind: str, data: dict[str, Any], search: float, timeout: float, delay: float
+    ) -> str:
+        """:meth:`ask`'s answer from shares of the job: one on each idle worker, at least one; those not
+        sent at once (a worker that vanished on the way) are dropped, but for the first."""
+        loop = asyncio.get_running_loop()
+        limit = loop.time() + timeout + self.grace
+        count = max(1, sum(not worker.jobs for worker in self._workers))
+        shares = [
+            self._submit((_SHARE, kind, data, search, delay, index, count), False) for index in range(count)
+        ]
+        for job in shares[1:]:
+            if not job.sent.done():
+                job.sent.cancel()  # never sent: the dispatcher skips it
+        sent = [job for job in shares if not job.sent.cancelled()]
+        answers = await asyncio.gather(
+            *(self._wait(job, timeout, limit) for job in sent), return_exceptions=True
+        )
+        texts: list[str] = []
+        failures: list[BaseException] = []
+        for answer in answers:
+            if isinstance(answer, BaseException):
+                failures.append(answer)
+            elif answer[0] != "answer":
+                failures.append(RuntimeError(f"the AI worker failed: {answer[1]}"))
+            else:
+                texts.append(str(answer[1]))
+        if not texts:
+            raise failures[0]
+        for failure in failures:
+            logger.warning("a share of a %s AI job was lost (%s): the others answer", kind, failure)
+        self.shares_merged += len(texts)
+        try:
+            return await asyncio.to_thread(jobs.merge, kind, data, texts)
+        except Exception as error:
+            raise RuntimeError(
+                f"the AI's shares could not be merged: {type(error).__name__}: {error}"
+            ) from error
 
     async def call(
         self, kind: str, function: Callable[..., _R], *args: Any, timeout: float, quick: bool = False
@@ -220,11 +284,20 @@ class AiExecutor:
             TimeoutError: no worker was free within ``timeout`` (nothing was sent).
             WorkerLostError: the worker missed ``timeout + grace`` (counted from the call) or died.
         """
+        limit = asyncio.get_running_loop().time() + timeout + self.grace
+        return await self._wait(self._submit(request, quick), timeout, limit)
+
+    def _submit(self, request: tuple[Any, ...], quick: bool) -> _Job:
+        """``request`` as a job waiting for a worker, sent at once if one takes it."""
         loop = asyncio.get_running_loop()
-        limit = loop.time() + timeout + self.grace
         job = _Job(request, quick, loop.create_future(), loop.create_future())
         self._waiting.append(job)
         self._dispatch()
+        return job
+
+    async def _wait(self, job: _Job, timeout: float, limit: float) -> tuple[str, Any]:
+        """The answer of ``job`` (see :meth:`_ask`): sent within ``timeout`` seconds, answered by
+        ``limit`` (of the event loop's clock)."""
         try:
             async with asyncio.timeout(timeout):
                 worker = await asyncio.shield(job.sent)
