@@ -1,0 +1,144 @@
+"""One AI turn in shares over the pool's idle workers (root parallelism): Go's built-in AI with real worker
+processes, the merge of the shares that came back, and other turns beside a spread one."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import signal
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import pytest
+
+from bot.games.go.ai_turns import merged_move_text, move_job, share_seed, share_text
+from bot.games.go.engines import Level
+from bot.games.go.kind import KIND
+from bot.host.ai import jobs
+from bot.host.ai.executor import AiExecutor, WorkerConfig
+from go_core import Game, Point, parse_move
+from go_core.ai import LEVEL_PLAYOUTS, Budget, SearchShare, decide, merge_shares, search_share
+
+GO_ONLY = WorkerConfig(games=("bot.games.go",))
+"""Workers that serve Go alone (no lexicon to load)."""
+
+
+def _opening() -> Game:
+    """A 9×9 game a few moves in, Black to move."""
+    game = Game(9)
+    for move in ("E5", "C4", "F3", "G6", "C6", "D3"):
+        game.play(move)
+    return game
+
+
+@pytest.fixture
+def merged(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[list[str]]]:
+    """The share texts of each merge the executor asks for, in order (the merge itself runs as it
+    would)."""
+    calls: list[list[str]] = []
+    merge = jobs.merge
+
+    def recording(kind: str, data: Any, shares: Sequence[str]) -> str:
+        calls.append(list(shares))
+        return merge(kind, data, shares)
+
+    monkeypatch.setattr(jobs, "merge", recording)
+    yield calls
+
+
+def _searches(texts: Sequence[str]) -> list[SearchShare]:
+    return [SearchShare.from_dict(json.loads(text)["search"]) for text in texts]
+
+
+async def test_one_go_move_alone_is_searched_by_both_workers_and_merged_as_the_engine_merges(
+    merged: list[list[str]],
+) -> None:
+    game = _opening()
+    data = move_job(game, Level.MEDIUM, "builtin", 5)
+    async with AiExecutor(GO_ONLY, workers=2) as executor:
+        text = await executor.ask(KIND, data, 60.0, quick=False)
+        assert executor.shares_merged == 2
+    (texts,) = merged
+    half = Budget(seconds=60.0, playouts=LEVEL_PLAYOUTS["medium"] // 2)
+    expected = [search_share(game, share_seed(5, index), half) for index in (0, 1)]
+    assert _searches(texts) == expected  # each its own seed and half the level's playouts
+    assert [share.playouts for share in expected] == [1_500, 1_500]
+    move = parse_move(text, 9)
+    assert isinstance(move, Point) and game.is_legal(move)
+    assert move == decide(game, merge_shares(expected))
+
+
+async def test_one_worker_searches_the_whole_move_in_one_share(merged: list[list[str]]) -> None:
+    game = _opening()
+    async with AiExecutor(GO_ONLY, workers=1) as executor:
+        text = await executor.ask(KIND, move_job(game, Level.EASY, "builtin", 8), 60.0, quick=False)
+        assert executor.shares_merged == 1
+    (texts,) = merged
+    whole = search_share(game, share_seed(8, 0), Budget(seconds=60.0, playouts=LEVEL_PLAYOUTS["easy"]))
+    assert _searches(texts) == [whole]
+    assert parse_move(text, 9) == decide(game, whole)
+
+
+async def test_a_turn_arriving_while_shares_run_gets_the_next_free_worker(merged: list[list[str]]) -> None:
+    first, second = _opening(), Game(9)
+    async with AiExecutor(GO_ONLY, workers=2) as executor:
+        spread = asyncio.create_task(
+            executor.ask(KIND, move_job(first, Level.HARD, "builtin", 1), 30.0, think=1.5, quick=False)
+        )
+        await asyncio.sleep(0.3)
+        assert all(worker.jobs for worker in executor._workers)  # both search the first turn
+        other = await executor.ask(KIND, move_job(second, Level.EASY, "builtin", 2), 30.0, quick=False)
+        assert not spread.done()  # answered by the first worker that finished a share
+        assert await spread
+        assert executor.shares_merged == 3 and executor.replaced == 0
+    assert sorted(len(texts) for texts in merged) == [1, 2]  # the second turn found no idle worker
+    point = parse_move(other, 9)
+    assert isinstance(point, Point) and second.is_legal(point)
+
+
+async def test_a_lost_share_is_not_a_lost_turn(merged: list[list[str]]) -> None:
+    game = _opening()
+    async with AiExecutor(GO_ONLY, workers=2, respawn_delay=0.1) as executor:
+        turn = asyncio.create_task(
+            executor.ask(KIND, move_job(game, Level.HARD, "builtin", 4), 30.0, think=1.5, quick=False)
+        )
+        await asyncio.sleep(0.3)
+        lost = executor._workers[0]
+        assert lost.jobs
+        os.kill(lost.process.pid or 0, signal.SIGKILL)
+        text = await turn
+        assert executor.shares_merged == 1 and executor.replaced == 1
+    ((survivor,),) = merged
+    assert json.loads(survivor)["search"]["playouts"] > 0
+    point = parse_move(text, 9)
+    assert isinstance(point, Point) and game.is_legal(point)
+
+
+async def test_every_share_lost_fails_the_turn_for_the_game_to_fall_back() -> None:
+    async with AiExecutor(GO_ONLY, workers=2) as executor:
+        with pytest.raises(
+            RuntimeError, match="the AI worker failed: ValueError: 'strongest' is not a valid Level"
+        ):
+            await executor.ask(
+                KIND, move_job(Game(9), Level.EASY, "builtin", 1) | {"level": "strongest"}, 30.0, quick=False
+            )
+        assert executor.shares_merged == 0 and executor.replaced == 0
+
+
+def test_gnu_go_moves_come_from_share_zero_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    state = Game(9).to_dict()
+    monkeypatch.setattr("bot.games.go.ai_turns.choose_move_text", lambda *args: "E5")
+    texts = [share_text(state, "easy", "gnugo", 3, 1.0, index, 2) for index in (0, 1)]
+    assert [json.loads(text) for text in texts] == [{"move": "E5"}, {"move": None}]
+    assert merged_move_text(state, texts) == "E5"
+    with pytest.raises(ValueError, match=r"^no share of the move searched it$"):
+        merged_move_text(state, texts[1:])
+
+
+def test_a_search_share_crosses_processes_as_json() -> None:
+    share = search_share(_opening(), 11, Budget(seconds=60.0, playouts=64))
+    assert SearchShare.from_dict(json.loads(json.dumps(share.to_dict()))) == share
+    broken = share.to_dict() | {"black_owned": [0] * 80}
+    with pytest.raises(ValueError, match=r"^a search share of a 9x9 board has 81 points to own$"):
+        SearchShare.from_dict(broken)
