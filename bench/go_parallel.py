@@ -7,11 +7,15 @@ turn is searched in as many shares).
 Both pools (:class:`bot.host.ai.executor.AiExecutor`, real worker processes) are started first, then
 their turns alternate, so that both see the same load. A turn is Go's job at the ``hard`` level (its
 playouts bounded by the time only) with ``--seconds`` of thinking, on a position a few moves into a
-game, each turn another seed; its playouts are those of the shares the executor merged. One line a pool,
-then the ratio:
+game, each turn another seed; its playouts are those of the shares the executor merged. The machine's
+own ratio is measured in the same run, alternating with the pools' turns: the same search
+(:func:`go_core.ai.search_share`) in one plain process, then in two at once, without the executor (on a
+shared, loaded machine it is well below 2, and the pool's ratio is to be read against it). One line a
+pool, then the ratios:
 
     workers=<int> shares_per_turn=<int> playouts_per_turn=<median> turn_seconds=<median>
-    ratio=<two workers' median playouts / one's> load=<1-minute load average before> <after>
+    ratio=<two workers' median playouts / one's> machine_ratio=<the same, plain processes>
+    load=<1-minute load average before> <after>
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import statistics
 import sys
@@ -36,6 +41,7 @@ from bot.games.go.kind import KIND
 from bot.host.ai import jobs
 from bot.host.ai.executor import AiExecutor, WorkerConfig
 from go_core import Game
+from go_core.ai import Budget, search_share
 
 OPENING = ("E5", "C4", "F3", "G6", "C6", "D3")
 POOLS = (1, 2)
@@ -50,6 +56,11 @@ def position(size: int) -> Game:
         column = "ABCDEFGHJKLMNOPQRST"["ABCDEFGHJ".index(text[0]) + shift]
         game.play(f"{column}{int(text[1:]) + shift}")
     return game
+
+
+def plain_search(size: int, seconds: float, seed: int) -> int:
+    """The playouts of one search of :func:`position` for ``seconds``, in this process."""
+    return search_share(position(size), seed, Budget(seconds=seconds, playouts=10**9)).playouts
 
 
 class Recorder:
@@ -77,11 +88,20 @@ async def run(size: int, seconds: float, turns: int) -> None:
     pools = [AiExecutor(config, workers=count) for count in POOLS]
     for pool in pools:
         await pool.start()
+    plain = multiprocessing.get_context("spawn").Pool(2)
     playouts: dict[int, list[int]] = {count: [] for count in POOLS}
+    machine: dict[int, list[int]] = {count: [] for count in POOLS}
     shares: dict[int, list[int]] = {count: [] for count in POOLS}
     times: dict[int, list[float]] = {count: [] for count in POOLS}
     try:
         for turn in range(turns + 1):  # the first turn of each pool warms it up
+            for count in POOLS:
+                seeds = [turn * len(POOLS) + index + 1 for index in range(count)]
+                searched = await asyncio.to_thread(
+                    plain.starmap, plain_search, [(size, seconds, s) for s in seeds]
+                )
+                if turn:
+                    machine[count].append(sum(searched))
             for count, pool in zip(POOLS, pools, strict=True):
                 data = move_job(game, Level.HARD, "builtin", seed=turn)
                 started = time.perf_counter()
@@ -91,6 +111,7 @@ async def run(size: int, seconds: float, turns: int) -> None:
                     playouts[count].append(recorder.playouts())
                     shares[count].append(len(recorder.shares))
     finally:
+        plain.terminate()
         for pool in pools:
             await pool.close()
     load_after = os.getloadavg()[0]
@@ -101,7 +122,8 @@ async def run(size: int, seconds: float, turns: int) -> None:
             f"turn_seconds={statistics.median(times[count]):.3f}"
         )
     ratio = statistics.median(playouts[2]) / statistics.median(playouts[1])
-    print(f"ratio={ratio:.2f} load={load_before:.2f} {load_after:.2f}")
+    machine_ratio = statistics.median(machine[2]) / statistics.median(machine[1])
+    print(f"ratio={ratio:.2f} machine_ratio={machine_ratio:.2f} load={load_before:.2f} {load_after:.2f}")
 
 
 def main() -> None:
