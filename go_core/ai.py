@@ -15,7 +15,8 @@ with light knowledge in its playouts, for when GNU Go is not installed.
 - **Root parallelism.** :func:`search_share` runs one seeded search and returns its root's statistics
   (:class:`SearchShare`); shares of several processes (each its own seed) add up with
   :func:`merge_shares`, and :func:`decide` picks the move from the sum, as one search would; a share
-  crosses processes as plain data (:meth:`SearchShare.to_dict`).
+  crosses processes as plain data (:meth:`SearchShare.to_dict`). After the opponent's pass, the dead
+  stones of the count come from playouts without a tree (:func:`status_share`), which add up the same way.
 - **Dead stones and seki** (:meth:`Thinker.statuses`): see :mod:`go_core.status`.
 
 Seeded by the :class:`random.Random` passed in: with a budget of playouts and time to spare, the same
@@ -125,6 +126,18 @@ def search_share(game: Game, seed: int, budget: Budget = Budget(), color: Color 
     return _share(tree, game.size)
 
 
+def status_share(
+    game: Game, seed: int, budget: Budget = STATUS_BUDGET, *, native: bool | None = None
+) -> SearchShare:
+    """Playouts of ``game``'s board to the end from a search of one node (no tree: a won game's tree
+    plays any move, sacrifices too, and the playouts' ownership would show them), seeded with ``seed``,
+    within ``budget``: the ownership :func:`share_statuses` reads; shares of several processes add up
+    with :func:`merge_shares`. ``native`` as :func:`go_core.search.new_search`."""
+    tree = new_search(position_of(game, passes=0), seed, max_nodes=1, native=native)
+    run_search(tree, budget)
+    return _share(tree, game.size)
+
+
 def merge_shares(shares: Iterable[SearchShare]) -> SearchShare:
     """The sum of searches of one position: visits, wins, playouts and ownership added up.
 
@@ -163,7 +176,7 @@ def decide(
     if not share.moves:
         return None
     best, visits, wins = max(share.moves, key=lambda entry: (entry[1], entry[0] >= 0, -entry[0]))
-    if _passed(game, color):
+    if opponent_passed(game, color):
         if dead is None:
             dead = share_statuses(game, share).dead
         if game.score(dead).winner is color:
@@ -241,18 +254,16 @@ class Thinker:
         run_search(tree, budget)
         self.last_share = _share(tree, game.size)
         dead = None
-        if _passed(game, color):
+        if opponent_passed(game, color):
             left = max(budget.seconds - (budget.clock() - started), 0.0)
             status_budget = Budget(min(left, STATUS_BUDGET.seconds), STATUS_BUDGET.playouts, budget.clock)
             dead = self.statuses(game, rng, status_budget).dead
         return decide(game, self.last_share, color, dead)
 
     def statuses(self, game: Game, rng: random.Random, budget: Budget = STATUS_BUDGET) -> StoneStatuses:
-        """The dead stones and seki of ``game``'s board, from playouts of it to the end (no tree: a
-        won game's tree plays any move, sacrifices too, and the playouts' ownership would show them)."""
-        tree = new_search(position_of(game, passes=0), seed_from(rng), max_nodes=1, native=self._native)
-        run_search(tree, budget)
-        return share_statuses(game, _share(tree, game.size))
+        """The dead stones and seki of ``game``'s board, from playouts of it to the end
+        (:func:`status_share`)."""
+        return share_statuses(game, status_share(game, seed_from(rng), budget, native=self._native))
 
     def _tree_for(self, game: Game, color: Color, seed: int) -> SearchTree:
         """The kept tree moved on to ``game``'s position when it can be, else a new one."""
@@ -321,7 +332,7 @@ def _expected_lead(game: Game, share: SearchShare, color: Color) -> float:
     return lead if color is Color.BLACK else -lead
 
 
-def _passed(game: Game, color: Color) -> bool:
+def opponent_passed(game: Game, color: Color) -> bool:
     """Whether the last move was the opponent's pass."""
     last = game.last_move
     return last is not None and last.is_pass and last.color is color.opponent

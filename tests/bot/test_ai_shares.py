@@ -12,13 +12,24 @@ from typing import Any
 
 import pytest
 
-from bot.games.go.ai_turns import merged_move_text, move_job, share_seed, share_text
+from bot.games.go.ai_turns import merged_move_text, move_job, share_rng, share_text
 from bot.games.go.engines import Level
 from bot.games.go.kind import KIND
 from bot.host.ai import jobs
 from bot.host.ai.executor import AiExecutor, WorkerConfig
 from go_core import Game, Point, parse_move
-from go_core.ai import LEVEL_PLAYOUTS, Budget, SearchShare, decide, merge_shares, search_share
+from go_core.ai import (
+    LEVEL_PLAYOUTS,
+    STATUS_BUDGET,
+    Budget,
+    SearchShare,
+    decide,
+    merge_shares,
+    search_share,
+    share_statuses,
+    status_share,
+)
+from go_core.prng import seed_from
 
 GO_ONLY = WorkerConfig(games=("bot.games.go",))
 """Workers that serve Go alone (no lexicon to load)."""
@@ -51,22 +62,50 @@ def _searches(texts: Sequence[str]) -> list[SearchShare]:
     return [SearchShare.from_dict(json.loads(text)["search"]) for text in texts]
 
 
+def _seeds(seed: int, index: int) -> tuple[int, int]:
+    """The seeds of share ``index`` of a move seeded ``seed``: its search's, its count's."""
+    rng = share_rng(seed, index)
+    return seed_from(rng), seed_from(rng)
+
+
 async def test_one_go_move_alone_is_searched_by_both_workers_and_merged_as_the_engine_merges(
     merged: list[list[str]],
 ) -> None:
     game = _opening()
-    data = move_job(game, Level.MEDIUM, "builtin", 5)
+    data = move_job(game, Level.EASY, "builtin", 5)
     async with AiExecutor(GO_ONLY, workers=2) as executor:
         text = await executor.ask(KIND, data, 60.0, quick=False)
         assert executor.shares_merged == 2
     (texts,) = merged
-    half = Budget(seconds=60.0, playouts=LEVEL_PLAYOUTS["medium"] // 2)
-    expected = [search_share(game, share_seed(5, index), half) for index in (0, 1)]
+    half = Budget(seconds=60.0, playouts=LEVEL_PLAYOUTS["easy"] // 2)
+    expected = [search_share(game, _seeds(5, index)[0], half) for index in (0, 1)]
     assert _searches(texts) == expected  # each its own seed and half the level's playouts
-    assert [share.playouts for share in expected] == [1_500, 1_500]
+    assert [share.playouts for share in expected] == [50, 50]
+    assert all("status" not in json.loads(text) for text in texts)  # the opponent did not pass
     move = parse_move(text, 9)
     assert isinstance(move, Point) and game.is_legal(move)
     assert move == decide(game, merge_shares(expected))
+
+
+async def test_after_the_opponents_pass_the_shares_count_the_board_too(merged: list[list[str]]) -> None:
+    game = _opening()
+    game.play("G4")
+    game.pass_turn()  # White passes: Black decides whether the board counted now wins
+    async with AiExecutor(GO_ONLY, workers=2) as executor:
+        text = await executor.ask(KIND, move_job(game, Level.EASY, "builtin", 6), 60.0, quick=False)
+    (texts,) = merged
+    parts = [json.loads(text) for text in texts]
+    searches, counts = [], []
+    for index, part in enumerate(parts):
+        search_seed, count_seed = _seeds(6, index)
+        searches.append(search_share(game, search_seed, Budget(60.0, LEVEL_PLAYOUTS["easy"] // 2)))
+        playouts = part["status"]["playouts"]  # within the time left (all of them but on a slow path)
+        assert 0 < playouts <= STATUS_BUDGET.playouts // 2
+        counts.append(status_share(game, count_seed, Budget(600.0, playouts)))
+    assert _searches(texts) == searches
+    assert [SearchShare.from_dict(part["status"]) for part in parts] == counts
+    dead = share_statuses(game, merge_shares(counts)).dead
+    assert parse_move(text, 9) == decide(game, merge_shares(searches), dead=dead)
 
 
 async def test_one_worker_searches_the_whole_move_in_one_share(merged: list[list[str]]) -> None:
@@ -75,7 +114,7 @@ async def test_one_worker_searches_the_whole_move_in_one_share(merged: list[list
         text = await executor.ask(KIND, move_job(game, Level.EASY, "builtin", 8), 60.0, quick=False)
         assert executor.shares_merged == 1
     (texts,) = merged
-    whole = search_share(game, share_seed(8, 0), Budget(seconds=60.0, playouts=LEVEL_PLAYOUTS["easy"]))
+    whole = search_share(game, _seeds(8, 0)[0], Budget(seconds=60.0, playouts=LEVEL_PLAYOUTS["easy"]))
     assert _searches(texts) == [whole]
     assert parse_move(text, 9) == decide(game, whole)
 

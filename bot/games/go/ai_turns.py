@@ -14,6 +14,7 @@ import asyncio
 import json
 import logging
 import random
+import time
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -24,7 +25,18 @@ from bot.host.ai.executor import AiExecutor, WorkerLostError
 from bot.host.ai.jobs import JobRequest
 from bot.host.ai.queue import AiJobQueue
 from go_core import Game, GoError, Point, format_move, parse_move
-from go_core.ai import LEVEL_PLAYOUTS, Budget, SearchShare, decide, merge_shares, search_share
+from go_core.ai import (
+    LEVEL_PLAYOUTS,
+    STATUS_BUDGET,
+    Budget,
+    SearchShare,
+    decide,
+    merge_shares,
+    opponent_passed,
+    search_share,
+    share_statuses,
+    status_share,
+)
 from go_core.prng import seed_from
 
 logger = logging.getLogger("bot.games.go")
@@ -53,9 +65,10 @@ def choose_move_text(state: dict[str, Any], level: str, engine: Engine, seed: in
     return RESIGN if move == RESIGN else format_move(move)
 
 
-def share_seed(seed: int, index: int) -> int:
-    """The search seed of share ``index`` of the move seeded ``seed``."""
-    return seed_from(random.Random(f"{seed}:{index}"))
+def share_rng(seed: int, index: int) -> random.Random:
+    """The randomness of share ``index`` of the move seeded ``seed``: its search's seed is the first
+    :func:`go_core.prng.seed_from` it gives, its count's (after the opponent's pass) the second."""
+    return random.Random(f"{seed}:{index}")
 
 
 def share_text(
@@ -63,9 +76,11 @@ def share_text(
 ) -> str:
     """Share ``index`` of ``count`` of the AI's move in the stored game ``state``, as JSON for
     :func:`merged_move_text`: the built-in AI's root statistics (``search``: a
-    :class:`go_core.ai.SearchShare` seeded :func:`share_seed`) after ``seconds`` or ``1 / count`` of the
-    level's playouts, whichever comes first; with GNU Go (``engine`` ``gnugo``, or ``auto`` when it is
-    installed), the whole move (``move``) from share 0 and nothing from the others.
+    :class:`go_core.ai.SearchShare` seeded by :func:`share_rng`) after ``seconds`` or ``1 / count`` of
+    the level's playouts, whichever comes first, and after the opponent's pass the playouts that count
+    the board (``status``: :func:`go_core.ai.status_share`, in the time left, as
+    :meth:`go_core.ai.Thinker.choose` counts it); with GNU Go (``engine`` ``gnugo``, or ``auto`` when it
+    is installed), the whole move (``move``) from share 0 and nothing from the others.
 
     Raises:
         GoError, KeyError, ValueError: ``state`` or ``level`` is not a game's; FileNotFoundError: GNU Go
@@ -75,14 +90,21 @@ def share_text(
         move = choose_move_text(state, level, engine, seed, seconds) if index == 0 else None
         return json.dumps({"move": move})
     game = playing(Game.from_dict(state))
+    rng = share_rng(seed, index)
+    started = time.monotonic()
     playouts = -(-LEVEL_PLAYOUTS[Level(level).value] // count)
-    share = search_share(game, share_seed(seed, index), Budget(seconds=seconds, playouts=playouts))
-    return json.dumps({"search": share.to_dict()})
+    parts = {"search": search_share(game, seed_from(rng), Budget(seconds, playouts)).to_dict()}
+    if opponent_passed(game, game.to_move):
+        left = max(seconds - (time.monotonic() - started), 0.0)
+        budget = Budget(min(left, STATUS_BUDGET.seconds), -(-STATUS_BUDGET.playouts // count))
+        parts["status"] = status_share(game, seed_from(rng), budget).to_dict()
+    return json.dumps(parts)
 
 
 def merged_move_text(state: dict[str, Any], texts: Sequence[str]) -> str:
     """The AI's move in the stored game ``state`` from the :func:`share_text` of some of its shares: GNU
-    Go's move, or what :func:`go_core.ai.decide` makes of the built-in AI's searches added up.
+    Go's move, or what :func:`go_core.ai.decide` makes of the built-in AI's searches added up (and of
+    their counts' playouts added up, after the opponent's pass).
 
     Raises:
         ValueError: no share holds a move or a search (GNU Go's share 0 was lost), or the texts are not
@@ -96,7 +118,9 @@ def merged_move_text(state: dict[str, Any], texts: Sequence[str]) -> str:
     if not searches:
         raise ValueError("no share of the move searched it")
     game = playing(Game.from_dict(state))
-    decision = decide(game, merge_shares(searches))
+    counts = [SearchShare.from_dict(part["status"]) for part in parts if "status" in part]
+    dead = share_statuses(game, merge_shares(counts)).dead if counts else None
+    decision = decide(game, merge_shares(searches), dead=dead)
     return RESIGN if decision == RESIGN else format_move(decision)
 
 
