@@ -30,6 +30,7 @@ from go_core.ai import (
     status_share,
 )
 from go_core.prng import seed_from
+from go_core.search import move_index
 
 GO_ONLY = WorkerConfig(games=("bot.games.go",))
 """Workers that serve Go alone (no lexicon to load)."""
@@ -180,3 +181,17 @@ def test_a_search_share_crosses_processes_as_json() -> None:
     broken = share.to_dict() | {"black_owned": [0] * 80}
     with pytest.raises(ValueError, match=r"^a search share of a 9x9 board has 81 points to own$"):
         SearchShare.from_dict(broken)
+
+
+def test_after_the_opponents_pass_the_merge_counts_with_the_counts_dead_stones() -> None:
+    game = _opening()
+    game.play("G4")
+    game.pass_turn()
+    state, points = game.to_dict(), 81
+    a9 = move_index(9, Point.parse("A9", 9))
+    white_everywhere = SearchShare(9, 100, ((a9, 100, 60.0),), (0,) * points, (100,) * points)
+    black_everywhere = SearchShare(9, 100, (), (100,) * points, (0,) * points)
+    search = json.dumps({"search": white_everywhere.to_dict()})
+    assert merged_move_text(state, [search]) == "A9"  # the search's playouts: Black's stones dead, a loss
+    counted = json.dumps({"search": white_everywhere.to_dict(), "status": black_everywhere.to_dict()})
+    assert merged_move_text(state, [counted]) == "pass"  # the count's: White's stones dead, a win
