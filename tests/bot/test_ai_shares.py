@@ -154,7 +154,7 @@ async def test_a_lost_share_is_not_a_lost_turn(merged: list[list[str]]) -> None:
     assert isinstance(point, Point) and game.is_legal(point)
 
 
-async def test_every_share_lost_fails_the_turn_for_the_game_to_fall_back() -> None:
+async def test_a_turn_whose_every_share_fails_raises_for_the_game_to_fall_back() -> None:
     async with AiExecutor(GO_ONLY, workers=2) as executor:
         with pytest.raises(
             RuntimeError, match="the AI worker failed: ValueError: 'strongest' is not a valid Level"
@@ -195,3 +195,20 @@ def test_after_the_opponents_pass_the_merge_counts_with_the_counts_dead_stones()
     assert merged_move_text(state, [search]) == "A9"  # the search's playouts: Black's stones dead, a loss
     counted = json.dumps({"search": white_everywhere.to_dict(), "status": black_everywhere.to_dict()})
     assert merged_move_text(state, [counted]) == "pass"  # the count's: White's stones dead, a win
+
+
+async def test_a_cancelled_spread_turn_replaces_the_workers_of_its_shares() -> None:
+    game = _opening()
+    async with AiExecutor(GO_ONLY, workers=2, respawn_delay=0.1) as executor:
+        turn = asyncio.create_task(
+            executor.ask(KIND, move_job(game, Level.HARD, "builtin", 4), 30.0, think=20.0, quick=False)
+        )
+        await asyncio.sleep(0.3)
+        assert all(worker.jobs for worker in executor._workers)
+        turn.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await turn
+        assert executor.replaced == 2  # both stop searching at once
+        text = await executor.ask(KIND, move_job(game, Level.EASY, "builtin", 5), 30.0, quick=False)
+        point = parse_move(text, 9)
+        assert isinstance(point, Point) and game.is_legal(point)
