@@ -63,11 +63,13 @@ RESIGN_MIN_PLAYOUTS: Final = 2_000
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """How long the AI may think: ``seconds`` on ``clock``, and at most ``playouts`` playouts."""
+    """How long the AI may think: ``seconds`` on ``clock``, and at most ``playouts`` playouts; and
+    until ``stop`` (asked between steps of playouts) says to stop, if given."""
 
     seconds: float = 1.0
     playouts: int = LEVEL_PLAYOUTS["medium"]
     clock: Clock = time.monotonic
+    stop: Callable[[], bool] | None = None
 
 
 STATUS_BUDGET: Final = Budget(seconds=2.0, playouts=4_000)
@@ -207,7 +209,7 @@ def run_search(tree: SearchTree, budget: Budget) -> None:
     done = 0
     while done < budget.playouts:
         now = clock()
-        if now >= deadline and done:
+        if done and (now >= deadline or (budget.stop is not None and budget.stop())):
             return
         step = min(CHECK_EVERY - done % CHECK_EVERY, budget.playouts - done)
         rate = done / (now - started) if done and now > started else 0.0

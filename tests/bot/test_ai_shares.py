@@ -7,6 +7,7 @@ import asyncio
 import json
 import os
 import signal
+import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
@@ -120,18 +121,27 @@ async def test_one_worker_searches_the_whole_move_in_one_share(merged: list[list
     assert parse_move(text, 9) == decide(game, whole)
 
 
-async def test_a_turn_arriving_while_shares_run_gets_the_next_free_worker(merged: list[list[str]]) -> None:
+async def test_a_turn_arriving_while_shares_run_takes_the_worker_of_the_second_share(
+    merged: list[list[str]],
+) -> None:
     first, second = _opening(), Game(9)
     async with AiExecutor(GO_ONLY, workers=2) as executor:
         spread = asyncio.create_task(
-            executor.ask(KIND, move_job(first, Level.HARD, "builtin", 1), 30.0, think=1.5, quick=False)
+            executor.ask(KIND, move_job(first, Level.HARD, "builtin", 1), 30.0, think=8.0, quick=False)
         )
         await asyncio.sleep(0.3)
         assert all(worker.jobs for worker in executor._workers)  # both search the first turn
+        arrived = time.monotonic()
         other = await executor.ask(KIND, move_job(second, Level.EASY, "builtin", 2), 30.0, quick=False)
+        # share 1 ended early for it: it did not wait for the 7.7 s the shares had left (the bound
+        # leaves room for a loaded machine)
+        assert time.monotonic() - arrived < 5.0
+        assert not spread.done()  # share 0 searches on
         assert await spread
         assert executor.shares_merged == 3 and executor.replaced == 0
-    assert sorted(len(texts) for texts in merged) == [1, 2]  # the second turn found no idle worker
+    assert [len(texts) for texts in merged] == [1, 2]  # the second turn found no idle worker
+    whole, cut = (json.loads(text)["search"]["playouts"] for text in merged[1])
+    assert 0 < cut < whole / 3  # share 1's playouts so far are merged
     point = parse_move(other, 9)
     assert isinstance(point, Point) and second.is_legal(point)
 

@@ -21,6 +21,7 @@ from typing import Any, Final
 from bot.games.go.engines import RESIGN, AIMove, Engine, GnuGoAI, Level, find_gnugo, make_ai, playing
 from bot.games.go.kind import KIND
 from bot.games.go.protocols import GoAi
+from bot.host.ai import jobs
 from bot.host.ai.executor import AiExecutor, WorkerLostError
 from bot.host.ai.jobs import JobRequest
 from bot.host.ai.queue import AiJobQueue
@@ -79,7 +80,8 @@ def share_text(
     :class:`go_core.ai.SearchShare` seeded by :func:`share_rng`) after ``seconds`` or ``1 / count`` of
     the level's playouts, whichever comes first, and after the opponent's pass the playouts that count
     the board (``status``: :func:`go_core.ai.status_share`, in the time left, as
-    :meth:`go_core.ai.Thinker.choose` counts it); with GNU Go (``engine`` ``gnugo``, or ``auto`` when it
+    :meth:`go_core.ai.Thinker.choose` counts it); a share other than share 0 ends early when
+    :func:`bot.host.ai.jobs.interrupted` says so; with GNU Go (``engine`` ``gnugo``, or ``auto`` when it
     is installed), the whole move (``move``) from share 0 and nothing from the others.
 
     Raises:
@@ -93,10 +95,11 @@ def share_text(
     rng = share_rng(seed, index)
     started = time.monotonic()
     playouts = -(-LEVEL_PLAYOUTS[Level(level).value] // count)
-    parts = {"search": search_share(game, seed_from(rng), Budget(seconds, playouts)).to_dict()}
+    stop = jobs.interrupted if index else None
+    parts = {"search": search_share(game, seed_from(rng), Budget(seconds, playouts, stop=stop)).to_dict()}
     if opponent_passed(game, game.to_move):
         left = max(seconds - (time.monotonic() - started), 0.0)
-        budget = Budget(min(left, STATUS_BUDGET.seconds), -(-STATUS_BUDGET.playouts // count))
+        budget = Budget(min(left, STATUS_BUDGET.seconds), -(-STATUS_BUDGET.playouts // count), stop=stop)
         parts["status"] = status_share(game, seed_from(rng), budget).to_dict()
     return json.dumps(parts)
 

@@ -8,9 +8,11 @@ time budget), answered as text by the game's worker part; or a call of a functio
 
 A long job of a game that offers shares (see :mod:`bot.host.ai.jobs`) is spread over every worker that
 is idle when it arrives (:meth:`AiExecutor.ask`): one share a worker, each searching the job's whole
-thinking time, merged when they have answered. A job that arrives meanwhile waits for the next worker
-that finishes, as any other; a share that is lost (its worker died or missed its limit) is left out of
-the merge.
+thinking time, merged when they have answered. A job that arrives meanwhile takes the next worker that
+finishes: the shares other than the first are asked to end early for it (each worker has an event that
+:func:`bot.host.ai.jobs.interrupted` reads, cleared as each request starts), and what they found is
+merged as any share's. A share that is lost (its worker died or missed its limit) is left out of the
+merge.
 
 Why not :class:`concurrent.futures.ProcessPoolExecutor`: it cannot stop one stuck worker. Terminating
 and recreating the whole executor would also kill the turns of other games running beside it. Here each
@@ -71,12 +73,16 @@ class _Job:
     quick: bool
     sent: asyncio.Future[_Worker]
     answer: asyncio.Future[tuple[str, Any]]
+    yields: bool = False
+    """Whether it ends early when another job waits (a share other than the first)."""
 
 
 @dataclass(eq=False)
 class _Worker:
     process: multiprocessing.process.BaseProcess
     conn: Connection
+    interrupt: Any
+    """Its event, set to end a yielding job early (see :attr:`_Job.yields`)."""
     jobs: deque[_Job] = field(default_factory=deque)
     """The requests sent, oldest first: a worker answers them in that order."""
 
@@ -88,14 +94,17 @@ class _Worker:
         return job.quick and len(self.jobs) < QUEUED_QUICK and all(sent.quick for sent in self.jobs)
 
 
-def _worker_main(config: WorkerConfig, conn: Connection) -> None:
+def _worker_main(config: WorkerConfig, conn: Connection, interrupt: Any) -> None:
     """A worker process: load once (:func:`bot.host.ai.jobs.load_workers`), say ready, then answer each
     request (see :func:`_answer`) until ``None`` arrives or the pipe closes or breaks (the bot stopped or
-    died: the worker then exits quietly)."""
+    died: the worker then exits quietly). ``interrupt`` (an event) is what
+    :func:`bot.host.ai.jobs.interrupted` reads, cleared as each request starts."""
     resources = jobs.load_workers(config)
+    jobs.set_interrupt(interrupt.is_set)
     with contextlib.suppress(EOFError, OSError):
         conn.send((_READY, ""))
         while (request := conn.recv()) is not None:
+            interrupt.clear()
             conn.send_bytes(_answer(request, resources))
 
 
@@ -228,7 +237,8 @@ class AiExecutor:
         limit = loop.time() + timeout + self.grace
         count = max(1, sum(not worker.jobs for worker in self._workers))
         shares = [
-            self._submit((_SHARE, kind, data, search, delay, index, count), False) for index in range(count)
+            self._submit((_SHARE, kind, data, search, delay, index, count), False, yields=index > 0)
+            for index in range(count)
         ]
         for job in shares[1:]:
             if not job.sent.done():
@@ -287,10 +297,10 @@ class AiExecutor:
         limit = asyncio.get_running_loop().time() + timeout + self.grace
         return await self._wait(self._submit(request, quick), timeout, limit)
 
-    def _submit(self, request: tuple[Any, ...], quick: bool) -> _Job:
+    def _submit(self, request: tuple[Any, ...], quick: bool, *, yields: bool = False) -> _Job:
         """``request`` as a job waiting for a worker, sent at once if one takes it."""
         loop = asyncio.get_running_loop()
-        job = _Job(request, quick, loop.create_future(), loop.create_future())
+        job = _Job(request, quick, loop.create_future(), loop.create_future(), yields)
         self._waiting.append(job)
         self._dispatch()
         return job
@@ -341,8 +351,9 @@ class AiExecutor:
 
     def _dispatch(self) -> None:
         """Send waiting requests, oldest first, each to the worker with the fewest requests that takes
-        it. Called whenever a request or a worker arrives, so that a worker that answers takes its next
-        request in the same pass of the event loop."""
+        it; when one waits, ask the workers of yielding jobs to end them. Called whenever a request or a
+        worker arrives, so that a worker that answers takes its next request in the same pass of the
+        event loop."""
         while self._waiting:
             job = self._waiting[0]
             if job.sent.done():  # its caller stopped waiting
@@ -350,6 +361,9 @@ class AiExecutor:
                 continue
             takers = [worker for worker in self._workers if worker.takes(job)]
             if not takers:
+                for worker in self._workers:
+                    if worker.jobs and worker.jobs[0].yields:
+                        worker.interrupt.set()
                 return
             worker = min(takers, key=lambda taker: len(taker.jobs))
             self._waiting.popleft()
@@ -385,12 +399,13 @@ class AiExecutor:
     async def _spawn(self) -> _Worker:
         """Start one worker process and wait for its ready message."""
         parent, child = self._context.Pipe()
+        interrupt = self._context.Event()
         process = self._context.Process(
-            target=_worker_main, args=(self.config, child), daemon=True, name="scrabble-ai"
+            target=_worker_main, args=(self.config, child, interrupt), daemon=True, name="scrabble-ai"
         )
         process.start()
         child.close()
-        worker = _Worker(process, parent)
+        worker = _Worker(process, parent, interrupt)
         self._all.add(worker)
         try:
             kind, _ = await self._receive(worker)

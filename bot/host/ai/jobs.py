@@ -15,6 +15,8 @@ processes that are idle when the job arrives (:meth:`bot.host.ai.executor.AiExec
   search, in a worker process, until ``deadline``: text (the share's statistics) for the merge. Each share
   gets the same ``data``; the share draws its own randomness from the job's seed and its ``index``.
   ``count`` is 1 when one process is free, so a game's shares must make a whole search on their own;
+  A share other than share 0 may be asked to end early, when another job waits for a worker
+  (:func:`interrupted` turns true): it then returns what it found so far, merged as any other;
 - ``merge(data, shares) -> str``: the job's answer (as :func:`answer`'s) from the texts of the shares that
   came back in time (at least one, in the order of their ``index``, a lost one left out). It runs in the
   bot's own process (off its event loop), with no worker resources: it only adds up and decides, in
@@ -28,7 +30,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -75,6 +77,21 @@ class JobRequest:
         """The job's identity: a digest of its payload (the same turn is the same job)."""
         text = json.dumps(self.payload(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()
+
+
+_INTERRUPT: list[Callable[[], bool]] = []
+"""What :func:`interrupted` asks in this process (a worker of the bot's pool has one)."""
+
+
+def interrupted() -> bool:
+    """In a worker process of the bot's pool, whether the share it searches should end now: it is not
+    share 0, and another job waits for a worker (see the module's docstring); false elsewhere."""
+    return any(interrupt() for interrupt in _INTERRUPT)
+
+
+def set_interrupt(interrupt: Callable[[], bool]) -> None:
+    """Make :func:`interrupted` ask ``interrupt`` in this (worker) process."""
+    _INTERRUPT[:] = [interrupt]
 
 
 def load_workers(config: WorkerConfig) -> dict[str, Any]:
