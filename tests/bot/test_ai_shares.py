@@ -20,6 +20,7 @@ from bot.host.ai import jobs
 from bot.host.ai.executor import AiExecutor, WorkerConfig
 from go_core import Game, Point, parse_move
 from go_core.ai import (
+    FIRST_STEP,
     LEVEL_PLAYOUTS,
     STATUS_BUDGET,
     Budget,
@@ -222,3 +223,16 @@ async def test_a_cancelled_spread_turn_replaces_the_workers_of_its_shares() -> N
         text = await executor.ask(KIND, move_job(game, Level.EASY, "builtin", 5), 30.0, quick=False)
         point = parse_move(text, 9)
         assert isinstance(point, Point) and game.is_legal(point)
+
+
+def test_only_hard_shares_past_the_first_end_early_when_interrupted(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(jobs, "_INTERRUPT", [lambda: True])  # another job waits for a worker
+    state = _opening().to_dict()
+
+    def playouts(level: str, index: int, seconds: float) -> int:
+        share = json.loads(share_text(state, level, "builtin", 7, seconds, index, 2))
+        return int(share["search"]["playouts"])
+
+    assert playouts("hard", 1, 60.0) == FIRST_STEP  # its budget is the time: it stops at once
+    assert playouts("easy", 1, 60.0) == LEVEL_PLAYOUTS["easy"] // 2  # its budget is playouts: not cut
+    assert playouts("hard", 0, 0.5) > FIRST_STEP  # share 0 is the turn's own search

@@ -80,7 +80,8 @@ def share_text(
     :class:`go_core.ai.SearchShare` seeded by :func:`share_rng`) after ``seconds`` or ``1 / count`` of
     the level's playouts, whichever comes first, and after the opponent's pass the playouts that count
     the board (``status``: :func:`go_core.ai.status_share`, in the time left, as
-    :meth:`go_core.ai.Thinker.choose` counts it); a share other than share 0 ends early when
+    :meth:`go_core.ai.Thinker.choose` counts it); at the ``hard`` level (its budget is the time: the
+    others' are playouts, which an early end would cut) a share other than share 0 ends early when
     :func:`bot.host.ai.jobs.interrupted` says so; with GNU Go (``engine`` ``gnugo``, or ``auto`` when it
     is installed), the whole move (``move``) from share 0 and nothing from the others.
 
@@ -94,8 +95,9 @@ def share_text(
     game = playing(Game.from_dict(state))
     rng = share_rng(seed, index)
     started = time.monotonic()
-    playouts = -(-LEVEL_PLAYOUTS[Level(level).value] // count)
-    stop = jobs.interrupted if index else None
+    strength = Level(level)
+    playouts = -(-LEVEL_PLAYOUTS[strength.value] // count)
+    stop = jobs.interrupted if index and strength is Level.HARD else None
     parts = {"search": search_share(game, seed_from(rng), Budget(seconds, playouts, stop=stop)).to_dict()}
     if opponent_passed(game, game.to_move):
         left = max(seconds - (time.monotonic() - started), 0.0)
