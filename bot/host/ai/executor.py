@@ -9,9 +9,9 @@ time budget), answered as text by the game's worker part; or a call of a functio
 A long job of a game that offers shares (see :mod:`bot.host.ai.jobs`) is spread over every worker that
 is idle when it arrives (:meth:`AiExecutor.ask`): one share a worker, each searching the job's whole
 thinking time, merged when they have answered. A job that arrives meanwhile takes the next worker that
-finishes: the shares other than the first are asked to end early for it (each worker has an event that
-:func:`bot.host.ai.jobs.interrupted` reads, cleared as each request starts), and what they found is
-merged as any share's. A share that is lost (its worker died or missed its limit) is left out of the
+finishes: the shares other than the first are asked to end early for it (each worker has a flag in shared
+memory that :func:`bot.host.ai.jobs.interrupted` reads, cleared as each request starts; not a semaphore,
+which a killed bot would leave to the resource tracker), and what they found is merged as any share's. A share that is lost (its worker died or missed its limit) is left out of the
 merge.
 
 Why not :class:`concurrent.futures.ProcessPoolExecutor`: it cannot stop one stuck worker. Terminating
@@ -82,7 +82,8 @@ class _Worker:
     process: multiprocessing.process.BaseProcess
     conn: Connection
     interrupt: Any
-    """Its event, set to end a yielding job early (see :attr:`_Job.yields`)."""
+    """Its flag in shared memory (a ``RawValue``), set to end a yielding job early (see
+    :attr:`_Job.yields`)."""
     jobs: deque[_Job] = field(default_factory=deque)
     """The requests sent, oldest first: a worker answers them in that order."""
 
@@ -97,14 +98,14 @@ class _Worker:
 def _worker_main(config: WorkerConfig, conn: Connection, interrupt: Any) -> None:
     """A worker process: load once (:func:`bot.host.ai.jobs.load_workers`), say ready, then answer each
     request (see :func:`_answer`) until ``None`` arrives or the pipe closes or breaks (the bot stopped or
-    died: the worker then exits quietly). ``interrupt`` (an event) is what
+    died: the worker then exits quietly). ``interrupt`` (a flag in shared memory) is what
     :func:`bot.host.ai.jobs.interrupted` reads, cleared as each request starts."""
     resources = jobs.load_workers(config)
-    jobs.set_interrupt(interrupt.is_set)
+    jobs.set_interrupt(lambda: bool(interrupt.value))
     with contextlib.suppress(EOFError, OSError):
         conn.send((_READY, ""))
         while (request := conn.recv()) is not None:
-            interrupt.clear()
+            interrupt.value = 0
             conn.send_bytes(_answer(request, resources))
 
 
@@ -363,7 +364,7 @@ class AiExecutor:
             if not takers:
                 for worker in self._workers:
                     if worker.jobs and worker.jobs[0].yields:
-                        worker.interrupt.set()
+                        worker.interrupt.value = 1
                 return
             worker = min(takers, key=lambda taker: len(taker.jobs))
             self._waiting.popleft()
@@ -399,7 +400,7 @@ class AiExecutor:
     async def _spawn(self) -> _Worker:
         """Start one worker process and wait for its ready message."""
         parent, child = self._context.Pipe()
-        interrupt = self._context.Event()
+        interrupt = self._context.RawValue("b", 0)
         process = self._context.Process(
             target=_worker_main, args=(self.config, child, interrupt), daemon=True, name="scrabble-ai"
         )
