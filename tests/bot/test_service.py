@@ -10,6 +10,7 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from service_fakes import (
@@ -630,6 +631,31 @@ async def test_reminder_then_auto_pass(tmp_path: Path) -> None:
         assert harness.store is not None
         log = [entry.kind for entry in await harness.store.log(1)]
         assert log[-3:] == ["reminder", "timeout", "pass"]
+    finally:
+        await harness.close()
+
+
+async def test_a_jump_past_the_reminder_reminds_at_its_time_then_times_out_with_slow_saves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each save takes real time (as under load): one advance past the reminder and the deadline still
+    reminds with the time left then, and the timeout is done when :meth:`idle` returns."""
+    harness = await timed_harness(tmp_path)
+    assert harness.store is not None
+    save = harness.store.save
+
+    async def slow_save(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0.05)
+        return await save(*args, **kwargs)
+
+    monkeypatch.setattr(harness.store, "save", slow_save)
+    try:
+        await harness.clock.advance(60)
+        await harness.svc.idle()
+        assert harness.notifier.texts()[-2:] == [
+            "<@11>, it is your turn: 15 seconds left.",
+            "Alice ran out of time.\nAlice passed.\nScores: Alice 0 · Bob 0\nNext: Bob (<@12>). 86 tiles in the bag.",
+        ]
     finally:
         await harness.close()
 
