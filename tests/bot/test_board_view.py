@@ -13,11 +13,11 @@ from bot.games.scrabble.board_view import (
     multiplier_words,
     program_legend,
     rack_look,
-    rack_text,
     square_look,
     square_rules,
     view_window,
 )
+from bot.games.scrabble.text import rack_with_sets
 from scrabble_core.board import Board
 from scrabble_core.tiles import set_tile
 from scrabble_core.variant import Premium, example_variants_dir, get_variant, load_variant
@@ -114,9 +114,9 @@ def test_tiles_read_as_letters_blanks_and_sets() -> None:
 
 
 def test_a_rack_as_text_says_what_its_set_tiles_are() -> None:
-    assert rack_text(SETS, "AEN13?3") == "AEN13?3 (set tiles: 1 [AE], 3 [SZ])"
-    assert rack_text(SETS, "AEN?") == "AEN?"
-    assert rack_text(get_variant("standard"), "AEN12") == "AEN12"
+    assert rack_with_sets(SETS, "AEN13?3") == "AEN13?3 (set tiles: 1 [AE], 3 [SZ])"
+    assert rack_with_sets(SETS, "AEN?") == "AEN?"
+    assert rack_with_sets(get_variant("standard"), "AEN12") == "AEN12"
 
 
 def test_a_window_past_its_largest_is_cut_around_the_last_move() -> None:

@@ -80,7 +80,11 @@ max_timeouts = 0
         ("colour = 1", r"config\.toml: colour: unknown setting"),
         ("[game]\nvariants = 'standard'", r"game\.variants: unknown setting"),
         ("game = 3", r"game: must be a table"),
-        ("[game]\nvariant = 'chess'", r"game\.variant: no variant 'chess' \(known: standard, super\)$"),
+        (
+            "[game]\nvariant = 'chess'",
+            r"game\.variant: no variant 'chess' "
+            r"\(known: standard, super, diamond, infinite, letter-sets, standard-program\)$",
+        ),
         (
             "[game]\nvariant_files = 'a.toml'",
             r"game\.variant_files: must be a list of strings, not 'a.toml'$",

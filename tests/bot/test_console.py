@@ -15,12 +15,12 @@ from bot.config import Config
 from bot.console.terminal import Terminal
 from bot.games.scrabble.console.app import GUILD
 from bot.games.scrabble.console.cli import parse_args, play
-from bot.games.scrabble.console.commands import CommandError, parse_command
+from bot.games.scrabble.console.commands import Command, CommandError, Verb, parse_command
 from bot.host.store import Store
 from scrabble_core import variant as variant_module
 from scrabble_core.gcg import parse_gcg, replay
 from scrabble_core.lexicon import Lexicon
-from scrabble_core.variant import get_variant
+from scrabble_core.variant import example_variant_names, example_variants_dir, get_variant
 
 Player = Callable[[str, str], str]
 """A scripted player: the answer to a prompt, given the prompt and everything shown so far."""
@@ -298,13 +298,75 @@ async def test_a_variant_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     assert "CAT is in ENABLE." in script.output
 
 
+@pytest.mark.usefixtures("cache")
+@pytest.mark.parametrize("name", example_variant_names())
+async def test_every_example_variant_file_plays(name: str, tmp_path: Path) -> None:
+    """``--variant FILE.toml`` with each example: a play each way, the board shown after it."""
+    code, script = await run(
+        tmp_path / "c.sqlite3",
+        hint_player(then=["board", "quit"]),
+        "--players",
+        "Ann",
+        "--variant",
+        str(example_variants_dir() / f"{name}.toml"),
+    )
+    output = script.output
+    assert code == 0
+    players = r"(Ann vs AI \(greedy\)|AI \(greedy\) vs Ann)"
+    assert re.search(rf"^Game 1: {players}\. {name.capitalize()} board", output, re.MULTILINE)
+    assert re.search(r"^Ann played \S+ \S+ for \d+", output, re.MULTILINE)
+    assert re.search(r"^AI played \S+ \S+ for \d+", output, re.MULTILINE)
+    header = r"^ +-?\d+ +-?\d+ " if name == "infinite" else r"^ +A +B "
+    columns = re.findall(header, output, re.MULTILINE)
+    assert len(columns) >= 6  # the board before the first play, after the AI's and on asking, each framed
+
+
+@pytest.mark.usefixtures("cache")
+async def test_an_infinite_board_takes_signed_coordinates_at_the_prompt(tmp_path: Path) -> None:
+    """The hint's play typed in the long form (``(-4, 0) across folds``), then a refusal that names
+    the notation, by name of the example."""
+
+    def player(prompt: str, output: str) -> str:
+        if "Ann played" in output:
+            raise EOFError
+        found = re.findall(r"^1\. (-?\d+),(-?\d+)([ad]) (\S+):", output, re.MULTILINE)
+        if not found:
+            return "hint"
+        x, y, direction, word = found[-1]
+        if "names no direction" not in output:
+            return f"{x},{y} {word}"
+        return f"({x}, {y}) {'across' if direction == 'a' else 'down'} {word.lower()}"
+
+    code, script = await run(tmp_path / "c.sqlite3", player, "--players", "Ann", "--variant", "infinite")
+    output = script.output
+    assert code == 0
+    assert "names no direction: add across or down, e.g." in output
+    assert re.search(r"^Ann played -?\d+,-?\d+[ad] \S+ for \d+", output, re.MULTILINE)
+
+
+@pytest.mark.parametrize(
+    ("line", "move"),
+    [
+        ("-3,5 across QUIZ", "-3,5 across QUIZ"),
+        ("(2, -1) down quiz", "(2, -1) down quiz"),
+        ("0,0d QUIZ", "0,0d QUIZ"),
+        ("+4 ,0 a QU[1E]Z", "+4 ,0 a QU[1E]Z"),
+        ("8H QUIZ", "8H QUIZ"),
+        ("play -3,5 across QUIZ", "-3,5 across QUIZ"),
+    ],
+)
+def test_a_line_that_starts_with_a_coordinate_is_a_play(line: str, move: str) -> None:
+    assert parse_command(line) == Command(Verb.PLAY, move)
+
+
 @pytest.mark.parametrize(
     ("variant", "error"),
     [
         ("nowhere.toml", "nowhere.toml: (file): no such file"),
         (
             "bogus" * 100,
-            "--variant: no variant 'bogusbogusbogusbogusbogusbogusbogusbogu…': choose standard or super",
+            "--variant: no variant 'bogusbogusbogusbogusbogusbogusbogusbogu…': choose one of standard, super, diamond, "
+            "infinite, letter-sets, standard-program, or give a variant file (FILE.toml)",
         ),
     ],
 )

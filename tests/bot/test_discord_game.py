@@ -1282,7 +1282,11 @@ async def test_each_users_dm_channel_is_asked_for_once_beyond_discord_pys_128(
 
 HOSTILE = {"6000 characters": "x" * 6000, "500 NUL bytes": "\x00" * 500}
 STRING_OPTIONS = [
-    ("new", "variant", "Unknown variant {}: choose one of standard, super"),
+    (
+        "new",
+        "variant",
+        "Unknown variant {}: choose one of standard, super, diamond, infinite, letter-sets, standard-program",
+    ),
     ("new", "challenges", "Unknown challenge mode {}: choose one of void, single, double, five-point"),
     ("new", "ai_level", "Unknown AI level {}: choose one of easy, medium, hard, greedy, expert"),
     ("play", "move", "that is far too long to be a play"),
@@ -1326,7 +1330,15 @@ async def test_variant_files_of_the_config_are_offered_by_new(
     club.write_text(standard.replace('name = "standard"', 'name = "club"'), encoding="utf-8")
     harness = await make_harness(Config(database=tmp_path / "games.sqlite3", variant_files=(club,)))
     callback = await harness.ack(harness.payloads.autocomplete("new", "variant", ""))
-    assert [c["value"] for c in callback.json["data"]["choices"]] == ["standard", "super", "club"]
+    assert [c["value"] for c in callback.json["data"]["choices"]] == [
+        "standard",
+        "super",
+        "diamond",
+        "infinite",
+        "letter-sets",
+        "standard-program",
+        "club",
+    ]
     await slash(harness, "new", string_option("variant", "club"))
     assert last_post(harness).content.startswith("New club game by <@700000000000000001>")
     await slash(harness, "join", user_id=BOB)

@@ -275,14 +275,3 @@ def rack_look(variant: Variant, tile: str) -> TileLook:
     if not variant.is_letter(tile):
         raise ValueError(f"{tile!r} is not a tile of {variant.name} (use its letters and ?)")
     return TileLook(tile, variant.value(tile))
-
-
-def rack_text(variant: Variant, rack: str) -> str:
-    """A rack as text: its tiles as they are typed (letters, ``?`` a blank, a set tile's number), then
-    what each set tile on it may be played as: ``AEIN12? (set tiles: 1 [AE], 2 [IOU])``."""
-    sets = [
-        f"{symbol} {tile_set.text}"
-        for symbol in dict.fromkeys(rack)
-        if (tile_set := variant.tile_set(symbol))
-    ]
-    return f"{rack} (set tiles: {', '.join(sets)})" if sets else rack

@@ -1,13 +1,14 @@
 """What a player types at the console prompt, read into a :class:`Command`.
 
 The commands are the bot's (``play 8H QUIZ``, ``exchange AEI``, ``pass``, ``hint``...), and a line that
-starts with a coordinate is a play (``8H QUIZ``). The move itself is read by the engine when it is
-played, so its errors are the engine's.
+starts with a coordinate is a play (``8H QUIZ``, or on an infinite board ``-3,5 across QUIZ``). The move
+itself is read by the engine when it is played, so its errors are the engine's.
 """
 
 from __future__ import annotations
 
 import enum
+import re
 from dataclasses import dataclass
 from typing import Final
 
@@ -45,8 +46,8 @@ class Verb(enum.StrEnum):
 
 
 _ARGUMENTS: Final = {
-    Verb.PLAY: "the move, e.g. play 8H QUIZ",
-    Verb.EXCHANGE: "the tiles to put back, e.g. exchange AEI (? for a blank)",
+    Verb.PLAY: "the move, e.g. play 8H QUIZ (on an infinite board, play -3,5 across QUIZ)",
+    Verb.EXCHANGE: "the tiles to put back, e.g. exchange AEI (? for a blank, a set tile's number)",
     Verb.CHECK: "a word, e.g. check QI",
     Verb.EXPORT: "a file name, e.g. export game.gcg",
     Verb.IMAGE: "a file name, e.g. image board.png",
@@ -59,8 +60,11 @@ HELP: Final = """\
 Commands (any case; Tab completes them, the arrow keys recall earlier lines):
   play 8H QUIZ     play a word: row then column (8H) across, column then row (H8) down;
   8H QUIZ          the same, without "play". Type the whole word, tiles already on the
-                   board included (or . for them); ?E plays a blank as an E
-  exchange AEI     put tiles back in the bag for new ones (? for a blank)
+                   board included (or . for them); ?E plays a blank as an E, [1E] set
+                   tile 1 as an E (a set tile's number and one of its letters)
+  -3,5 across QUIZ on an infinite board: x,y of the first letter (x the column, y the row,
+  0,0 down QUIZ    as the board labels them), then across or down (a or d; -3,5a QUIZ)
+  exchange AEI     put tiles back in the bag for new ones (? for a blank, 1 for set tile 1)
   pass             pass your turn
   challenge        challenge the last play (not in void mode, where words are checked as played)
   accept           accept the play that went out, ending the game
@@ -95,7 +99,7 @@ def parse_command(line: str) -> Command | None:
         return None
     word, _, rest = text.partition(" ")
     rest = rest.strip()
-    if _is_coordinate(word):
+    if _is_coordinate(text):
         return Command(Verb.PLAY, text)
     verb = _ALIASES.get(word.lower()) or _verb(word)
     if verb in _ARGUMENTS and not rest:
@@ -119,9 +123,16 @@ def _verb(word: str) -> Verb:
         ) from None
 
 
-def _is_coordinate(word: str) -> bool:
+_SIGNED_START: Final = re.compile(r"\(?\s*[+-]?[0-9]+\s*,")
+"""How a signed coordinate begins (``-3,``, ``(2 ,``): a line that starts so is a play."""
+
+
+def _is_coordinate(line: str) -> bool:
+    """Whether ``line`` starts with a move's coordinate: ``8H``/``H8``, or ``x,y`` on an infinite board."""
+    if _SIGNED_START.match(line):
+        return True
     try:
-        parse_coordinate(word)
+        parse_coordinate(line.partition(" ")[0])
     except InvalidMoveError:
         return False
     return True
