@@ -227,8 +227,8 @@ def multiplier_words(letter: int, word: int) -> str:
 
 
 def program_legend(variant: Variant) -> list[str]:
-    """One line per program square id: its label and what it does (``P4: see /scrabble rules``-free:
-    the words, or its code on one line)."""
+    """One line per program square id (a square that is not a plain multiplier): its label and what it
+    does, in words or as its code on one line (``P4 (square 4): 0 = if (isVowel(...``)."""
     lines = []
     for rule in square_rules(variant):
         if rule.look.program is not None:

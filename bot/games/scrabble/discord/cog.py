@@ -171,7 +171,7 @@ class ScrabbleCog(
         name="play", description="Play a word: 8H QUIZ goes across, H8 QUIZ down, ?E is a blank"
     )
     @app_commands.describe(
-        move="Coordinate and word, e.g. 8H QUIZ (across) or H8 QUIZ (down); ?E is a blank E"
+        move="8H QUIZ (across), H8 QUIZ (down), -3,5 across QUIZ (infinite board); ?E a blank, [1E] a set tile"
     )
     async def play(self, interaction: discord.Interaction[GameBot], move: str) -> None:
         """Play ``move`` on your turn."""
