@@ -25,7 +25,7 @@ from scrabble_core.variant import example_variant_names, example_variants_dir, g
 Player = Callable[[str, str], str]
 """A scripted player: the answer to a prompt, given the prompt and everything shown so far."""
 
-_HINT = re.compile(r"^1\. (\S+ \S+): \d+ points", re.MULTILINE)
+_HINT = re.compile(r"^1\. (.+?): \d+ points", re.MULTILINE)
 _MAX_LINES = 600
 
 
@@ -323,19 +323,19 @@ async def test_every_example_variant_file_plays(name: str, tmp_path: Path) -> No
 
 @pytest.mark.usefixtures("cache")
 async def test_an_infinite_board_takes_signed_coordinates_at_the_prompt(tmp_path: Path) -> None:
-    """The hint's play typed in the long form (``(-4, 0) across folds``), then a refusal that names
-    the notation, by name of the example."""
+    """The hint's play (in the long form, ``-4,0 across FOLDS``) typed with no direction, refused with
+    the notation named, then typed as ``(-4, 0) a folds``; the example chosen by name."""
 
     def player(prompt: str, output: str) -> str:
         if "Ann played" in output:
             raise EOFError
-        found = re.findall(r"^1\. (-?\d+),(-?\d+)([ad]) (\S+):", output, re.MULTILINE)
+        found = re.findall(r"^1\. (-?\d+),(-?\d+) (across|down) (\S+):", output, re.MULTILINE)
         if not found:
             return "hint"
         x, y, direction, word = found[-1]
         if "names no direction" not in output:
             return f"{x},{y} {word}"
-        return f"({x}, {y}) {'across' if direction == 'a' else 'down'} {word.lower()}"
+        return f"({x}, {y}) {direction[0]} {word.lower()}"
 
     code, script = await run(tmp_path / "c.sqlite3", player, "--players", "Ann", "--variant", "infinite")
     output = script.output
