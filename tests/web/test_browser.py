@@ -48,6 +48,7 @@ from playwright.sync_api import (  # noqa: E402 (after importorskip: without Pla
     FloatRect,
     Locator,
     Page,
+    ViewportSize,
     WebSocket,
     expect,
     sync_playwright,
@@ -777,8 +778,8 @@ def test_a_link_without_a_token_or_with_a_bad_one_says_so(
         context.close()
 
 
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 800}
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 
 
 def touch_points(session: Any, kind: str, points: Sequence[tuple[float, float]]) -> None:
@@ -825,7 +826,7 @@ def pan_and_zoom(page: Page, session: Any | None, x: float, y: float) -> None:
 
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_an_infinite_board_pans_zooms_and_centres_on_the_last_move(
-    live: Callable[..., LiveGame], browser: Browser, size: dict[str, int]
+    live: Callable[..., LiveGame], browser: Browser, size: ViewportSize
 ) -> None:
     game_server = live(variant="infinite")
     phone = size is PHONE
@@ -892,7 +893,7 @@ def test_dragging_an_infinite_board_scrolls_it_by_as_much(
 
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_a_set_tile_asks_which_of_its_letters_and_typing_uses_it(
-    live: Callable[..., LiveGame], browser: Browser, size: dict[str, int]
+    live: Callable[..., LiveGame], browser: Browser, size: ViewportSize
 ) -> None:
     game_server = live(variant="letter-sets", seed=5)
     assert game_server.game().players[0].rack == "23ILUVY"
