@@ -25,6 +25,7 @@ from collections.abc import Collection, Sequence
 from typing import Final
 
 from bot.games.scrabble.board_view import (
+    PREMIUM_LABELS,
     SquareLook,
     TileLook,
     Window,
@@ -78,9 +79,7 @@ def legend(variant: Variant, drawing: Style, window: Window | None = None) -> st
     looks = {square_look(variant, square) for square in window.squares()}
     premiums = {look.premium for look in looks if look is not None and look.program is None}
     labels = [
-        f"{style.PREMIUM_LABELS[premium]} {name}"
-        for premium, name in _PREMIUM_NAMES.items()
-        if premium in premiums
+        f"{PREMIUM_LABELS[premium]} {name}" for premium, name in _PREMIUM_NAMES.items() if premium in premiums
     ]
     labels.append("* start")
     if None in looks:

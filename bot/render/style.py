@@ -47,14 +47,6 @@ PREMIUM_COLOURS: Final[dict[Premium, RGB]] = {
     Premium.TRIPLE_WORD: (210, 52, 48),
     Premium.QUADRUPLE_WORD: (236, 124, 36),
 }
-PREMIUM_LABELS: Final[dict[Premium, str]] = {
-    Premium.DOUBLE_LETTER: "DL",
-    Premium.TRIPLE_LETTER: "TL",
-    Premium.QUADRUPLE_LETTER: "QL",
-    Premium.DOUBLE_WORD: "DW",
-    Premium.TRIPLE_WORD: "TW",
-    Premium.QUADRUPLE_WORD: "QW",
-}
 PROGRAM_SQUARE: Final[RGB] = (122, 92, 168)
 """A square whose programs are not a letter or word multiplier of the classic board (labelled ``P`` and
 its square id)."""

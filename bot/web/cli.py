@@ -36,7 +36,7 @@ from bot.web.links import Grant, Role
 from bot.web.local import LocalHost, local_host
 from scrabble_core.errors import ScrabbleError
 from scrabble_core.game import MAX_PLAYERS, MIN_PLAYERS, ChallengeMode
-from scrabble_core.variant import bundled_variant_names
+from scrabble_core.variant import bundled_variant_names, example_variant_names
 
 __all__ = ["arena_main", "main", "wilson_interval"]
 
@@ -68,7 +68,11 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--level", choices=AI_LEVELS, help="the AI's level (default: the config's ai.level, expert)"
     )
-    parser.add_argument("--variant", choices=bundled_variant_names(), help="the board (default: standard)")
+    parser.add_argument(
+        "--variant",
+        choices=[*bundled_variant_names(), *example_variant_names()],
+        help="the board (default: standard; the others but super are written as programs: docs/boards.md)",
+    )
     parser.add_argument("--challenge", choices=[m.value for m in ChallengeMode], help="challenge mode")
     parser.add_argument("--time-limit", type=int, default=0, metavar="SECONDS", help="per turn (0: none)")
     parser.add_argument("--seed", type=int, help="fix the shuffle of the bag")

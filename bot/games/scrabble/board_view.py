@@ -26,7 +26,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-from bot.render import style
 from scrabble_core.board import Board, InfiniteBoard
 from scrabble_core.squares import COLUMN_LETTERS, Square
 from scrabble_core.tiles import is_set_tile, letter_of, rack_tile
@@ -42,6 +41,15 @@ around the last move (an image of 48 squares a side is some 3,000 pixels wide)."
 VIEW_STEP: Final = 4
 """An infinite board's window grows by whole blocks of this many squares, so that it changes only now
 and then as the game grows (each change redraws the whole image)."""
+PREMIUM_LABELS: Final[dict[Premium, str]] = {
+    Premium.DOUBLE_LETTER: "DL",
+    Premium.TRIPLE_LETTER: "TL",
+    Premium.QUADRUPLE_LETTER: "QL",
+    Premium.DOUBLE_WORD: "DW",
+    Premium.TRIPLE_WORD: "TW",
+    Premium.QUADRUPLE_WORD: "QW",
+}
+"""How an empty premium square is labelled on every board."""
 PROGRAM_LABEL: Final = "P"
 """What a program square's label starts with (then its square id)."""
 _MAX_LABEL: Final = 3
@@ -167,7 +175,7 @@ def square_look(variant: Variant, square: Square) -> SquareLook | None:
 
 
 def _premium_look(premium: Premium) -> SquareLook:
-    return SquareLook(premium, style.PREMIUM_LABELS.get(premium, ""))
+    return SquareLook(premium, PREMIUM_LABELS.get(premium, ""))
 
 
 @lru_cache(maxsize=32)
