@@ -26,11 +26,11 @@ export class BoardView {
     this.root.style.setProperty("--rows", variant.rows);
     const cells = [];
     const coordinateRow = (edge) => {
-      const row = [el("div", { class: "corner", "aria-hidden": "true" })];
+      const row = [el("div", { class: `corner ${edge} left`, "aria-hidden": "true" })];
       for (let col = 0; col < variant.cols; col += 1) {
         row.push(el("div", { class: `coordinate ${edge}`, "aria-hidden": "true" }, columnLabel(variant, col)));
       }
-      row.push(el("div", { class: "corner", "aria-hidden": "true" }));
+      row.push(el("div", { class: `corner ${edge} right`, "aria-hidden": "true" }));
       return row;
     };
     cells.push(...coordinateRow("top"));
