@@ -272,19 +272,18 @@ def test_resume_takes_no_game_options(options: list[str], capsys: pytest.Capture
 
 
 @pytest.mark.usefixtures("cache")
+async def one_play_on(db: Path, variant: str) -> tuple[int, Script]:
+    """A new game of Ann against the AI on ``variant``: Ann plays her best hint, asks for the board
+    and quits."""
+    return await run(db, hint_player(then=["board", "quit"]), "--players", "Ann", "--variant", variant)
+
+
 async def test_a_variant_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(variant_module.VARIANTS, "_added", {})
     standard = (variant_module.assets_dir() / "variants" / "standard.toml").read_text()
     board = tmp_path / "my board.toml"
     board.write_text(standard.replace('name = "standard"', 'name = "homemade"'))
-    code, script = await run(
-        tmp_path / "c.sqlite3",
-        hint_player(then=["board", "quit"]),
-        "--players",
-        "Ann",
-        "--variant",
-        str(board),
-    )
+    code, script = await one_play_on(tmp_path / "c.sqlite3", str(board))
     assert code == 0
     assert "Game 1: Ann vs AI (greedy). Homemade board" in script.output
     assert re.search(r"^Ann played \S+ \S+ for \d+", script.output, re.MULTILINE)
@@ -302,14 +301,7 @@ async def test_a_variant_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
 @pytest.mark.parametrize("name", example_variant_names())
 async def test_every_example_variant_file_plays(name: str, tmp_path: Path) -> None:
     """``--variant FILE.toml`` with each example: a play each way, the board shown after it."""
-    code, script = await run(
-        tmp_path / "c.sqlite3",
-        hint_player(then=["board", "quit"]),
-        "--players",
-        "Ann",
-        "--variant",
-        str(example_variants_dir() / f"{name}.toml"),
-    )
+    code, script = await one_play_on(tmp_path / "c.sqlite3", str(example_variants_dir() / f"{name}.toml"))
     output = script.output
     assert code == 0
     players = r"(Ann vs AI \(greedy\)|AI \(greedy\) vs Ann)"

@@ -782,6 +782,16 @@ PHONE: ViewportSize = {"width": 390, "height": 844}
 DESKTOP: ViewportSize = {"width": 1280, "height": 800}
 
 
+def sized_page(browser: Browser, url: str, size: ViewportSize) -> tuple[BrowserContext, Page]:
+    """A new context of ``size`` (a phone's touch screen at :data:`PHONE`) on ``url``, once live."""
+    phone = size is PHONE
+    context = browser.new_context(viewport=size, has_touch=phone, is_mobile=phone)
+    page = context.new_page()
+    page.goto(url)
+    expect(page.locator("#connection")).to_have_text("Live")
+    return context, page
+
+
 def touch_points(session: Any, kind: str, points: Sequence[tuple[float, float]]) -> None:
     """One touch event of the DevTools protocol with ``points`` down."""
     touches = [{"x": x, "y": y, "id": index} for index, (x, y) in enumerate(points)]
@@ -830,11 +840,8 @@ def test_an_infinite_board_pans_zooms_and_centres_on_the_last_move(
 ) -> None:
     game_server = live(variant="infinite")
     phone = size is PHONE
-    context = browser.new_context(viewport=size, has_touch=phone, is_mobile=phone)
+    context, page = sized_page(browser, game_server.link(0), size)
     try:
-        page = context.new_page()
-        page.goto(game_server.link(0))
-        expect(page.locator("#connection")).to_have_text("Live")
         # The window around the start square 0,0: a rack's length each way, out to blocks of 4.
         expect(page.locator(".coordinate.top")).to_have_text([str(x) for x in range(-8, 8)])
         expect(page.locator(".coordinate.left")).to_have_text([str(y) for y in range(-8, 8)])
@@ -898,11 +905,8 @@ def test_a_set_tile_asks_which_of_its_letters_and_typing_uses_it(
     game_server = live(variant="letter-sets", seed=5)
     assert game_server.game().players[0].rack == "23ILUVY"
     phone = size is PHONE
-    context = browser.new_context(viewport=size, has_touch=phone, is_mobile=phone)
+    context, page = sized_page(browser, game_server.link(0), size)
     try:
-        page = context.new_page()
-        page.goto(game_server.link(0))
-        expect(page.locator("#connection")).to_have_text("Live")
         set_tile = page.locator('#rack .rack-tile[data-letter="3"]')
         expect(set_tile).to_have_attribute("aria-label", "set tile 3: S 1 point or Z 10 points")
         expect(set_tile.locator(".letter")).to_have_text("S/Z")

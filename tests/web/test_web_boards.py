@@ -4,6 +4,8 @@ rules; set tiles on the board, on the rack and played by placed tiles."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from service_fakes import CHANNEL
 
 from tests.web.web_harness import ALICE, BOB, MakeWeb
@@ -58,6 +60,14 @@ async def test_program_squares_carry_their_rule(make_web: MakeWeb) -> None:
     assert variant["premiums"][0] == "##" * 7 + "3W" + "##" * 7
 
 
+def set_tiles_at_h8(first: str, second: str) -> list[dict[str, Any]]:
+    """Set tile 3 as ``first`` on H8 and set tile 2 as ``second`` on I8, as placed tiles."""
+    return [
+        {"row": 7, "col": 7, "letter": first, "blank": False, "set": "3"},
+        {"row": 7, "col": 8, "letter": second, "blank": False, "set": "2"},
+    ]
+
+
 async def test_set_tiles_on_the_rack_and_played_by_placed_tiles(make_web: MakeWeb) -> None:
     web = await make_web((ALICE, BOB), variant="letter-sets", seed=5)
     alice = await web.seat(0)
@@ -68,27 +78,13 @@ async def test_set_tiles_on_the_rack_and_played_by_placed_tiles(make_web: MakeWe
         {"symbol": "2", "count": 3, "letters": {"I": 1, "O": 1, "U": 1}},
         {"symbol": "3", "count": 2, "letters": {"S": 1, "Z": 10}},
     ]
-    wrong = await alice.call(
-        "play",
-        turn=0,
-        tiles=[
-            {"row": 7, "col": 7, "letter": "A", "blank": False, "set": "3"},
-            {"row": 7, "col": 8, "letter": "O", "blank": False, "set": "2"},
-        ],
-    )
+    wrong = await alice.call("play", turn=0, tiles=set_tiles_at_h8("A", "O"))
     assert wrong["error"] == {"code": "invalid_move", "message": "set tile 3 [SZ] cannot be played as 'A'"}
     missing = await alice.call(
         "preview", tiles=[{"row": 7, "col": 7, "letter": "A", "blank": False, "set": "9"}]
     )
     assert missing["error"] == {"code": "invalid_move", "message": "this game has no set tile '9'"}
-    played = await alice.call(
-        "play",
-        turn=0,
-        tiles=[
-            {"row": 7, "col": 7, "letter": "Z", "blank": False, "set": "3"},
-            {"row": 7, "col": 8, "letter": "O", "blank": False, "set": "2"},
-        ],
-    )
+    played = await alice.call("play", turn=0, tiles=set_tiles_at_h8("Z", "O"))
     assert played["result"]["message"] == "You played 8H [3Z][2O] for 22."
     state = (await alice.until("move"))["state"]
     assert state["board"][7][7:9] == "ZO"
