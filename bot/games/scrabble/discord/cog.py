@@ -195,7 +195,7 @@ class ScrabbleCog(
     @app_commands.command(
         name="exchange", description="Exchange tiles with the bag (at least 7 must be left in it)"
     )
-    @app_commands.describe(tiles="The tiles to give back, e.g. QVV? (? is a blank)")
+    @app_commands.describe(tiles="The tiles to give back, e.g. QVV? (? is a blank, 1 is set tile 1)")
     async def exchange(self, interaction: discord.Interaction[GameBot], tiles: str) -> None:
         """Exchange ``tiles`` on your turn; the new rack comes by DM."""
         user_id = interaction.user.id
