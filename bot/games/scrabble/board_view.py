@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Final
 
 from scrabble_core.board import Board, InfiniteBoard
@@ -178,9 +177,19 @@ def _premium_look(premium: Premium) -> SquareLook:
     return SquareLook(premium, PREMIUM_LABELS.get(premium, ""))
 
 
-@lru_cache(maxsize=32)
+_PROGRAM_LOOKS: dict[int, tuple[Variant, dict[int, SquareLook]]] = {}
+""":func:`_program_looks` by the id of its variant (hashing a variant hashes its whole board, once per
+square drawn), with the variant itself so that its id is not reused while it is kept."""
+_PROGRAM_LOOKS_KEPT: Final = 32
+
+
 def _program_looks(variant: Variant) -> dict[int, SquareLook]:
     """The look of each square id of a board written as a program."""
+    cached = _PROGRAM_LOOKS.get(id(variant))
+    if cached is not None and cached[0] is variant:
+        return cached[1]
+    if len(_PROGRAM_LOOKS) >= _PROGRAM_LOOKS_KEPT:
+        _PROGRAM_LOOKS.clear()
     programs = variant.programs
     assert programs is not None
     looks: dict[int, SquareLook] = {}
@@ -193,6 +202,7 @@ def _program_looks(variant: Variant) -> dict[int, SquareLook]:
             looks[kind.id] = SquareLook(
                 Premium.PLAIN, label if len(label) <= _MAX_LABEL else f"{PROGRAM_LABEL}{index}", kind.id
             )
+    _PROGRAM_LOOKS[id(variant)] = (variant, looks)
     return looks
 
 
