@@ -1,4 +1,5 @@
-"""What a player types at the console prompt, read into a :class:`Command`.
+"""What a player types at the Scrabble console's prompt: its commands (:class:`Verb`) and their
+:data:`GRAMMAR` for the consoles' one reader (:mod:`bot.console.commands`).
 
 The commands are the bot's (``play 8H QUIZ``, ``exchange AEI``, ``pass``, ``hint``...), and a line that
 starts with a coordinate is a play (``8H QUIZ``, or on an infinite board ``-3,5 across QUIZ``). The move
@@ -9,17 +10,14 @@ from __future__ import annotations
 
 import enum
 import re
-from dataclasses import dataclass
 from typing import Final
 
-from bot.host.messages import shorten
-from scrabble_core.errors import InvalidMoveError, ScrabbleError, echo
+from bot.console.commands import ECHO_LENGTH, Command, CommandError, Grammar, cut
+from bot.console.commands import parse_command as parse_line
+from scrabble_core.errors import InvalidMoveError, echo
 from scrabble_core.squares import parse_coordinate
 
-
-class CommandError(ScrabbleError):
-    """A line that is not a command, or a command without the argument it needs (or with one it does
-    not take)."""
+__all__ = ["ECHO_LENGTH", "GRAMMAR", "HELP", "Command", "CommandError", "Verb", "cut", "parse_command"]
 
 
 class Verb(enum.StrEnum):
@@ -52,8 +50,6 @@ _ARGUMENTS: Final = {
     Verb.EXPORT: "a file name, e.g. export game.gcg",
     Verb.IMAGE: "a file name, e.g. image board.png",
 }
-ECHO_LENGTH: Final = 40
-"""The most characters of what the player typed that an error repeats."""
 _ALIASES: Final = {"exit": Verb.QUIT, "?": Verb.HELP, "scores": Verb.SCORE, "analyse": Verb.ANALYZE}
 
 HELP: Final = """\
@@ -80,59 +76,34 @@ Commands (any case; Tab completes them, the arrow keys recall earlier lines):
   quit             stop here: the game is saved, continue it with --resume"""
 
 
-@dataclass(frozen=True, slots=True)
-class Command:
-    """A command and its argument as typed (``""`` when it has none)."""
-
-    verb: Verb
-    argument: str = ""
-
-
-def parse_command(line: str) -> Command | None:
-    """Read a line typed at the prompt; ``None`` for an empty line.
-
-    Raises:
-        CommandError: an unknown command, a missing argument or an argument a command does not take.
-    """
-    text = line.strip()
-    if not text:
-        return None
-    word, _, rest = text.partition(" ")
-    rest = rest.strip()
-    if _is_coordinate(text):
-        return Command(Verb.PLAY, text)
-    verb = _ALIASES.get(word.lower()) or _verb(word)
-    if verb in _ARGUMENTS and not rest:
-        raise CommandError(f"{verb} needs {_ARGUMENTS[verb]}")
-    if verb not in _ARGUMENTS and rest:
-        raise CommandError(f"{verb} takes nothing after it (type help for the commands)")
-    return Command(verb, rest)
-
-
-def cut(text: str, limit: int = ECHO_LENGTH) -> str:
-    """``text`` as the console echoes input: :func:`~bot.host.messages.shorten` to ``limit`` characters."""
-    return shorten(text, limit)
-
-
-def _verb(word: str) -> Verb:
-    try:
-        return Verb(word.lower())
-    except ValueError:
-        raise CommandError(
-            f"Unknown command {echo(word, ECHO_LENGTH - 1)}: type a move such as 8H QUIZ, or help for the commands"
-        ) from None
-
-
 _SIGNED_START: Final = re.compile(r"\(?\s*[+-]?[0-9]+\s*,")
 """How a signed coordinate begins (``-3,``, ``(2 ,``): a line that starts so is a play."""
 
 
-def _is_coordinate(line: str) -> bool:
-    """Whether ``line`` starts with a move's coordinate: ``8H``/``H8``, or ``x,y`` on an infinite board."""
+def _move(word: str, rest: str) -> Command[Verb] | None:
+    """A line that starts with a coordinate is a play: ``8H``/``H8``, or ``x,y`` on an infinite board."""
+    line = f"{word} {rest}".strip()
     if _SIGNED_START.match(line):
-        return True
+        return Command(Verb.PLAY, line)
     try:
-        parse_coordinate(line.partition(" ")[0])
+        parse_coordinate(word)
     except InvalidMoveError:
-        return False
-    return True
+        return None
+    return Command(Verb.PLAY, line)
+
+
+def _unknown(word: str) -> str:
+    return f"Unknown command {echo(word, ECHO_LENGTH - 1)}: type a move such as 8H QUIZ, or help for the commands"
+
+
+GRAMMAR: Final = Grammar(Verb, _ARGUMENTS, _unknown, _move, _ALIASES)
+"""The Scrabble console's commands."""
+
+
+def parse_command(line: str) -> Command[Verb] | None:
+    """Read a line typed at the Scrabble console's prompt (:func:`bot.console.commands.parse_command`).
+
+    Raises:
+        CommandError: an unknown command, a missing argument or an argument a command does not take.
+    """
+    return parse_line(line, GRAMMAR)
