@@ -132,7 +132,11 @@ max_timeouts = 0
         ("colour = 1", r"config\.toml: colour: unknown setting"),
         ("[game]\nvariants = 'standard'", r"game\.variants: unknown setting"),
         ("game = 3", r"game: must be a table"),
-        ("[game]\nvariant = 'chess'", r"game\.variant: no variant 'chess' \(known: standard, super\)$"),
+        (
+            "[game]\nvariant = 'chess'",
+            r"game\.variant: no variant 'chess' "
+            r"\(known: standard, super, diamond, infinite, letter-sets, standard-program\)$",
+        ),
         (
             "[game]\nvariant_files = 'a.toml'",
             r"game\.variant_files: must be a list of strings, not 'a.toml'$",
@@ -163,7 +167,8 @@ max_timeouts = 0
         ("log_level = 'LOUD'", r"log_level: must be one of DEBUG"),
         (
             "[scrabble]\nvariant = 'chess'",
-            r"scrabble\.variant: no variant 'chess' \(known: standard, super\)$",
+            r"scrabble\.variant: no variant 'chess' "
+            r"\(known: standard, super, diamond, infinite, letter-sets, standard-program\)$",
         ),
         ("[scrabble]\ncolour = 1", r"scrabble\.colour: unknown setting \(known: ai_level, challenge_mode,"),
         ("[scrabble]\nexpert_seconds = 12", r"scrabble\.expert_seconds: must be at most ai\.turn_timeout"),

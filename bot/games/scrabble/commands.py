@@ -597,7 +597,8 @@ class ScrabbleCommands(GameCommands):
             play, score = preview(table.game, seat, move)
         except ScrabbleError as error:
             return str(error)
-        return f"{play.gcg()}: {score} {'point' if score == 1 else 'points'}"
+        text = play.record_text(table.game.variant.infinite)
+        return f"{text}: {score} {'point' if score == 1 else 'points'}"
 
     async def board(self, channel_id: int) -> Message:
         """The board with the last play highlighted, the scores and whose turn it is. It names the
