@@ -277,6 +277,19 @@ class _PgConnection:
             cursor.executemany(_placeholders(sql), parameters)
 
 
+def identifier(name: str) -> str:
+    """``name`` as an SQL identifier both databases read as that name whatever it holds (a reserved
+    word, a quote, a space): in double quotes, each of its own doubled.
+
+    Raises:
+        ValueError: the name holds a NUL, a ``?`` or a ``%`` (no identifier of the store's schemas does;
+            the last two would read as the store's placeholders).
+    """
+    if any(char in name for char in "\0?%"):
+        raise ValueError(f"not an identifier of the store: {name!r}")
+    return '"' + name.replace('"', '""') + '"'
+
+
 def _placeholders(sql: str) -> str:
     """The store's ``?`` placeholders as psycopg's ``%s`` (the store's SQL holds no other ``?`` or ``%``)."""
     return sql.replace("?", "%s")

@@ -149,6 +149,7 @@ class ConsoleApp:
         await self._service.new_game(GUILD, channel, users[0], setup.options)
         for user in users[1:]:
             await self._service.join(channel, user)
+        await self._service.delivered()  # the lobby's posts reach the notifier, which forgets them
         self._notifier.discard()
         await self._service.start_game(channel, users[0].id)
         (row,) = [row for row in await self._store.open_games() if row.channel_id == channel]
