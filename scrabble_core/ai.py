@@ -1,11 +1,9 @@
 """The AI player: picks a move for one seat from what that seat can see.
 
-A move's *equity* is its score plus the value of the tiles it keeps (:mod:`scrabble_core.leaves`). When
-the bag is empty the leave model no longer applies: a play that goes out earns what the rules give for
-it (twice the opponent's rack with two players; the sum of the other racks with more), and a play that
-keeps tiles loses twice their value (the swing if an opponent goes out first). Exchanges are candidates
-while the bag allows them, valued by the leave they keep; a pass is chosen only when there is nothing
-else.
+A move's *equity* is its score plus the value of the tiles it keeps, or with the bag empty the endgame
+rule (:mod:`scrabble_core.equity`). Exchanges are candidates while the bag allows them, valued by the
+leave they keep; a pass is chosen only when there is nothing else. What a seat sees and the move
+generator the levels search with are the types of :mod:`scrabble_core.ai_types`.
 
 Levels (:class:`Level`):
 
@@ -39,22 +37,43 @@ from __future__ import annotations
 import enum
 import random
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from itertools import combinations
-from typing import Any, Final, Protocol
+from typing import Final
 
-from scrabble_core.board import Board
-from scrabble_core.game import Game
-from scrabble_core.leaves import LeaveModel, load_leave_model
+from scrabble_core.ai_types import DEFAULT_BUDGET, Candidate, ExpertBudget, MoveSource, SeatView, seat_view
+from scrabble_core.equity import (
+    ENDGAME_RACK_FACTOR,
+    best_exchange_value,
+    default_leave_model,
+    endgame_leave_value,
+    exchange_options,
+    move_equity,
+)
+from scrabble_core.leaves import LeaveModel
 from scrabble_core.lexicon import WordList
-from scrabble_core.move import Exchange, Move, Pass, Play
-from scrabble_core.validation import remove_tiles
-from scrabble_core.variant import Variant, variant_from_dict, variant_to_dict
+from scrabble_core.move import Exchange, Move, Pass
+from scrabble_core.simulation import expert_move
 
-ENDGAME_RACK_FACTOR = 2
-"""Bag empty: tiles kept cost this many times their value (and going out earns as much, with two players)."""
+__all__ = [
+    "AI_LEVELS",
+    "CHALLENGE_RATES",
+    "DEFAULT_BUDGET",
+    "ENDGAME_RACK_FACTOR",
+    "Candidate",
+    "ExpertBudget",
+    "Level",
+    "MoveSource",
+    "SeatView",
+    "best_exchange_value",
+    "choose_move",
+    "default_leave_model",
+    "endgame_leave_value",
+    "exchange_options",
+    "move_equity",
+    "seat_view",
+    "should_challenge",
+]
 
 
 class Level(enum.StrEnum):
@@ -81,52 +100,6 @@ CHALLENGE_RATES: Final[Mapping[Level, float]] = {
 
 
 @dataclass(frozen=True, slots=True)
-class ExpertBudget:
-    """How long ``expert`` searches when its turn has no deadline: a fixed amount of work, so its
-    choice is reproducible and the same on a loaded machine as on a quiet one.
-
-    Attributes:
-        iterations: simulation iterations (one draw of the unseen tiles, every candidate played out
-            on it; see :mod:`scrabble_core.simulation`).
-        endgame_nodes: positions the endgame solver searches once the bag is empty.
-    """
-
-    iterations: int = 6
-    endgame_nodes: int = 60
-
-
-DEFAULT_BUDGET: Final = ExpertBudget()
-"""The ``expert`` budget without a deadline when none is given: small, for tests and quick self-play."""
-
-
-class Candidate(Protocol):
-    """A legal play as the move generator reports it."""
-
-    @property
-    def play(self) -> Play: ...
-
-    @property
-    def score(self) -> int: ...
-
-    @property
-    def leave(self) -> str: ...
-
-
-class MoveSource(Protocol):
-    """The part of :class:`scrabble_core.movegen.MoveGenerator` the AI uses."""
-
-    def generate(self, board: Board, rack: str) -> Sequence[Candidate]: ...
-
-    def best(
-        self, board: Board, rack: str, leave_value: Callable[[str], float] | None = None
-    ) -> Candidate | None: ...
-
-    def top(
-        self, board: Board, rack: str, count: int, leave_value: Callable[[str], float] | None = None
-    ) -> Sequence[Candidate]: ...
-
-
-@dataclass(frozen=True, slots=True)
 class _Style:
     """How a level chooses among its candidates."""
 
@@ -143,71 +116,6 @@ _STYLES = {
 }
 
 
-@dataclass(frozen=True)
-class SeatView:
-    """What one seat may know: the board, its own rack, the tiles it cannot see, the bag size and scores.
-
-    ``unseen`` holds the bag and the other racks together, sorted, so it says nothing about who holds
-    what. ``scores`` is indexed by seat; ``board`` is a copy that the AI does not change.
-    """
-
-    variant: Variant
-    board: Board
-    rack: str
-    unseen: str
-    bag_size: int
-    scores: tuple[int, ...]
-    seat: int
-
-    @property
-    def players(self) -> int:
-        """Number of seats in the game."""
-        return len(self.scores)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The view as plain, picklable data; :meth:`from_dict` restores it."""
-        return {
-            "variant": variant_to_dict(self.variant),
-            "board": self.board.rows_text(),
-            "rack": self.rack,
-            "unseen": self.unseen,
-            "bag_size": self.bag_size,
-            "scores": list(self.scores),
-            "seat": self.seat,
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> SeatView:
-        """The view saved by :meth:`to_dict`.
-
-        Raises:
-            VariantError, ScrabbleError, KeyError: the data is not a saved view.
-        """
-        variant = variant_from_dict(data["variant"], "seat view")
-        return cls(
-            variant=variant,
-            board=Board.from_rows(variant, data["board"]),
-            rack=data["rack"],
-            unseen=data["unseen"],
-            bag_size=data["bag_size"],
-            scores=tuple(data["scores"]),
-            seat=data["seat"],
-        )
-
-
-def seat_view(game: Game, seat: int) -> SeatView:
-    """What ``seat`` of ``game`` can see now (the board is copied)."""
-    return SeatView(
-        variant=game.variant,
-        board=game.board.copy(),
-        rack=game.players[seat].rack,
-        unseen=game.unseen_tiles(seat),
-        bag_size=len(game.bag),
-        scores=tuple(player.score for player in game.players),
-        seat=seat,
-    )
-
-
 def should_challenge(words: Sequence[str], level: Level, lexicon: WordList, rng: random.Random) -> bool:
     """Whether ``level`` challenges the play that formed ``words`` (what any seat sees on the board:
     :meth:`Game.challengeable_words <scrabble_core.game.Game.challengeable_words>`).
@@ -220,16 +128,6 @@ def should_challenge(words: Sequence[str], level: Level, lexicon: WordList, rng:
         return False
     rate = CHALLENGE_RATES[level]
     return rate >= 1.0 or rng.random() < rate
-
-
-@cache
-def default_leave_model() -> LeaveModel:
-    """The bundled English leave model, loaded once per process.
-
-    Raises:
-        LeaveModelError: the bundled asset is missing or invalid.
-    """
-    return load_leave_model()
 
 
 def choose_move(
@@ -266,71 +164,8 @@ def choose_move(
     if level is Level.HARD:
         return _hard(view, generator, model)
     if level is Level.EXPERT:
-        from scrabble_core.simulation import expert_move  # it builds on this module
-
         return expert_move(view, generator, model, rng, deadline, budget=budget)
     return _human(view, generator, _STYLES[level], model, rng)
-
-
-def exchange_options(view: SeatView, model: LeaveModel, weight: float = 1.0) -> list[tuple[float, Exchange]]:
-    """Every exchange the seat may make, valued ``weight`` times the leave it keeps, best first.
-
-    Empty when the bag holds fewer than ``variant.exchange_min_bag`` tiles (or none). At most as many
-    tiles as the bag holds are put back. Ties are broken by the exchange's notation.
-    """
-    rack = view.rack
-    ranked = [
-        (weight * model.evaluate(keep), Exchange(remove_tiles(rack, keep))) for keep in _exchange_keeps(view)
-    ]
-    ranked.sort(key=lambda option: (-option[0], option[1].tiles))
-    return ranked
-
-
-def best_exchange_value(view: SeatView, model: LeaveModel) -> float | None:
-    """The value of the first of :func:`exchange_options` (``None`` when there is none), without
-    listing them."""
-    keeps = _exchange_keeps(view)
-    return max(model.values(list(keeps))) if keeps else None
-
-
-def _exchange_keeps(view: SeatView) -> tuple[str, ...]:
-    """The distinct racks an allowed exchange may keep (tiles sorted)."""
-    if view.bag_size < max(view.variant.exchange_min_bag, 1):
-        return ()
-    return _sub_racks("".join(sorted(view.rack)), max(len(view.rack) - view.bag_size, 0))
-
-
-@lru_cache(maxsize=4096)
-def _sub_racks(tiles: str, smallest: int) -> tuple[str, ...]:
-    """The distinct sub-racks of ``tiles`` (sorted) of ``smallest`` tiles up to one fewer than all."""
-    return tuple(
-        dict.fromkeys(
-            "".join(kept) for size in range(smallest, len(tiles)) for kept in combinations(tiles, size)
-        )
-    )
-
-
-def endgame_leave_value(view: SeatView) -> Callable[[str], float]:
-    """What a play's leave adds to its score under the endgame rule of :func:`move_equity` (bag
-    empty), as a leave valuation for :meth:`MoveSource.best`."""
-    out = (ENDGAME_RACK_FACTOR if view.players == 2 else 1) * view.variant.rack_value(view.unseen)
-    value = view.variant.rack_value
-
-    def leave_value(leave: str) -> float:
-        return out if not leave else -ENDGAME_RACK_FACTOR * value(leave)
-
-    return leave_value
-
-
-def move_equity(view: SeatView, candidate: Candidate, model: LeaveModel, leave_weight: float = 1.0) -> float:
-    """Score plus ``leave_weight`` times the leave value; with an empty bag the endgame rule instead
-    (going out: + the end-of-game bonus for the unseen tiles; tiles kept: - twice their value)."""
-    if view.bag_size == 0:
-        if not candidate.leave:
-            out_factor = ENDGAME_RACK_FACTOR if view.players == 2 else 1
-            return candidate.score + out_factor * view.variant.rack_value(view.unseen)
-        return candidate.score - ENDGAME_RACK_FACTOR * view.variant.rack_value(candidate.leave)
-    return candidate.score + leave_weight * model.evaluate(candidate.leave)
 
 
 def _hard(view: SeatView, generator: MoveSource, model: LeaveModel) -> Move:

@@ -41,6 +41,7 @@ from scrabble_core.gcg import GcgRecord
 from scrabble_core.leaves import LeaveModel
 from scrabble_core.lexicon import WordList
 from scrabble_core.move import Exchange, Move, Pass, Play, move_from_gcg
+from scrabble_core.simulation import simulate
 from scrabble_core.squares import Square
 from scrabble_core.validation import canonical_play, check_play, formed_words, remove_tiles
 from scrabble_core.variant import BLANK, Variant
@@ -487,8 +488,6 @@ def _simulated(
 ) -> tuple[Move, int, float]:
     """The best move by simulation, its score and the loss of ``made`` on the simulation's scale (see
     the module docstring); the static best and loss when the simulation keeps the static choice."""
-    from scrabble_core.simulation import simulate  # it imports the AI, which this module's users load lazily
-
     extra = {} if clock is None else {"clock": clock}
     result = simulate(
         position.view, generator, model, random.Random(seed), deadline, max_iterations=iterations, **extra

@@ -29,7 +29,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from scrabble_core.ai import MoveSource
+from scrabble_core.ai_types import MoveSource
 from scrabble_core.board import Board
 from scrabble_core.move import Pass, Play
 from scrabble_core.squares import Square

@@ -22,7 +22,7 @@ each letter a blank stands for is its own move.
 Native core. The same search is also written in C (``scrabble_core/_movegen.c``, an optional extension
 built at install where a compiler is available): it analyses the board, walks the same DAWG table and
 returns the same moves in the same order with the same scores, several times faster. A generator uses
-it when it is built, unless ``SCRABBLE_PURE_PYTHON=1`` is set (which one is in use is logged once); a
+it when it is built, unless ``SCRABBLE_PURE_PYTHON=1`` is set (:mod:`scrabble_core.native` chooses); a
 variant whose scores could overflow its 64-bit arithmetic, or a rack of more than 64 tiles, is searched
 in Python.
 
@@ -35,12 +35,9 @@ the highest bound down, and a branch stops as soon as its bound cannot beat the 
 
 from __future__ import annotations
 
-import functools
 import heapq
 import itertools
-import logging
 import math
-import os
 import threading
 from array import array
 from collections import defaultdict
@@ -56,6 +53,7 @@ from scrabble_core.errors import InvalidMoveError, ScrabbleError
 from scrabble_core.leaves import LeaveModel, NativeLeaveTable
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Play
+from scrabble_core.native import import_native, native_core
 from scrabble_core.variant import BLANK, Variant
 
 if TYPE_CHECKING:
@@ -72,8 +70,6 @@ _POSITION_CACHE_SIZE: Final = 8
 _CROSS_CACHE_SIZE: Final = 100_000
 _RACK_CACHE_SIZE: Final = 256
 
-PURE_PYTHON_ENV: Final = "SCRABBLE_PURE_PYTHON"
-"""Set to ``1`` to use the pure-Python search even where the native core is built."""
 # What the native core accepts (see _movegen.c): racks of up to 64 tiles and 2**20 leaves; scores
 # that stay exact in a double (the bounds are doubles).
 _NATIVE_MAX_RACK: Final = 64
@@ -81,8 +77,6 @@ _NATIVE_MAX_LEAVES: Final = 1 << 20
 _NATIVE_MAX_SCORE: Final = 1 << 52
 _NATIVE_BLANK: Final = 64
 _NATIVE_EMPTY: Final = 255
-
-logger = logging.getLogger(__name__)
 
 # A run of tiles on the board: (letter indexes, sum of their values, "." per tile, position after it).
 _Run = tuple[tuple[int, ...], int, str, int]
@@ -233,7 +227,7 @@ class MoveGenerator:
         """
         self.lexicon = lexicon
         self.dawg = dawg
-        graph = native_core() if native is None else _import_native() if native else None
+        graph = native_core() if native is None else import_native() if native else None
         if native and graph is None:
             raise ScrabbleError("the native move generator is not built (no C compiler at install?)")
         self._native = _NativeSearch(graph, dawg) if graph is not None else None
@@ -538,30 +532,6 @@ class _NativeSearch:
         """Every play (``count`` 0) or the ``count`` best by score plus ``bonus`` of the leave."""
         squares = board.squares_text().translate(self._codes).encode("latin-1")
         return self._graph.search(geometry, squares, tiles, leaves, count, bonus, Play, GeneratedMove)
-
-
-def _import_native() -> type[Graph] | None:
-    """The native core's graph class, or ``None`` if the extension is not built."""
-    try:
-        from scrabble_core._movegen import Graph
-    except ImportError:
-        return None
-    return Graph
-
-
-@functools.cache
-def native_core() -> type[Graph] | None:
-    """The native core's graph class if generators use it by default (it is built and
-    ``SCRABBLE_PURE_PYTHON`` is not ``1``), else ``None``. Logs the choice the first time."""
-    if os.environ.get(PURE_PYTHON_ENV) == "1":
-        logger.info("move generation: pure Python (%s=1)", PURE_PYTHON_ENV)
-        return None
-    graph = _import_native()
-    if graph is None:
-        logger.info("move generation: pure Python (the native core scrabble_core._movegen is not built)")
-    else:
-        logger.info("move generation: native core")
-    return graph
 
 
 def load_move_generator(lexicon: Lexicon, cache_dir: Path | None = None) -> MoveGenerator:

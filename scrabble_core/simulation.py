@@ -36,18 +36,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from scrabble_core.ai import (
-    DEFAULT_BUDGET,
-    ENDGAME_RACK_FACTOR,
-    Candidate,
-    ExpertBudget,
-    MoveSource,
-    SeatView,
-    exchange_options,
-    move_equity,
-)
+from scrabble_core.ai_types import DEFAULT_BUDGET, Candidate, ExpertBudget, MoveSource, SeatView
 from scrabble_core.board import Board
 from scrabble_core.endgame import solve_endgame
+from scrabble_core.equity import ENDGAME_RACK_FACTOR, exchange_options, move_equity
 from scrabble_core.leaves import LeaveModel
 from scrabble_core.move import Exchange, Move, Pass
 from scrabble_core.squares import Square
