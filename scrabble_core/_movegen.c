@@ -403,6 +403,7 @@ static uint64_t cross_mask(Walk *w, const Geometry *geo, int r, int c, int dr, i
     while (code_along(geo, r, c, dr, dc, after + 1) != CODE_EMPTY) after++;
     *crossing = before || after;
     *points = 0;
+    if (!*crossing) return 0; /* no cross-word: the mask is not read */
     for (int k = -before; k <= after; k++) {
         int code = k ? code_along(geo, r, c, dr, dc, k) : CODE_BLANK;
         if (code < CODE_BLANK) *points += w->values[code];
@@ -542,8 +543,12 @@ static void bound_starts(Walk *w, const long long *tile_values, const double *be
             long long trailing = 0;
             while (s->tile[end] >= 0) trailing += s->value[end++];
             if (placed >= start->need) {
-                for (int k = 0; k < placed; k++) factors[k] = lms[k] * (word_mult + crossings[k]);
-                qsort(factors, (size_t)placed, sizeof factors[0], descending);
+                for (int k = 0; k < placed; k++) { /* highest first: an insertion sort of a few */
+                    long long factor = lms[k] * (word_mult + crossings[k]);
+                    int at = k;
+                    for (; at > 0 && factors[at - 1] < factor; at--) factors[at] = factors[at - 1];
+                    factors[at] = factor;
+                }
                 long long total = (fixed_tiles + trailing) * word_mult + cross_points;
                 for (int k = 0; k < placed; k++) total += factors[k] * tile_values[k];
                 if (placed == w->rack_size) total += w->bingo;
