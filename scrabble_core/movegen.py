@@ -106,6 +106,29 @@ class GeneratedMove:
     leave: str
 
 
+@dataclass(frozen=True, slots=True)
+class NativeBoard:
+    """A board as the native searches (:mod:`scrabble_core.simulation`, :mod:`scrabble_core.endgame`)
+    take it: the generator's DAWG in the native core, the variant's layout and rules, the squares.
+
+    Attributes:
+        graph: the DAWG in the native core.
+        geometry: the variant's layout, letter values and rules (see ``_movegen.c``).
+        squares: the board's squares row by row, one code each (``_movegen.c``'s codes).
+        codes: the code of each tile: a letter's index in the lexicon's alphabet, 64 for a blank.
+    """
+
+    graph: Graph
+    geometry: tuple[int, int, bytes, tuple[int, ...], int, int, int, int]
+    squares: bytes
+    codes: Mapping[str, int]
+
+    def tiles(self, rack: str) -> bytes:
+        """``rack``'s tiles as codes, in its order."""
+        codes = self.codes
+        return bytes(codes[tile] for tile in rack)
+
+
 @dataclass(slots=True, eq=False)
 class _Position:
     """A board analysed for the search: both directions' lines end to end, indexed by position.
@@ -331,6 +354,23 @@ class MoveGenerator:
             self._racks.clear()
         self._cross_cache.clear()
 
+    def native_board(self, board: Board) -> NativeBoard | None:
+        """``board`` as the native searches take it, with this generator's DAWG; ``None`` when the
+        searches do not run in the native core or it does not take the variant.
+
+        Raises:
+            ScrabbleError: the variant has letters outside the lexicon's alphabet.
+        """
+        native = self._native
+        if native is None:
+            return None
+        variant = board.variant
+        self._check_alphabet(variant)
+        geometry = native.geometry(variant)
+        if geometry is None:
+            return None
+        return NativeBoard(native.graph, geometry, native.squares(board), native.tile_codes)
+
     def _native_search(
         self, board: Board, rack: str, count: int, leave_value: LeaveValue | None
     ) -> list[GeneratedMove] | None:
@@ -454,15 +494,16 @@ _Geometry = tuple[int, int, bytes, tuple[int, ...], int, int, int, int]
 class _NativeSearch:
     """The native core's copy of one DAWG, with what it needs of each variant (cached)."""
 
-    __slots__ = ("_codes", "_geometries", "_graph", "_index", "_leave_values")
+    __slots__ = ("_codes", "_geometries", "_index", "_leave_values", "graph", "tile_codes")
 
     def __init__(self, graph: type[Graph], dawg: Dawg) -> None:
         from scrabble_core._movegen import leave_values  # built with the graph
 
         self._leave_values = leave_values
         alphabet = dawg.alphabet
-        self._graph = graph(array("i" if len(alphabet) <= 31 else "q", dawg.table), alphabet)
+        self.graph = graph(array("i" if len(alphabet) <= 31 else "q", dawg.table), alphabet)
         self._index = {letter: i for i, letter in enumerate(alphabet)}
+        self.tile_codes = {**self._index, BLANK: _NATIVE_BLANK}
         # Board text to the core's square codes: a letter, a blank (lowercase), empty (or a hole).
         codes = {ord(letter): i for i, letter in enumerate(alphabet)}
         codes.update({ord(letter.lower()): _NATIVE_BLANK + i for i, letter in enumerate(alphabet)})
@@ -530,8 +571,13 @@ class _NativeSearch:
         bonus: list[float] | None,
     ) -> list[GeneratedMove]:
         """Every play (``count`` 0) or the ``count`` best by score plus ``bonus`` of the leave."""
-        squares = board.squares_text().translate(self._codes).encode("latin-1")
-        return self._graph.search(geometry, squares, tiles, leaves, count, bonus, Play, GeneratedMove)
+        return self.graph.search(
+            geometry, self.squares(board), tiles, leaves, count, bonus, Play, GeneratedMove
+        )
+
+    def squares(self, board: Board) -> bytes:
+        """The squares of ``board`` as the core reads them."""
+        return board.squares_text().translate(self._codes).encode("latin-1")
 
 
 def load_move_generator(lexicon: Lexicon, cache_dir: Path | None = None) -> MoveGenerator:
