@@ -366,40 +366,36 @@ static void add_start(Position *s, int start, int min_tiles)
     entry->bounds = NULL;
 }
 
-void analyse(Walk *w, const Geometry *geo)
+/* The position of square (r, c) in the line layout: on its row (across) or its column. */
+static inline int position_of(const Geometry *geo, int across, int r, int c)
+{
+    return across ? 1 + r * (geo->cols + 1) + c : 1 + geo->rows * (geo->cols + 1) + c * (geo->rows + 1) + r;
+}
+
+/* Lay out square (r, c) of an across or down line at the next position (analyse's inner step). */
+static void add_board_square(Walk *w, const Geometry *geo, int across, int r, int c, int empty_board)
 {
     Position *s = w->s;
-    int empty_board = 1;
-    for (int r = 0; r < geo->rows; r++)
-        for (int c = 0; c < geo->cols; c++)
-            if (code_at(geo, r, c) != CODE_EMPTY) empty_board = 0;
-    s->n = 0;
-    s->nstarts = 0;
-    add_square(s, SENTINEL, 0, 0, 0, 0, 1, 1, 0, 0, -1, -1, 1);
-    for (int across = 1; across >= 0; across--) {
-        int lines = across ? geo->rows : geo->cols, length = across ? geo->cols : geo->rows;
-        for (int i = 0; i < lines; i++) {
-            for (int j = 0; j < length; j++) {
-                int r = across ? i : j, c = across ? j : i;
-                int lm = geo->premiums[2 * (r * geo->cols + c)], wm = geo->premiums[2 * (r * geo->cols + c) + 1];
-                int code = code_at(geo, r, c);
-                if (is_hole(geo, r, c)) {
-                    add_square(s, SENTINEL, 0, 0, 0, 0, 1, 1, 0, 0, r, c, across);
-                } else if (code != CODE_EMPTY) {
-                    int letter = code % CODE_BLANK;
-                    add_square(s, letter, code < CODE_BLANK ? w->values[letter] : 0, 0, 0, 0, lm, wm, 0, 1, r, c, across);
-                } else {
-                    int crossing, points;
-                    /* the cross-word runs across the line: down for an across line */
-                    uint64_t found = cross_mask(w, geo, r, c, across, !across, &crossing, &points);
-                    add_square(s, EMPTY, 0, crossing ? geo->allowed & found : geo->allowed, crossing, points, lm, wm,
-                               crossing && !across, crossing || (empty_board && r * geo->cols + c == geo->start), r, c,
-                               across);
-                }
-            }
-            add_square(s, SENTINEL, 0, 0, 0, 0, 1, 1, 0, 0, -1, -1, across);
-        }
+    int lm = geo->premiums[2 * (r * geo->cols + c)], wm = geo->premiums[2 * (r * geo->cols + c) + 1];
+    int code = code_at(geo, r, c);
+    if (is_hole(geo, r, c)) {
+        add_square(s, SENTINEL, 0, 0, 0, 0, 1, 1, 0, 0, r, c, across);
+    } else if (code != CODE_EMPTY) {
+        int letter = code % CODE_BLANK;
+        add_square(s, letter, code < CODE_BLANK ? w->values[letter] : 0, 0, 0, 0, lm, wm, 0, 1, r, c, across);
+    } else {
+        int crossing, points;
+        /* the cross-word runs across the line: down for an across line */
+        uint64_t found = cross_mask(w, geo, r, c, across, !across, &crossing, &points);
+        add_square(s, EMPTY, 0, crossing ? geo->allowed & found : geo->allowed, crossing, points, lm, wm,
+                   crossing && !across, crossing || (empty_board && r * geo->cols + c == geo->start), r, c, across);
     }
+}
+
+/* The runs of tiles and the starts of the laid-out board (analyse's last pass). */
+static void find_starts(Position *s, int empty_board)
+{
+    s->nstarts = 0;
     for (int p = 1; p < s->n; p++) {
         if (s->tile[p] >= 0 && s->tile[p - 1] < 0) {
             int end = p, points = 0;
@@ -409,6 +405,54 @@ void analyse(Walk *w, const Geometry *geo)
         }
         if (s->tile[p] != SENTINEL && s->tile[p - 1] < 0) add_start(s, p, empty_board ? 2 : 1);
     }
+}
+
+void analyse(Walk *w, const Geometry *geo)
+{
+    Position *s = w->s;
+    int empty_board = 1;
+    for (int r = 0; r < geo->rows; r++)
+        for (int c = 0; c < geo->cols; c++)
+            if (code_at(geo, r, c) != CODE_EMPTY) empty_board = 0;
+    s->n = 0;
+    add_square(s, SENTINEL, 0, 0, 0, 0, 1, 1, 0, 0, -1, -1, 1);
+    for (int across = 1; across >= 0; across--) {
+        int lines = across ? geo->rows : geo->cols, length = across ? geo->cols : geo->rows;
+        for (int i = 0; i < lines; i++) {
+            for (int j = 0; j < length; j++) add_board_square(w, geo, across, across ? i : j, across ? j : i, empty_board);
+            add_square(s, SENTINEL, 0, 0, 0, 0, 1, 1, 0, 0, -1, -1, across);
+        }
+    }
+    find_starts(s, empty_board);
+}
+
+/* Lay out square (r, c) again in the line of `across`, at its position. */
+static void relay(Walk *w, const Geometry *geo, int across, int r, int c)
+{
+    Position *s = w->s;
+    int end = s->n;
+    s->n = position_of(geo, across, r, c);
+    add_board_square(w, geo, across, r, c, 0);
+    s->n = end;
+}
+
+void reanalyse(Walk *w, const Geometry *geo, const short *changed, int n)
+{
+    static const int steps[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+    for (int i = 0; i < n; i++) {
+        int r = changed[i] / geo->cols, c = changed[i] % geo->cols;
+        relay(w, geo, 1, r, c);
+        relay(w, geo, 0, r, c);
+        /* the empty square each run of tiles through (r, c) ends at: its cross-word changed */
+        for (int d = 0; d < 4; d++) {
+            int dr = steps[d][0], dc = steps[d][1], k = 1;
+            while (code_along(geo, r, c, dr, dc, k) != CODE_EMPTY) k++;
+            int er = r + k * dr, ec = c + k * dc;
+            if (er < 0 || ec < 0 || er >= geo->rows || ec >= geo->cols || is_hole(geo, er, ec)) continue;
+            relay(w, geo, dc == 0, er, ec); /* a vertical run crosses the square's row: its across line */
+        }
+    }
+    find_starts(w->s, 0);
 }
 
 /* ---- bounds for top (movegen.py's _windows and _bounded_starts) ---- */
@@ -684,7 +728,27 @@ const char *set_rack(Walk *w, const unsigned char *codes, Py_ssize_t n, uint64_t
     return NULL;
 }
 
-int find_plays(Walk *w, int count, const double *bonus, long long leaves, uint64_t rack_mask, int blanks)
+/* Sort `n` ranked items as ranked_order does: an insertion sort for the few starts of a board, qsort for
+ * longer lists. */
+static void rank(Ranked *items, int n)
+{
+    if (n > 256) {
+        qsort(items, (size_t)n, sizeof(Ranked), ranked_order);
+        return;
+    }
+    for (int i = 1; i < n; i++) {
+        Ranked item = items[i];
+        int at = i;
+        for (; at > 0 && (items[at - 1].value < item.value ||
+                          (items[at - 1].value == item.value && items[at - 1].index > item.index));
+             at--)
+            items[at] = items[at - 1];
+        items[at] = item;
+    }
+}
+
+int find_plays(Walk *w, int count, const double *bonus, long long leaves, uint64_t rack_mask, int blanks,
+               double floor)
 {
     Position *s = w->s;
     Start *order[MAX_POS];
@@ -692,16 +756,16 @@ int find_plays(Walk *w, int count, const double *bonus, long long leaves, uint64
     w->nrecords = w->narena = w->nheap = 0;
     w->seq = 0;
     w->failed = 0;
-    w->top = count;
+    w->top = count > 0 ? count : 0;
     w->bonus = bonus;
-    w->limit = -INFINITY;
+    w->limit = count > 0 ? floor : -INFINITY;
     if (s->nstarts + 1 > w->cap_ranked) {
         Ranked *grown = PyMem_Realloc(w->ranked, sizeof(Ranked) * ((size_t)s->nstarts + 1));
         if (!grown) return -1;
         w->ranked = grown;
         w->cap_ranked = s->nstarts + 1;
     }
-    if (!count) {
+    if (count <= 0) {
         /* every play: no bound, every start that can be reached with the rack's tiles */
         static double unbounded[MAX_RACK + 1];
         for (int k = 0; k <= MAX_RACK; k++) unbounded[k] = INFINITY;
@@ -747,14 +811,15 @@ int find_plays(Walk *w, int count, const double *bonus, long long leaves, uint64
             w->ranked[nstarts] = (Ranked){0, s->starts[i].bounds[0], i};
             nstarts++;
         }
-        qsort(w->ranked, (size_t)nstarts, sizeof(Ranked), ranked_order);
+        rank(w->ranked, nstarts);
         for (int i = 0; i < nstarts; i++) order[i] = &s->starts[w->ranked[i].index];
     }
     walk(w, order, nstarts, rack_mask, blanks);
     if (w->failed) return -1;
 
-    /* the plays, highest first: by score then in search order, or (top) by value then keeping order */
-    int n = count ? w->nheap : w->nrecords;
+    /* the plays, highest first: by score then in search order, or (top) by value then keeping order;
+     * count < 0: every play, in search order */
+    int n = count > 0 ? w->nheap : w->nrecords;
     if (n + 1 > w->cap_ranked) {
         Ranked *grown = PyMem_Realloc(w->ranked, sizeof(Ranked) * ((size_t)n + 1));
         if (!grown) return -1;
@@ -764,6 +829,10 @@ int find_plays(Walk *w, int count, const double *bonus, long long leaves, uint64
     int *found = PyMem_Realloc(w->found, sizeof(int) * ((size_t)n + 1));
     if (!found) return -1;
     w->found = found;
+    if (count < 0) {
+        for (int i = 0; i < n; i++) found[i] = i;
+        return n;
+    }
     for (int i = 0; i < n; i++)
         w->ranked[i] = count ? (Ranked){0, w->heap[i].value, w->heap[i].record}
                              : (Ranked){0, (double)w->records[i].score, i};
@@ -829,7 +898,7 @@ static PyObject *Graph_search(Graph *g, PyObject *args)
         if (bonus_values[i] == -1.0 && PyErr_Occurred()) goto done;
     }
     analyse(w, &geo);
-    int n = find_plays(w, count, bonus_values, nleaves, rack_mask, blanks);
+    int n = find_plays(w, count, bonus_values, nleaves, rack_mask, blanks, -INFINITY);
     if (n < 0) {
         PyErr_NoMemory();
         goto done;

@@ -132,6 +132,11 @@ int read_geometry(Walk *w, Geometry *geo, PyObject *geometry);
 /* Lay out the board `geo->board` for the search (movegen.py's _analyse). */
 void analyse(Walk *w, const Geometry *geo);
 
+/* The same layout after tiles were put on or taken off the board analysed, at the `n` squares `changed`
+ * (row * cols + col), the board holding tiles before and after: only the squares that can differ are
+ * laid out again. */
+void reanalyse(Walk *w, const Geometry *geo, const short *changed, int n);
+
 /* Set the rack to search: `n` codes (a letter index, CODE_BLANK for a blank). Sets the letters it holds
  * (*rack_mask), its blanks and its number of leaves (*leaves, the sub-racks: see _movegen.c); NULL, or
  * what is wrong with the rack. */
@@ -139,9 +144,11 @@ const char *set_rack(Walk *w, const unsigned char *codes, Py_ssize_t n, uint64_t
                      long long *leaves);
 
 /* The plays of the rack set on the board analysed: every play (count 0), highest score first, or the
- * `count` of highest score + bonus[leave index], highest first, as MoveGenerator.generate and top find
- * them. Their records are w->records[w->found[i]] for i below the number returned; -1: out of memory. */
-int find_plays(Walk *w, int count, const double *bonus, long long leaves, uint64_t rack_mask, int blanks);
+ * `count` of highest score + bonus[leave index] above `floor` (-INFINITY: all), highest first, as
+ * MoveGenerator.generate and top find them; count -1: every play in the order found. Their records are
+ * w->records[w->found[i]] for i below the number returned; -1: out of memory. */
+int find_plays(Walk *w, int count, const double *bonus, long long leaves, uint64_t rack_mask, int blanks,
+               double floor);
 
 /* Add the functions of _leaves.c and _search.c to the module; 0, or -1 with an exception set. */
 int add_leave_functions(PyObject *module);
