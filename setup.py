@@ -16,6 +16,7 @@ SOURCES = [
     "scrabble_core/_leaves.c",
     "scrabble_core/_search.c",
     "scrabble_core/_simulate.c",
+    "scrabble_core/_endgame.c",
 ]
 EXACT_FLOATS = [] if sys.platform == "win32" else ["-ffp-contract=off"]
 

@@ -71,3 +71,27 @@ def simulate(
     Raises ValueError for arguments out of their ranges (a candidate that is not a move of the rack);
     MemoryError; what ``clock`` raises.
     """
+
+def solve_endgame(
+    graph: Graph,
+    geometry: tuple[int, int, bytes, tuple[int, ...], int, int, int, int],
+    squares: bytes,
+    rack: bytes,
+    other: bytes,
+    scoreless: int,
+    limit: int,
+    max_depth: int,
+    max_nodes: int,
+    deadline: float | None,
+    clock: Callable[[], float],
+    monotonic: Callable[[], float],
+) -> tuple[tuple[int, bytes], int, int, int, int]:
+    """The endgame solver (scrabble_core.endgame.solve_endgame, in C): the mover holds ``rack``, the
+    other ``other`` (tile codes, at most 8 each), ``scoreless`` scoreless turns played of the ``limit``
+    that end the game. ``max_nodes`` -1 and ``deadline`` None mean no budget; ``clock`` is read at each
+    position (in C when it is ``monotonic``, the same clock). Returns ((kind, placements), value,
+    exact, depth, nodes): a play (1) with three bytes per new tile (square high and low byte, code) or
+    the pass (0).
+
+    Raises ValueError for arguments out of their ranges; MemoryError; what ``clock`` raises.
+    """

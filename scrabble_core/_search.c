@@ -29,6 +29,7 @@ int board_init(SearchBoard *b, Graph *g, PyObject *geometry, const Py_buffer *sq
             goto fail;
         }
         b->squares[i] = (unsigned char)code;
+        b->tiles += code != CODE_EMPTY;
     }
     b->geo.board = b->squares;
     b->leaves = leaves;
@@ -149,7 +150,7 @@ static int leave_bonuses(SearchBoard *b, const Rack *rack, long long nleaves, in
     return 0;
 }
 
-int best_play(SearchBoard *b, const Rack *rack, int leaves, const Rack *other, Move *move)
+int best_play(SearchBoard *b, const Rack *rack, int leaves, const Rack *other, double floor, Move *move)
 {
     unsigned char codes[MAX_RACK];
     int n = 0;
@@ -164,7 +165,7 @@ int best_play(SearchBoard *b, const Rack *rack, int leaves, const Rack *other, M
         analyse(&b->w, &b->geo);
         b->analysed = 1;
     }
-    int found = find_plays(&b->w, 1, b->bonus, nleaves, mask, blanks);
+    int found = find_plays(&b->w, 1, b->bonus, nleaves, mask, blanks, floor);
     if (found < 0) return -1;
     move->n = 0;
     move->score = 0;
@@ -186,17 +187,19 @@ int best_play(SearchBoard *b, const Rack *rack, int leaves, const Rack *other, M
     return 0;
 }
 
-void place_move(SearchBoard *b, const Move *move)
+void set_tiles(SearchBoard *b, const short *squares, const unsigned char *codes, int n)
 {
-    for (int i = 0; i < move->n; i++) b->squares[move->square[i]] = move->code[i];
-    b->analysed = 0;
+    int before = b->tiles;
+    for (int i = 0; i < n; i++) b->squares[squares[i]] = codes ? codes[i] : CODE_EMPTY;
+    b->tiles += codes ? n : -n;
+    /* from or to an empty board every square can change (the start square's anchor, the shortest play) */
+    if (b->analysed && before && b->tiles) reanalyse(&b->w, &b->geo, squares, n);
+    else b->analysed = 0;
 }
 
-void remove_move(SearchBoard *b, const Move *move)
-{
-    for (int i = 0; i < move->n; i++) b->squares[move->square[i]] = CODE_EMPTY;
-    b->analysed = 0;
-}
+void place_move(SearchBoard *b, const Move *move) { set_tiles(b, move->square, move->code, move->n); }
+
+void remove_move(SearchBoard *b, const Move *move) { set_tiles(b, move->square, NULL, move->n); }
 
 void take_tiles(Rack *rack, const Move *move)
 {
@@ -204,4 +207,7 @@ void take_tiles(Rack *rack, const Move *move)
     rack->n -= move->n;
 }
 
-int add_search_functions(PyObject *module) { return add_simulate_functions(module); }
+int add_search_functions(PyObject *module)
+{
+    return add_simulate_functions(module) < 0 || add_endgame_functions(module) < 0 ? -1 : 0;
+}

@@ -1,4 +1,4 @@
-/* What the native searches share (_leaves.c, _search.c, _simulate.c): the leave table, the
+/* What the native searches share (_leaves.c, _search.c, _simulate.c, _endgame.c): the leave table, the
  * random stream, and a board to play moves on with the move generator of _movegen.c.
  */
 #ifndef SCRABBLE_SEARCH_H
@@ -101,6 +101,7 @@ typedef struct {
     Position *s;
     Geometry geo;
     unsigned char squares[MAX_BOARD];
+    int tiles;    /* on the board */
     int analysed; /* whether s is the analysis of squares */
     const LeaveTable *leaves;
     int leave_of[TILE_KINDS]; /* a tile's index in the leave table's chars, -1 if none */
@@ -121,10 +122,15 @@ int rack_points(const SearchBoard *b, const Rack *rack);
 /* The leave model's value of `rack`. */
 double rack_leave_value(const SearchBoard *b, const Rack *rack);
 
-/* The best play of `rack` (none: a pass) by score plus the value of its leave: the leave model's
- * (LEAVES_MODEL) or the endgame rule's (LEAVES_ENDGAME: going out earns twice the points of `other`,
- * tiles kept cost twice theirs), the one MoveGenerator.best finds. 0, or -1: out of memory. */
-int best_play(SearchBoard *b, const Rack *rack, int leaves, const Rack *other, Move *move);
+/* The best play of `rack` by score plus the value of its leave: the leave model's (LEAVES_MODEL) or the
+ * endgame rule's (LEAVES_ENDGAME: going out earns twice the points of `other`, tiles kept cost twice
+ * theirs), the one MoveGenerator.best finds; a pass when no play is worth more than `floor`
+ * (-INFINITY: when there is none). 0, or -1: out of memory. */
+int best_play(SearchBoard *b, const Rack *rack, int leaves, const Rack *other, double floor, Move *move);
+
+/* Put `n` tiles on the board: codes[i] on squares[i] (codes NULL: take them off); the analysis
+ * follows. */
+void set_tiles(SearchBoard *b, const short *squares, const unsigned char *codes, int n);
 
 /* Put the tiles of the play `move` on the board / take them off again. */
 void place_move(SearchBoard *b, const Move *move);
@@ -133,7 +139,8 @@ void remove_move(SearchBoard *b, const Move *move);
 /* Take the tiles `move` uses (placed or exchanged) from `rack`. */
 void take_tiles(Rack *rack, const Move *move);
 
-/* Add the functions of _simulate.c to the module; 0, or -1 with an exception set. */
+/* Add the functions of _simulate.c and _endgame.c to the module; 0, or -1 with an exception set. */
 int add_simulate_functions(PyObject *module);
+int add_endgame_functions(PyObject *module);
 
 #endif

@@ -63,7 +63,8 @@ static int playout(Sim *sim, const Candidate *c, double *result)
     for (int ply = 0; ply <= sim->plies; ply++) {
         int turn = ply % 2, sign = turn ? -1 : 1;
         if (ply) {
-            if (best_play(b, &racks[turn], tail > head ? LEAVES_MODEL : LEAVES_ENDGAME, &racks[1 - turn], &move) < 0) {
+            if (best_play(b, &racks[turn], tail > head ? LEAVES_MODEL : LEAVES_ENDGAME, &racks[1 - turn], -INFINITY,
+                          &move) < 0) {
                 status = -1;
                 goto done;
             }

@@ -2,20 +2,18 @@
 
 The two paths must give the same statistics, bit for bit, from the same seed: the same deals, the same
 playouts, the same sums and the same pruning. The Python path runs here with the native move generator
-behind a plain MoveSource (the simulation runs in C only for a MoveGenerator), so it is the reference
-simulation.py describes, at the native generator's speed.
+behind a plain move source (``python_generator``: the simulation runs in C only for a MoveGenerator),
+so it is the reference simulation.py describes, at the native generator's speed.
 """
 
 from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable, Sequence
 
 import pytest
 
 from scrabble_core.ai import (
-    Candidate,
     Level,
     MoveSource,
     SeatView,
@@ -23,7 +21,6 @@ from scrabble_core.ai import (
     default_leave_model,
     seat_view,
 )
-from scrabble_core.board import Board
 from scrabble_core.game import Game
 from scrabble_core.leaves import LeaveModel
 from scrabble_core.lexicon import Lexicon
@@ -42,26 +39,6 @@ from scrabble_core.simulation import (
 from scrabble_core.variant import get_variant
 
 needs_native = pytest.mark.skipif(native_core() is None, reason="the native core is not in use")
-
-
-class PythonPath:
-    """The native generator as a plain MoveSource: the simulation takes its pure-Python path."""
-
-    def __init__(self, generator: MoveGenerator) -> None:
-        self.generator = generator
-
-    def generate(self, board: Board, rack: str) -> Sequence[Candidate]:
-        return self.generator.generate(board, rack)
-
-    def best(
-        self, board: Board, rack: str, leave_value: Callable[[str], float] | None = None
-    ) -> Candidate | None:
-        return self.generator.best(board, rack, leave_value)
-
-    def top(
-        self, board: Board, rack: str, count: int, leave_value: Callable[[str], float] | None = None
-    ) -> Sequence[Candidate]:
-        return self.generator.top(board, rack, count, leave_value)
 
 
 @pytest.fixture(scope="module")
@@ -104,15 +81,17 @@ POSITIONS = {
 @needs_native
 @pytest.mark.parametrize("name", sorted(POSITIONS))
 def test_the_native_share_equals_the_python_share(
-    enable_lexicon: Lexicon, enable_generator: MoveGenerator, model: LeaveModel, name: str
+    enable_lexicon: Lexicon,
+    enable_generator: MoveGenerator,
+    python_generator: MoveSource,
+    model: LeaveModel,
+    name: str,
 ) -> None:
     seed, bag, turns = POSITIONS[name]
     view = position(enable_lexicon, enable_generator, seed, bag, turns)
     iterations = 12 if bag else 30
     native = simulate_share(view, enable_generator, model, 1000 + seed, 0, max_iterations=iterations)
-    python = simulate_share(
-        view, PythonPath(enable_generator), model, 1000 + seed, 0, max_iterations=iterations
-    )
+    python = simulate_share(view, python_generator, model, 1000 + seed, 0, max_iterations=iterations)
     assert native == python
     assert native.iterations > 0 and len(native.moves) > 2
     if not bag:  # the midgame candidates hold exchanges
@@ -121,26 +100,26 @@ def test_the_native_share_equals_the_python_share(
 
 @needs_native
 def test_a_blank_on_the_rack_and_pruning_run_the_same_in_both(
-    enable_lexicon: Lexicon, enable_generator: MoveGenerator, model: LeaveModel
+    enable_lexicon: Lexicon, enable_generator: MoveGenerator, python_generator: MoveSource, model: LeaveModel
 ) -> None:
     for seed in itertools.count(20):
         view = position(enable_lexicon, enable_generator, seed, None, 5)
         if "?" in view.rack:
             break
     native = simulate_share(view, enable_generator, model, 7, 3, max_iterations=40)
-    python = simulate_share(view, PythonPath(enable_generator), model, 7, 3, max_iterations=40)
+    python = simulate_share(view, python_generator, model, 7, 3, max_iterations=40)
     assert native == python
     assert not all(native.active)  # some candidates were pruned
 
 
 @needs_native
 def test_the_clock_is_read_as_in_python(
-    enable_lexicon: Lexicon, enable_generator: MoveGenerator, model: LeaveModel
+    enable_lexicon: Lexicon, enable_generator: MoveGenerator, python_generator: MoveSource, model: LeaveModel
 ) -> None:
     # Each reading advances one second: iterations start at 0, 2, 4, 6, 8; one at 10 would overrun 9.5.
     view = position(enable_lexicon, enable_generator, 4, None, 6)
     readings: dict[str, list[int]] = {}
-    for path, generator in (("native", enable_generator), ("python", PythonPath(enable_generator))):
+    for path, generator in (("native", enable_generator), ("python", python_generator)):
         ticks = itertools.count()
         seen = readings[path] = []
 
