@@ -31,7 +31,7 @@
 #define EG_LOWER 1
 #define EG_UPPER 2
 #define EG_INFINITY 1000000
-#define EG_TABLE_BITS 19
+#define EG_TABLE_BITS 19 /* at most: a small node budget takes a smaller table */
 #define EG_LIST_BITS 16
 #define EG_MAX_CACHED (1 << 20)
 #define EG_NONE 255 /* a Tiny that is no move */
@@ -65,6 +65,7 @@ typedef struct {
 
 typedef struct {
     SearchBoard board;
+    int table_bits, list_bits, max_cached; /* the sizes of the table, the lists' index and the arena */
     int limit;     /* scoreless turns that end the game */
     uint64_t hash; /* of the tiles placed since the root */
     Entry *table;
@@ -196,7 +197,7 @@ static EgMove *plays(Solver *s, const Rack *mover, const Rack *other, int *n, Eg
 {
     *owned = NULL;
     uint64_t key = s->hash ^ rack_key(mover, 5);
-    uint64_t mask = (1ULL << EG_LIST_BITS) - 1;
+    uint64_t mask = (1ULL << s->list_bits) - 1;
     uint64_t slot = key & mask;
     while (s->lists[slot].n >= 0 && s->lists[slot].key != key) slot = (slot + 1) & mask;
     if (s->lists[slot].n >= 0) {
@@ -218,7 +219,7 @@ static EgMove *plays(Solver *s, const Rack *mover, const Rack *other, int *n, Eg
     }
     int found = find_plays(&b->w, -1, NULL, leaves, rack_mask, blanks, -INFINITY);
     if (found < 0) return NULL;
-    int cache = s->narena + found <= EG_MAX_CACHED && s->nlists * 2 < (1 << EG_LIST_BITS);
+    int cache = s->narena + found <= s->max_cached && s->nlists * 2 < (1 << s->list_bits);
     EgMove *moves = cache ? s->arena + s->narena : (*owned = PyMem_Malloc(sizeof(EgMove) * ((size_t)found + 1)));
     if (!moves) return NULL;
     int out = 2 * rack_points(b, other), cols = b->geo.cols;
@@ -254,13 +255,13 @@ static EgMove *plays(Solver *s, const Rack *mover, const Rack *other, int *n, Eg
 
 static Entry *probe(Solver *s, uint64_t key)
 {
-    Entry *entry = &s->table[key & ((1ULL << EG_TABLE_BITS) - 1)];
+    Entry *entry = &s->table[key & ((1ULL << s->table_bits) - 1)];
     return entry->used && entry->key == key ? entry : NULL;
 }
 
 static void store(Solver *s, uint64_t key, int depth, int value, int flag, int complete, const Tiny *best)
 {
-    Entry *entry = &s->table[key & ((1ULL << EG_TABLE_BITS) - 1)];
+    Entry *entry = &s->table[key & ((1ULL << s->table_bits) - 1)];
     *entry = (Entry){key, value, *best, (signed char)(depth > 127 ? 127 : depth), (unsigned char)flag,
                      (unsigned char)complete, 1};
 }
@@ -472,14 +473,25 @@ static PyObject *solve_endgame(PyObject *module, PyObject *args)
         s->deadline = PyFloat_AsDouble(deadline);
         if (s->deadline == -1.0 && PyErr_Occurred()) goto done;
     }
-    s->table = PyMem_Calloc((size_t)1 << EG_TABLE_BITS, sizeof(Entry));
-    s->lists = PyMem_Malloc(sizeof(MoveList) << EG_LIST_BITS);
-    s->arena = PyMem_Malloc(sizeof(EgMove) * EG_MAX_CACHED);
+    /* a node budget needs no more room than it can fill */
+    s->table_bits = EG_TABLE_BITS;
+    s->list_bits = EG_LIST_BITS;
+    s->max_cached = EG_MAX_CACHED;
+    if (max_nodes >= 0) {
+        int bits = 8;
+        while (bits < EG_TABLE_BITS && (1LL << bits) < 4 * max_nodes) bits++;
+        s->table_bits = bits;
+        s->list_bits = bits < EG_LIST_BITS ? bits : EG_LIST_BITS;
+        s->max_cached = max_nodes * 64 < EG_MAX_CACHED ? (int)(max_nodes * 64) + 4096 : EG_MAX_CACHED;
+    }
+    s->table = PyMem_Calloc((size_t)1 << s->table_bits, sizeof(Entry));
+    s->lists = PyMem_Malloc(sizeof(MoveList) << s->list_bits);
+    s->arena = PyMem_Malloc(sizeof(EgMove) * (size_t)s->max_cached);
     if (!s->table || !s->lists || !s->arena) {
         PyErr_NoMemory();
         goto done;
     }
-    for (int i = 0; i < 1 << EG_LIST_BITS; i++) s->lists[i].n = -1;
+    for (int i = 0; i < 1 << s->list_bits; i++) s->lists[i].n = -1;
     int have = 0, best_value = 0, exact = 0, finished = 0;
     Tiny best = PASS;
     uint64_t root_key = node_key(s, &rack, &other, scoreless);

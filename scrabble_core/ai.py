@@ -8,7 +8,8 @@ generator the levels search with are the types of :mod:`scrabble_core.ai_types`.
 Levels (:class:`Level`):
 
 - ``expert``: simulates the best candidates a few turns ahead against racks drawn from the unseen tiles,
-  and solves the endgame exactly once the bag is empty (:mod:`scrabble_core.simulation`);
+  plays the pre-endgame out on every draw and solves the endgame once the bag is empty
+  (:mod:`scrabble_core.expert`);
 - ``hard``: the move of highest equity (a static, leave-based player);
 - ``medium`` and ``easy``: weaker *human-like* players, not a strong bot that blunders at random. They
   know fewer words (a longest main word, a most tiles played at once), weigh the leave less or not at
@@ -50,10 +51,10 @@ from scrabble_core.equity import (
     exchange_options,
     move_equity,
 )
+from scrabble_core.expert import expert_move
 from scrabble_core.leaves import LeaveModel
 from scrabble_core.lexicon import WordList
 from scrabble_core.move import Exchange, Move, Pass
-from scrabble_core.simulation import expert_move
 
 __all__ = [
     "AI_LEVELS",
@@ -147,7 +148,7 @@ def choose_move(
     ``medium`` only) comes from ``rng``. With a ``deadline`` (:func:`time.monotonic` value), the best
     move found when it passes is returned (at worst the highest-scoring play, found first).
     ``leaves`` defaults to :func:`default_leave_model`. ``expert`` without a deadline searches
-    ``budget`` (:func:`scrabble_core.simulation.expert_move`).
+    ``budget`` (:func:`scrabble_core.expert.expert_move`).
     """
     board, rack = view.board, view.rack
     if level is Level.GREEDY:

@@ -55,10 +55,14 @@ class ExpertBudget:
         iterations: simulation iterations (one draw of the unseen tiles, every candidate played out
             on it; see :mod:`scrabble_core.simulation`).
         endgame_nodes: positions the endgame solver searches once the bag is empty.
+        pre_endgame_nodes: positions the endgame solver searches at each end of a pre-endgame playout
+            (bag 1-6 tiles; see :mod:`scrabble_core.pre_endgame`, which plays at most ``iterations``
+            random deals when it does not play every deal).
     """
 
     iterations: int = 6
     endgame_nodes: int = 60
+    pre_endgame_nodes: int = 40
 
 
 DEFAULT_BUDGET: Final = ExpertBudget()

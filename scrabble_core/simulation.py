@@ -28,16 +28,17 @@ machine.
 Draws: the deals come from :class:`~scrabble_core.draws.Draws` seeded from the ``rng`` passed in, one
 shuffle of the unseen tiles per iteration. Shares: a simulation splits into *shares* that draw
 unrelated streams from one seed (:func:`simulate_share`, e.g. one per process) and whose statistics
-add up (:func:`merge_stats`); :func:`simulation_result` decides on the merged statistics. A candidate
-is then chosen among those still simulated at the end of some share, by mean.
+add up (:func:`merge_stats`); :func:`simulation_result` decides on the merged statistics alone. A
+candidate is then chosen among those still simulated at the end of some share, by mean.
 
 Native core: where the move generator runs in the native core, a share runs in C (``_simulate.c``)
 with the same draws, the same playouts and the same arithmetic in the same order, so both give the
 same statistics, bit for bit, from the same seed (``SCRABBLE_PURE_PYTHON=1`` forces Python).
 
-The expert's other phases: :mod:`scrabble_core.endgame` once the bag is empty (two players), the
-pre-endgame (bag 1-6 tiles: more candidates, playouts to the end of the game, :data:`PRE_ENDGAME_PLIES`).
-Games of more than two players get the static choice.
+The expert plays by :mod:`scrabble_core.expert`: this simulation in the midgame, the pre-endgame and
+the endgame solver later. For the analysis of a position with 1-6 tiles in the bag, this simulation
+takes more candidates and plays them out to the end of the game (:data:`PRE_ENDGAME_PLIES`). Games
+of more than two players get the static choice.
 """
 
 from __future__ import annotations
@@ -49,13 +50,12 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Final
 
-from scrabble_core.ai_types import DEFAULT_BUDGET, Candidate, ExpertBudget, MoveSource, SeatView
+from scrabble_core.ai_types import DEFAULT_BUDGET, Candidate, MoveSource, SeatView
 from scrabble_core.board import Board
 from scrabble_core.draws import Draws, share_seed
-from scrabble_core.endgame import solve_endgame
 from scrabble_core.equity import ENDGAME_RACK_FACTOR, exchange_options, move_equity
 from scrabble_core.leaves import LeaveModel
-from scrabble_core.move import Exchange, Move, Pass, Play
+from scrabble_core.move import Exchange, Move, Pass, Play, move_from_gcg
 from scrabble_core.movegen import MoveGenerator, NativeBoard
 from scrabble_core.squares import Square
 from scrabble_core.validation import remove_tiles
@@ -68,7 +68,6 @@ __all__ = [
     "SimResult",
     "SimStats",
     "candidates",
-    "expert_move",
     "merge_stats",
     "simulate",
     "simulate_share",
@@ -130,34 +129,6 @@ class SimStats:
     active: tuple[bool, ...]
 
 
-def expert_move(
-    view: SeatView,
-    generator: MoveSource,
-    model: LeaveModel,
-    rng: random.Random,
-    deadline: float | None = None,
-    *,
-    clock: Clock = time.monotonic,
-    budget: ExpertBudget = DEFAULT_BUDGET,
-) -> Move:
-    """The ``expert`` level's move for ``view``: the endgame solver when the bag is empty (two
-    players), else :func:`simulate`. Without a deadline the search stops at ``budget`` (iterations or
-    endgame positions), so the choice is reproducible."""
-    if view.bag_size == 0 and view.players == 2:
-        result = solve_endgame(
-            view.board,
-            view.rack,
-            view.unseen,
-            generator,
-            deadline=deadline,
-            clock=clock,
-            max_nodes=budget.endgame_nodes if deadline is None else None,
-        )
-        return result.move
-    max_iterations = budget.iterations if deadline is None else None
-    return simulate(view, generator, model, rng, deadline, clock=clock, max_iterations=max_iterations).move
-
-
 def candidates(
     view: SeatView, generator: MoveSource, model: LeaveModel, count: int
 ) -> list[tuple[float, Move, int]]:
@@ -201,7 +172,7 @@ def simulate(
     stats = _run_share(
         view, generator, model, ranked, plies, share_seed(seed, 0), deadline, clock, max_iterations
     )
-    return _result(ranked, stats)
+    return simulation_result(stats)
 
 
 def simulate_share(
@@ -255,19 +226,33 @@ def merge_stats(parts: Sequence[SimStats]) -> SimStats:
     )
 
 
-def simulation_result(view: SeatView, generator: MoveSource, model: LeaveModel, stats: SimStats) -> SimResult:
-    """The move the statistics of :func:`simulate_share` (merged) choose for ``view``, as
-    :func:`simulate` would with those statistics.
+def simulation_result(stats: SimStats, min_iterations: int = MIN_ITERATIONS) -> SimResult:
+    """The move ``stats`` choose: the best mean among the candidates still simulated in some share (the
+    higher static equity among equals: the earlier candidate); the static choice (the first candidate)
+    below ``min_iterations`` iterations. Reads nothing but ``stats``, so shares run elsewhere (other
+    processes) are decided where they are merged.
 
     Raises:
-        ValueError: ``stats`` are not a simulation of ``view``'s candidates.
+        ValueError: ``stats`` have no candidate.
     """
-    ranked, _ = _plan(view, generator, model)
-    if not ranked:
-        return SimResult(Pass(), Pass(), 0, ())
-    if stats.moves != tuple(move.gcg() for _, move, _ in ranked):
-        raise ValueError("the statistics are of other candidates")
-    return _result(ranked, stats)
+    if not stats.moves:
+        raise ValueError("statistics without candidates")
+    moves = [move_from_gcg(move) for move in stats.moves]
+    static = moves[0]
+    if stats.iterations < min_iterations or not any(stats.counts):
+        return SimResult(static, static, stats.iterations, ())
+    mean = [
+        total / count if count else -math.inf for total, count in zip(stats.sums, stats.counts, strict=True)
+    ]
+    means = sorted(
+        ((move, mean[index]) for index, move in enumerate(moves) if stats.counts[index]),
+        key=lambda item: (-item[1], str(item[0])),
+    )
+    best = max(
+        (index for index, alive in enumerate(stats.active) if alive and stats.counts[index]),
+        key=lambda index: (mean[index], -index),
+    )
+    return SimResult(moves[best], static, stats.iterations, tuple(means))
 
 
 def _plan(view: SeatView, generator: MoveSource, model: LeaveModel) -> tuple[Ranked, int]:
@@ -275,25 +260,6 @@ def _plan(view: SeatView, generator: MoveSource, model: LeaveModel) -> tuple[Ran
     pre_endgame = 0 < view.bag_size <= PRE_ENDGAME_BAG
     ranked = candidates(view, generator, model, PRE_ENDGAME_CANDIDATES if pre_endgame else CANDIDATES)
     return tuple(ranked), PRE_ENDGAME_PLIES if pre_endgame else PLIES
-
-
-def _result(ranked: Ranked, stats: SimStats) -> SimResult:
-    """The move ``stats`` choose: the best mean among the candidates still simulated (the higher
-    static equity among equals); the static choice below :data:`MIN_ITERATIONS` iterations."""
-    static = ranked[0][1]
-    if stats.iterations < MIN_ITERATIONS:
-        return SimResult(static, static, stats.iterations, ())
-    mean = [
-        total / count if count else -math.inf for total, count in zip(stats.sums, stats.counts, strict=True)
-    ]
-    means = sorted(
-        ((move, mean[index]) for index, (_, move, _) in enumerate(ranked) if stats.counts[index]),
-        key=lambda item: (-item[1], str(item[0])),
-    )
-    best = max(
-        (index for index, alive in enumerate(stats.active) if alive), key=lambda index: (mean[index], -index)
-    )
-    return SimResult(ranked[best][1], static, stats.iterations, tuple(means))
 
 
 def _stats(

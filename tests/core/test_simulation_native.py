@@ -30,7 +30,6 @@ from scrabble_core.native import native_core
 from scrabble_core.simulation import (
     MIN_ITERATIONS,
     SimStats,
-    _result,
     merge_stats,
     simulate,
     simulate_share,
@@ -143,11 +142,11 @@ def test_shares_merge_into_one_result(
     merged = merge_stats(shares)
     assert merged.iterations == sum(share.iterations for share in shares) == 18
     assert merged.counts == tuple(map(sum, zip(*(share.counts for share in shares), strict=True)))
-    result = simulation_result(view, enable_generator, model, merged)
+    result = simulation_result(merged)
     assert result.iterations == 18
     means = dict((str(move), mean) for move, mean in result.means)
     assert means[str(result.move)] == max(means.values())
-    alone = simulation_result(view, enable_generator, model, shares[0])
+    alone = simulation_result(shares[0])
     assert alone.iterations == 6 and alone.means != result.means
 
 
@@ -158,7 +157,7 @@ def test_simulate_runs_share_zero_of_the_seed_it_draws(
     seed = random.Random(8).getrandbits(64)
     share = simulate_share(view, enable_generator, model, seed, 0, max_iterations=MIN_ITERATIONS + 2)
     assert simulate(view, enable_generator, model, random.Random(8), max_iterations=MIN_ITERATIONS + 2) == (
-        simulation_result(view, enable_generator, model, share)
+        simulation_result(share)
     )
 
 
@@ -179,8 +178,8 @@ def test_merging_refuses_other_candidates(
         merge_stats([first, second])
     with pytest.raises(ValueError, match="no shares to merge"):
         merge_stats([])
-    with pytest.raises(ValueError, match="the statistics are of other candidates"):
-        simulation_result(other, enable_generator, model, first)
+    with pytest.raises(ValueError, match="statistics without candidates"):
+        simulation_result(SimStats((), 0, (), (), (), ()))
     with pytest.raises(ValueError, match="a share needs a deadline or a number of iterations"):
         simulate_share(other, enable_generator, model, 1, 0)
 
@@ -194,15 +193,13 @@ def test_a_candidate_pruned_in_every_share_is_not_chosen() -> None:
         (90.0, 600.0, 20.0),
         (True, False, True),
     )
-    ranked = ((10.0, Play.from_gcg("8H AB"), 5), (9.0, Play.from_gcg("8H CD"), 7), (8.0, Exchange("E"), 0))
-    result = _result(ranked, stats)
+    result = simulation_result(stats)
     # "8H CD" has the best mean (13.3) but no share still simulated it: the best active mean wins.
     assert result.move == Play.from_gcg("8H AB")
+    assert (result.static, result.iterations) == (Play.from_gcg("8H AB"), 12)
     assert result.means[0] == (Play.from_gcg("8H CD"), 40.0 / 3)
-    assert (
-        _result(ranked, SimStats(stats.moves, 3, (3, 3, 3), stats.sums, stats.squares, stats.active)).move
-        == (ranked[0][1])
-    )
-    assert isinstance(
-        _result(((0.0, Pass(), 0),), SimStats(("-",), 0, (0,), (0.0,), (0.0,), (True,))).move, Pass
-    )
+    # Below the iterations needed, the static choice (the first candidate) stands.
+    few = SimStats(stats.moves, 3, (3, 3, 3), (3.0, 9.0, 30.0), stats.squares, (True, True, True))
+    assert simulation_result(few).move == Play.from_gcg("8H AB")
+    assert simulation_result(few, min_iterations=3).move == Exchange("E")
+    assert isinstance(simulation_result(SimStats(("-",), 0, (0,), (0.0,), (0.0,), (True,))).move, Pass)
