@@ -58,6 +58,8 @@ def simulate(
     clock: Callable[[], float],
     prune_after: int,
     prune_confidence: float,
+    inferred: list[bytes],
+    weights: list[int],
 ) -> tuple[int, list[int], list[float], list[float], list[int]]:
     """One share of the expert's simulation (scrabble_core.simulation's _run_share, the same results).
 
@@ -66,7 +68,9 @@ def simulate(
     Each candidate is ``(kind, points, data)``: a play (1) with three bytes per new tile (square high
     and low byte, code), an exchange (2) with the codes of its tiles, a pass (0) with none.
     ``max_iterations`` -1 and ``deadline`` None mean no limit; ``clock`` is read before and after each
-    iteration. Returns (iterations, counts, sums, sums of squares, indexes still simulated).
+    iteration. ``inferred`` are leaves the opponent may hold (codes) and ``weights`` their whole-number
+    weights (empty lists: no inference). Returns (iterations, counts, sums, sums of squares, indexes
+    still simulated).
 
     Raises ValueError for arguments out of their ranges (a candidate that is not a move of the rack);
     MemoryError; what ``clock`` raises.

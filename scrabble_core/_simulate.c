@@ -1,6 +1,6 @@
-/* The simulation's share in C: simulation.py's _run_share and _Playout, the same steps in the same
- * order with the same arithmetic, so that both give the same statistics from the same seed (read that
- * module's docstrings for what a share does).
+/* The simulation's share in C: simulation.py's _run_share, _deal and _Playout, the same steps in the
+ * same order with the same arithmetic, so that both give the same statistics from the same seed (read
+ * that module's docstrings for what a share does).
  */
 #include "_search.h"
 #include <math.h>
@@ -18,6 +18,9 @@ typedef struct {
     Rack rack;                 /* the seat's */
     const unsigned char *unseen;
     int nunseen, opponent, plies;
+    int ninferred;             /* leaves the opponent may have kept, and their weights */
+    unsigned char (*inferred)[MAX_RACK + 1]; /* each: its size, then its tiles */
+    long long *weights, total;
     Candidate *candidates;
     int ncandidates;
     unsigned char *tiles, *bag; /* the iteration's deal; the bag, MAX_RACK free places before it */
@@ -83,6 +86,32 @@ static int playout(Sim *sim, const Candidate *c, double *result)
 done:
     while (nplaced) remove_move(b, &placed[--nplaced]);
     return status;
+}
+
+/* The iteration's unseen tiles in sim->tiles, the opponent's rack first (simulation.py's _deal):
+ * shuffled; with inferred leaves, one drawn by weight, then the other tiles shuffled. */
+static void deal(Sim *sim, uint64_t *state)
+{
+    if (!sim->ninferred) {
+        memcpy(sim->tiles, sim->unseen, (size_t)sim->nunseen);
+        draw_shuffle(state, sim->tiles, sim->nunseen);
+        return;
+    }
+    long long pick = (long long)draw_below(state, (uint64_t)sim->total);
+    int index = 0;
+    while (pick >= sim->weights[index]) pick -= sim->weights[index++];
+    const unsigned char *leave = sim->inferred[index];
+    int kept = leave[0], rest = sim->nunseen;
+    unsigned char *others = sim->tiles + kept;
+    memcpy(others, sim->unseen, (size_t)sim->nunseen);
+    for (int k = 0; k < kept; k++) { /* take out the leave's tiles, the first copy of each */
+        int at = 0;
+        while (others[at] != leave[1 + k]) at++;
+        memmove(others + at, others + at + 1, (size_t)(rest - at - 1));
+        rest--;
+    }
+    draw_shuffle(state, others, rest);
+    memcpy(sim->tiles, leave + 1, (size_t)kept);
 }
 
 /* simulation.py's _survivors: the indexes of `active` kept, written over it; their number. */
@@ -172,19 +201,62 @@ static int read_clock(PyObject *clock, double *value)
     return *value == -1.0 && PyErr_Occurred() ? -1 : 0;
 }
 
+/* Read the inferred leaves and their weights into sim (each leave's tiles among the unseen ones); 0, or
+ * -1 with an exception set. */
+static int read_inferred(Sim *sim, PyObject *leaves, PyObject *weights)
+{
+    Py_ssize_t n = PyList_GET_SIZE(leaves);
+    if (PyList_GET_SIZE(weights) != n) {
+        PyErr_SetString(PyExc_ValueError, "one weight per inferred leave");
+        return -1;
+    }
+    sim->ninferred = (int)n;
+    sim->inferred = PyMem_Calloc((size_t)(n ? n : 1), MAX_RACK + 1);
+    sim->weights = PyMem_Calloc((size_t)(n ? n : 1), sizeof(long long));
+    if (!sim->inferred || !sim->weights) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    Rack unseen = {0};
+    for (int i = 0; i < sim->nunseen; i++) unseen.count[sim->unseen[i]]++;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        char *data;
+        Py_ssize_t length;
+        if (PyBytes_AsStringAndSize(PyList_GET_ITEM(leaves, i), &data, &length) < 0) return -1;
+        long long weight = PyLong_AsLongLong(PyList_GET_ITEM(weights, i));
+        if (weight == -1 && PyErr_Occurred()) return -1;
+        Rack leave = {0};
+        int fits = length <= sim->opponent && weight >= 1 && weight < (1LL << 40);
+        for (Py_ssize_t k = 0; fits && k < length; k++) {
+            int tile = (unsigned char)data[k];
+            fits = tile < TILE_KINDS && ++leave.count[tile] <= unseen.count[tile];
+        }
+        if (!fits) {
+            PyErr_SetString(PyExc_ValueError, "an inferred leave that is not among the unseen tiles");
+            return -1;
+        }
+        sim->inferred[i][0] = (unsigned char)length;
+        memcpy(sim->inferred[i] + 1, data, (size_t)length);
+        sim->weights[i] = weight;
+        sim->total += weight;
+    }
+    return 0;
+}
+
 /* simulate(): see _movegen.pyi. */
 static PyObject *simulate(PyObject *module, PyObject *args)
 {
-    PyObject *graph, *geometry, *table, *specs, *deadline, *clock, *result = NULL;
+    PyObject *graph, *geometry, *table, *specs, *deadline, *clock, *inferred, *weights, *result = NULL;
     Py_buffer squares, rack, unseen;
     int opponent, plies, prune_after;
     unsigned long long seed;
     long long max_iterations;
     double confidence;
     (void)module;
-    if (!PyArg_ParseTuple(args, "O!O!y*O!y*y*iO!iKLOOid", &GraphType, &graph, &PyTuple_Type, &geometry, &squares,
+    if (!PyArg_ParseTuple(args, "O!O!y*O!y*y*iO!iKLOOidO!O!", &GraphType, &graph, &PyTuple_Type, &geometry, &squares,
                           &PyTuple_Type, &table, &rack, &unseen, &opponent, &PyList_Type, &specs, &plies, &seed,
-                          &max_iterations, &deadline, &clock, &prune_after, &confidence))
+                          &max_iterations, &deadline, &clock, &prune_after, &confidence, &PyList_Type, &inferred,
+                          &PyList_Type, &weights))
         return NULL;
     Sim sim;
     memset(&sim, 0, sizeof sim);
@@ -219,7 +291,7 @@ static PyObject *simulate(PyObject *module, PyObject *args)
     sim.nunseen = (int)unseen.len;
     sim.opponent = opponent;
     sim.plies = plies;
-    if (read_candidates(&sim, specs) < 0) goto done;
+    if (read_candidates(&sim, specs) < 0 || read_inferred(&sim, inferred, weights) < 0) goto done;
     int n = sim.ncandidates;
     sim.tiles = PyMem_Malloc((size_t)sim.nunseen + 1);
     sim.bag = PyMem_Malloc((size_t)sim.nunseen + MAX_RACK + 1);
@@ -242,8 +314,7 @@ static PyObject *simulate(PyObject *module, PyObject *args)
         double started, ended;
         if (read_clock(clock, &started) < 0) break;
         if (deadline != Py_None && started + last >= limit) break;
-        memcpy(sim.tiles, sim.unseen, (size_t)sim.nunseen);
-        draw_shuffle(&state, sim.tiles, sim.nunseen);
+        deal(&sim, &state);
         int failed = 0;
         for (int k = 0; k < nactive && !failed; k++) failed = playout(&sim, &sim.candidates[active[k]], &results[k]);
         if (failed) {
@@ -282,6 +353,8 @@ done:
     if (have_board) board_free(&sim.board);
     if (have_leaves) leave_table_free(&leaves);
     PyMem_Free(sim.candidates);
+    PyMem_Free(sim.inferred);
+    PyMem_Free(sim.weights);
     PyMem_Free(sim.tiles);
     PyMem_Free(sim.bag);
     PyMem_Free(sums);

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 from scrabble_core.board import Board
-from scrabble_core.game import Game
+from scrabble_core.game import EventKind, Game
 from scrabble_core.move import Play
 from scrabble_core.variant import Variant, variant_from_dict, variant_to_dict
 
@@ -71,10 +71,13 @@ DEFAULT_BUDGET: Final = ExpertBudget()
 
 @dataclass(frozen=True)
 class SeatView:
-    """What one seat may know: the board, its own rack, the tiles it cannot see, the bag size and scores.
+    """What one seat may know: the board, its own rack, the tiles it cannot see, the bag size, scores and
+    the opponent's last play.
 
     ``unseen`` holds the bag and the other racks together, sorted, so it says nothing about who holds
     what. ``scores`` is indexed by seat; ``board`` is a copy that the AI does not change.
+    ``last_play`` is the play (GCG) the opponent made on their last turn when it still stands (two
+    players; empty otherwise): :mod:`scrabble_core.inference` reads the tiles they kept from it.
     """
 
     variant: Variant
@@ -84,6 +87,7 @@ class SeatView:
     bag_size: int
     scores: tuple[int, ...]
     seat: int
+    last_play: str = ""
 
     @property
     def players(self) -> int:
@@ -100,6 +104,7 @@ class SeatView:
             "bag_size": self.bag_size,
             "scores": list(self.scores),
             "seat": self.seat,
+            "last_play": self.last_play,
         }
 
     @classmethod
@@ -118,6 +123,7 @@ class SeatView:
             bag_size=data["bag_size"],
             scores=tuple(data["scores"]),
             seat=data["seat"],
+            last_play=data.get("last_play", ""),
         )
 
 
@@ -131,4 +137,18 @@ def seat_view(game: Game, seat: int) -> SeatView:
         bag_size=len(game.bag),
         scores=tuple(player.score for player in game.players),
         seat=seat,
+        last_play=_last_play(game, seat),
     )
+
+
+_TURNS: Final = frozenset(
+    {EventKind.PLAY, EventKind.EXCHANGE, EventKind.PASS, EventKind.PHONY_WITHDRAWN, EventKind.LOST_TURN}
+)
+
+
+def _last_play(game: Game, seat: int) -> str:
+    """The play the opponent of ``seat`` made on their last turn, if it stands (two players), else ``""``."""
+    if len(game.players) != 2:
+        return ""
+    event = next((e for e in reversed(game.history) if e.player != seat and e.kind in _TURNS), None)
+    return event.move if event is not None and event.kind is EventKind.PLAY else ""

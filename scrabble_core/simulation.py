@@ -26,7 +26,9 @@ expert is never worse than ``hard`` for lack of time. Without a deadline the wor
 machine.
 
 Draws: the deals come from :class:`~scrabble_core.draws.Draws` seeded from the ``rng`` passed in, one
-shuffle of the unseen tiles per iteration. Shares: a simulation splits into *shares* that draw
+shuffle of the unseen tiles per iteration. When the opponent's last play says something about the
+tiles they kept (:mod:`scrabble_core.inference`), each deal first gives them one of the inferred
+leaves, drawn by weight, and shuffles the rest. Shares: a simulation splits into *shares* that draw
 unrelated streams from one seed (:func:`simulate_share`, e.g. one per process) and whose statistics
 add up (:func:`merge_stats`); :func:`simulation_result` decides on the merged statistics alone. A
 candidate is then chosen among those still simulated at the end of some share, by mean.
@@ -54,6 +56,7 @@ from scrabble_core.ai_types import DEFAULT_BUDGET, Candidate, MoveSource, SeatVi
 from scrabble_core.board import Board
 from scrabble_core.draws import Draws, share_seed
 from scrabble_core.equity import ENDGAME_RACK_FACTOR, exchange_options, move_equity
+from scrabble_core.inference import Inference, infer
 from scrabble_core.leaves import LeaveModel
 from scrabble_core.move import Exchange, Move, Pass, Play, move_from_gcg
 from scrabble_core.movegen import MoveGenerator, NativeBoard
@@ -91,6 +94,9 @@ PRUNE_AFTER: Final = 8
 PRUNE_CONFIDENCE: Final = 2.5
 """A candidate is dropped when the leader beats it by this many standard errors (the draws are the
 same for every candidate, so the differences are paired)."""
+
+INFERENCE_STREAM: Final = 1 << 32
+"""The share number whose stream seeds a share's inference (no share draws its deals from it)."""
 
 Clock = Callable[[], float]
 Ranked = tuple[tuple[float, Move, int], ...]
@@ -294,9 +300,12 @@ def _run_share(
 ) -> SimStats:
     """One share's iterations (see the module docstring), in the native core where the generator's
     searches run there."""
+    inferred = infer(view, generator, model, share_seed(seed, INFERENCE_STREAM))
     native = generator.native_board(view.board) if isinstance(generator, MoveGenerator) else None
     if native is not None and len(view.rack) <= _NATIVE_MAX_RACK:
-        return _native_share(native, view, model, ranked, plies, seed, deadline, clock, max_iterations)
+        return _native_share(
+            native, view, model, ranked, plies, seed, deadline, clock, max_iterations, inferred
+        )
     playout = _Playout(view, generator, model, plies)
     count = len(ranked)
     counts = [0] * count
@@ -310,8 +319,7 @@ def _run_share(
         started = clock()
         if deadline is not None and started + last >= deadline:
             break
-        tiles = list(view.unseen)
-        draws.shuffle(tiles)
+        tiles = _deal(view.unseen, draws, inferred)
         results = [playout.run(ranked[index][1], ranked[index][2], tiles) for index in active]
         for position, index in enumerate(active):
             result = results[position]
@@ -328,6 +336,25 @@ def _run_share(
             break
     squares = [products[index][index] for index in range(count)]
     return _stats(ranked, iterations, counts, sums, squares, active)
+
+
+def _deal(unseen: str, draws: Draws, inferred: Inference | None) -> list[str]:
+    """The unseen tiles of one iteration, the opponent's rack first: shuffled; with an inference, a
+    leave drawn by weight first, then the other tiles shuffled. ``_simulate.c`` deals the same."""
+    tiles = list(unseen)
+    if inferred is None:
+        draws.shuffle(tiles)
+        return tiles
+    pick = draws.below(sum(inferred.weights))
+    index = 0
+    while pick >= inferred.weights[index]:
+        pick -= inferred.weights[index]
+        index += 1
+    leave = inferred.leaves[index]
+    for tile in leave:
+        tiles.remove(tile)
+    draws.shuffle(tiles)
+    return [*leave, *tiles]
 
 
 def _survivors(
@@ -366,6 +393,7 @@ def _native_share(
     deadline: float | None,
     clock: Clock,
     max_iterations: int | None,
+    inferred: Inference | None,
 ) -> SimStats:
     """:func:`_run_share` in the native core (``_simulate.c``)."""
     from scrabble_core._movegen import simulate as native_simulate  # the extension, present here
@@ -405,6 +433,8 @@ def _native_share(
         clock,
         PRUNE_AFTER,
         PRUNE_CONFIDENCE,
+        [] if inferred is None else [native.tiles(leave) for leave in inferred.leaves],
+        [] if inferred is None else list(inferred.weights),
     )
     return _stats(ranked, iterations, counts, sums, squares, active)
 

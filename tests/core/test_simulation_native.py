@@ -22,6 +22,7 @@ from scrabble_core.ai import (
     seat_view,
 )
 from scrabble_core.game import Game
+from scrabble_core.inference import infer
 from scrabble_core.leaves import LeaveModel
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Exchange, Pass, Play
@@ -73,7 +74,7 @@ POSITIONS = {
     "midgame": (4, None, 6),
     "late midgame": (7, None, 14),
     "pre-endgame": (2, 6, 0),
-    "one in the bag": (5, 1, 0),
+    "one in the bag": (2, 1, 0),
 }
 
 
@@ -88,6 +89,7 @@ def test_the_native_share_equals_the_python_share(
 ) -> None:
     seed, bag, turns = POSITIONS[name]
     view = position(enable_lexicon, enable_generator, seed, bag, turns)
+    assert 0 < view.bag_size <= bag if bag else view.bag_size > 6
     iterations = 12 if bag else 30
     native = simulate_share(view, enable_generator, model, 1000 + seed, 0, max_iterations=iterations)
     python = simulate_share(view, python_generator, model, 1000 + seed, 0, max_iterations=iterations)
@@ -95,6 +97,8 @@ def test_the_native_share_equals_the_python_share(
     assert native.iterations > 0 and len(native.moves) > 2
     if not bag:  # the midgame candidates hold exchanges
         assert any(move.startswith("-") for move in native.moves)
+    # after the opening, the opponent's last play weighs the deals
+    assert (infer(view, enable_generator, model, 0) is None) == (name == "opening")
 
 
 @needs_native
