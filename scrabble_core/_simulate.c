@@ -293,7 +293,7 @@ static PyObject *simulate(PyObject *module, PyObject *args)
     sim.plies = plies;
     if (read_candidates(&sim, specs) < 0 || read_inferred(&sim, inferred, weights) < 0) goto done;
     int n = sim.ncandidates;
-    sim.tiles = PyMem_Malloc((size_t)sim.nunseen + 1);
+    sim.tiles = PyMem_Malloc((size_t)sim.nunseen + MAX_RACK + 1); /* deal() lays a leave out before the tiles */
     sim.bag = PyMem_Malloc((size_t)sim.nunseen + MAX_RACK + 1);
     sums = PyMem_Calloc((size_t)n + 1, sizeof(double));
     products = PyMem_Calloc((size_t)n * n + 1, sizeof(double));
