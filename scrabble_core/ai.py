@@ -28,9 +28,11 @@ scores), built by :func:`seat_view`; other racks and the bag order cannot change
 
 Anytime: with a ``deadline`` (a :func:`time.monotonic` value), a quick move (the highest-scoring play)
 is found first and returned if the deadline has passed by then; otherwise the level's own search runs
-and its move is returned. A search step is one call of the move generator (a few ms to ~0.1 s with the
-bounded search, more for the full list the weaker levels rank), which cannot be interrupted: the
-deadline is overrun by at most that step. The executor (:mod:`bot.ai_executor`) enforces a hard limit.
+and its move is returned. A search step cannot be interrupted: one call of the move generator (a few
+ms to ~0.1 s with the bounded search, more for the full list the weaker levels rank), one simulation
+iteration, one endgame position, one pre-endgame playout, or the expert's inference (a few dozen bounded
+searches before its simulation starts); the deadline is overrun by at most that step. The executor
+(:mod:`bot.ai_executor`) enforces a hard limit.
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Final, Protocol
 
 from scrabble_core.board import Board
-from scrabble_core.game import EventKind, Game
+from scrabble_core.game import TURN_KINDS, EventKind, Game
 from scrabble_core.move import Play
 from scrabble_core.variant import Variant, variant_from_dict, variant_to_dict
 
@@ -141,14 +141,9 @@ def seat_view(game: Game, seat: int) -> SeatView:
     )
 
 
-_TURNS: Final = frozenset(
-    {EventKind.PLAY, EventKind.EXCHANGE, EventKind.PASS, EventKind.PHONY_WITHDRAWN, EventKind.LOST_TURN}
-)
-
-
 def _last_play(game: Game, seat: int) -> str:
     """The play the opponent of ``seat`` made on their last turn, if it stands (two players), else ``""``."""
     if len(game.players) != 2:
         return ""
-    event = next((e for e in reversed(game.history) if e.player != seat and e.kind in _TURNS), None)
+    event = next((e for e in reversed(game.history) if e.player != seat and e.kind in TURN_KINDS), None)
     return event.move if event is not None and event.kind is EventKind.PLAY else ""

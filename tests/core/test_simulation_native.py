@@ -60,13 +60,16 @@ def position(
     lexicon: Lexicon, generator: MoveSource, seed: int, bag_at_most: int | None, turns: int = 0
 ) -> SeatView:
     """The view of the seat on turn after ``turns`` hard moves, or once the bag holds ``bag_at_most``
-    tiles or fewer."""
-    game = Game(get_variant("standard"), ["a", "b"], rng=random.Random(seed), lexicon=lexicon)
-    for _ in range(turns):
-        _play_hard(game, generator)
-    while bag_at_most is not None and len(game.bag) > bag_at_most:
-        _play_hard(game, generator)
-    return seat_view(game, game.current)
+    tiles or fewer but some (the game of the first seed from ``seed`` on that stops there)."""
+    for tried in range(seed, seed + 50):
+        game = Game(get_variant("standard"), ["a", "b"], rng=random.Random(tried), lexicon=lexicon)
+        for _ in range(turns):
+            _play_hard(game, generator)
+        while bag_at_most is not None and len(game.bag) > bag_at_most:
+            _play_hard(game, generator)
+        if bag_at_most is None or game.bag:
+            return seat_view(game, game.current)
+    raise AssertionError(f"no game stopped with 1 to {bag_at_most} tiles in the bag")
 
 
 POSITIONS = {
