@@ -99,3 +99,21 @@ def solve_endgame(
 
     Raises ValueError for arguments out of their ranges; MemoryError; what ``clock`` raises.
     """
+
+def infer_weights(
+    graph: Graph,
+    geometry: tuple[int, int, bytes, tuple[int, ...], int, int, int, int],
+    squares: bytes,
+    leave_table: tuple[str, bytes, bytes, bytes, bytes, int, tuple[tuple[bytes, bytes, float], ...]],
+    played: bytes,
+    points: int,
+    leaves: list[bytes],
+    top: int,
+    temperature: float,
+) -> list[int]:
+    """The weight of each of ``leaves`` as what the player who made a play of the tiles ``played``
+    (codes), worth ``points`` on ``squares``, kept (scrabble_core.inference's _weight: ``top *
+    exp(-shortfall / temperature)`` rounded half to even, at least 1).
+
+    Raises ValueError for arguments out of their ranges; MemoryError.
+    """

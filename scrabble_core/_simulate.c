@@ -367,8 +367,74 @@ done:
     return result;
 }
 
+/* infer_weights(): see _movegen.pyi and inference.py's _weight (the same numbers). */
+static PyObject *infer_weights(PyObject *module, PyObject *args)
+{
+    PyObject *graph, *geometry, *table, *leaves, *result = NULL;
+    Py_buffer squares, played;
+    long long points;
+    int top;
+    double temperature;
+    (void)module;
+    if (!PyArg_ParseTuple(args, "O!O!y*O!y*LO!id", &GraphType, &graph, &PyTuple_Type, &geometry, &squares,
+                          &PyTuple_Type, &table, &played, &points, &PyList_Type, &leaves, &top, &temperature))
+        return NULL;
+    LeaveTable model;
+    SearchBoard board;
+    int have_model = 0, have_board = 0;
+    if (leave_table_read(&model, table) < 0) goto done;
+    have_model = 1;
+    if (board_init(&board, (Graph *)graph, geometry, &squares, &model) < 0) goto done;
+    have_board = 1;
+    if (top < 1 || !(temperature > 0.0) || played.len > MAX_RACK) {
+        PyErr_SetString(PyExc_ValueError, "infer_weights: an argument out of its range");
+        goto done;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(leaves);
+    result = PyList_New(n);
+    for (Py_ssize_t i = 0; result && i < n; i++) {
+        char *data;
+        Py_ssize_t length;
+        unsigned char tiles[2 * MAX_RACK];
+        Rack rack, leave;
+        Move best;
+        if (PyBytes_AsStringAndSize(PyList_GET_ITEM(leaves, i), &data, &length) < 0 || length > MAX_RACK) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "a leave of more than 64 tiles");
+            Py_CLEAR(result);
+            break;
+        }
+        memcpy(tiles, played.buf, (size_t)played.len);
+        memcpy(tiles + played.len, data, (size_t)length);
+        if (read_rack(&board, tiles, played.len + length, &rack) < 0 ||
+            read_rack(&board, (unsigned char *)data, length, &leave) < 0) {
+            Py_CLEAR(result);
+            break;
+        }
+        if (best_play(&board, &rack, LEAVES_MODEL, NULL, -INFINITY, &best) < 0) {
+            PyErr_NoMemory();
+            Py_CLEAR(result);
+            break;
+        }
+        double made = (double)points + rack_leave_value(&board, &leave), shortfall = 0.0;
+        if (best.kind == MOVE_PLAY) {
+            take_tiles(&rack, &best);
+            shortfall = (double)best.score + rack_leave_value(&board, &rack) - made;
+            if (shortfall < 0.0) shortfall = 0.0;
+        }
+        double weight = nearbyint(top * exp(-shortfall / temperature));
+        PyList_SET_ITEM(result, i, PyLong_FromLong(weight < 1.0 ? 1 : (long)weight));
+    }
+done:
+    if (have_board) board_free(&board);
+    if (have_model) leave_table_free(&model);
+    PyBuffer_Release(&squares);
+    PyBuffer_Release(&played);
+    return result;
+}
+
 static PyMethodDef simulate_methods[] = {
     {"simulate", simulate, METH_VARARGS, "One share of the expert's simulation: see _movegen.pyi."},
+    {"infer_weights", infer_weights, METH_VARARGS, "The inference's weight of each leave: see _movegen.pyi."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -7,7 +7,8 @@ for which a much better move was there. :func:`infer` draws :data:`SAMPLES` leav
 tiles (every leave as likely as the tiles allow: the prior), and weighs each by how close ``P`` comes to
 the best equity of ``P``'s tiles plus that leave on the board before ``P``: :data:`TOP_WEIGHT` times
 ``exp(-shortfall / TEMPERATURE)``, rounded, at least 1 (a leave is never ruled out: a human may miss
-their best move). The simulation then gives the opponent, in each deal, one of these leaves drawn by
+their best move). Each leave is the first tiles of a partial shuffle of the unseen ones
+(:class:`~scrabble_core.draws.Draws`), its weight computed in the native core where it is in use. The simulation then gives the opponent, in each deal, one of these leaves drawn by
 weight, and the rest of their rack at random (:mod:`scrabble_core.simulation`): draws from the
 posterior.
 
@@ -28,12 +29,14 @@ from scrabble_core.draws import Draws
 from scrabble_core.errors import ScrabbleError
 from scrabble_core.leaves import LeaveModel
 from scrabble_core.move import Play
+from scrabble_core.movegen import MoveGenerator
 from scrabble_core.validation import check_play
 
 __all__ = ["SAMPLES", "TEMPERATURE", "TOP_WEIGHT", "Inference", "infer", "leave_weight"]
 
-SAMPLES: Final = 64
-"""Leaves drawn from the prior and weighed."""
+SAMPLES: Final = 1000
+"""Leaves drawn from the prior and weighed (enough that the few a static player's play leaves likely are
+drawn several times: a smaller sample gives the simulation the same few racks over and over)."""
 TEMPERATURE: Final = 4.0
 """Points of equity by which a leave's weight falls by a factor e."""
 TOP_WEIGHT: Final = 64
@@ -54,22 +57,42 @@ class Inference:
     weights: tuple[int, ...]
 
 
-def infer(view: SeatView, generator: MoveSource, model: LeaveModel, seed: int) -> Inference | None:
+def infer(
+    view: SeatView, generator: MoveSource, model: LeaveModel, seed: int, samples: int = SAMPLES
+) -> Inference | None:
     """The leaves the opponent of ``view`` may have kept with their last play, weighed (see the module
-    docstring), drawn from a stream seeded ``seed``; ``None`` when there is nothing to infer."""
+    docstring): ``samples`` of them, drawn from a stream seeded ``seed``; ``None`` when there is nothing
+    to infer. The weights are computed in the native core where the generator's searches run there (the
+    same numbers)."""
     last = _last_play(view)
     if last is None:
         return None
     before, play, points, kept = last
     draws = Draws(seed)
-    leaves: list[str] = []
-    weights: list[int] = []
     tiles = list(view.unseen)
-    for _ in range(SAMPLES):
-        draws.shuffle(tiles)
-        leave = "".join(sorted(tiles[:kept]))
-        leaves.append(leave)
-        weights.append(_weight(before, play, points, leave, generator, model))
+    leaves = []
+    for _ in range(samples):
+        for i in range(kept):  # the first `kept` places of a shuffle: a leave as likely as the tiles allow
+            j = i + draws.below(len(tiles) - i)
+            tiles[i], tiles[j] = tiles[j], tiles[i]
+        leaves.append("".join(sorted(tiles[:kept])))
+    native = generator.native_board(before) if isinstance(generator, MoveGenerator) else None
+    if native is not None:
+        from scrabble_core._movegen import infer_weights  # the extension, present here
+
+        weights = infer_weights(
+            native.graph,
+            native.geometry,
+            native.squares,
+            model.native_table,
+            native.tiles(play.rack_tiles()),
+            points,
+            [native.tiles(leave) for leave in leaves],
+            TOP_WEIGHT,
+            TEMPERATURE,
+        )
+    else:
+        weights = [_weight(before, play, points, leave, generator, model) for leave in leaves]
     return Inference(tuple(leaves), tuple(weights))
 
 

@@ -63,6 +63,7 @@ def test_the_leave_a_static_player_kept_weighs_the_most(
         assert leave_weight(view, kept, enable_generator, model) == TOP_WEIGHT
         inferred = infer(view, enable_generator, model, seed)
         assert inferred is not None and len(inferred.leaves) == SAMPLES
+        assert TOP_WEIGHT in inferred.weights
         assert all(
             len(leave) == len(kept) and Counter(leave) <= Counter(view.unseen) for leave in inferred.leaves
         )
@@ -103,3 +104,13 @@ def test_a_deal_gives_the_opponent_an_inferred_leave_first(
     light = min(inferred.leaves, key=lambda leave: inferred.weights[inferred.leaves.index(leave)])
     if inferred.weights[inferred.leaves.index(heavy)] > 8 * inferred.weights[inferred.leaves.index(light)]:
         assert seen[heavy] > seen[light]
+
+
+def test_the_native_weights_are_the_python_ones(
+    enable_lexicon: Lexicon, enable_generator: MoveGenerator, python_generator: MoveSource, model: LeaveModel
+) -> None:
+    view, _ = after_a_play(enable_lexicon, enable_generator, 4, 5)
+    native = infer(view, enable_generator, model, 3, samples=150)
+    python = infer(view, python_generator, model, 3, samples=150)
+    assert native is not None and native == python
+    assert len(set(native.weights)) > 3  # weights of every kind, not just the extremes
