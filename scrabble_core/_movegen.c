@@ -807,7 +807,7 @@ int find_plays(Walk *w, int count, const double *bonus, long long leaves, uint64
         }
         bound_starts(w, tile_values, best_leave, w->bound_store);
         for (int i = 0; i < s->nstarts; i++) {
-            if (!(s->starts[i].bounds[0] > -INFINITY)) continue;
+            if (!(s->starts[i].bounds[0] > w->limit)) continue; /* never walked: not above the floor */
             w->ranked[nstarts] = (Ranked){0, s->starts[i].bounds[0], i};
             nstarts++;
         }
