@@ -6,7 +6,7 @@ A ticker task sleeps 1 ms in a loop and records how late it wakes up; a few "bus
 ~0.1 ms of work every 2 ms (other games' events). While the ticker runs, ``--turns`` AI turns (seat
 views taken along a seeded greedy game, so boards from empty to full) are computed:
 
-- ``executor``: through :class:`bot.ai_executor.AiExecutor` (one worker process, started beforehand);
+- ``executor``: through :class:`bot.host.ai.executor.AiExecutor` (one worker process, started beforehand);
 - ``inline``: by calling :func:`scrabble_core.ai.choose_move` on the loop itself (the baseline).
 
 The stall of a run is the longest lateness of the ticker. Prints one line with the medians over
@@ -29,7 +29,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.ai_executor import AiExecutor, WorkerConfig
+from bot.games import register_builtin
+from bot.games.scrabble.ai_turns import ScrabblePool
+from bot.host.ai.executor import AiExecutor, WorkerConfig
 from scrabble_core.ai import Level, MoveSource, SeatView, choose_move, seat_view
 from scrabble_core.game import Game
 from scrabble_core.lexicon import Lexicon, load_enable
@@ -90,10 +92,11 @@ async def _run(args: argparse.Namespace) -> None:
     executor_stalls: list[float] = []
     inline_stalls: list[float] = []
     async with AiExecutor(config) as executor:
+        pool = ScrabblePool(executor, generator)
 
         async def through_executor() -> None:
             for seed, view in enumerate(views):
-                await executor.choose(view, level, seed, timeout=5.0)
+                await pool.choose(view, level, seed, timeout=5.0)
 
         async def inline() -> None:
             for seed, view in enumerate(views):
@@ -114,6 +117,7 @@ async def _run(args: argparse.Namespace) -> None:
 
 def main() -> None:
     """Parse the command line and run the benchmark."""
+    register_builtin()  # the built-in games, as the command line registers them
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--turns", type=int, default=20)

@@ -4,9 +4,9 @@
 
 The game is a GCG record (``--gcg``; its turns without a rack are skipped) or, by default, a seeded
 ``medium`` vs ``hard`` self-play game. Every turn is analysed as ``/scrabble analyze`` does it
-(:func:`bot.service.analysis.analyse_turn`: ``expert``, its iterations and budget), and, as the baseline
+(:func:`bot.games.scrabble.analysis.analyse_turn`: ``expert``, its iterations and budget), and, as the baseline
 in the same run, at ``hard`` (static equity). With ``--pool`` the expert pass also goes through a real
-AI worker (:meth:`bot.ai_executor.AiExecutor.call`), inter-process transfer included. Prints one line per
+AI worker (:meth:`bot.host.ai.executor.AiExecutor.call`), inter-process transfer included. Prints one line per
 pass:
 
     <pass> turns=<int> median_ms=<float> p90_ms=<float> max_ms=<float> total_s=<float>
@@ -28,8 +28,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.ai_executor import AiExecutor, WorkerConfig
-from bot.service.analysis import ITERATIONS, LEVEL, MOVE_BUDGET, MOVE_TIMEOUT, analyse_turn
+from bot.games import register_builtin
+from bot.games.scrabble.analysis import ITERATIONS, LEVEL, MOVE_BUDGET, MOVE_TIMEOUT, analyse_turn
+from bot.host.ai.executor import AiExecutor, WorkerConfig
 from scrabble_core.ai import Level, MoveSource, choose_move, seat_view
 from scrabble_core.analysis import (
     MoveAnalysis,
@@ -92,13 +93,14 @@ async def pooled(positions: Sequence[Position]) -> list[float]:
     async with AiExecutor(WorkerConfig()) as executor:
         for position in positions:
             started = time.perf_counter()
-            await executor.call(analyse_turn, argument(position, LEVEL), timeout=MOVE_TIMEOUT)
+            await executor.call("scrabble", analyse_turn, argument(position, LEVEL), timeout=MOVE_TIMEOUT)
             seconds.append(time.perf_counter() - started)
     return seconds
 
 
 def main() -> None:
     """Parse the command line, analyse the game, print the lines described above."""
+    register_builtin()  # the built-in games, as the command line registers them
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--gcg", type=Path, help="a GCG record to analyse (default: a self-play game)")
     parser.add_argument("--seed", type=int, default=1, help="the self-play game's seed (default 1)")

@@ -31,7 +31,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.store import GameOptions, GameRow, GameStatus, SeatRow, Store
+from bot.games import register_builtin
+from bot.games.scrabble.options import ScrabbleOptions
+from bot.games.scrabble.records import result
+from bot.games.scrabble.table import ScrabbleTable
+from bot.host.store import GameRow, GameStatus, SeatRow, Store
 from scrabble_core.ai import Level, choose_move, seat_view
 from scrabble_core.game import ChallengeMode, Game
 from scrabble_core.lexicon import load_enable
@@ -67,15 +71,16 @@ def _game(number: int, states: dict[int, dict[str, Any]], rng: random.Random, ra
         {**player, "name": seat.name, "score": rng.randint(150, 500)}
         for player, seat in zip(state["players"], seats, strict=True)
     ]
-    options = GameOptions("standard", ChallengeMode.VOID, 0, 0, Level.HARD, rated)
+    options = ScrabbleOptions("standard", ChallengeMode.VOID, 0, 0, Level.HARD, rated)
     at = 1_700_000_000.0 + number
     return GameRow(
         0,
+        "scrabble",
         GUILD,
         100 + number,
         people[0],
         GameStatus.ACTIVE,
-        options,
+        options.to_dict(),
         number,
         state,
         tuple(seats),
@@ -96,6 +101,10 @@ async def _fill(
         rated = number % 2 == 0
         row = await store.create_game(_game(number, states, rng, rated), [])
         finished = replace(row, status=GameStatus.FINISHED)
+        table = ScrabbleTable(
+            finished, ScrabbleOptions.from_dict(row.options), Game.from_dict(dict(row.state or {}))
+        )
+        finished = replace(finished, result=result(table))  # as the host stores it
         start = time.perf_counter()
         await store.save(finished, [])
         times[rated].append((time.perf_counter() - start) * 1000)
@@ -103,6 +112,7 @@ async def _fill(
 
 
 async def main() -> None:
+    register_builtin()  # the built-in games, as the command line registers them
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--runs", type=int, default=5)
@@ -112,13 +122,13 @@ async def main() -> None:
         store = await Store.open(Path(directory) / "bench.sqlite3")
         try:
             rated, unrated = await _fill(store, args.games, states)
-            before = await store.ratings(GUILD)
+            before = await store.ratings(GUILD, "scrabble")
             rebuilds = []
             for _ in range(args.runs):
                 start = time.perf_counter()
                 await store.rebuild_ratings()
                 rebuilds.append(time.perf_counter() - start)
-            identical = await store.ratings(GUILD) == before
+            identical = await store.ratings(GUILD, "scrabble") == before
         finally:
             await store.close()
     print(

@@ -1,11 +1,11 @@
 """Benchmark of the image rendering: the cached board render beside the full redraw, PNG encoding, a rack.
 
 Run from the repository root: ``python bench/render.py [--runs N]``. Each board is rendered N times both
-ways in the same run: ``full`` draws every part afresh (:func:`bot.render.board.full_redraw`, the
+ways in the same run: ``full`` draws every part afresh (:func:`bot.games.scrabble.images.board.full_redraw`, the
 reference) and ``cached`` is :func:`bot.render.render_board`, which composes cached parts (its caches are
 warmed by one render first; the header strip is drawn afresh each time, and its band compressed, but
 the board's rows are found kept: the same position shown again, as by the Board button). Both
-include the PNG encoding in the variant's fixed palette (:func:`bot.render.board.board_palette`, chosen
+include the PNG encoding in the variant's fixed palette (:func:`bot.games.scrabble.images.board.board_palette`, chosen
 once per variant: its cost is printed apart as ``board_palette_ms``). Times are medians of the process's CPU time (the machine may be busy with
 other work; CPU time is what a render takes from the bot). One line per board:
 ``<name> full_ms=<median> cached_ms=<median> ratio=<full/cached> png_kb=<float> size=<width>x<height>``.
@@ -46,8 +46,8 @@ from PIL import Image
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bot.render import BoardHeader, PlayerLine, render_board, render_rack
-from bot.render.board import board_palette, board_png, clear_kept_bands, full_redraw
+from bot.games.scrabble.images import BoardHeader, PlayerLine, render_board, render_rack
+from bot.games.scrabble.images.board import board_palette, board_png, clear_kept_bands, full_redraw
 from bot.render.drawing import png_bytes, shrink
 from scrabble_core.board import Board
 from scrabble_core.game import Game
@@ -180,7 +180,7 @@ def go_boards(runs: int) -> None:
     stones but for one liberty per group, the last move marked."""
     import random
 
-    from bot.render.go_board import render_go_board
+    from bot.games.go.board_image import render_go_board
     from go_core import Game
 
     game, rng = Game(19), random.Random(1)

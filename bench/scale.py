@@ -21,7 +21,7 @@ Prints one line per backend and N:
 
 Then the AI turns of ``--ai-games`` games at once, ``--ai-turns`` each (positions of the greedy game,
 ``--ai-level``; ``expert`` thinks ``--ai-think`` seconds), on the local pool of ``--workers`` processes and on the PostgreSQL queue answered by
-as many ``scrabble-bot worker`` processes (:mod:`bot.ai_queue`), one line each:
+as many ``scrabble-bot worker`` processes (:mod:`bot.host.ai.queue`), one line each:
 
     ai=<local|postgresql> processes=1 workers=<W> games=<N> turns=<int> ai_turn_p50_s=<f>
     ai_turn_p99_s=<f> fallbacks=<int> load=<f>
@@ -83,9 +83,12 @@ from discord_gateway import FakeGateway, guild_payload, stop_bot
 from test_shards import guild_on
 
 from bench.load import GATEWAY_SCRIPT, GENEROUS, Driver, Seen, percentile
-from bot.ai_executor import AiExecutor, WorkerConfig
-from bot.ai_queue import AiJobQueue
-from bot.store import GameOptions, GameRow, GameStatus, LogEntry, SeatRow, Store
+from bot.games import register_builtin
+from bot.games.scrabble.ai_turns import ScrabblePool, ScrabbleQueue
+from bot.games.scrabble.options import ScrabbleOptions
+from bot.host.ai.executor import AiExecutor, WorkerConfig
+from bot.host.ai.queue import AiJobQueue
+from bot.host.store import GameRow, GameStatus, LogEntry, SeatRow, Store
 from scrabble_core.ai import Level, SeatView, choose_move, seat_view
 from scrabble_core.game import ChallengeMode, Game
 from scrabble_core.lexicon import Lexicon, load_enable
@@ -96,7 +99,7 @@ from scrabble_core.variant import get_variant
 from tests.pg_cluster import PgCluster, pg_bin_dir, running_cluster
 
 GUILD = 1
-OPTIONS = GameOptions("standard", ChallengeMode.VOID, 0, 0, Level.HARD)
+OPTIONS = ScrabbleOptions("standard", ChallengeMode.VOID, 0, 0, Level.HARD)
 
 
 def _states(lexicon: Lexicon, generator: MoveGenerator) -> list[dict[str, Any]]:
@@ -114,7 +117,18 @@ def _states(lexicon: Lexicon, generator: MoveGenerator) -> list[dict[str, Any]]:
 
 def _draft(number: int) -> GameRow:
     seats = (SeatRow(0, 1000 + number, f"user{number}"), SeatRow(1, None, "AI", Level.HARD))
-    return GameRow(0, GUILD, 100 + number, 1000 + number, GameStatus.ACTIVE, OPTIONS, number, None, seats)
+    return GameRow(
+        0,
+        "scrabble",
+        GUILD,
+        100 + number,
+        1000 + number,
+        GameStatus.ACTIVE,
+        OPTIONS.to_dict(),
+        number,
+        None,
+        seats,
+    )
 
 
 async def _moves(
@@ -194,8 +208,9 @@ async def run_ai_local(args: argparse.Namespace, views: list[SeatView]) -> str:
     """AI turns on the local pool of ``args.workers`` processes; its line."""
     level = Level(args.ai_level)
     async with AiExecutor(WorkerConfig(), workers=args.workers) as executor:
+        pool = ScrabblePool(executor)
         times = await _ai_turns(
-            lambda view, seed: executor.choose(view, level, seed, args.ai_timeout, think=args.ai_think),
+            lambda view, seed: pool.choose(view, level, seed, args.ai_timeout, think=args.ai_think),
             views,
             args.ai_games,
             args.ai_turns,
@@ -205,9 +220,10 @@ async def run_ai_local(args: argparse.Namespace, views: list[SeatView]) -> str:
 
 
 def _start_worker(url: str, name: str) -> subprocess.Popen[bytes]:
-    """A ``bot.ai_worker`` process on ``url``, once it is ready."""
+    """A ``bot.host.ai.worker`` process on ``url``, once it is ready."""
     code = (
-        "import logging, sys; from bot.ai_worker import run_worker; from bot.ai_executor import WorkerConfig; "
+        "import logging, sys; from bot.host.ai.worker import run_worker; from bot.host.ai.jobs import WorkerConfig; "
+        "from bot.games import register_builtin; register_builtin(); "
         "logging.basicConfig(level=logging.INFO, stream=sys.stdout, force=True); "
         f"run_worker({url!r}, WorkerConfig(), name={name!r})"
     )
@@ -228,7 +244,8 @@ async def run_ai_queue(
     level = Level(args.ai_level)
     workers = [await asyncio.to_thread(_start_worker, url, f"bench{n}") for n in range(args.workers)]
     try:
-        async with AiJobQueue(url, generator) as queue:
+        async with AiJobQueue(url) as jobs:
+            queue = ScrabbleQueue(jobs, generator)
             times = await _ai_turns(
                 lambda view, seed: queue.choose(
                     view, level, seed, args.ai_timeout, move_number=seed, think=args.ai_think
@@ -409,6 +426,7 @@ def _cluster() -> Iterator[PgCluster | None]:
 
 
 async def main(args: argparse.Namespace) -> None:
+    register_builtin()  # the built-in games, as the command line registers them
     lexicon = load_enable()
     generator = load_move_generator(lexicon)
     states = _states(lexicon, generator)

@@ -21,10 +21,13 @@ from collections.abc import Collection, Sequence
 from pathlib import Path
 
 from bot.config import Config
-from bot.messages import Message
-from bot.render import BoardHeader
-from bot.service.game_service import GameService, NewGame, User
-from bot.store import Store
+from bot.games import register_builtin
+from bot.games.scrabble.commands import NewGame, ScrabbleCommands, User
+from bot.games.scrabble.protocols import BoardHeader
+from bot.host.messages import Message
+from bot.host.runner import Host
+from bot.host.setup import build_host
+from bot.host.store import Store
 from scrabble_core.board import Board
 from scrabble_core.game import Game
 from scrabble_core.lexicon import Lexicon, load_enable
@@ -73,8 +76,10 @@ class NoAi:
         return Pass()
 
 
-def _service(store: Store, lexicon: Lexicon) -> GameService:
-    return GameService(Config(), store, lexicon, Silent(), NoAi(), renderer=NoImages())
+async def _host(store: Store, lexicon: Lexicon) -> Host:
+    """The host over ``store`` with Scrabble's commands on ``lexicon``, no AI and no images."""
+    options = {"scrabble": {"lexicon": lexicon, "ai": NoAi(), "renderer": NoImages()}}
+    return await build_host(Config(), store, Silent(), options=options)
 
 
 async def _fill(
@@ -82,8 +87,9 @@ async def _fill(
 ) -> list[float]:
     """Create and play the games; return the duration of each play in milliseconds."""
     store = await Store.open(path)
-    service = _service(store, lexicon)
-    await service.start()
+    host = await _host(store, lexicon)
+    service: ScrabbleCommands = host.commands["scrabble"]
+    await host.start()
     timings: list[float] = []
     try:
         for channel in range(1, games + 1):
@@ -105,7 +111,7 @@ async def _fill(
                 timings.append((time.perf_counter() - started) * 1000)
         await service.idle()
     finally:
-        await service.close()
+        await host.close()
         await store.close()
     return timings
 
@@ -117,19 +123,20 @@ async def _load(path: Path, lexicon: Lexicon) -> tuple[int, float]:
     before = tracemalloc.get_traced_memory()[0]
     started = time.perf_counter()
     store = await Store.open(path)
-    service = _service(store, lexicon)
-    await service.start()
+    host = await _host(store, lexicon)
+    await host.start()
     elapsed = (time.perf_counter() - started) * 1000
     gc.collect()
     held = tracemalloc.get_traced_memory()[0] - before
     tracemalloc.stop()
-    await service.close()
+    await host.close()
     await store.close()
     return held, elapsed
 
 
 async def main() -> None:
     """Run the benchmark and print its line."""
+    register_builtin()  # the built-in games, as the command line registers them
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--moves", type=int, default=20)

@@ -31,9 +31,11 @@ from unittest import mock
 import aiohttp
 
 from bot.config import Config
-from bot.messages import Message
-from bot.service.game_service import GameService, NewGame, User
-from bot.store import Store
+from bot.games import register_builtin
+from bot.games.scrabble.commands import NewGame, ScrabbleCommands, User
+from bot.host.messages import Message
+from bot.host.setup import build_host
+from bot.host.store import Store
 from bot.web.links import LinkSigner, Role
 from bot.web.server import Limits, WebServer
 from scrabble_core.game import Game
@@ -129,8 +131,10 @@ async def run(
 ) -> str:
     """One run with ``spectators``; its line."""
     store = await Store.open(directory / f"web-{spectators}.sqlite3")
-    service = GameService(Config(), store, lexicon, Silent(), NoAi(), renderer=NoImages())
-    await service.start()
+    options = {"scrabble": {"lexicon": lexicon, "ai": NoAi(), "renderer": NoImages()}}
+    host = await build_host(Config(), store, Silent(), options=options)
+    service: ScrabbleCommands = host.commands["scrabble"]
+    await host.start()
     server = WebServer(service, LinkSigner(), port=0, limits=Limits(per_address=100_000, per_game=100_000))
     await server.start()
     await service.new_game(0, 1, ANN, NewGame(seed=SEED, hints=0))
@@ -163,7 +167,7 @@ async def run(
     await watcher
     memory = rss_mb()
     await server.close()
-    await service.close()
+    await host.close()
     await store.close()
     p99 = statistics.quantiles(latencies, n=100)[98] if len(latencies) > 1 else latencies[0]
     return (
@@ -199,6 +203,7 @@ async def clients(count: int, url: str, token: str, expect: int) -> None:
 
 async def main(args: argparse.Namespace) -> None:
     """Every run, baseline first."""
+    register_builtin()  # the built-in games, as the command line registers them
     lexicon = load_enable()
     generator = load_move_generator(lexicon)
     with tempfile.TemporaryDirectory() as directory:

@@ -1,14 +1,17 @@
-"""Start the bot: ``scrabble-bot [--config FILE]`` or ``python -m bot [--config FILE]``; or play in the
-terminal without Discord: ``scrabble-bot play ...`` (see :mod:`bot.console`); or Go: ``scrabble-bot go
-...`` (see :mod:`bot.go`).
+"""``scrabble-bot`` (or ``python -m bot``): the bot on Discord, or one of the commands that need no
+Discord: each registered game's terminal game (``play``: Scrabble, :mod:`bot.games.scrabble.console`;
+``go``: Go in the terminal or over GTP, :mod:`bot.games.go.console`), ``web`` and ``arena`` (the board in
+the browser, bots against the AI: :mod:`bot.web.cli`), ``worker`` (AI jobs queued on PostgreSQL:
+:mod:`bot.host.ai.worker`) and ``migrate-db`` (:mod:`bot.host.migrate_db`). ``scrabble-bot --help`` lists
+them; each has its own ``--help``.
 
-The settings come from the config file (``config.toml`` in the current directory if there is one) and
-the token from ``$DISCORD_TOKEN`` or the file's ``token``. The token is never printed or logged.
+The bot's settings come from the config file (``config.toml`` in the current directory if there is one)
+and the token from ``$DISCORD_TOKEN`` or the file's ``token``. The token is never printed or logged.
 
-Start-up: the lexicon and its move generator (hints), the SQLite store, the AI worker processes, then
-the game service inside the bot, which starts it once logged in (resuming every open game) and closes
-it when the bot closes. A process of a sharded bot (``shard_count`` in the config) first takes its
-shards' leases (:mod:`bot.leases`; refused, naming the holder, if another process holds one), connects
+Start-up: the store, the AI worker processes, then the host with its games (Scrabble loads its lexicon)
+inside the bot, which starts it once logged in (resuming every open game) and closes it when the bot
+closes. A process of a sharded bot (``shard_count`` in the config) first takes its
+shards' leases (:mod:`bot.host.leases`; refused, naming the holder, if another process holds one), connects
 only its shards and resumes only their games; it stops if it loses a lease.
 
 discord.py and everything that needs it are imported only when the bot runs, so ``scrabble-bot play``
@@ -19,17 +22,23 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import difflib
+import importlib
 import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, TextIO
 
 from bot.config import TOKEN_ENV, Config, ConfigError, load_config
+from bot.games import register_builtin
+from bot.host import registry
+from bot.version import package_version
+from scrabble_core.errors import echo
 
 if TYPE_CHECKING:
-    from bot.service.game_service import GameService
-    from bot.service.protocols import Notifier
+    from bot.host.protocols import Notifier
+    from bot.host.runner import Host
 
 DEFAULT_CONFIG: Final = Path("config.toml")
 
@@ -59,66 +68,111 @@ class StartupError(Exception):
     shards' leases and stopped; the message says what and why."""
 
 
-def parse_args(argv: Sequence[str]) -> argparse.Namespace:
-    """The command line of the bot: only ``--config``."""
-    parser = argparse.ArgumentParser(
-        prog="scrabble-bot",
-        description="Run the Scrabble bot for Discord (or `scrabble-bot play` to play in the terminal).",
-    )
+register_builtin()  # the games' terminal commands are the command line's
+_TERMINALS: Final = [game.terminal for game in registry.games() if game.terminal is not None]
+
+ENTRY_POINTS: Final = {
+    **{terminal.command: (terminal.module, "main") for terminal in _TERMINALS},
+    "web": ("bot.web.cli", "main"),
+    "arena": ("bot.web.cli", "arena_main"),
+    "worker": ("bot.host.ai.worker", "main"),
+    "migrate-db": ("bot.host.migrate_db", "main"),
+}
+"""The module and function of each command but ``run`` (the bot, :func:`run_bot`), given the arguments
+after the command's name; imported only when that command runs (none of them loads discord.py)."""
+
+COMMANDS: Final = {
+    "run": "run the bot on Discord (the default: no command)",
+    **{terminal.command: terminal.summary for terminal in _TERMINALS},
+    "web": "play Scrabble in the browser; no Discord needed",
+    "arena": "play bot programs against the AI; print their win rates",
+    "worker": "answer the AI jobs a bot queues on PostgreSQL",
+    "migrate-db": "copy a database into an empty one, and verify it",
+}
+"""Each command of ``scrabble-bot``, with its line in ``scrabble-bot --help``."""
+
+_TOP_OPTIONS: Final = ("-h", "--help", "--version")
+
+
+def _bot_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--config",
         type=Path,
         default=None,
         help=f"the TOML settings file (default: {DEFAULT_CONFIG} if it exists; see config.example.toml)",
     )
-    return parser.parse_args(argv)
 
 
-def play_in_terminal(argv: list[str]) -> int:
-    """``scrabble-bot play ARGS``: hand ``ARGS`` to the console front end, ``bot.console.main``."""
-    from bot.console import main as play  # only when asked for: the bot does not need it
+def _top_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="scrabble-bot",
+        description="Host Scrabble and Go games on Discord, or play them in the terminal or the browser. "
+        "Without a command, run the bot on Discord.",
+        epilog="Each command has its own help: scrabble-bot COMMAND --help.",
+    )
+    parser.add_argument("--version", action="version", version=f"scrabble-bot {package_version()}")
+    _bot_options(parser)
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
+    for name, summary in COMMANDS.items():
+        commands.add_parser(name, help=summary, add_help=False)
+    return parser
 
-    return play(argv)
+
+def parse_args(argv: Sequence[str]) -> argparse.Namespace:
+    """The options of the bot itself (``scrabble-bot [run] [--config FILE]``); ``--help`` and
+    ``--version`` print and exit, bad options exit with a usage message."""
+    if argv[:1] == ["run"]:
+        parser = argparse.ArgumentParser(
+            prog="scrabble-bot run", description="Run the bot on Discord (the token: $DISCORD_TOKEN)."
+        )
+        _bot_options(parser)
+        return parser.parse_args(argv[1:])
+    return _top_parser().parse_args(argv)
+
+
+def unknown_command(argv: Sequence[str]) -> str | None:
+    """What to say when the first word of ``argv`` that is not an option names no command: the nearest
+    command (or option) to type instead; None when there is no such word."""
+    words = iter(argv)
+    for word in words:
+        if word == "--config":
+            next(words, None)
+        elif not word.startswith("-") and word not in COMMANDS:
+            nearest = difflib.get_close_matches(word, [*COMMANDS, *_TOP_OPTIONS], n=1, cutoff=0.5)
+            suggestion = f": did you mean {nearest[0]}?" if nearest else ""
+            return f"{echo(word)} is not a command{suggestion} (scrabble-bot --help lists the commands)"
+        elif not word.startswith("-"):
+            return None
+    return None
 
 
 async def run(config: Config, token: str) -> None:
-    """Load the lexicon, open the store and the AI workers, then log in with ``token`` and serve until
-    the bot is closed.
+    """Open the store and the AI workers, build the host and its games (Scrabble loads its lexicon),
+    then log in with ``token`` (which starts the host) and serve until the bot is closed.
 
     Raises:
-        StartupError: the lexicon, the database or the AI workers could not be loaded.
+        StartupError: the database, the AI workers or a game could not be loaded.
     """
     from bot.discord.sharded import make_bot
-    from bot.leases import ShardHeldError, held_shards, kept
-    from bot.render.analysis_chart import render_loss_chart
-    from bot.render.go_board import render_go_board
-    from bot.render.png import PngRenderer
-    from bot.service.assembly import AssemblyError, service_parts
-    from bot.service.drawing import DRAWING
+    from bot.host.assembly import AssemblyError, host_parts
+    from bot.host.drawing import DRAWING
+    from bot.host.leases import ShardHeldError, held_shards, kept
     from bot.web.server import board_server
-    from scrabble_core.lexicon import ENGLISH_ALPHABET, LexiconError, load_lexicon
-    from scrabble_core.movegen import load_move_generator
 
-    try:
-        lexicon = await asyncio.to_thread(load_lexicon, config.lexicon, ENGLISH_ALPHABET)
-        generator = await asyncio.to_thread(load_move_generator, lexicon)
-    except LexiconError as error:
-        raise StartupError(f"cannot load the lexicon: {error}") from error
-    log.info("lexicon %s loaded", lexicon.name)
     DRAWING.use_process()
     sys.setswitchinterval(SWITCH_INTERVAL)
     try:
-        async with (
-            service_parts(config, lexicon, generator) as parts,
-            held_shards(parts.store, config) as leases,
-        ):
+        async with host_parts(config) as parts, held_shards(parts.store, config) as leases:
 
-            def make_service(notifier: Notifier) -> GameService:
-                return parts.service(notifier, PngRenderer(), render_loss_chart, render_go_board)
+            async def make_host(notifier: Notifier) -> Host:
+                return await parts.host(notifier)
 
-            bot = make_bot(config, make_service)
-            async with bot, board_server(config, bot.service), kept(leases, bot.close):
-                await bot.start(token)
+            bot = make_bot(config, make_host)
+            async with bot, kept(leases, bot.close):
+                await bot.prepare()
+                await bot.login(token)
+                async with board_server(config, bot.host):
+                    await bot.connect()
             if leases is not None and leases.lost is not None:
                 raise StartupError(f"stopped: the shard leases were lost ({leases.lost})")
     except (AssemblyError, ShardHeldError) as error:
@@ -151,38 +205,28 @@ def setup_logging(level: int, stream: TextIO) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the bot, or the terminal game for ``play``; return the process exit code (2: no token or a
-    bad config, 1: Discord refused the token or could not be reached, or the lexicon, the database or
-    the AI could not be loaded)."""
+    """Run the command ``argv`` names (the bot when it names none); return the process exit code (2:
+    bad usage, no token or a bad config; 1: Discord refused the token or could not be reached, or the
+    lexicon, the database or the AI could not be loaded; the commands' own codes)."""
     args_list = list(sys.argv[1:] if argv is None else argv)
-    if args_list[:1] == ["play"]:
-        return play_in_terminal(args_list[1:])
-    if args_list[:1] == ["go"]:
-        from bot.go.cli import main as go  # Go in the terminal, or its GTP engine
-
-        return go(args_list[1:])
-    if args_list[:1] == ["migrate-db"]:
-        from bot.migrate_db import main as migrate_db  # copy a database into another (PostgreSQL)
-
-        return migrate_db(args_list[1:])
-    if args_list[:1] == ["worker"]:
-        from bot.ai_worker import main as worker  # answer AI jobs queued on PostgreSQL
-
-        return worker(args_list[1:])
-    if args_list[:1] in (["web"], ["arena"]):
-        from bot.web import cli  # the web board without Discord
-
-        return (cli.main if args_list[0] == "web" else cli.arena_main)(args_list[1:])
+    if args_list[:1] and args_list[0] in ENTRY_POINTS:
+        module, function = ENTRY_POINTS[args_list[0]]
+        entry: Callable[[list[str]], int] = getattr(importlib.import_module(module), function)
+        return entry(args_list[1:])
+    problem = unknown_command(args_list)
+    if problem is not None:
+        print(f"scrabble-bot: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     return run_bot(args_list)
 
 
 def run_bot(argv: Sequence[str]) -> int:
-    """``scrabble-bot [--config FILE]``: load the config, then run the bot until it is closed; return
-    the exit code, as :func:`main`. The only path that imports discord.py."""
+    """``scrabble-bot [run] [--config FILE]``: load the config, then run the bot until it is closed;
+    return the exit code, as :func:`main`. The only path that imports discord.py."""
+    args = parse_args(argv)
     import aiohttp
     import discord
 
-    args = parse_args(argv)
     path: Path | None = args.config
     if path is None and DEFAULT_CONFIG.is_file():
         path = DEFAULT_CONFIG

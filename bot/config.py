@@ -9,20 +9,22 @@ the file and the key. The Discord token comes from ``$DISCORD_TOKEN`` if set, el
 from __future__ import annotations
 
 import enum
+import ipaddress
 import logging
 import os
+import re
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Final
 
-from bot.service.variants import Variants
-from bot.shards import MAX_SHARDS, Shards
-from bot.store_backends import is_postgresql_url
+from bot.host.shards import MAX_SHARDS, Shards
+from bot.host.store.backends import is_postgresql_url
 from scrabble_core.ai import Level
-from scrabble_core.errors import VariantError
+from scrabble_core.errors import VariantError, echo
 from scrabble_core.game import ChallengeMode
+from scrabble_core.variant import VARIANTS
 
 TOKEN_ENV: Final = "DISCORD_TOKEN"
 DEFAULT_EXPERT_SECONDS: Final = 3.0
@@ -73,16 +75,20 @@ class TurnConfig:
 @dataclass(frozen=True, slots=True)
 class WebConfig:
     """The web board's server: off unless ``enabled``; ``public_url`` is the base of its links (default
-    ``http://host:port``); ``secret`` signs them (default: one generated once, kept beside the database)."""
+    ``http://host:port``); ``secret`` signs them (default: one generated once, kept beside the database);
+    ``allowed_hosts``: the host names it answers to besides its address and ``public_url``'s host
+    (``*``: any; see :class:`bot.web.perimeter.HostPolicy`)."""
 
     enabled: bool = False
     host: str = "127.0.0.1"
     port: int = 8765
     public_url: str = ""
     secret: str | None = field(default=None, repr=False)
+    allowed_hosts: tuple[str, ...] = ()
 
 
-_WEB_KEYS: Final = frozenset({"enabled", "host", "port", "public_url", "secret"})
+_WEB_KEYS: Final = frozenset({"enabled", "host", "port", "public_url", "secret", "allowed_hosts"})
+_HOST_NAME: Final = re.compile(r"\*|[A-Za-z0-9._-]{1,253}")
 
 
 def _web_config(reader: _Reader, data: Mapping[str, object]) -> WebConfig:
@@ -90,6 +96,10 @@ def _web_config(reader: _Reader, data: Mapping[str, object]) -> WebConfig:
     secret = reader.string(data, "web.secret", "")
     if secret and len(secret) < 16:
         raise reader.error("web.secret", "must be at least 16 characters long")
+    hosts = reader.strings(data, "web.allowed_hosts")
+    for name in hosts:
+        if not _HOST_NAME.fullmatch(name) and not is_ip_address(name):
+            raise reader.error("web.allowed_hosts", f"{echo(name)} is not a host name or address (no port)")
     defaults = WebConfig()
     return WebConfig(
         enabled=enabled,
@@ -97,7 +107,17 @@ def _web_config(reader: _Reader, data: Mapping[str, object]) -> WebConfig:
         port=reader.integer(data, "web.port", defaults.port, 0, 65535),
         public_url=reader.string(data, "web.public_url", "").rstrip("/"),
         secret=secret or None,
+        allowed_hosts=tuple(name.lower() for name in hosts),
     )
+
+
+def is_ip_address(text: str) -> bool:
+    """Whether ``text`` is an IPv4 or IPv6 address (``127.0.0.1``, ``::1``)."""
+    try:
+        ipaddress.ip_address(text)
+    except ValueError:
+        return False
+    return True
 
 
 # ------------------------------------------------------------------------------------------------------
@@ -123,7 +143,7 @@ class Config:
     """AI worker processes; 0: one per CPU core (:meth:`ai_worker_count`)."""
     ai_queue: str = "local"
     """Where AI turns run: ``local`` (this process's workers) or ``postgresql`` (jobs on the
-    database, answered by ``scrabble-bot worker`` processes: :mod:`bot.ai_queue`)."""
+    database, answered by ``scrabble-bot worker`` processes: :mod:`bot.host.ai.queue`)."""
     turn: TurnConfig = field(default_factory=TurnConfig)
     dev_guild_id: int | None = None
     log_level: str = "INFO"
@@ -131,7 +151,7 @@ class Config:
     web: WebConfig = field(default_factory=WebConfig)
     shards: Shards | None = None
     """The Discord shards this process connects and whose games it owns; ``None``: one process, not
-    sharded (see :mod:`bot.shards`)."""
+    sharded (see :mod:`bot.host.shards`)."""
     shard_lease_seconds: float = DEFAULT_LEASE_SECONDS
     """How long a process's hold on its shards lasts without renewal (it renews every third of it)."""
     shard_standby: bool = False
@@ -219,13 +239,13 @@ def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> 
         for file in map(Path, reader.strings(game, "game.variant_files"))
     )
     try:
-        variants = Variants(files)
+        VARIANTS.add_files(files)
     except VariantError as error:
         raise reader.error("game.variant_files", str(error)) from None
     turn_timeout = reader.number(ai, "ai.turn_timeout", defaults.ai_turn_timeout, 0.1, 600.0)
     variant = reader.string(game, "game.variant", defaults.variant)
-    if variant not in variants:
-        raise reader.error("game.variant", f"no variant {variant!r} (known: {', '.join(variants.names())})")
+    if variant not in VARIANTS:
+        raise reader.error("game.variant", f"no variant {variant!r} (known: {', '.join(VARIANTS.names())})")
     guild = reader.integer(data, "dev_guild_id", 0, 0, 2**63 - 1)
     ai_queue = reader.choice(ai, "ai.queue", defaults.ai_queue, AI_QUEUES)
     if ai_queue == "postgresql" and not is_postgresql_url(database):

@@ -6,7 +6,7 @@ No I/O beyond strings: front ends (terminal, GTP, Discord) and the SGF record li
 
 from go_core.board import Board
 from go_core.errors import GoError
-from go_core.game import Game, Move, Phase
+from go_core.game import Game, Move, Phase, Setup
 from go_core.handicap import handicap_points, star_points
 from go_core.points import COLUMNS, MAX_SIZE, MIN_SIZE, Color, Point, format_move, parse_move
 from go_core.scoring import DEFAULT_KOMI, Score, ScoringMethod, count
@@ -25,6 +25,7 @@ __all__ = [
     "Point",
     "Score",
     "ScoringMethod",
+    "Setup",
     "count",
     "format_move",
     "handicap_points",

@@ -1,40 +1,62 @@
-"""The built-in Go AI: light heuristics and Monte Carlo playouts, for when GNU Go is not installed.
+"""The built-in Go AI: a Monte Carlo tree search (:mod:`go_core.tree`, natively ``go_core._search``)
+with light knowledge in its playouts, for when GNU Go is not installed.
 
-The move is chosen among the legal points that do not fill the player's own eye. Each candidate gets a
-prior from simple shape (capture, escape from atari, no self-atari, the third and fourth lines and open
-areas in the opening, near the last move) and, while time allows, random playouts that start with it,
-shared out by UCB1 (more to the candidates that win); the candidate with the best share of playouts
-won, its prior counting as a few playouts, is played. It passes when nothing but its own eyes is left,
-or when the opponent has passed and the board counts as a win. Seeded by the :class:`random.Random` passed in; the time budget is a deadline on ``clock`` (the
-best move found so far is returned when it passes).
+- **Budget.** A move's search runs until its :class:`Budget` of playouts or of seconds is spent,
+  whichever comes first, and stops early once the most visited move cannot be overtaken in the
+  playouts left (counted from the budget, and from the time left at the rate so far). The levels
+  (:data:`LEVEL_PLAYOUTS`) are playout budgets.
+- **Tree reuse.** A :class:`Thinker` keeps its tree between moves of one game: the next search starts
+  from the subtree of the moves played since.
+- **Pass and resign.** After the opponent's pass it passes when the board counted now (the dead stones
+  taken off as the playouts see them) is a win; it passes when the pass is the most visited move (as
+  it is when nothing else is left: every expanded node has a pass among its children); it resigns
+  only when its best move wins fewer than :data:`RESIGN_WIN_RATE` of at least
+  :data:`RESIGN_MIN_PLAYOUTS` playouts and the playouts' expected count is a loss too.
+- **Root parallelism.** :func:`search_share` runs one seeded search and returns its root's statistics
+  (:class:`SearchShare`); shares of several processes (each its own seed) add up with
+  :func:`merge_shares`, and :func:`decide` picks the move from the sum, as one search would.
+- **Dead stones and seki** (:meth:`Thinker.statuses`): see :mod:`go_core.status`.
+
+Seeded by the :class:`random.Random` passed in: with a budget of playouts and time to spare, the same
+seed gives the same moves.
 """
 
 from __future__ import annotations
 
-import math
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import Final
+from typing import Final, Literal
 
-from go_core.board import Board
 from go_core.errors import IllegalMoveError
 from go_core.game import Game, Phase
 from go_core.points import Color, Point
-from go_core.scoring import ScoringMethod, count, empty_region
+from go_core.prng import seed_from
+from go_core.search import (
+    DEFAULT_MAX_NODES,
+    SearchTree,
+    index_point,
+    move_index,
+    new_search,
+    position_of,
+    search_komi,
+)
+from go_core.status import StoneStatuses, stone_statuses
 
 Clock = Callable[[], float]
+Decision = Point | None | Literal["resign"]
+"""A point to play, ``None`` to pass, or :data:`RESIGN`."""
 
-MAX_CANDIDATES: Final = 12
-"""The candidates that get playouts, the best priors first."""
-EXPLORATION: Final = 0.4
-"""UCB1's exploration weight: how readily playouts go to candidates that have had few."""
-PRIOR_PLAYOUTS: Final = 10
-"""How many playouts a candidate's prior is worth."""
-TWO_EYE_SPACE: Final = 6
-"""An eye space of this many points is taken to make two eyes."""
+RESIGN: Final = "resign"
+LEVEL_PLAYOUTS: Final = {"easy": 100, "medium": 3_000, "hard": 1_000_000}
+"""The playouts a move at each level (``hard`` is bounded by the time budget)."""
+CHECK_EVERY: Final = 256
+"""The early stop is checked every this many playouts."""
+FIRST_STEP: Final = 16
+"""The playouts run before the rate is known."""
+RESIGN_WIN_RATE: Final = 0.05
+RESIGN_MIN_PLAYOUTS: Final = 2_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,237 +64,242 @@ class Budget:
     """How long the AI may think: ``seconds`` on ``clock``, and at most ``playouts`` playouts."""
 
     seconds: float = 1.0
-    playouts: int = 400
+    playouts: int = LEVEL_PLAYOUTS["medium"]
     clock: Clock = time.monotonic
 
 
-def choose_move(
-    game: Game, rng: random.Random, budget: Budget = Budget(), color: Color | None = None
-) -> Point | None:
-    """The point ``color`` (default: the player to move) should play in ``game``, or ``None`` to pass.
-    ``game`` is not changed.
+STATUS_BUDGET: Final = Budget(seconds=2.0, playouts=4_000)
+"""The budget of a dead-stone estimate."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchShare:
+    """A search's root statistics, to add up with others of the same position
+    (:func:`merge_shares`): per move (``row * size + col``, -1 a pass) its visits and its wins from the
+    player to move's side; the playouts; in how many of them Black, and White, owned each point."""
+
+    size: int
+    playouts: int
+    moves: tuple[tuple[int, int, float], ...]
+    black_owned: tuple[int, ...]
+    white_owned: tuple[int, ...]
+
+
+def search_share(game: Game, seed: int, budget: Budget = Budget(), color: Color | None = None) -> SearchShare:
+    """One search share of ``color``'s move (default: the player to move) in ``game`` (not changed),
+    seeded with ``seed``: the part of a root-parallel search one process runs.
 
     Raises:
         IllegalMoveError: the game is not in its playing phase.
     """
+    _check_playing(game)
+    tree = new_search(position_of(game, color), seed)
+    run_search(tree, budget)
+    return _share(tree, game.size)
+
+
+def merge_shares(shares: Iterable[SearchShare]) -> SearchShare:
+    """The sum of searches of one position: visits, wins, playouts and ownership added up.
+
+    Raises:
+        ValueError: no shares, or shares of different board sizes.
+    """
+    shares = list(shares)
+    if not shares:
+        raise ValueError("no search shares to merge")
+    size = shares[0].size
+    if any(share.size != size for share in shares):
+        raise ValueError("search shares of different board sizes")
+    totals: dict[int, tuple[int, float]] = {}
+    for share in shares:
+        for move, visits, wins in share.moves:
+            seen_visits, seen_wins = totals.get(move, (0, 0.0))
+            totals[move] = (seen_visits + visits, seen_wins + wins)
+    return SearchShare(
+        size=size,
+        playouts=sum(share.playouts for share in shares),
+        moves=tuple((move, visits, wins) for move, (visits, wins) in sorted(totals.items())),
+        black_owned=tuple(map(sum, zip(*(share.black_owned for share in shares), strict=True))),
+        white_owned=tuple(map(sum, zip(*(share.white_owned for share in shares), strict=True))),
+    )
+
+
+def decide(
+    game: Game, share: SearchShare, color: Color | None = None, dead: Collection[Point] | None = None
+) -> Decision:
+    """``color``'s move (default: the player to move) in ``game`` from a search of it: the most visited
+    move (the first of them in board order, a pass last), or a pass or a resignation (see the module's
+    docstring).
+    After the opponent's pass the board is counted without ``dead`` (default: the dead stones the
+    share's playouts show)."""
+    color = game.to_move if color is None else color
+    if not share.moves:
+        return None
+    best, visits, wins = max(share.moves, key=lambda entry: (entry[1], entry[0] >= 0, -entry[0]))
+    if _passed(game, color):
+        if dead is None:
+            dead = share_statuses(game, share).dead
+        if game.score(dead).winner is color:
+            return None
+    if best < 0:
+        return None
+    if (
+        share.playouts >= RESIGN_MIN_PLAYOUTS
+        and visits > 0
+        and wins / visits < RESIGN_WIN_RATE
+        and _expected_lead(game, share, color) < 0
+    ):
+        return RESIGN
+    return index_point(game.size, best)
+
+
+def share_statuses(game: Game, share: SearchShare) -> StoneStatuses:
+    """The dead stones and seki of ``game``'s board as the share's playouts saw them."""
+    return stone_statuses(game.board, share.black_owned, share.white_owned, share.playouts)
+
+
+def run_search(tree: SearchTree, budget: Budget) -> None:
+    """Run ``tree`` within ``budget`` (see the module's docstring); the first :data:`FIRST_STEP`
+    playouts (or the budget's, if fewer) run whatever the time."""
+    clock = budget.clock
+    started = clock()
+    deadline = started + budget.seconds
+    done = 0
+    while done < budget.playouts:
+        now = clock()
+        if now >= deadline and done:
+            return
+        step = min(CHECK_EVERY - done % CHECK_EVERY, budget.playouts - done)
+        rate = done / (now - started) if done and now > started else 0.0
+        if not done:
+            step = min(step, FIRST_STEP)
+        elif rate:
+            step = max(1, min(step, int((deadline - now) * rate)))
+        tree.run(step)
+        done += step
+        if done % CHECK_EVERY == 0:
+            left = budget.playouts - done
+            if rate:
+                left = min(left, int((deadline - clock()) * rate))
+            if _settled(tree.children(), left):
+                return
+
+
+class Thinker:
+    """The built-in AI over the moves of one game: it keeps its search tree from move to move."""
+
+    def __init__(self, *, max_nodes: int = DEFAULT_MAX_NODES, native: bool | None = None) -> None:
+        """Trees of at most ``max_nodes`` nodes; ``native`` as :func:`go_core.search.new_search`."""
+        self._max_nodes = max_nodes
+        self._native = native
+        self._tree: SearchTree | None = None
+        self._key: tuple[object, ...] = ()
+        self._moves: list[str] = []
+        self.last_share: SearchShare | None = None
+        """The root statistics of the last move's search (its playouts are the new ones)."""
+
+    def choose(
+        self, game: Game, rng: random.Random, budget: Budget = Budget(), color: Color | None = None
+    ) -> Decision:
+        """The move ``color`` (default: the player to move) should make in ``game`` (not changed):
+        a point, ``None`` to pass, or :data:`RESIGN`.
+
+        Raises:
+            IllegalMoveError: the game is not in its playing phase.
+        """
+        _check_playing(game)
+        color = game.to_move if color is None else color
+        tree = self._tree_for(game, color, seed_from(rng))
+        started = budget.clock()
+        run_search(tree, budget)
+        self.last_share = _share(tree, game.size)
+        dead = None
+        if _passed(game, color):
+            left = max(budget.seconds - (budget.clock() - started), 0.0)
+            status_budget = Budget(min(left, STATUS_BUDGET.seconds), STATUS_BUDGET.playouts, budget.clock)
+            dead = self.statuses(game, rng, status_budget).dead
+        return decide(game, self.last_share, color, dead)
+
+    def statuses(self, game: Game, rng: random.Random, budget: Budget = STATUS_BUDGET) -> StoneStatuses:
+        """The dead stones and seki of ``game``'s board, from playouts of it to the end (no tree: a
+        won game's tree plays any move, sacrifices too, and the playouts' ownership would show them)."""
+        tree = new_search(position_of(game, passes=0), seed_from(rng), max_nodes=1, native=self._native)
+        run_search(tree, budget)
+        return share_statuses(game, _share(tree, game.size))
+
+    def _tree_for(self, game: Game, color: Color, seed: int) -> SearchTree:
+        """The kept tree moved on to ``game``'s position when it can be, else a new one."""
+        key = (game.size, game.komi, game.method, game.handicap_stones, game.setups)
+        moves = [str(move) for move in game.moves]
+        tree = self._tree
+        reusable = (
+            tree is not None
+            and key == self._key
+            and color is game.to_move
+            and moves[: len(self._moves)] == self._moves
+            and tree.nodes <= self._max_nodes // 2
+        )
+        if tree is not None and reusable:
+            for move in game.moves[len(self._moves) :]:
+                if not tree.advance(move_index(game.size, move.point)):
+                    tree = None
+                    break
+        else:
+            tree = None
+        if tree is None:
+            tree = new_search(position_of(game, color), seed, max_nodes=self._max_nodes, native=self._native)
+        self._tree, self._key, self._moves = tree, key, moves
+        return tree
+
+
+def choose_move(
+    game: Game, rng: random.Random, budget: Budget = Budget(), color: Color | None = None
+) -> Decision:
+    """:meth:`Thinker.choose` with a new tree."""
+    return Thinker().choose(game, rng, budget, color)
+
+
+def propose_dead(game: Game, rng: random.Random | None = None) -> frozenset[Point]:
+    """The stones that look dead at the end of play (see :mod:`go_core.status`); seeded by ``rng``
+    (default: a fixed seed)."""
+    return Thinker().statuses(game, rng or random.Random(0)).dead
+
+
+def _share(tree: SearchTree, size: int) -> SearchShare:
+    black, white = tree.ownership()
+    return SearchShare(
+        size=size,
+        playouts=tree.playouts,
+        moves=tuple(tree.children()),
+        black_owned=tuple(black),
+        white_owned=tuple(white),
+    )
+
+
+def _settled(children: list[tuple[int, int, float]], left: int) -> bool:
+    """Whether the most visited child stays so whatever ``left`` more playouts do (never when the
+    root has no children: the search is only playouts)."""
+    if len(children) <= 1:
+        return bool(children)
+    first, second = sorted((visits for _, visits, _ in children), reverse=True)[:2]
+    return first - second > left
+
+
+def _expected_lead(game: Game, share: SearchShare, color: Color) -> float:
+    """``color``'s lead in the playouts' average count."""
+    if not share.playouts:
+        return 0.0
+    black = (sum(share.black_owned) - sum(share.white_owned)) / share.playouts
+    lead = black - search_komi(game)
+    return lead if color is Color.BLACK else -lead
+
+
+def _passed(game: Game, color: Color) -> bool:
+    """Whether the last move was the opponent's pass."""
+    last = game.last_move
+    return last is not None and last.is_pass and last.color is color.opponent
+
+
+def _check_playing(game: Game) -> None:
     if game.phase is not Phase.PLAY:
         raise IllegalMoveError("The AI moves only while the game is being played")
-    color = game.to_move if color is None else color
-    board = game.board
-    last = game.last_move
-    komi = game.komi + (game.handicap if game.method is ScoringMethod.AREA else 0)
-    if last is not None and last.is_pass and last.color is not color and _wins(board, color, komi):
-        return None
-    context = _Context(
-        opening=len(game.moves) < board.size * 2,
-        stones=board.stones(),
-        last=None if last is None else last.point,
-        rng=rng,
-    )
-    priors = {
-        point: _prior(board, color, point, context)
-        for point in game.legal_points(color)
-        if not is_eye(board, point, color)
-    }
-    if not priors:
-        return None
-    ranked = sorted(priors, key=lambda point: (-priors[point], point))[:MAX_CANDIDATES]
-    if len(ranked) == 1 or budget.playouts <= 0:
-        return ranked[0]
-    wins = dict.fromkeys(ranked, 0)
-    runs = dict.fromkeys(ranked, 0)
-    deadline = budget.clock() + budget.seconds
-    for number in range(budget.playouts):
-        if budget.clock() >= deadline:
-            break
-        explore = math.log(number + 1)
-        point = max(
-            ranked,
-            key=lambda point: (
-                _value(wins[point], runs[point], priors[point])
-                + EXPLORATION * math.sqrt(explore / (runs[point] + 1))
-            ),
-        )
-        trial = board.copy()
-        trial.play(color, point)
-        final = playout(trial, color.opponent, rng)
-        runs[point] += 1
-        wins[point] += _wins(final, color, komi)
-    return max(ranked, key=lambda point: (_value(wins[point], runs[point], priors[point]), priors[point]))
-
-
-def _value(wins: int, runs: int, prior: float) -> float:
-    """The share of playouts won, the prior counting as :data:`PRIOR_PLAYOUTS` playouts won in the
-    share a logistic curve gives it (a capture's prior is worth about nine wins in ten)."""
-    prior_share = 1 / (1 + math.exp(-prior / 4))
-    return (wins + PRIOR_PLAYOUTS * prior_share) / (runs + PRIOR_PLAYOUTS)
-
-
-def propose_dead(game: Game) -> frozenset[Point]:
-    """The stones that look dead at the end of play. A group is weak when its area (the points reached
-    from it through empty points and stones of its colour) touches only the opponent's stones and holds
-    fewer than two eyes: empty regions of the area next to its colour only, one of
-    :data:`TWO_EYE_SPACE` points or more counting as two. The weak group with the smallest area is
-    taken off, then the others are looked at again (its removal may give its neighbours their eyes).
-    Groups in seki come out dead: the players unmark them."""
-    board = game.board
-    dead: set[Point] = set()
-    while True:
-        weak: list[tuple[int, set[Point]]] = []
-        seen: set[Point] = set()
-        for point in board.stones():
-            if point in seen:
-                continue
-            color = board[point]
-            assert color is not None
-            area, borders = _area(board, point, color)
-            stones = {spot for spot in area if board[spot] is color}
-            seen |= stones
-            if borders == {color.opponent} and _eyes(board, area, color) < 2:
-                weak.append((len(area), stones))
-        if not weak:
-            return frozenset(dead)
-        _, stones = min(weak, key=lambda entry: (entry[0], min(entry[1])))
-        dead |= stones
-        board.place(None, stones)
-
-
-def _area(board: Board, start: Point, color: Color) -> tuple[set[Point], set[Color]]:
-    """The points reached from ``start`` through empty points and ``color`` stones, and the colours of
-    the stones around them."""
-    area = {start}
-    borders: set[Color] = set()
-    todo = [start]
-    while todo:
-        for near in board.neighbours(todo.pop()):
-            stone = board[near]
-            if stone is color.opponent:
-                borders.add(stone)
-            elif near not in area:
-                area.add(near)
-                todo.append(near)
-    return area, borders
-
-
-def _eyes(board: Board, area: set[Point], color: Color) -> int:
-    eyes = 0
-    seen: set[Point] = set()
-    for point in area:
-        if board[point] is not None or point in seen:
-            continue
-        region, borders = empty_region(board, point)
-        seen |= region
-        if borders == {color}:
-            eyes += 2 if len(region) >= TWO_EYE_SPACE else 1
-    return eyes
-
-
-def playout(board: Board, color: Color, rng: random.Random) -> Board:
-    """Play ``board`` out at random from ``color``'s turn, until both pass (nothing but eyes left) or
-    the move limit; returns ``board``. A stone just played that is left in atari is captured at once;
-    otherwise a random legal point is played, never the player's own eye."""
-    passes = 0
-    empties = [point for point in board.points() if board[point] is None]
-    last: Point | None = None
-    for _ in range(3 * board.size * board.size):
-        if passes == 2:
-            break
-        point = _random_move(board, color, rng, empties, last)
-        if point is None:
-            passes += 1
-        else:
-            passes = 0
-            captured = board.play(color, point)
-            empties.remove(point)
-            empties.extend(captured)
-        last = point
-        color = color.opponent
-    return board
-
-
-def is_eye(board: Board, point: Point, color: Color) -> bool:
-    """Whether the empty ``point`` is ``color``'s eye: all its neighbours are ``color`` stones and the
-    opponent holds fewer than two of its diagonals (fewer than one on the edge)."""
-    if board[point] is not None or any(board[near] is not color for near in board.neighbours(point)):
-        return False
-    diagonals = _diagonals(board.size, point)
-    enemies = sum(board[corner] is color.opponent for corner in diagonals)
-    return enemies < (2 if len(diagonals) == 4 else 1)
-
-
-def _random_move(
-    board: Board, color: Color, rng: random.Random, empties: list[Point], last: Point | None
-) -> Point | None:
-    if last is not None:
-        liberties = board.liberties(last)
-        if len(liberties) == 1:
-            (capture,) = liberties
-            if board.allows(color, capture):
-                return capture
-    start = rng.randrange(len(empties)) if empties else 0
-    for offset in range(len(empties)):
-        point = empties[(start + offset) % len(empties)]
-        if not is_eye(board, point, color) and board.allows(color, point):
-            return point
-    return None
-
-
-def _prior(board: Board, color: Color, point: Point, context: _Context) -> float:
-    """Shape knowledge about ``color`` playing ``point``: higher is better. Captures, saving a group in
-    atari and putting one in atari score; self-atari loses. The first line is poor (from 5×5); from 9×9,
-    in the opening the third and fourth lines and points away from every stone are good, and points
-    near the last move are. A seeded jitter breaks the ties."""
-    score = 0.0
-    captured = board.captures_of(color, point)
-    score += 10.0 * len(captured)
-    trial = board.copy()
-    trial.play(color, point)
-    liberties = len(trial.liberties(point))
-    if liberties == 1 and not captured:
-        score -= 8.0 * len(trial.group(point))
-    for near in board.neighbours(point):
-        if board[near] is color and len(board.liberties(near)) == 1 and liberties > 1:
-            score += 6.0 * len(board.group(near))
-        elif board[near] is color.opponent and len(trial.liberties(near)) == 1 and liberties > 1:
-            score += 2.0
-    line = min(point.col, point.row, board.size - 1 - point.col, board.size - 1 - point.row)
-    if board.size >= 5 and line == 0:
-        score -= 3.0 if context.opening else 1.0
-    if board.size >= 9:
-        if context.opening:
-            score += {1: -1.5, 2: 1.0, 3: 1.0}.get(line, 0.0)
-            room = min(
-                (max(abs(point.col - col), abs(point.row - row)) for col, row in context.stones), default=9
-            )
-            score += 1.5 if room >= 4 else -1.0 if room <= 1 else 0.0
-        last = context.last
-        if last is not None and abs(point.col - last.col) + abs(point.row - last.row) <= 2:
-            score += 0.5
-    return score + context.rng.random() * 0.2
-
-
-@dataclass(frozen=True, slots=True)
-class _Context:
-    """What :func:`_prior` knows of the game besides the board."""
-
-    opening: bool
-    stones: list[Point]
-    last: Point | None
-    rng: random.Random
-
-
-def _wins(board: Board, color: Color, komi: float) -> bool:
-    """Whether ``color`` wins ``board`` counted by area, every stone alive, White getting ``komi``."""
-    score = count(board, komi=komi)
-    return score.winner is color
-
-
-@lru_cache(maxsize=4096)
-def _diagonals(size: int, point: Point) -> tuple[Point, ...]:
-    col, row = point
-    return tuple(
-        Point(col + dc, row + dr)
-        for dc in (-1, 1)
-        for dr in (-1, 1)
-        if 0 <= col + dc < size and 0 <= row + dr < size
-    )

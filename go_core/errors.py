@@ -12,9 +12,15 @@ MAX_ECHO: Final = 40
 """The most characters of a player's text an error message repeats."""
 
 
-def echo(text: str) -> str:
-    """``text`` quoted for an error message, cut to :data:`MAX_ECHO` characters (``…`` marks the cut)."""
-    return repr(text if len(text) <= MAX_ECHO else f"{text[:MAX_ECHO]}…")
+def echo(text: str, limit: int = MAX_ECHO) -> str:
+    """``text`` quoted and escaped as Python's ``repr`` writes it, for an error message. Past ``limit``
+    characters of the escaped text it is cut at a character's boundary (``…`` marks the cut), so the
+    result is at most ``limit + 3`` characters however many escapes the input needs."""
+    kept = min(len(text), limit)  # a prefix only: every character escapes to one character or more
+    while len(repr(text[:kept])) - 2 > limit:
+        kept -= 1
+    shown = repr(text[:kept])
+    return shown if kept == len(text) else f"{shown[:-1]}…{shown[-1]}"
 
 
 class GoError(ValueError):

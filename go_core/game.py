@@ -1,5 +1,5 @@
 """A game of Go: turns, positional superko, passing, resigning, the dead-stone phase, the result, undo,
-and a dict form to store it.
+stones set up by hand (as game records have them), and a dict form to store it.
 
 A game goes through three phases. In :attr:`Phase.PLAY` the players take turns to play a stone or pass;
 two passes in a row start :attr:`Phase.SCORING`, where the players mark the dead groups
@@ -26,6 +26,7 @@ from go_core.errors import (
     KomiError,
     NothingToUndoError,
     NotYourTurnError,
+    OffBoardError,
     PhaseError,
     echo,
 )
@@ -40,6 +41,8 @@ RESUME: Final = "resume"
 MAX_KOMI: Final = 1000.0
 RESIGNED: Final = "R"
 ON_TIME: Final = "T"
+SETUP: Final = "setup"
+"""The first word of a setup's action in :meth:`Game.to_dict`'s list (see :class:`Setup`)."""
 
 
 class Phase(enum.StrEnum):
@@ -72,6 +75,50 @@ class Move:
         return f"{self.color.value} {format_move(self.point)}"
 
 
+@dataclass(frozen=True, slots=True)
+class Setup:
+    """Stones put on the board (``black``, ``white``) or taken off it (``empty``) by hand, as a game
+    record's setup (SGF's ``AB``, ``AW``, ``AE``): nothing is captured, nothing is checked but the
+    points; and the colour to move next (SGF's ``PL``), when it says."""
+
+    black: tuple[Point, ...] = ()
+    white: tuple[Point, ...] = ()
+    empty: tuple[Point, ...] = ()
+    to_move: Color | None = None
+
+    def __str__(self) -> str:
+        """``setup B:D4,Q16 W:C3 E:E5 PL:W``, the parts it has (its action in :meth:`Game.to_dict`)."""
+        parts = [SETUP]
+        for key, points in (("B", self.black), ("W", self.white), ("E", self.empty)):
+            if points:
+                parts.append(f"{key}:{','.join(map(str, points))}")
+        if self.to_move is not None:
+            parts.append(f"PL:{self.to_move.value}")
+        return " ".join(parts)
+
+    @classmethod
+    def parse(cls, text: str, size: int) -> Setup:
+        """The setup :meth:`__str__` wrote for a board of ``size``.
+
+        Raises:
+            GoError: ``text`` is not a setup's action.
+        """
+        words = text.split()
+        if words[:1] != [SETUP]:
+            raise GoError(f"{echo(text)} is not a setup")
+        lists: dict[str, tuple[Point, ...]] = {"B": (), "W": (), "E": ()}
+        to_move = None
+        for word in words[1:]:
+            key, _, value = word.partition(":")
+            if key == "PL":
+                to_move = Color(value)
+            elif key in lists and value:
+                lists[key] = tuple(Point.parse(point, size) for point in value.split(","))
+            else:
+                raise GoError(f"{echo(word)} is not part of a setup")
+        return cls(lists["B"], lists["W"], lists["E"], to_move)
+
+
 class Game:
     """A game of Go between Black and White on one board, from its first move to its result."""
 
@@ -92,8 +139,9 @@ class Game:
         Raises:
             BoardSizeError: ``size`` is not 2 to 25.
             KomiError: ``komi`` is not a finite number of at most 1000 points either way.
-            HandicapError: a handicap other than 0 or 2 to 9, or on a board other than 9, 13 or 19; a
-                free handicap of fewer than 2 points, with a point twice, or filling the board; both.
+            HandicapError: a handicap other than 0 or 2 to what the board takes
+                (:func:`~go_core.handicap.max_handicap`: none below 7×7); a free handicap of fewer than 2
+                points, with a point twice, or filling the board; both.
         """
         self._size = check_size(size)
         if isinstance(komi, bool) or not isinstance(komi, int | float) or not math.isfinite(komi):
@@ -111,6 +159,9 @@ class Game:
         """Whose turn it was before each action (moves and resumptions), for undo."""
         self._resumed_at: list[int] = []
         """The number of moves made when play was resumed, once per resumption."""
+        self._setups: list[tuple[int, Setup, tuple[tuple[Point, Color | None], ...], set[bytes]]] = []
+        """Each setup, after how many moves it came, and what its points held and the positions before
+        it (for undo). At a number of moves, the resumptions come first (a setup is made in play)."""
         self._positions: set[bytes] = {self._board.key()}
         self._captures = {Color.BLACK: 0, Color.WHITE: 0}
         self._dead: frozenset[Point] = frozenset()
@@ -178,9 +229,16 @@ class Game:
         return self._moves[-1] if self._moves else None
 
     @property
+    def setups(self) -> tuple[tuple[int, Setup], ...]:
+        """Every setup, with the number of moves made before it, in order."""
+        return tuple((at, setup) for at, setup, _, _ in self._setups)
+
+    @property
     def passes(self) -> int:
-        """The passes in a row at the end of the game (since play last resumed)."""
-        start = self._resumed_at[-1] if self._resumed_at else 0
+        """The passes in a row at the end of the game (since play last resumed, or stones were set up)."""
+        start = max(
+            self._resumed_at[-1] if self._resumed_at else 0, self._setups[-1][0] if self._setups else 0
+        )
         passes = 0
         for move in reversed(self._moves[start:]):
             if not move.is_pass:
@@ -308,10 +366,48 @@ class Game:
         """
         return self._forfeit(color, ON_TIME)
 
+    def setup(
+        self,
+        black: Collection[Point] = (),
+        white: Collection[Point] = (),
+        empty: Collection[Point] = (),
+        to_move: Color | None = None,
+    ) -> Setup:
+        """Put black and white stones on points and take the stones off others, by hand, and say who
+        moves next (see :class:`Setup`). The position set up starts the game's history afresh: the
+        positions before it no longer count for superko (a record may set a stone up, take it off and
+        play it).
+
+        Raises:
+            GameOverError, PhaseError: the game is over, or counting.
+            OffBoardError: a point is off this board.
+            GoError: a point is named twice, or nothing is set up.
+        """
+        self._check_playing()
+        setup = Setup(tuple(black), tuple(white), tuple(empty), to_move)
+        points = [*setup.black, *setup.white, *setup.empty]
+        for point in points:
+            if not (0 <= point.col < self._size and 0 <= point.row < self._size):
+                raise OffBoardError(str(point), self._size)
+        if len(set(points)) != len(points):
+            raise GoError("A setup names a point twice")
+        if not points and to_move is None:
+            raise GoError("A setup puts or takes off stones, or says who moves next")
+        before = tuple((point, self._board[point]) for point in points)
+        self._board.place(Color.BLACK, setup.black)
+        self._board.place(Color.WHITE, setup.white)
+        self._board.place(None, setup.empty)
+        self._turns.append(self._to_move)
+        self._setups.append((len(self._moves), setup, before, self._positions))
+        self._positions = {self._board.key()}
+        if to_move is not None:
+            self._to_move = to_move
+        return setup
+
     def undo(self) -> Move | None:
         """Take back the last action: a move (a pass ends the dead-stone phase it started, and the dead
-        marks are dropped), or a resumption of play (back to the dead-stone phase); returns the move
-        taken back (``None`` for a resumption).
+        marks are dropped), a resumption of play (back to the dead-stone phase) or a setup; returns the
+        move taken back (``None`` for a resumption or a setup).
 
         Raises:
             GameOverError: the game is over.
@@ -323,6 +419,11 @@ class Game:
             raise NothingToUndoError
         self._to_move = self._turns.pop()
         self._dead, self._accepted = frozenset(), set()
+        if self._setups and self._setups[-1][0] == len(self._moves):
+            _, _, before, self._positions = self._setups.pop()
+            for point, color in before:
+                self._board.place(color, [point])
+            return None
         if self._resumed_at and self._resumed_at[-1] == len(self._moves):
             self._resumed_at.pop()
             return None
@@ -400,10 +501,13 @@ class Game:
         """The game as JSON-ready data that :meth:`from_dict` reads back into an equal game."""
         actions: list[str] = []
         resumptions = list(self._resumed_at)
+        setups = list(self.setups)
         for index in range(len(self._moves) + 1):
             while resumptions and resumptions[0] == index:
                 actions.append(RESUME)
                 resumptions.pop(0)
+            while setups and setups[0][0] == index:
+                actions.append(str(setups.pop(0)[1]))
             if index < len(self._moves):
                 actions.append(str(self._moves[index]))
         loser, how = self._forfeit_by or (None, "")
@@ -478,6 +582,10 @@ class Game:
         if action == RESUME:
             self.resume()
             return
+        if action.startswith(SETUP):
+            setup = Setup.parse(action, self._size)
+            self.setup(setup.black, setup.white, setup.empty, setup.to_move)
+            return
         color_text, _, move_text = action.partition(" ")
         point = parse_move(move_text, self._size)
         color = Color(color_text)
@@ -516,9 +624,13 @@ class Game:
         return move
 
     def _is_previous(self, key: bytes) -> bool:
-        """Whether ``key`` is the position before the last stone played (a simple ko)."""
+        """Whether ``key`` is the position before the last stone played (a simple ko; never when stones
+        were set up since)."""
         trial = self._board.copy()
-        for move in reversed(self._moves):
+        for index in range(len(self._moves) - 1, -1, -1):
+            move = self._moves[index]
+            if self._setups and self._setups[-1][0] > index:
+                return False
             if move.point is not None:
                 trial.place(None, [move.point])
                 trial.place(move.color.opponent, move.captured)

@@ -7,25 +7,39 @@ from typing import Final
 from go_core.errors import HandicapError
 from go_core.points import Point
 
-HANDICAP_SIZES: Final = (9, 13, 19)
-"""The boards that take handicap stones."""
 MIN_HANDICAP: Final = 2
 MAX_HANDICAP: Final = 9
+SMALLEST_HANDICAP_BOARD: Final = 7
+"""Smaller boards take no fixed handicap (GNU Go's rule)."""
+
+
+def max_handicap(size: int) -> int:
+    """The most fixed handicap stones a ``size`` board takes, as GNU Go places them: 9 on odd boards
+    from 9×9 (the sides' middles and the centre), 4 (the corners) on 7×7 and the even boards from 8×8,
+    none below 7×7."""
+    if size < SMALLEST_HANDICAP_BOARD:
+        return 0
+    return MAX_HANDICAP if size % 2 == 1 and size >= 9 else 4
 
 
 def handicap_points(size: int, stones: int) -> list[Point]:
     """The ``stones`` handicap points of a ``size`` board, in GNU Go's order: two opposite corners (upper
     right, lower left), the upper left, the lower right corner, then the sides' middles and the centre
-    (the centre for every odd count from 5). Star points are on the third line on 9×9, the fourth above.
+    (the centre for every odd count from 5). The corners are on the third line up to 11×11, the fourth
+    from 12×12, as GNU Go (and the GTP ``fixed_handicap`` command) places them.
 
     Raises:
-        HandicapError: the board is not 9, 13 or 19, or ``stones`` is not 2 to 9.
+        HandicapError: ``stones`` is not 2 to :func:`max_handicap` for this board.
     """
-    if size not in HANDICAP_SIZES:
-        raise HandicapError(f"Handicap stones go on 9×9, 13×13 and 19×19 boards, not {size}×{size}")
-    if not MIN_HANDICAP <= stones <= MAX_HANDICAP:
-        raise HandicapError(f"A handicap is {MIN_HANDICAP} to {MAX_HANDICAP} stones, not {stones}")
-    low = 2 if size < 13 else 3
+    most = max_handicap(size)
+    if most == 0:
+        raise HandicapError(
+            f"A {size}×{size} board takes no handicap stones: they go on boards from "
+            f"{SMALLEST_HANDICAP_BOARD}×{SMALLEST_HANDICAP_BOARD}"
+        )
+    if not MIN_HANDICAP <= stones <= most:
+        raise HandicapError(f"A handicap on {size}×{size} is {MIN_HANDICAP} to {most} stones, not {stones}")
+    low = _corner_line(size)
     high, mid = size - 1 - low, size // 2
     points = [Point(high, high), Point(low, low)]
     if stones >= 3:
@@ -41,13 +55,19 @@ def handicap_points(size: int, stones: int) -> list[Point]:
     return points
 
 
+def _corner_line(size: int) -> int:
+    """The line (0 is the edge) of the corner star points and handicap stones: the third up to 11×11,
+    the fourth from 12×12, as GNU Go has them."""
+    return 2 if size < 12 else 3
+
+
 def star_points(size: int) -> list[Point]:
     """The marked points of an empty board (the hoshi) where GNU Go marks them: none below 7×7; the
-    four corner points (third line below 13×13, fourth line from 13×13); on odd boards the centre, and
+    four corner points (on the line of :func:`handicap_points`' corners); on odd boards the centre, and
     from 13×13 the middles of the sides too."""
-    if size < 7:
+    if size < SMALLEST_HANDICAP_BOARD:
         return []
-    low = 2 if size < 13 else 3
+    low = _corner_line(size)
     high, mid = size - 1 - low, size // 2
     points = [Point(col, row) for col in (low, high) for row in (low, high)]
     if size % 2 == 1:

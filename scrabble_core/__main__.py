@@ -28,6 +28,7 @@ from scrabble_core.letters import is_game_letter
 from scrabble_core.lexicon import ENABLE_NAME, load_lexicon
 from scrabble_core.move import PLAYED_THROUGH
 from scrabble_core.movegen import GeneratedMove, load_move_generator
+from scrabble_core.tiles import word_text
 from scrabble_core.variant import find_variant, get_variant
 
 Handler = Callable[[argparse.Namespace, TextIO], int]
@@ -78,15 +79,17 @@ def add_moves_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
         help="list every legal play of a rack on a board, best first",
         description=(
             "Print every legal play of RACK on the board in FILE (or on the empty board), highest score "
-            "first, one per line as COORD WORD SCORE: the GCG coordinate (8H across, H8 down), the "
-            "whole word with the tiles already on the board (blanks in lowercase), and the score."
+            "first, one per line as COORD WORD SCORE: the GCG coordinate (8H across, H8 down; x,ya or "
+            "x,yd on an infinite board), the whole word with the tiles already on the board (blanks in "
+            "lowercase, a set tile as [1E]), and the score."
         ),
     )
     moves.add_argument(
         "--board",
         type=Path,
         metavar="FILE",
-        help="the board as rows of text: '.' empty, A-Z a tile, a-z a blank on the board (default: empty)",
+        help="the board as rows of text: '.' empty, A-Z a tile, a-z a blank on the board; an infinite "
+        "board as one line a tile, x,y TILE (default: empty)",
     )
     moves.add_argument("--rack", required=True, help="the rack's tiles, ? for a blank (e.g. AEINST?)")
     moves.add_argument("--lexicon", metavar="PATH", help="a word list, one word per line (default: ENABLE)")
@@ -213,7 +216,7 @@ def move_line(board: Board, move: GeneratedMove) -> str:
         board[square] or "" if letter == PLAYED_THROUGH else letter
         for square, letter in zip(play.squares(), play.letters, strict=True)
     )
-    return f"{play.coordinate} {word} {move.score}"
+    return f"{board.variant.coordinate_name(play.start, play.across)} {word_text(word)} {move.score}"
 
 
 def _read_board(path: Path) -> list[str]:

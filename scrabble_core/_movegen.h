@@ -13,7 +13,7 @@
 
 #define LOOKAHEAD 7
 #define MAX_LETTERS 63
-#define MAX_SIDE 25
+#define MAX_SIDE 63
 #define MAX_RACK 64
 #define MAX_LEAVES (1 << 20)
 /* Both directions end to end, a sentinel after each line, one before the first. */

@@ -160,6 +160,10 @@ def choose_move(
         allowed = view.bag_size >= max(view.variant.exchange_min_bag, 1, len(rack))
         return Exchange(rack) if allowed and rack else Pass()
     model = leaves if leaves is not None else default_leave_model()
+    if view.variant.tile_sets:
+        model = model.with_sets(
+            {tile_set.symbol: "".join(tile_set.points) for tile_set in view.variant.tile_sets}
+        )
     if deadline is not None:
         quick = _or_exchange(generator.best(board, rack), view, model)
         if time.monotonic() >= deadline:

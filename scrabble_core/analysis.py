@@ -43,6 +43,7 @@ from scrabble_core.lexicon import WordList
 from scrabble_core.move import Exchange, Move, Pass, Play, move_from_gcg
 from scrabble_core.simulation import simulate
 from scrabble_core.squares import Square
+from scrabble_core.tiles import is_set_tile, letter_of
 from scrabble_core.validation import canonical_play, check_play, formed_words, remove_tiles
 from scrabble_core.variant import BLANK, Variant
 
@@ -511,27 +512,39 @@ def _simulated(
 
 def board_snippet(board: Board, play: Play, margin: int = SNIPPET_MARGIN) -> str:
     """The rows and columns of ``board`` around ``play`` (``margin`` more on each side), with ``play``
-    placed and its new tiles in brackets; columns lettered, rows numbered as on the board."""
+    placed and its new tiles in brackets; columns lettered, rows numbered as on the board (on an infinite
+    board, both numbered by their coordinates)."""
     new = {square: tile for square, tile in play.placements() if board[square] is None}
     squares = play.squares()
     variant = board.variant
-    top = max(min(r for r, _ in squares) - margin, 0)
-    bottom = min(max(r for r, _ in squares) + margin, variant.rows - 1)
-    left = max(min(c for _, c in squares) - margin, 0)
-    right = min(max(c for _, c in squares) + margin, variant.cols - 1)
-    header = "    " + "".join(f" {chr(ord('A') + col)} " for col in range(left, right + 1))
-    lines = [header.rstrip()]
+    top = min(r for r, _ in squares) - margin
+    bottom = max(r for r, _ in squares) + margin
+    left = min(c for _, c in squares) - margin
+    right = max(c for _, c in squares) + margin
+    if not variant.infinite:
+        top, bottom = max(top, 0), min(bottom, variant.rows - 1)
+        left, right = max(left, 0), min(right, variant.cols - 1)
+    # An infinite board's columns and rows are numbered by their signed coordinates.
+    names = [
+        f"{col:^3}" if variant.infinite else f" {chr(ord('A') + col)} " for col in range(left, right + 1)
+    ]
+    lines = [("    " + "".join(names)).rstrip()]
     for row in range(top, bottom + 1):
         cells = [_cell(board, new, (row, col)) for col in range(left, right + 1)]
-        lines.append(f"{row + 1:>3} " + "".join(cells))
+        lines.append(f"{row if variant.infinite else row + 1:>3} " + "".join(cells))
     return "\n".join(line.rstrip() for line in lines)
 
 
 def _cell(board: Board, new: Mapping[Square, str], square: Square) -> str:
     if square in new:
-        return f"[{new[square]}]"
+        return f"[{_shown(new[square])}]"
     tile = board[square]
-    return f" {tile} " if tile is not None else " . "
+    return f" {_shown(tile)} " if tile is not None else " . "
+
+
+def _shown(tile: str) -> str:
+    """A tile as the snippet shows it: a set tile as its letter."""
+    return letter_of(tile) if is_set_tile(tile) else tile
 
 
 # The whole game -----------------------------------------------------------------------------------

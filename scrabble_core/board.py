@@ -1,7 +1,9 @@
 """The board: which tile stands on each square of a variant's layout.
 
 A tile on the board is one character: its letter in uppercase for a real tile, in lowercase for a blank
-(the GCG convention). Empty squares and holes hold ``None``.
+(the GCG convention). Empty squares and holes hold ``None``. The board of an infinite variant is an
+:class:`InfiniteBoard` (``Board(variant)`` makes one): its squares have signed coordinates and it keeps
+only the tiles placed, so its memory grows with them, not with the board.
 """
 
 from __future__ import annotations
@@ -35,6 +37,12 @@ class Board:
 
     __slots__ = ("_cells", "variant")
 
+    def __new__(cls, variant: Variant | None = None) -> Board:
+        """A :class:`Board`, or an :class:`InfiniteBoard` for an infinite variant (no variant: an empty
+        shell that unpickling fills)."""
+        infinite = variant is not None and variant.infinite
+        return object.__new__(InfiniteBoard if infinite and cls is Board else cls)
+
     def __init__(self, variant: Variant) -> None:
         self.variant = variant
         self._cells: list[list[str | None]] = [[None] * variant.cols for _ in range(variant.rows)]
@@ -50,6 +58,8 @@ class Board:
                 letters outside the variant's alphabet.
         """
         board = cls(variant)
+        if isinstance(board, InfiniteBoard):
+            return board.read_tiles(rows)
         lines = [line.strip() for line in rows if line.strip()]
         if len(lines) != variant.rows:
             raise ScrabbleError(f"the board has {variant.rows} rows, the text has {len(lines)}")
@@ -66,7 +76,7 @@ class Board:
                     continue
                 if not variant.on_board(square):
                     raise ScrabbleError(f"{square_name(square)} is not a square of this board")
-                if not variant.is_letter(char.upper()):
+                if not variant.allows(char):
                     raise ScrabbleError(f"{char!r} at {square_name(square)} is not a letter of this game")
                 board._cells[row][col] = char
         return board
@@ -107,7 +117,7 @@ class Board:
 
     def copy(self) -> Board:
         """An independent copy of this board."""
-        other = Board.__new__(Board)
+        other = object.__new__(Board)
         other.variant = self.variant
         other._cells = [list(line) for line in self._cells]
         return other
@@ -159,7 +169,7 @@ class Board:
         return "\n".join(lines)
 
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Board):
+        if type(other) is not Board:
             return NotImplemented
         return self.variant == other.variant and self._cells == other._cells
 
@@ -170,3 +180,165 @@ class Board:
 
     def __str__(self) -> str:
         return self.ascii()
+
+
+class InfiniteBoard(Board):
+    """The board of an infinite variant: the tiles placed, by signed square ``(row, col)``.
+
+    Every square the board program does not make a hole is on the board; :meth:`rows_text` writes one
+    line per tile, ``x,y TILE`` (``x`` the column, ``y`` the row), which :meth:`Board.from_rows` reads back.
+    A tile is kept under its square packed into one number (:func:`_pack`): half the memory of a pair.
+    """
+
+    __slots__ = ("_tiles",)
+
+    def __init__(self, variant: Variant) -> None:
+        self.variant = variant
+        self._tiles: dict[int, str] = {}
+
+    def read_tiles(self, rows: Iterable[str]) -> InfiniteBoard:
+        """Put the tiles of ``rows`` (as :meth:`rows_text` writes them) on this board; return it.
+
+        Raises:
+            ScrabbleError: a line is not ``x,y TILE``, names a hole or a square twice, or holds a letter
+                outside the variant's alphabet.
+        """
+        for line in rows:
+            if not line.strip():
+                continue
+            coordinate, _, tile = line.strip().partition(" ")
+            x, _, y = coordinate.partition(",")
+            try:
+                square = (int(y), int(x))
+            except ValueError:
+                raise ScrabbleError(
+                    f"{line.strip()[:40]!r} is not a tile of an infinite board (x,y TILE)"
+                ) from None
+            name = self.variant.square_name(square)
+            if len(tile) != 1 or not self.variant.allows(tile):
+                raise ScrabbleError(f"{tile[:10]!r} at {name} is not a letter of this game")
+            if not self.variant.on_board(square):
+                raise ScrabbleError(f"{name} is not a square of this board")
+            if _pack(square) in self._tiles:
+                raise ScrabbleError(f"{name} holds two tiles")
+            self._tiles[_pack(square)] = tile
+        return self
+
+    def __getitem__(self, square: Square) -> str | None:
+        """The tile on ``square`` (``None`` when empty)."""
+        return self._tiles.get(_pack(square))
+
+    def occupied(self, square: Square) -> bool:
+        """Whether ``square`` holds a tile."""
+        return _pack(square) in self._tiles
+
+    def place(self, placements: Iterable[tuple[Square, str]]) -> None:
+        """Put tiles on squares (no rule is checked: validation happens before)."""
+        self._tiles.update((_pack(square), tile) for square, tile in placements)
+
+    def remove(self, squares: Iterable[Square]) -> None:
+        """Take the tiles off ``squares`` (a withdrawn play)."""
+        for square in squares:
+            del self._tiles[_pack(square)]
+
+    def tiles(self) -> Iterator[tuple[Square, str]]:
+        """Every tile on the board with its square, row by row."""
+        return ((_unpack(key), tile) for key, tile in sorted(self._tiles.items()))
+
+    def is_empty(self) -> bool:
+        """Whether no tile has been played yet."""
+        return not self._tiles
+
+    def tiles_from(self, corner: Square) -> Iterator[tuple[Square, str]]:
+        """Every tile with its square counted from ``corner``, which is above and left of every tile
+        (in no particular order): the tiles of a window of the board whose top left square is ``corner``."""
+        base = _pack(corner)
+        for key, tile in self._tiles.items():
+            yield divmod(key - base, _PACK_SPAN), tile
+
+    def tiles_in(self, corner: Square, cols: int) -> Iterator[tuple[int, str]]:
+        """Every tile with its index in a window of the board ``cols`` squares wide whose top left square
+        is ``corner`` (above and left of every tile), counted row by row (in no particular order)."""
+        base = _pack(corner)
+        for key, tile in self._tiles.items():
+            row, col = divmod(key - base, _PACK_SPAN)
+            yield row * cols + col, tile
+
+    def copy(self) -> InfiniteBoard:
+        """An independent copy of this board."""
+        other = object.__new__(InfiniteBoard)
+        other.variant = self.variant
+        other._tiles = dict(self._tiles)
+        return other
+
+    def bounds(self, margin: int = 0) -> tuple[Square, Square]:
+        """The corners ``(top, left), (bottom, right)`` of the smallest rectangle holding every tile and
+        the start square, widened by ``margin`` on each side."""
+        row, col = self.variant.start
+        top = bottom = row
+        left = right = col
+        if self._tiles:
+            # Packed row by row: the first and last keys hold the top and bottom rows.
+            keys = self._tiles.keys()
+            top = min(top, _unpack(min(keys))[0])
+            bottom = max(bottom, _unpack(max(keys))[0])
+            cols = [key % _PACK_SPAN for key in keys]
+            left = min(left, min(cols) - _PACK_OFFSET)
+            right = max(right, max(cols) - _PACK_OFFSET)
+        return (top - margin, left - margin), (bottom + margin, right + margin)
+
+    def rows_text(self) -> list[str]:
+        """One line per tile, ``x,y TILE``, row by row (the inverse of :meth:`Board.from_rows`)."""
+        return [f"{col},{row} {tile}" for (row, col), tile in self.tiles()]
+
+    def ascii(self, margin: int = 2) -> str:
+        """The squares around the tiles (``margin`` more on each side) drawn as text, rows and columns
+        labelled with their coordinates: ``#`` a hole, ``*`` the start, ``.`` an empty square (premiums
+        as :meth:`Board.ascii` draws them)."""
+        (top, left), (bottom, right) = self.bounds(margin)
+        width = max(len(str(col)) for col in range(left, right + 1))
+        label = max(len(str(row)) for row in range(top, bottom + 1))
+        lines = [" " * (label + 1) + " ".join(f"{col:>{width}}" for col in range(left, right + 1))]
+        for row in range(top, bottom + 1):
+            chars = []
+            for col in range(left, right + 1):
+                square = (row, col)
+                tile = self._tiles.get(_pack(square))
+                if tile is not None:
+                    char = tile
+                elif not self.variant.on_board(square):
+                    char = HOLE_CHAR
+                elif square == self.variant.start:
+                    char = "*"
+                else:
+                    char = _PREMIUM_CHARS[self.variant.premium(square)]
+                chars.append(f"{char:>{width}}")
+            lines.append(f"{row:>{label}} " + " ".join(chars))
+        return "\n".join(lines)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, InfiniteBoard):
+            return NotImplemented
+        return self.variant == other.variant and self._tiles == other._tiles
+
+    __hash__ = None
+
+    def __repr__(self) -> str:
+        return f"<InfiniteBoard {self.variant.name} {len(self._tiles)} tiles>"
+
+
+_PACK_OFFSET = 1 << 30
+_PACK_SPAN = 1 << 31
+
+
+def _pack(square: Square) -> int:
+    """``square`` as one number, in the order of squares (row by row): for coordinates of either sign
+    below 2**30 in size."""
+    row, col = square
+    return (row + _PACK_OFFSET) * _PACK_SPAN + col + _PACK_OFFSET
+
+
+def _unpack(key: int) -> Square:
+    """The square :func:`_pack` made ``key`` of."""
+    row, col = divmod(key, _PACK_SPAN)
+    return row - _PACK_OFFSET, col - _PACK_OFFSET

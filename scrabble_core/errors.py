@@ -20,9 +20,15 @@ def cut(text: str, limit: int = MAX_ECHO) -> str:
     return text if len(text) <= limit else f"{text[:limit]}…"
 
 
-def echo(text: str) -> str:
-    """``text`` quoted for an error message, cut to :data:`MAX_ECHO` characters (``…`` marks the cut)."""
-    return repr(cut(text))
+def echo(text: str, limit: int = MAX_ECHO) -> str:
+    """``text`` quoted and escaped as Python's ``repr`` writes it, for an error message. Past ``limit``
+    characters of the escaped text it is cut at a character's boundary (``…`` marks the cut), so the
+    result is at most ``limit + 3`` characters however many escapes the input needs."""
+    kept = min(len(text), limit)  # a prefix only: every character escapes to one character or more
+    while len(repr(text[:kept])) - 2 > limit:
+        kept -= 1
+    shown = repr(text[:kept])
+    return shown if kept == len(text) else f"{shown[:-1]}…{shown[-1]}"
 
 
 def character_name(ch: str) -> str:
@@ -197,3 +203,39 @@ class GcgError(ScrabbleError):
         self.line_number = line_number
         self.problem = problem
         super().__init__(f"line {line_number}: {problem}")
+
+
+MAX_PROGRAM_MESSAGE: Final = 300
+"""The most characters of a board program's error message (a variant author reads it at load)."""
+
+
+class ProgramError(ScrabbleError):
+    """A board or square program that cannot be read or run; the message names the program."""
+
+    def __init__(self, program: str, problem: str) -> None:
+        self.program = program
+        self.problem = problem
+        super().__init__(cut(f"{program}: {problem}", MAX_PROGRAM_MESSAGE))
+
+
+class ProgramSyntaxError(ProgramError):
+    """A program that does not parse, or names a variable it did not declare; ``line`` and ``column``
+    (1-based) say where."""
+
+    def __init__(self, program: str, line: int, column: int, problem: str) -> None:
+        self.line = line
+        self.column = column
+        super().__init__(program, f"line {line}, column {column}: {problem}")
+
+
+class ProgramRuntimeError(ProgramError):
+    """A program that fails while running: division by zero, a letter index outside the word, a
+    character where a number is needed."""
+
+
+class ProgramLimitError(ProgramRuntimeError):
+    """A program that runs past one of its limits (steps, integer size); ``limit`` names it."""
+
+    def __init__(self, program: str, limit: str, problem: str) -> None:
+        self.limit = limit
+        super().__init__(program, problem)

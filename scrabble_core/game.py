@@ -386,7 +386,7 @@ class Game:
             than the tiles to exchange; TileNotOnRackError when the rack lacks some of the tiles.
         """
         state = self._begin_turn(seat)
-        wanted = parse_tiles(tiles, self.variant.alphabet)
+        wanted = parse_tiles(tiles, self.variant.alphabet, self.variant.set_symbols)
         limit = self.variant.exchange_min_bag
         if len(state.bag) < limit:
             raise ExchangeNotAllowedError(

@@ -12,6 +12,11 @@ A record is a header of ``#pragma`` lines (``#player1 nick Full Name``) and one 
     >nick: RACK (time) -10 330        a time penalty
 
 A ``#note text`` line after an event is a comment on it (the post-game analysis writes one per turn).
+
+Infinite boards (an extension of GCG, whose coordinates cannot name a negative square): a play's
+coordinate is the signed square of its first letter and the direction in one token, ``x,y`` then ``a``
+for across or ``d`` for down (``>nick: RACK -3,5a QUIZ +48 48``); the ``#variant`` pragma names the
+infinite variant. Other programs reading GCG will not read these records; :func:`replay` does.
 """
 
 from __future__ import annotations
@@ -103,7 +108,14 @@ def record_of(game: Game, notes: Mapping[int, str] | None = None) -> GcgRecord:
     nicks = nicknames(names)
     kept = [(index, event) for index, event in enumerate(game.history) if event.kind is not EventKind.RESIGN]
     events = tuple(
-        GcgEvent(nicks[event.player], event.rack, event.kind, event.move, event.score, event.total)
+        GcgEvent(
+            nicks[event.player],
+            event.rack,
+            event.kind,
+            _move_text(game, event.kind, event.move),
+            event.score,
+            event.total,
+        )
         for _, event in kept
     )
     given = notes or {}
@@ -111,6 +123,15 @@ def record_of(game: Game, notes: Mapping[int, str] | None = None) -> GcgRecord:
     pragmas = {} if game.lexicon is None else {LEXICON_PRAGMA: game.lexicon.name}
     pragmas[VARIANT_PRAGMA] = game.variant.name
     return GcgRecord(tuple(zip(nicks, names, strict=True)), events, pragmas, record_notes)
+
+
+def _move_text(game: Game, kind: EventKind, move: str) -> str:
+    """A move of the game's history as its record writes it: plays on an infinite board with signed
+    coordinates (see the module docstring)."""
+    if kind is not EventKind.PLAY or not game.variant.infinite:
+        return move
+    play = Play.from_gcg(move)
+    return f"{game.variant.coordinate_name(play.start, play.across)} {play.letters}"
 
 
 def export_gcg(game: Game, notes: Mapping[int, str] | None = None) -> str:
@@ -172,7 +193,11 @@ def _parse_event(nick: str, rest: str, number: int) -> GcgEvent:
     score, total = int(tokens[-2]), int(tokens[-1])
     body = tokens[:-2]
     rack = ""
-    if len(body) == 3 or (len(body) == 2 and not any(ch.isdigit() for ch in body[0])):
+    # Before a move that is no play (it starts with - or "("), the rack, which may hold set tiles' numbers;
+    # a coordinate has a digit, a rack of letters none.
+    if len(body) == 3 or (
+        len(body) == 2 and (body[1][:1] in ("-", "(") or not any(ch.isdigit() for ch in body[0]))
+    ):
         rack, body = body[0], body[1:]
     if len(body) == 2:
         return GcgEvent(nick, rack, EventKind.PLAY, f"{body[0]} {body[1]}", score, total, number)

@@ -21,6 +21,7 @@ with their provenance; :func:`load_leave_model` validates such a file.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import math
 from array import array
@@ -204,6 +205,11 @@ class LeaveModel:
             synergies=tuple((_needs(name), weight) for name, weight in weights.get("synergies", {}).items()),
         )
 
+    def with_sets(self, sets: Mapping[str, str]) -> LeaveModel:
+        """This model for a variant with letter-set tiles, ``sets`` the letters of each set tile by its
+        rack number (see :class:`SetLeaveModel`)."""
+        return _with_sets(self, tuple(sorted(sets.items())))
+
     def to_dict(self) -> dict[str, object]:
         """The model as the JSON data :func:`leave_model_from_dict` reads back."""
         return {
@@ -212,6 +218,38 @@ class LeaveModel:
             "vowels": self.vowels,
             **{group: dict(self.weights.get(group, {})) for group in GROUPS},
         }
+
+
+@dataclass(frozen=True, eq=False)
+class SetLeaveModel(LeaveModel):
+    """A leave model for a variant with letter-set tiles (``sets``: each set tile's letters by its rack
+    number): a set tile kept is worth what the letter of its set that makes the leave worth most would
+    be (each set tile of the leave chosen so, together). Leaves without set tiles are valued as the
+    model values them (in the native core too)."""
+
+    sets: Mapping[str, str] = field(default_factory=dict)
+
+    def evaluate(self, leave: str) -> float:
+        """The value of ``leave``, its set tiles as their best letters."""
+        sets = self.sets
+        if not any(tile in sets for tile in leave):
+            return super().evaluate(leave)
+        choices = [sets.get(tile, tile) for tile in leave]
+        return max(
+            super(SetLeaveModel, self).evaluate("".join(chosen)) for chosen in itertools.product(*choices)
+        )
+
+    def values(self, leaves: list[str]) -> list[float]:
+        """:meth:`evaluate` of each of ``leaves``."""
+        if not any(tile in self.sets for leave in leaves for tile in leave):
+            return super().values(leaves)
+        return [self.evaluate(leave) for leave in leaves]
+
+
+@functools.lru_cache(maxsize=16)
+def _with_sets(model: LeaveModel, sets: tuple[tuple[str, str], ...]) -> SetLeaveModel:
+    """:meth:`LeaveModel.with_sets`, made once per model and sets (its memo and tables then serve every turn)."""
+    return SetLeaveModel(model.vowels, model.weights, model.provenance, sets=dict(sets))
 
 
 @functools.cache

@@ -35,26 +35,31 @@ the highest bound down, and a branch stops as soon as its bound cannot beat the 
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import math
 import threading
 from array import array
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from operator import mul
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
 
-from scrabble_core.board import Board
+from scrabble_core.board import Board, InfiniteBoard
 from scrabble_core.dawg import LOOKAHEAD, Dawg, load_dawg
 from scrabble_core.errors import InvalidMoveError, ScrabbleError
 from scrabble_core.leaves import LeaveModel, NativeLeaveTable
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Play
 from scrabble_core.native import import_native, native_core
-from scrabble_core.variant import BLANK, Variant
+from scrabble_core.scoring import score_placements, word_runs
+from scrabble_core.squares import Square
+from scrabble_core.tiles import is_set_tile, letter_of, set_tile
+from scrabble_core.validation import remove_tiles
+from scrabble_core.variant import BLANK, Premium, Variant
 
 if TYPE_CHECKING:
     from scrabble_core._movegen import Graph
@@ -73,6 +78,20 @@ _RACK_CACHE_SIZE: Final = 256
 # What the native core accepts (see _movegen.c): racks of up to 64 tiles and 2**20 leaves; scores
 # that stay exact in a double (the bounds are doubles).
 _NATIVE_MAX_RACK: Final = 64
+_NATIVE_MAX_SIDE: Final = 63
+_WINDOW_BLOCK: Final = 4
+# A square's letter and word multipliers as the native core reads them (word multiplier 0 for a hole),
+# and its word multiplier for the bound on scores (1 for a hole), keyed by the identity of the square's
+# premium (or None): an enum member hashes in Python, its id at C speed, and a window's layout has
+# thousands of squares.
+_NATIVE_PREMIUMS_BY_ID: Final[Mapping[int, tuple[int, int]]] = {
+    id(None): (1, 0),
+    **{id(premium): (premium.letter_multiplier, premium.word_multiplier) for premium in Premium},
+}
+_NATIVE_WORD_BY_ID: Final[Mapping[int, int]] = {
+    id(None): 1,
+    **{id(premium): premium.word_multiplier for premium in Premium},
+}
 _NATIVE_MAX_LEAVES: Final = 1 << 20
 _NATIVE_MAX_SCORE: Final = 1 << 52
 _NATIVE_BLANK: Final = 64
@@ -237,7 +256,7 @@ class MoveGenerator:
         dawg: the lexicon's word graph the search walks.
     """
 
-    __slots__ = ("_cross_cache", "_lock", "_native", "_positions", "_racks", "dawg", "lexicon")
+    __slots__ = ("_cross_cache", "_lock", "_native", "_positions", "_racks", "_windows", "dawg", "lexicon")
 
     def __init__(self, lexicon: Lexicon, dawg: Dawg, *, native: bool | None = None) -> None:
         """Use ``dawg``, which must be the DAWG of ``lexicon`` (see :func:`load_move_generator`).
@@ -257,6 +276,7 @@ class MoveGenerator:
         self._cross_cache: dict[tuple[str, str], int] = {}
         self._positions: dict[tuple[int, tuple[str, ...]], tuple[Variant, _Position]] = {}
         self._racks: dict[tuple[int, str], tuple[Variant, _Rack]] = {}
+        self._windows: dict[tuple[int, tuple[Square, Square]], tuple[Variant, Variant]] = {}
         self._lock = threading.Lock()  # guards the eviction of the board and rack caches
 
     @property
@@ -275,8 +295,20 @@ class MoveGenerator:
             InvalidMoveError: the rack holds a character that is neither a letter of the variant nor
                 ``?``.
             ScrabbleError: the variant has letters outside the lexicon's alphabet.
+            ProgramError: a square program of the variant fails on a word formed.
         """
-        native = self._native_search(board, rack, 0, None)
+        variant = board.variant
+        if variant.tile_sets and any(tile in variant.set_symbols for tile in rack):
+            return self._with_sets(board, rack, 0, None)
+        if variant.infinite:
+            return self._windowed(board, rack, 0, None)
+        if variant.scored_by_programs:
+            return self._programmed(board, rack, 0, None)
+        return self._generate(board, rack)
+
+    def _generate(self, board: Board, rack: str) -> list[GeneratedMove]:
+        """:meth:`generate` scored with the layout's premiums."""
+        native = self._native_search(board.variant, _board_squares(board), rack, 0, None)
         if native is not None:
             return native
         position = self._position(board)
@@ -322,7 +354,14 @@ class MoveGenerator:
         """
         if count < 1:
             raise ValueError(f"count must be at least 1, not {count}")
-        native = self._native_search(board, rack, count, leave_value)
+        variant = board.variant
+        if variant.tile_sets and any(tile in variant.set_symbols for tile in rack):
+            return self._with_sets(board, rack, count, leave_value)
+        if board.variant.infinite:
+            return self._windowed(board, rack, count, leave_value)
+        if board.variant.scored_by_programs:
+            return self._programmed(board, rack, count, leave_value)
+        native = self._native_search(board.variant, _board_squares(board), rack, count, leave_value)
         if native is not None:
             return native
         position = self._position(board)
@@ -346,25 +385,198 @@ class MoveGenerator:
         kept.sort(reverse=True)
         return _moves(position, prepared, [record for _, _, record in kept])
 
+    def _with_sets(
+        self, board: Board, rack: str, count: int, leave_value: LeaveValue | None
+    ) -> list[GeneratedMove]:
+        """:meth:`generate` (``count`` 0) or :meth:`top` of a rack holding set tiles.
+
+        For every way the rack's set tiles can stand for letters of their sets, the rack is searched (with
+        either core) with each set tile as a letter tile of its letter; each play found is kept once for
+        every way its letters can be the rack's letter tiles and those set tiles (a set tile stands only
+        where it was given its letter), with its score (a set tile counts its letter's points in its set)
+        and its leave (set tiles' numbers before the blanks). A play that uses a set tile as a letter is
+        found in the search where the set tile was given that letter, so none is missed.
+        """
+        variant = board.variant
+        symbols = variant.set_symbols
+        held = [tile for tile in rack if tile in symbols]
+        plain = "".join(tile for tile in rack if tile not in symbols)
+        regular = Counter(plain)
+        order = {tile: k for k, tile in enumerate([*self.dawg.alphabet, *symbols, BLANK])}
+
+        @functools.cache
+        def leave_of(used: str) -> str:
+            return "".join(sorted(remove_tiles(rack, used), key=order.__getitem__))
+
+        seen: set[tuple[int, int, bool, str]] = set()
+        moves = []
+        sets = [variant.tile_set(symbol) for symbol in held]
+        for chosen in itertools.product(*(tile_set.points for tile_set in sets if tile_set is not None)):
+            standing: dict[str, list[str]] = {}
+            for symbol, letter in zip(held, chosen, strict=True):
+                standing.setdefault(letter, []).append(symbol)
+            given = "".join(chosen)
+
+            @functools.cache
+            def kept(leave: str, given: str = given) -> str:
+                """The leave of a play that uses none of the set tiles: the search's leave with them back."""
+                return "".join(sorted(remove_tiles(leave, given) + "".join(held), key=order.__getitem__))
+
+            for move in self.generate(board, plain + given):
+                play = move.play
+                if not any(letter in standing for letter in play.letters):
+                    key = (play.row, play.col, play.across, play.letters)
+                    if key not in seen:
+                        seen.add(key)
+                        moves.append(GeneratedMove(play, move.score, kept(move.leave)))
+                    continue
+                factors: list[int] | None = None
+                for letters in _set_choices(play.letters, regular, standing):
+                    key = (play.row, play.col, play.across, letters)
+                    if key in seen:
+                        continue
+                    seen.add(key)
+                    placed = Play(play.row, play.col, play.across, letters)
+                    if variant.scored_by_programs:
+                        score = score_placements(board, placed.placements(), placed.across).total
+                    else:
+                        extra = [
+                            (i, variant.value(letter) - variant.value(play.letters[i]))
+                            for i, letter in enumerate(letters)
+                            if is_set_tile(letter)
+                        ]
+                        if any(difference for _, difference in extra) and factors is None:
+                            factors = _letter_factors(board, play)
+                        score = move.score + sum(
+                            difference * factors[i] for i, difference in extra if difference and factors
+                        )
+                    moves.append(GeneratedMove(placed, score, leave_of(placed.rack_tiles())))
+        if leave_value is None or not count:
+            moves.sort(key=_score, reverse=True)
+        else:
+            values = functools.cache(leave_value)
+            moves.sort(key=lambda move: move.score + values(move.leave), reverse=True)
+        return moves[:count] if count else moves
+
+    def _windowed(
+        self, board: Board, rack: str, count: int, leave_value: LeaveValue | None
+    ) -> list[GeneratedMove]:
+        """:meth:`generate` (``count`` 0) or :meth:`top` on an infinite board: searched on the finite
+        window of the squares a play can reach (:meth:`_window`), with either core, and the plays
+        moved back to the board's coordinates (and scored again by the programs where the board is
+        scored by them)."""
+        assert isinstance(board, InfiniteBoard)
+        variant = board.variant
+        framed, (top, left) = self._window(board)
+        native = None
+        if not variant.scored_by_programs:
+            squares = functools.partial(_window_squares, board, framed, (top, left))
+            native = self._native_search(framed, squares, rack, count, leave_value)
+        if native is not None:
+            moves = native
+        else:
+            window = Board(framed)
+            window.place(board.tiles_from((top, left)))
+            if variant.scored_by_programs:
+                moves = self._generate(window, rack)
+            elif count:
+                moves = self.top(window, rack, count, leave_value)
+            else:
+                moves = self.generate(window, rack)
+        moved = [
+            GeneratedMove(
+                Play(move.play.row + top, move.play.col + left, move.play.across, move.play.letters),
+                move.score,
+                move.leave,
+            )
+            for move in moves
+        ]
+        if not variant.scored_by_programs:
+            return moved
+        return self._rescored(board, moved, count, leave_value)
+
+    def _window(self, board: InfiniteBoard) -> tuple[Variant, Square]:
+        """The finite variant every play of a rack on ``board`` fits in, and its top left square on
+        ``board``.
+
+        A play places at most ``rack_size`` tiles in a line through or beside the tiles already there
+        (or through the start), so it stays within ``rack_size`` squares of the rectangle around them:
+        the window is that rectangle widened by ``rack_size`` on each side and out to whole blocks of
+        :data:`_WINDOW_BLOCK` squares, its squares' premiums and holes those of the board's
+        (:func:`window_variant`, kept while the window stays the same).
+        Every play of the window, moved by the corner, is a play of the board with the same words (and,
+        on a board of multipliers, the same score), and the other way round.
+        """
+        variant = board.variant
+        (top, left), (bottom, right) = board.bounds(variant.rack_size)
+        # Out to whole blocks of squares, so that the window changes only now and then as the tiles spread.
+        corners = (
+            (top - top % _WINDOW_BLOCK, left - left % _WINDOW_BLOCK),
+            (
+                bottom - bottom % _WINDOW_BLOCK + _WINDOW_BLOCK - 1,
+                right - right % _WINDOW_BLOCK + _WINDOW_BLOCK - 1,
+            ),
+        )
+        key = (id(variant), corners)
+        cached = self._windows.get(key)
+        if cached is None or cached[0] is not variant:
+            if len(self._windows) >= _POSITION_CACHE_SIZE:
+                self._windows.clear()
+            cached = self._windows[key] = (variant, window_variant(variant, *corners))
+        return cached[1], corners[0]
+
+    def _programmed(
+        self, board: Board, rack: str, count: int, leave_value: LeaveValue | None
+    ) -> list[GeneratedMove]:
+        """:meth:`generate` (``count`` 0) or :meth:`top` on a board scored by its square programs: every
+        play the search finds on the layout, scored again by the programs (which no bound can cut)."""
+        return self._rescored(board, self._generate(board, rack), count, leave_value)
+
+    @staticmethod
+    def _rescored(
+        board: Board, found: list[GeneratedMove], count: int, leave_value: LeaveValue | None
+    ) -> list[GeneratedMove]:
+        """``found`` scored again on ``board`` (by its square programs), highest first: all of them
+        (``count`` 0) or the ``count`` of highest score plus ``leave_value``."""
+        moves = [
+            GeneratedMove(
+                move.play,
+                score_placements(board, move.play.placements(), move.play.across).total,
+                move.leave,
+            )
+            for move in found
+        ]
+        if not count:
+            moves.sort(key=_score, reverse=True)
+            return moves
+        values = functools.cache(leave_value or (lambda leave: 0.0))
+        moves.sort(key=lambda move: move.score + values(move.leave), reverse=True)
+        return moves[:count]
+
     def clear_cache(self) -> None:
         """Forget the boards analysed, the racks prepared and the cross-word masks (all are rebuilt on
         demand)."""
         with self._lock:
             self._positions.clear()
             self._racks.clear()
+            self._windows.clear()
         self._cross_cache.clear()
 
     def native_board(self, board: Board) -> NativeBoard | None:
         """``board`` as the native searches take it, with this generator's DAWG; ``None`` when the
         searches do not run in the native core or it does not take the variant.
 
+        The native searches play on a fixed layout of multipliers with letter and blank tiles: a board
+        that is infinite, scored by square programs or with letter-set tiles is searched in Python (the
+        native move generator still serves those searches, through :meth:`generate` and :meth:`top`).
+
         Raises:
             ScrabbleError: the variant has letters outside the lexicon's alphabet.
         """
         native = self._native
-        if native is None:
-            return None
         variant = board.variant
+        if native is None or variant.infinite or variant.scored_by_programs or variant.tile_sets:
+            return None
         self._check_alphabet(variant)
         geometry = native.geometry(variant)
         if geometry is None:
@@ -372,10 +584,16 @@ class MoveGenerator:
         return NativeBoard(native.graph, geometry, native.squares(board), native.tile_codes)
 
     def _native_search(
-        self, board: Board, rack: str, count: int, leave_value: LeaveValue | None
+        self,
+        variant: Variant,
+        squares: Callable[[Mapping[int, int]], bytes],
+        rack: str,
+        count: int,
+        leave_value: LeaveValue | None,
     ) -> list[GeneratedMove] | None:
-        """:meth:`generate` (``count`` 0) or :meth:`top` in the native core; ``None`` when it is not
-        in use or does not take this variant or rack.
+        """:meth:`generate` (``count`` 0) or :meth:`top` in the native core, on the board of ``variant``
+        whose squares, in the core's codes, ``squares`` gives; ``None`` when the core is not in use or
+        does not take this variant or rack.
 
         Raises:
             InvalidMoveError, ScrabbleError: as :meth:`generate`.
@@ -383,11 +601,11 @@ class MoveGenerator:
         native = self._native
         if native is None:
             return None
-        variant = board.variant
         self._check_alphabet(variant)
         geometry = native.geometry(variant)
+        codes = native.codes(variant)
         prepared = self._rack(variant, rack)
-        if geometry is None or not prepared.fits_native():
+        if geometry is None or codes is None or not prepared.fits_native():
             return None
         tiles, leaves = prepared.native_tiles()
         if leave_value is None or not count:
@@ -396,7 +614,7 @@ class MoveGenerator:
             bonus = native.leave_values(leave_value.native_table, leaves)
         else:
             bonus = [leave_value(leave) for leave in leaves]
-        return native.search(geometry, board, tiles, leaves, count, bonus)
+        return native.search(geometry, squares(codes), tiles, leaves, count, bonus)
 
     def _check_alphabet(self, variant: Variant) -> None:
         """Raises ScrabbleError if the variant has letters outside the lexicon's alphabet."""
@@ -494,7 +712,7 @@ _Geometry = tuple[int, int, bytes, tuple[int, ...], int, int, int, int]
 class _NativeSearch:
     """The native core's copy of one DAWG, with what it needs of each variant (cached)."""
 
-    __slots__ = ("_codes", "_geometries", "_index", "_leave_values", "graph", "tile_codes")
+    __slots__ = ("_codes", "_geometries", "_index", "_leave_values", "_set_codes", "graph", "tile_codes")
 
     def __init__(self, graph: type[Graph], dawg: Dawg) -> None:
         from scrabble_core._movegen import leave_values  # built with the graph
@@ -510,6 +728,7 @@ class _NativeSearch:
         codes.update({ord("."): _NATIVE_EMPTY, ord("#"): _NATIVE_EMPTY})
         self._codes = codes
         self._geometries: dict[int, tuple[Variant, _Geometry | None]] = {}
+        self._set_codes: dict[int, tuple[Variant, dict[int, int] | None]] = {}
 
     def geometry(self, variant: Variant) -> _Geometry | None:
         """The layout, values and rules of ``variant`` for the core, or ``None`` if its scores could
@@ -522,25 +741,17 @@ class _NativeSearch:
         lines = [*layout, *zip(*layout, strict=True)]
         # A play's score is at most its line's word multipliers times every square's tile at 4L,
         # plus as much again for the cross-words, plus the bingo.
+        word = _NATIVE_WORD_BY_ID.__getitem__
         worst = (
-            max(
-                math.prod(1 if premium is None else premium.word_multiplier for premium in line) * len(line)
-                for line in lines
-            )
+            max(math.prod(map(word, map(id, line))) * len(line) for line in lines)
             * (8 * max(values, default=0) + 1)
             * (variant.rows + variant.cols)
             + variant.bingo_bonus
         )
         geometry = None
-        if worst < _NATIVE_MAX_SCORE:
-            premiums = bytes(
-                value
-                for row in layout
-                for premium in row
-                for value in (
-                    (1, 0) if premium is None else (premium.letter_multiplier, premium.word_multiplier)
-                )
-            )
+        if worst < _NATIVE_MAX_SCORE and max(variant.rows, variant.cols) <= _NATIVE_MAX_SIDE:
+            squares = map(id, itertools.chain.from_iterable(layout))
+            premiums = bytes(itertools.chain.from_iterable(map(_NATIVE_PREMIUMS_BY_ID.__getitem__, squares)))
             row, col = variant.start
             geometry = (
                 variant.rows,
@@ -557,6 +768,31 @@ class _NativeSearch:
         self._geometries[id(variant)] = (variant, geometry)
         return geometry
 
+    def codes(self, variant: Variant) -> Mapping[int, int] | None:
+        """The core's square code of each character of ``variant``'s boards: a letter, a blank, empty; a
+        set tile as the letter tile or the blank it scores as. ``None`` when a set tile scores as
+        neither (the board is then searched in Python)."""
+        if not variant.tile_sets:
+            return self._codes
+        cached = self._set_codes.get(id(variant))
+        if cached is not None and cached[0] is variant:
+            return cached[1]
+        codes: dict[int, int] | None = dict(self._codes)
+        for tile_set in variant.tile_sets:
+            for letter, points in tile_set.letters:
+                if codes is None:
+                    break
+                if points == variant.value(letter):
+                    codes[ord(set_tile(tile_set.symbol, letter))] = self._index[letter]
+                elif points == 0:
+                    codes[ord(set_tile(tile_set.symbol, letter))] = _NATIVE_BLANK + self._index[letter]
+                else:
+                    codes = None
+        if len(self._set_codes) >= _POSITION_CACHE_SIZE:
+            self._set_codes.clear()
+        self._set_codes[id(variant)] = (variant, codes)
+        return codes
+
     def leave_values(self, table: NativeLeaveTable, leaves: list[str]) -> list[float]:
         """The value of each of ``leaves`` under the leave model of ``table``."""
         return self._leave_values(table, leaves)
@@ -564,20 +800,99 @@ class _NativeSearch:
     def search(
         self,
         geometry: _Geometry,
-        board: Board,
+        squares: bytes,
         tiles: bytes,
         leaves: list[str],
         count: int,
         bonus: list[float] | None,
     ) -> list[GeneratedMove]:
-        """Every play (``count`` 0) or the ``count`` best by score plus ``bonus`` of the leave."""
-        return self.graph.search(
-            geometry, self.squares(board), tiles, leaves, count, bonus, Play, GeneratedMove
-        )
+        """Every play (``count`` 0) or the ``count`` best by score plus ``bonus`` of the leave, on the
+        board whose squares are ``squares`` (a code a square, row by row: :meth:`codes`)."""
+        return self.graph.search(geometry, squares, tiles, leaves, count, bonus, Play, GeneratedMove)
 
     def squares(self, board: Board) -> bytes:
-        """The squares of ``board`` as the core reads them."""
+        """The squares of ``board`` as the core reads them (a board without set tiles)."""
         return board.squares_text().translate(self._codes).encode("latin-1")
+
+
+def _letter_factors(board: Board, play: Play) -> list[int]:
+    """For each square of ``play``, how many times a new tile's points there count in its score on a
+    board of multipliers: its letter multiplier times the word multiplier of each word through it."""
+    variant = board.variant
+    new = dict(play.placements())
+    factors = dict.fromkeys(play.squares(), 0)
+    for _, _, squares in word_runs(board, play.placements(), play.across):
+        word = math.prod(variant.premium(square).word_multiplier for square in squares if square in new)
+        for square in squares:
+            if square in new and square in factors:
+                factors[square] += variant.premium(square).letter_multiplier * word
+    return [factors[square] for square in play.squares()]
+
+
+def _board_squares(board: Board) -> Callable[[Mapping[int, int]], bytes]:
+    """The squares of ``board`` in the native core's codes (a code a square, row by row)."""
+    return lambda codes: board.squares_text().translate(codes).encode("latin-1")
+
+
+def _window_squares(board: InfiniteBoard, window: Variant, corner: Square, codes: Mapping[int, int]) -> bytes:
+    """The squares of the window ``window`` of ``board`` whose top left square is ``corner``
+    (:meth:`MoveGenerator._window`) in the native core's codes: every square empty (the core knows the
+    holes from the geometry) but the tiles'."""
+    squares = bytearray([_NATIVE_EMPTY]) * (window.rows * window.cols)
+    for index, tile in board.tiles_in(corner, window.cols):
+        squares[index] = codes[ord(tile)]
+    return bytes(squares)
+
+
+def _set_choices(letters: str, regular: Counter[str], standing: Mapping[str, list[str]]) -> Iterator[str]:
+    """``letters`` (a play found with set tiles as letter tiles) with its letters written as the tiles
+    they can be: for each letter ``standing`` gives set tiles for (their numbers), the letter tiles of
+    the rack (``regular``) and those set tiles in every way that covers its squares."""
+    positions = [i for i, letter in enumerate(letters) if letter in standing]
+
+    def choose(
+        k: int, regular_left: Counter[str], sets_left: Counter[str]
+    ) -> Iterator[list[tuple[int, str]]]:
+        if k == len(positions):
+            yield []
+            return
+        i = positions[k]
+        letter = letters[i]
+        if regular_left[letter]:
+            regular_left[letter] -= 1
+            for rest in choose(k + 1, regular_left, sets_left):
+                yield rest
+            regular_left[letter] += 1
+        for symbol in dict.fromkeys(standing[letter]):
+            if sets_left[symbol]:
+                sets_left[symbol] -= 1
+                for rest in choose(k + 1, regular_left, sets_left):
+                    yield [(i, set_tile(symbol, letter)), *rest]
+                sets_left[symbol] += 1
+
+    sets = Counter(symbol for symbols in standing.values() for symbol in symbols)
+    for chosen in choose(0, Counter(regular), sets):
+        word = list(letters)
+        for i, char in chosen:
+            word[i] = char
+        yield "".join(word)
+
+
+def window_variant(variant: Variant, corner: Square, far: Square) -> Variant:
+    """The finite variant of the squares of the infinite ``variant`` from ``corner`` (top left) to
+    ``far`` (bottom right): their premiums and holes, the start moved with them, the same rules."""
+    (top, left), (bottom, right) = corner, far
+    programs = variant.programs
+    assert programs is not None
+    premiums: dict[int | None, Premium | None] = {None: None}
+    premiums.update((square_id, variant.programs_premium(square_id)) for square_id in programs.squares)
+    layout = tuple(
+        tuple(map(premiums.__getitem__, programs.row_ids(row, left, right))) for row in range(top, bottom + 1)
+    )
+    start_row, start_col = variant.start
+    return replace(
+        variant, layout=layout, start=(start_row - top, start_col - left), programs=None, infinite=False
+    )
 
 
 def load_move_generator(lexicon: Lexicon, cache_dir: Path | None = None) -> MoveGenerator:
@@ -637,7 +952,7 @@ def _analyse(
                 elif char != ".":
                     _append_square(
                         position,
-                        index[char.upper()],
+                        index[letter_of(char)],
                         variant.value(char),
                         0,
                         False,
@@ -652,7 +967,7 @@ def _analyse(
                     crossing = bool(before or after)
                     mask = allowed
                     if crossing:
-                        letters = (before.upper(), after.upper())
+                        letters = ("".join(map(letter_of, before)), "".join(map(letter_of, after)))
                         found = cross_cache.get(letters)
                         if found is None:
                             found = _cross_mask(dawg, index, *letters)

@@ -1,6 +1,7 @@
 """What players type: forgiving input turned into exact moves.
 
-``parse_player_play("8h quiz", board, rack)`` accepts any case, the whole word including tiles already
+``parse_player_play("8h quiz", board, rack)`` (on an infinite board ``"-3,5 across quiz"``, see
+:mod:`scrabble_core.squares`) accepts any case, the whole word including tiles already
 on the board (or ``.`` for them), ``?E`` for a blank standing for E, and uses a blank without being told
 when the rack lacks a letter. Real tiles are always preferred to a blank. When the player did not say
 which of several equal letters is the blank and the choice changes the score, the input is ambiguous.
@@ -23,9 +24,10 @@ from scrabble_core.errors import (
 from scrabble_core.letters import foreign_character, is_game_letter, is_letter_or_foreign_digit
 from scrabble_core.move import PLAYED_THROUGH, Play
 from scrabble_core.scoring import score_placements
-from scrabble_core.squares import parse_coordinate, square_name
+from scrabble_core.squares import parse_coordinate, parse_signed_coordinate, signed_square_name
+from scrabble_core.tiles import letter_of, set_tile, tile_text
 from scrabble_core.validation import canonical_play, check_on_board
-from scrabble_core.variant import BLANK
+from scrabble_core.variant import BLANK, Variant
 
 MAX_INPUT_LENGTH = 200
 
@@ -43,51 +45,57 @@ def parse_player_play(text: str, board: Board, rack: str) -> Play:
     if len(text) > MAX_INPUT_LENGTH:
         raise InvalidMoveError("that is far too long to be a play")
     parts = text.split()
-    if len(parts) != 2:
+    variant = board.variant
+    if variant.infinite and len(parts) >= 2:
+        row, col, across = parse_signed_coordinate(" ".join(parts[:-1]))
+    elif len(parts) != 2:
         raise InvalidMoveError(
             "write a play as a coordinate and a word: 8H QUIZ goes across from H8, H8 QUIZ goes down"
         )
-    row, col, across = parse_coordinate(parts[0])
-    variant = board.variant
-    tokens = list(_tokens(parts[1], variant.alphabet))
+    else:
+        row, col, across = parse_coordinate(parts[0])
+    tokens = list(_tokens(parts[-1], variant))
     d_row, d_col = (0, 1) if across else (1, 0)
-    fixed: list[tuple[int, str]] = []  # index in the word, tile (blanks marked lowercase)
+    fixed: list[tuple[int, str]] = []  # index in the word, tile (blanks marked lowercase, set tiles)
     free: list[tuple[int, str]] = []  # letters the player did not mark: a real tile or a blank
-    for index, (letter, blank) in enumerate(tokens):
+    for index, (letter, marked) in enumerate(tokens):
         square = (row + d_row * index, col + d_col * index)
         check_on_board(variant, square)
         tile = board[square]
         if tile is not None:
-            if letter not in (PLAYED_THROUGH, tile.upper()) or blank:
-                raise SquareOccupiedError(square_name(square), tile.upper())
+            if letter not in (PLAYED_THROUGH, letter_of(tile)) or marked:
+                raise SquareOccupiedError(variant.square_name(square), letter_of(tile))
             continue
         if letter == PLAYED_THROUGH:
-            raise EmptySquareError(square_name(square))
-        if blank:
-            fixed.append((index, letter.lower()))
+            raise EmptySquareError(variant.square_name(square))
+        if marked:
+            fixed.append((index, letter))
         else:
             free.append((index, letter))
     placed = [PLAYED_THROUGH] * len(tokens)
     for index, tile in fixed:
         placed[index] = tile
-    options = list(_blank_choices(free, rack, blanks_marked=len(fixed)))
+    blanks_marked = sum(1 for _, tile in fixed if tile.islower())
+    options = list(_blank_choices(free, rack, blanks_marked=blanks_marked))
     play = _best_unambiguous(board, row, col, across, placed, options, free)
     return canonical_play(board, play)
 
 
-def player_notation(play: Play) -> str:
+def player_notation(play: Play, variant: Variant | None = None) -> str:
     """``play`` written as a player types it, which :func:`parse_player_play` reads back to the same play:
-    ``?E`` for a blank E, ``.`` for a tile already on the board (``H8 QU?IZ``, ``8D .A?XE``)."""
+    ``?E`` for a blank E, ``[1E]`` for set tile 1 as E, ``.`` for a tile already on the board (``H8 QU?IZ``,
+    ``8D .A?XE``); on an infinite ``variant``, with a signed coordinate (``-3,5 across QU?IZ``)."""
     word = "".join(
-        letter if letter == PLAYED_THROUGH or letter.isupper() else f"{BLANK}{letter.upper()}"
-        for letter in play.letters
+        f"{BLANK}{letter.upper()}" if letter.islower() else tile_text(letter) for letter in play.letters
     )
+    if variant is not None and variant.infinite:
+        return f"{signed_square_name(play.start)} {'across' if play.across else 'down'} {word}"
     return f"{play.coordinate} {word}"
 
 
-def parse_tiles(text: str, alphabet: str) -> str:
+def parse_tiles(text: str, alphabet: str, sets: str = "") -> str:
     """Parse tiles a player names (for an exchange): letters of ``alphabet`` in any case, ``?`` for a
-    blank.
+    blank, the number of a set tile (one of ``sets``).
 
     Returns them written as a rack, uppercase. Spaces and commas are ignored.
 
@@ -98,31 +106,48 @@ def parse_tiles(text: str, alphabet: str) -> str:
     if not tiles or len(tiles) > MAX_INPUT_LENGTH:
         raise InvalidMoveError("name the tiles to exchange, e.g. AEI (? for a blank)")
     for ch in tiles:
-        if ch != BLANK and not is_game_letter(ch, alphabet):
+        if ch != BLANK and ch not in sets and not is_game_letter(ch, alphabet):
             if is_letter_or_foreign_digit(ch):
                 raise foreign_character(ch, alphabet, "a letter of this game")
             raise InvalidMoveError(f"{ch!r} is not a tile: use letters, and ? for a blank")
     return tiles.upper()
 
 
-def _tokens(word: str, alphabet: str) -> Iterator[tuple[str, bool]]:
-    """Split a typed word into (letter uppercase or '.', marked as blank).
+def _tokens(word: str, variant: Variant) -> Iterator[tuple[str, bool]]:
+    """Split a typed word into (tile, marked): an unmarked letter uppercase, a marked blank (``?E``)
+    lowercase, a set tile (``[1E]``, or ``1E``) its character, ``.`` for a tile on the board.
 
     Raises:
-        InvalidMoveError: a character that is not a letter of ``alphabet``, ``.`` or ``?`` before a letter.
+        InvalidMoveError: a character that is not a letter of the variant, ``.``, ``?`` before a letter or
+            a set tile's number before one of its letters.
     """
+    alphabet = variant.alphabet
     chars = iter(word)
-    for ch in chars:
-        if ch == PLAYED_THROUGH:
-            yield ch, False
+    for first in chars:
+        if first == PLAYED_THROUGH:
+            yield first, False
             continue
-        blank = ch == BLANK
-        letter = next(chars, "") if blank else ch
-        if is_game_letter(letter, alphabet):
-            yield letter.upper(), blank
+        bracketed = first == "["
+        ch = next(chars, "") if bracketed else first
+        tile_set = variant.tile_set(ch)
+        marked = ch == BLANK or tile_set is not None
+        letter = next(chars, "") if marked else ch
+        if bracketed and (tile_set is None or next(chars, "") != "]"):
+            raise InvalidMoveError(
+                "a set tile is written [1E]: its number and one of its letters, in brackets"
+            )
+        if tile_set is not None:
+            if letter.upper() not in tile_set.points:
+                raise InvalidMoveError(
+                    f"set tile {ch} is {tile_set.text}: write [{ch}{tile_set.letters[0][0]}] for it as "
+                    f"{tile_set.letters[0][0]}, with one of its letters"
+                )
+            yield set_tile(ch, letter.upper()), True
+        elif is_game_letter(letter, alphabet):
+            yield (letter.lower() if marked else letter.upper()), marked
         elif is_letter_or_foreign_digit(letter):
             raise foreign_character(letter, alphabet, "a letter of this game")
-        elif blank:
+        elif marked:
             raise InvalidMoveError("? marks a blank and must come before its letter, e.g. ?E")
         else:
             raise InvalidMoveError(f"{ch!r} cannot be part of a word: use letters, ? before a blank's letter")

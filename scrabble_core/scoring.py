@@ -1,7 +1,9 @@
 """Scoring: the words a play forms and what each is worth.
 
 Premiums count only under newly placed tiles; every cross-word formed is scored; blanks score 0; the
-bingo bonus is added when a whole rack is played.
+bingo bonus is added when a whole rack is played. A board written as a program whose squares are not
+all letter and word multipliers scores each word by running its squares' programs
+(:meth:`scrabble_core.board_programs.BoardPrograms.score_word`).
 """
 
 from __future__ import annotations
@@ -11,11 +13,13 @@ from dataclasses import dataclass
 
 from scrabble_core.board import Board
 from scrabble_core.squares import Square, coordinate_name
+from scrabble_core.tiles import has_set_tile, is_set_tile, letter_of
 
 
 @dataclass(frozen=True, slots=True)
 class WordScore:
-    """One word formed by a play: as it reads on the board (blanks lowercase), where, and its points."""
+    """One word formed by a play: as it reads on the board (blanks lowercase, set tiles as their letter),
+    where, and its points."""
 
     word: str
     start: Square
@@ -97,6 +101,9 @@ def score_placements(board: Board, placements: Sequence[tuple[Square, str]], acr
     variant = board.variant
     words = []
     for start, run_across, squares in word_runs(board, placements, across):
+        if variant.scored_by_programs:
+            words.append(_programmed_word(board, new, start, run_across, squares))
+            continue
         letter_sum = 0
         word_multiplier = 1
         letters = []
@@ -110,6 +117,31 @@ def score_placements(board: Board, placements: Sequence[tuple[Square, str]], acr
                 word_multiplier *= premium.word_multiplier
             else:
                 letter_sum += variant.value(tile)
-        words.append(WordScore("".join(letters), start, run_across, letter_sum * word_multiplier))
+        words.append(WordScore(_readable("".join(letters)), start, run_across, letter_sum * word_multiplier))
     bingo = variant.bingo_bonus if len(placements) == variant.rack_size else 0
     return ScoreBreakdown(tuple(words), bingo)
+
+
+def _programmed_word(
+    board: Board, new: Mapping[Square, str], start: Square, across: bool, squares: list[Square]
+) -> WordScore:
+    """A word scored by the square programs under its letters (see :mod:`scrabble_core.board_programs`).
+
+    Raises:
+        ProgramError: a square program fails or runs past its limits on this word.
+    """
+    variant = board.variant
+    programs = variant.programs
+    assert programs is not None
+    tiles = [new.get(square) or board[square] or "" for square in squares]
+    # A square under a new tile is a real square of the board, so it has an id.
+    ids = [programs.square_id(square) or 0 if square in new else programs.used_square for square in squares]
+    word = "".join(tiles)
+    points = tuple(variant.value(tile) for tile in tiles)
+    letters = "".join(map(letter_of, word))
+    return WordScore(_readable(word), start, across, programs.score_word(ids, letters, points))
+
+
+def _readable(word: str) -> str:
+    """``word`` as board characters write it, with each set tile as its letter."""
+    return "".join(letter_of(ch) if is_set_tile(ch) else ch for ch in word) if has_set_tile(word) else word

@@ -28,7 +28,8 @@ from scrabble_core.errors import (
 from scrabble_core.lexicon import WordList
 from scrabble_core.move import PLAYED_THROUGH, Play
 from scrabble_core.scoring import ScoreBreakdown, score_placements, word_runs
-from scrabble_core.squares import Square, square_name
+from scrabble_core.squares import Square
+from scrabble_core.tiles import letter_of, tile_text
 from scrabble_core.variant import BLANK, Variant
 
 
@@ -75,11 +76,11 @@ def check_play(
         tile = board[square]
         if letter == PLAYED_THROUGH:
             if tile is None:
-                raise EmptySquareError(square_name(square))
+                raise EmptySquareError(variant.square_name(square))
         elif tile is not None:
-            raise SquareOccupiedError(square_name(square), tile.upper())
-        elif not variant.is_letter(letter.upper()):
-            raise InvalidMoveError(f"{letter!r} is not a letter of this game")
+            raise SquareOccupiedError(variant.square_name(square), letter_of(tile))
+        elif not variant.allows(letter):
+            raise InvalidMoveError(f"{tile_text(letter)!r} is not a letter of this game")
     placements = play.placements()
     if not placements:
         raise NoTilesError
@@ -88,7 +89,7 @@ def check_play(
     squares = [square for square, _ in placements]
     if board.is_empty():
         if variant.start not in squares:
-            raise StartSquareError(square_name(variant.start))
+            raise StartSquareError(variant.square_name(variant.start))
         if len(placements) < 2:
             raise FirstMoveTooShortError
     elif len(placements) == len(play.letters) and not _touches(board, squares):
@@ -138,11 +139,11 @@ def play_from_tiles(board: Board, placements: Iterable[tuple[Square, str]]) -> P
         raise NoTilesError
     for (square, _), (next_square, _) in itertools.pairwise(tiles):
         if square == next_square:
-            raise InvalidMoveError(f"two tiles on {_name(square)}")
+            raise InvalidMoveError(f"two tiles on {_name(board.variant, square)}")
     for square, _ in tiles:
         check_on_board(board.variant, square)
         if (tile := board[square]) is not None:
-            raise SquareOccupiedError(square_name(square), tile.upper())
+            raise SquareOccupiedError(board.variant.square_name(square), letter_of(tile))
     rows = {square[0] for square, _ in tiles}
     cols = {square[1] for square, _ in tiles}
     if len(rows) > 1 and len(cols) > 1:
@@ -159,7 +160,7 @@ def play_from_tiles(board: Board, placements: Iterable[tuple[Square, str]]) -> P
         elif board.occupied(square):
             letters.append(PLAYED_THROUGH)
         else:
-            raise GapError(square_name(square))
+            raise GapError(board.variant.square_name(square))
     letters.append(tiles[-1][1])
     return canonical_play(board, Play(first_row, first_col, across, "".join(letters)))
 
@@ -178,7 +179,7 @@ def formed_words(board: Board, placements: Sequence[tuple[Square, str]], across:
     new = dict(placements)
     words: list[str] = []
     for _, _, squares in word_runs(board, placements, across):
-        word = "".join((new.get(square) or board[square] or "").upper() for square in squares)
+        word = "".join(letter_of(new.get(square) or board[square] or "") for square in squares)
         if word not in words:
             words.append(word)
     return words
@@ -200,8 +201,8 @@ def check_on_board(variant: Variant, square: Square) -> None:
     """
     if not variant.on_board(square):
         row, col = square
-        inside = 0 <= row < variant.rows and 0 <= col < variant.cols
-        raise OffBoardError(_name(square), hole=inside)
+        inside = variant.infinite or (0 <= row < variant.rows and 0 <= col < variant.cols)
+        raise OffBoardError(_name(variant, square), hole=inside)
 
 
 def remove_tiles(rack: str, tiles: str) -> str:
@@ -211,11 +212,11 @@ def remove_tiles(rack: str, tiles: str) -> str:
     return rack
 
 
-def _name(square: Square) -> str:
-    """A square's name, even for squares just off the board (written with their row and column)."""
+def _name(variant: Variant, square: Square) -> str:
+    """A square's name, even for squares just off a finite board (written with their row and column)."""
     row, col = square
-    if row >= 0 and 0 <= col < 25:
-        return square_name(square)
+    if variant.infinite or (row >= 0 and 0 <= col < 25):
+        return variant.square_name(square)
     return f"row {row + 1}, column {col + 1}"
 
 

@@ -161,7 +161,7 @@ def pg_cluster() -> Iterator[PgCluster]:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def store_database(request: pytest.FixtureRequest, tmp_path: Path) -> Path | str:
-    """A new, empty database for :meth:`bot.store.Store.open` on each backend in turn: an SQLite file
+    """A new, empty database for :meth:`bot.host.store.games.Store.open` on each backend in turn: an SQLite file
     in ``tmp_path``, then a database of the session's PostgreSQL cluster (its URL)."""
     if request.param == "sqlite":
         return tmp_path / "games.sqlite3"

@@ -1,11 +1,14 @@
-"""Play without Discord: the console front end over the bot's game service (``scrabble-bot play``).
+"""The terminal front end: the input/output seam every game's console uses (:mod:`~bot.console.terminal`)
+and the board as text (:mod:`~bot.console.terminal_board`); ``scrabble-bot play`` is Scrabble's console,
+:mod:`bot.games.scrabble.console`."""
 
-Modules: :mod:`~bot.console.cli` (options and wiring), :mod:`~bot.console.app` (the game loop),
-:mod:`~bot.console.commands` (what players type), :mod:`~bot.console.screen` (the service's notifier and
-renderer in a terminal), :mod:`~bot.console.terminal_board` (the board as text),
-:mod:`~bot.console.terminal` (the input/output seam).
-"""
+from __future__ import annotations
 
-from bot.console.cli import main
+from collections.abc import Sequence
 
-__all__ = ["main"]
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``scrabble-bot play ARGS``: Scrabble's console (:func:`bot.games.scrabble.console.cli.main`)."""
+    from bot.games.scrabble.console.cli import main as play
+
+    return play(argv)

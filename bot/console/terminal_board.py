@@ -20,7 +20,8 @@ import enum
 from collections.abc import Collection, Sequence
 from typing import Final
 
-from bot.render import BoardHeader, style
+from bot.games.scrabble.images import BoardHeader
+from bot.render import style
 from scrabble_core.board import Board
 from scrabble_core.squares import COLUMN_LETTERS, Square
 from scrabble_core.variant import BLANK, Premium, Variant

@@ -1,29 +1,27 @@
-"""The discord.py client: :class:`ScrabbleBot`, set up in :meth:`ScrabbleBot.setup_hook`."""
+"""The discord.py client: :class:`GameBot`, the bot of every registered game, set up in
+:meth:`GameBot.setup_hook`."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
 from discord.ext import commands
 
 from bot.config import Config
-from bot.discord.cog import ScrabbleCog
-from bot.discord.errors import ScrabbleCommandTree
-from bot.discord.go_cog import GoCog
-from bot.discord.go_views import GO_DYNAMIC_ITEMS, submit_go_form
+from bot.discord.buttons import DYNAMIC_ITEMS, submit_form
+from bot.discord.errors import GameCommandTree
 from bot.discord.notifier import DiscordNotifier
-from bot.discord.settings_cog import SettingsCog
-from bot.discord.views import DYNAMIC_ITEMS, submit_form
-from bot.service.game_service import GameService
-from bot.service.protocols import Notifier
+from bot.host import registry
+from bot.host.protocols import Notifier
+from bot.host.runner import Host
 
 log = logging.getLogger(__name__)
 
-ServiceFactory = Callable[[Notifier], GameService]
-"""Builds the game service around the bot's notifier (the service sends through the bot)."""
+HostFactory = Callable[[Notifier], Awaitable[Host]]
+"""Builds the host around the bot's notifier (the host sends through the bot)."""
 
 
 def bot_intents() -> discord.Intents:
@@ -35,64 +33,83 @@ def bot_intents() -> discord.Intents:
     return intents
 
 
-class ScrabbleBot(commands.Bot):
-    """The Scrabble bot: the ``/scrabble`` and ``/go`` commands and the game messages' persistent buttons.
+class GameBot(commands.Bot):
+    """The bot: each registered game's commands and its messages' persistent buttons, over one host.
 
     ``config`` gives the dev guild (commands are synced there, copied from the global ones, for instant
-    updates while developing; globally otherwise). ``make_service`` builds the game service the
-    commands and buttons call, around a :class:`~bot.discord.notifier.DiscordNotifier` of this bot; the
-    service is started in :meth:`setup_hook` (once the bot can send) and closed in :meth:`close`. With
+    updates while developing; globally otherwise). ``make_host`` builds the host the commands and
+    buttons call, around a :class:`~bot.discord.notifier.DiscordNotifier` of this bot; the host is built
+    and started in :meth:`setup_hook` (once the bot can send) and closed in :meth:`close`. With
     ``sync_commands=False`` the commands are not sent to Discord at start-up (tests, or restarts that
-    did not change any command). Messages ping no one unless they allow it (the service's mentions).
+    did not change any command). Messages ping no one unless they allow it (the host's mentions).
     ``options`` go to discord.py's client (a sharded bot's shards, see :mod:`bot.discord.sharded`).
     """
 
     def __init__(
-        self, config: Config, make_service: ServiceFactory, *, sync_commands: bool = True, **options: Any
+        self, config: Config, make_host: HostFactory, *, sync_commands: bool = True, **options: Any
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=bot_intents(),
-            tree_cls=ScrabbleCommandTree,
+            tree_cls=GameCommandTree,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
             **options,
         )
         self.config = config
-        self.service = make_service(DiscordNotifier(self))
+        self._make_host = make_host
+        self.notifier = DiscordNotifier(self)
         self.sync_commands = sync_commands
-        self._service_started = False
+        self._host: Host | None = None
+        self._host_started = False
+
+    @property
+    def host(self) -> Host:
+        """The host (built in :meth:`setup_hook`)."""
+        assert self._host is not None, "the bot is not set up yet"
+        return self._host
+
+    async def prepare(self) -> None:
+        """Build the host and its games (once), which needs no connection to Discord: before logging
+        in, so that a game that cannot load (a lexicon...) stops the bot before it connects.
+
+        Raises:
+            Exception: as the host factory (the bot's: :class:`~bot.host.assembly.AssemblyError`).
+        """
+        if self._host is None:
+            self._host = await self._make_host(self.notifier)
 
     async def setup_hook(self) -> None:
-        """Add the cog, register the persistent buttons, sync the commands if asked to, then start the
-        game service (which resumes the open games: timers, AI turns)."""
-        await self.add_cog(ScrabbleCog(self))
-        await self.add_cog(SettingsCog(self))
-        await self.add_cog(GoCog(self))
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *GO_DYNAMIC_ITEMS)
+        """Build the host if :meth:`prepare` did not, add each registered game's Discord part (its
+        ``setup(bot)``: commands, buttons, forms), register the persistent buttons, sync the commands if
+        asked to, then start the host (which resumes the open games: timers, AI turns)."""
+        await self.prepare()
+        for game in registry.games():
+            if game.discord is not None:
+                await registry.load(game.discord).setup(self)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.sync_commands:
             await self.sync_app_commands()
-        await self.service.start()
-        self._service_started = True
+        await self.host.start()
+        self._host_started = True
 
-    async def on_interaction(self, interaction: discord.Interaction[ScrabbleBot]) -> None:
-        """Handle every modal submission by its custom id (:func:`bot.discord.views.submit_form` for
-        Scrabble's forms, :func:`bot.discord.go_views.submit_go_form` for Go's: each ignores the other's).
+    async def on_interaction(self, interaction: discord.Interaction[GameBot]) -> None:
+        """Handle every modal submission by its custom id (:func:`bot.discord.buttons.submit_form`, which
+        hands it to the game of its namespace).
 
         discord.py dispatches this event once for every interaction, after its own routing; its modal
         store only knows the modals this process sent, and the bot's modals leave their submission to
-        this handler (they do nothing on submit), so a Play or Exchange form opened before a restart is
-        answered after it, and every submission is handled exactly once.
+        this handler (they do nothing on submit), so a form opened before a restart is answered after
+        it, and every submission is handled exactly once.
         """
         if interaction.type is discord.InteractionType.modal_submit:
             await submit_form(interaction)
-            await submit_go_form(interaction)
 
     async def close(self) -> None:
-        """Stop the game service's timers and AI turns, then disconnect."""
-        if self._service_started:
-            self._service_started = False
-            await self.service.close()
+        """Stop the host's timers and AI turns, then disconnect."""
+        if self._host_started:
+            self._host_started = False
+            await self.host.close()
         await super().close()
 
     async def sync_app_commands(self) -> None:

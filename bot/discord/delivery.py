@@ -1,11 +1,11 @@
-"""How a service :class:`~bot.messages.Message` goes out on Discord: as a channel message, a DM, or the
+"""How a :class:`~bot.host.messages.Message` goes out on Discord: as a channel message, a DM, or the
 answer to an interaction.
 
 Every message the bot sends goes through here (:func:`send_to`, :func:`answer`). Everything that turns a
 ``Message`` into discord.py arguments is here: the text split into pieces of at most 2,000 characters
 (Discord's limit), at most five of them (a longer text is cut), the attachments as files (on the last piece, with the buttons),
 and the allowed mentions (exactly the users the message mentions, never ``@everyone`` or roles). The
-buttons are built by the caller (:func:`bot.discord.views.view_for`) and passed in. :func:`merged` is how
+buttons are built by the caller (:func:`bot.discord.buttons.view_for`) and passed in. :func:`merged` is how
 two messages for a channel that fell behind (rate limits) become one.
 """
 
@@ -18,13 +18,13 @@ from typing import Any, Final, TypeVar
 
 import discord
 
-from bot.messages import Attachment, Message
-from bot.service.tasks import outcome_seen
+from bot.host.messages import Attachment, Message
+from bot.host.tasks import outcome_seen
 
 MAX_CONTENT: Final = 2000
 """The longest text Discord accepts in one message."""
 MAX_PIECES: Final = 5
-"""The most messages one :class:`~bot.messages.Message` becomes: a longer text is cut."""
+"""The most messages one :class:`~bot.host.messages.Message` becomes: a longer text is cut."""
 CUT_MARK: Final = "… (cut)"
 MAX_FILES: Final = 10
 """The most files Discord accepts on one message."""
@@ -38,7 +38,7 @@ DEFER_AFTER: Final = 1.0
 within 3 seconds): one answered sooner is answered by the response itself, one request to Discord
 instead of two (see :func:`answered_in_time`)."""
 
-PUBLIC_DEFERRAL: Final = "scrabble:public-deferral"
+PUBLIC_DEFERRAL: Final = "game-bot:public-deferral"
 """The key of :attr:`discord.Interaction.extras` set when an interaction was deferred publicly: its
 first followup replaces the public "thinking" message (see :func:`bot.discord.errors.report_error`)."""
 

@@ -1,9 +1,9 @@
 """The one place where errors raised while handling an interaction are turned into replies.
 
-Engine errors (:class:`~scrabble_core.errors.ScrabbleError`, which the game service's refusals derive
-from) are the user's mistake: they get the error's text, ephemerally. Anything else is a bug: it is
-logged at ERROR with its traceback and an error id, and the user gets a short apology quoting that id so
-the log entry can be found.
+Refusals (the host's :class:`~bot.host.errors.ServiceError` and a registered game's engine errors:
+:func:`bot.host.registry.is_refusal`) are the user's mistake: they get the error's text, ephemerally.
+Anything else is a bug: it is logged at ERROR with its traceback and an error id, and the user gets a
+short apology quoting that id so the log entry can be found.
 """
 
 from __future__ import annotations
@@ -16,34 +16,21 @@ import discord
 from discord import app_commands
 
 from bot.discord.delivery import MAX_CONTENT, PUBLIC_DEFERRAL, answer
-from bot.messages import Message, shorten
-from scrabble_core.errors import ScrabbleError
+from bot.host.errors import ServiceError
+from bot.host.messages import Message, shorten
+from bot.host.registry import is_refusal
 
 log = logging.getLogger(__name__)
 
 
-class GuildOnlyError(ScrabbleError):
+class GuildOnlyError(ServiceError):
     """A game command used outside a server (in a DM); ``game`` names the game."""
 
-    def __init__(self, game: str = "Scrabble") -> None:
+    def __init__(self, game: str) -> None:
         super().__init__(f"{game} games are played in server channels: use this command in a server.")
 
 
-class BotOpponentError(ScrabbleError):
-    """A Go game offered to a bot account, which would never join it."""
-
-    def __init__(self) -> None:
-        super().__init__("Bots do not join games: to play the bot's AI, choose an ai_level instead.")
-
-
-class GoUnavailableError(ScrabbleError):
-    """A Go command or button on a bot whose service hosts no Go."""
-
-    def __init__(self) -> None:
-        super().__init__("This bot does not host Go games.")
-
-
-class UnknownFormError(ScrabbleError):
+class UnknownFormError(ServiceError):
     """A modal submission in the bot's namespace that is not one of its forms, or lacks its input."""
 
     def __init__(self) -> None:
@@ -66,7 +53,7 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
     the public "thinking" message is deleted first, so the refusal stays private."""
     if isinstance(error, app_commands.CommandInvokeError):
         error = error.original
-    if isinstance(error, ScrabbleError):
+    if is_refusal(error):
         text = str(error)
     else:
         error_id = new_error_id()
@@ -95,7 +82,7 @@ def _describe(interaction: discord.Interaction[Any]) -> str:
     return str(data.get("custom_id", interaction.id))
 
 
-class ScrabbleCommandTree(app_commands.CommandTree[Any]):
+class GameCommandTree(app_commands.CommandTree[Any]):
     """The bot's command tree: its :meth:`on_error` hands every app-command error to :func:`report_error`."""
 
     async def on_error(

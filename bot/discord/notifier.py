@@ -1,4 +1,4 @@
-"""The game service's :class:`~bot.service.protocols.Notifier` over discord.py: channel messages and DMs.
+"""The host's :class:`~bot.host.protocols.Notifier` over discord.py: channel messages and DMs.
 
 A channel's messages go out one at a time, in the order they were posted. discord.py waits out
 Discord's rate limits (a 429's ``retry_after``) and sends the very same request again, whose nonce
@@ -9,7 +9,7 @@ keeps nonces for a few minutes: a restart after more than that may post it again
 that wait together are merged as they arrive (:func:`~bot.discord.delivery.merged`: every text is kept
 in order, a newer board image supersedes an older one; a keyed message goes alone), so a busy channel
 holds about one waiting message, with one board, instead of a queue that grows with its moves. (The
-service's delivery task of a channel, :mod:`bot.service.delivery`, sends one message at a time, so its
+host's delivery task of a channel, :mod:`bot.host.delivery`, sends one message at a time, so its
 announcements, the keyed messages, never wait together here: the merging bounds a channel's queue of
 other posts.)
 
@@ -29,9 +29,9 @@ from typing import Final
 
 import discord
 
+from bot.discord.buttons import view_for
 from bot.discord.delivery import merged, send_to
-from bot.discord.views import view_for
-from bot.messages import Message
+from bot.host.messages import Message
 
 log = logging.getLogger(__name__)
 
@@ -60,7 +60,7 @@ class _Outgoing:
 
 
 class DiscordNotifier:
-    """Sends the service's public messages to their channel (or thread) and racks by DM, through
+    """Sends the host's public messages to their channel (or thread) and racks by DM, through
     ``client``'s REST API (no gateway cache is needed: channels are addressed by id)."""
 
     def __init__(self, client: discord.Client) -> None:
@@ -76,7 +76,7 @@ class DiscordNotifier:
         messages that waited with it (see the module's documentation).
 
         Raises:
-            discord.HTTPException: Discord refused it, or the merged message holding it (the service
+            discord.HTTPException: Discord refused it, or the merged message holding it (the host
                 logs and goes on).
         """
         posted: asyncio.Future[None] = asyncio.get_running_loop().create_future()
@@ -115,7 +115,7 @@ class DiscordNotifier:
         another 403).
 
         Raises:
-            discord.HTTPException: any other failure (the service counts it as not delivered).
+            discord.HTTPException: any other failure (the host counts it as not delivered).
         """
         try:
             await send_to(await self._dm_channel(user_id), message, view_for(message))

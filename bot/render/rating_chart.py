@@ -9,10 +9,10 @@ from typing import Final
 
 from PIL import Image, ImageDraw
 
+from bot.host.rating_model import Rating
 from bot.render import style
 from bot.render.chart import draw_axes, nice_step
 from bot.render.drawing import box_shrink, fit_text, font, png_bytes
-from bot.service.rating_model import Rating
 
 _TEXT_SIZE: Final = 18
 _TITLE_SIZE: Final = 22

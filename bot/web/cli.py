@@ -2,13 +2,16 @@
 and the built-in AI, with win rates.
 
 ``web`` starts a local game (you against the AI, or friends with ``--players``; ``--host 0.0.0.0`` for
-the LAN), prints a link per player and a spectator link, and serves the board until the game ends.
+the LAN), prints a link per player and a spectator link, and serves the board until the game ends and
+its pages have been closed (code 1000, as ``docs/protocol.md`` says).
 ``--bot-seat`` adds a seat for a program and prints its token (see ``docs/protocol.md`` and
 ``examples/bot_client.py``).
 
 ``arena`` plays ``--games`` games, each between the ``--bot`` commands (each started per game with
 ``--url URL --token TOKEN`` appended) and ``--ai`` AI opponents, and prints each entrant's win rate with
-a 95% (Wilson) interval. A shared first place is shared; the AI seats count as one entrant.
+a 95% (Wilson) interval. A shared first place is shared; the AI seats count as one entrant. A bot whose
+process exits before its game ends, or that has not connected within ``--connect-timeout`` seconds,
+stops the arena with a message that names it (exit code 1).
 """
 
 from __future__ import annotations
@@ -20,13 +23,16 @@ import math
 import shlex
 import sys
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Final
+from typing import Any, Final
 
 from bot.config import AI_LEVELS, Config, ConfigError, load_config
-from bot.console.cli import default_database
-from bot.service.game_service import NewGame
-from bot.web.links import Role
+from bot.games.scrabble.commands import NewGame
+from bot.games.scrabble.console.cli import default_database
+from bot.host.table import AnyTable
+from bot.web.hub import GAME_OVER_GRACE
+from bot.web.links import Grant, Role
 from bot.web.local import LocalHost, local_host
 from scrabble_core.errors import ScrabbleError
 from scrabble_core.game import MAX_PLAYERS, MIN_PLAYERS, ChallengeMode
@@ -36,6 +42,11 @@ __all__ = ["arena_main", "main", "wilson_interval"]
 
 EXIT_USAGE: Final = 2
 EXIT_FAILED: Final = 1
+EXIT_GRACE: Final = 10.0
+"""Seconds a bot's process has to exit after its game ended before it is killed."""
+END_GRACE: Final = 1.0
+"""Seconds a bot's process that exited has to be seen ending its game (the end and the exit can be
+noticed in either order) before it is said to have failed."""
 Z_95: Final = 1.959964
 
 
@@ -160,8 +171,10 @@ async def _web(args: argparse.Namespace, config: Config) -> int:
         final = await host.ends.wait(game.game_id)
         if final.game is not None:
             scores = ", ".join(f"{p.name} {p.score}" for p in final.game.players)
-            print(f"Game over: {scores}.")
-        await asyncio.sleep(1.0)
+            print(f"Game over: {scores}.", flush=True)
+        # The pages get game_over, then the hub closes them (code 1000): the server answers until then.
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(host.server.connections_closed(game.game_id), GAME_OVER_GRACE + EXIT_GRACE)
     return 0
 
 
@@ -177,7 +190,7 @@ def parse_arena_args(argv: Sequence[str]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(
         prog="scrabble-bot arena",
         description="Play games between bot programs (over the protocol) and the built-in AI; print "
-        "each one's win rate with a 95%% interval.",
+        "each one's win rate with a 95% interval.",
     )
     parser.add_argument("--games", type=int, default=10, help="how many games (default: 10)")
     parser.add_argument(
@@ -188,6 +201,13 @@ def parse_arena_args(argv: Sequence[str]) -> argparse.Namespace:
         help="a bot program, started per game with --url URL --token TOKEN appended (repeatable)",
     )
     parser.add_argument("--ai", type=int, default=1, metavar="N", help="AI opponents per game (default: 1)")
+    parser.add_argument(
+        "--connect-timeout",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="how long a bot may take to connect before the arena stops (default: 30)",
+    )
     _common(parser)
     args = parser.parse_args(argv)
     if not args.bot:
@@ -205,6 +225,10 @@ def arena_main(argv: Sequence[str] | None = None) -> int:
     return _run(parse_arena_args(sys.argv[1:] if argv is None else argv), _arena)
 
 
+class BotFailedError(Exception):
+    """A bot program of the arena exited before its game ended, or did not connect in time."""
+
+
 async def _arena(args: argparse.Namespace, config: Config) -> int:
     names = [f"bot{i + 1}" for i in range(len(args.bot))]
     level = args.level or config.ai_level
@@ -215,19 +239,27 @@ async def _arena(args: argparse.Namespace, config: Config) -> int:
             seed = None if args.seed is None else args.seed + number
             game = await host.new_game([(name, Role.BOT) for name in names], _options(args, seed))
             url = f"{host.base_url.replace('http', 'ws', 1)}/ws"
-            processes = [
-                await asyncio.create_subprocess_exec(
-                    *shlex.split(command), "--url", url, "--token", token, stdout=asyncio.subprocess.DEVNULL
-                )
-                for command, token in zip(args.bot, [t for t in game.tokens if t is not None], strict=False)
-            ]
-            final = await host.ends.wait(game.game_id)
-            for process in processes:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(process.wait(), 10)
-                if process.returncode is None:
-                    process.kill()
-            assert final.game is not None
+            tokens = [token for token in game.tokens if token is not None]
+            bots: list[_Bot] = []
+            final: AnyTable | None = None
+            try:
+                for name, command, token in zip(names, args.bot, tokens, strict=False):
+                    process = await asyncio.create_subprocess_exec(
+                        *shlex.split(command),
+                        "--url",
+                        url,
+                        "--token",
+                        token,
+                        stdout=asyncio.subprocess.DEVNULL,
+                    )
+                    bots.append(_Bot(name, command, host.server.signer.verify(token), process))
+                final = await _game_end(host, game.game_id, bots, args.connect_timeout)
+            except BotFailedError as error:
+                print(f"scrabble-bot: {error}", file=sys.stderr)
+                return EXIT_FAILED
+            finally:  # a failed game's bots are killed at once
+                await _stop_bots(bots, EXIT_GRACE if final is not None else 0.0)
+            assert final is not None and final.game is not None
             winners = final.game.winners()
             seats = final.row.seats
             for seat in winners:
@@ -239,3 +271,59 @@ async def _arena(args: argparse.Namespace, config: Config) -> int:
         low, high = wilson_interval(wins[name], args.games)
         print(f"{name}: win rate {wins[name] / args.games:.2f} (95% interval {low:.2f}-{high:.2f})")
     return 0
+
+
+@dataclass(frozen=True)
+class _Bot:
+    """A bot program started for one game: its entrant name, its command, its token's grant."""
+
+    name: str
+    command: str
+    grant: Grant
+    process: asyncio.subprocess.Process
+
+
+async def _game_end(host: LocalHost, game_id: int, bots: Sequence[_Bot], connect_seconds: float) -> AnyTable:
+    """The table of game ``game_id`` once it has ended.
+
+    Raises:
+        BotFailedError: a bot's process exited before the game ended, or had not connected (said
+            hello) within ``connect_seconds``.
+    """
+    ended = asyncio.ensure_future(host.ends.wait(game_id))
+    exits = {asyncio.ensure_future(bot.process.wait()): bot for bot in bots}
+    waiting: set[asyncio.Future[Any]] = {ended, *exits}
+    timeout: float | None = connect_seconds
+    try:
+        while True:
+            done, waiting = await asyncio.wait(waiting, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+            if not done:  # the time to connect is up
+                timeout = None
+                for bot in bots:
+                    if not host.server.hub.connected(bot.grant):
+                        raise BotFailedError(
+                            f"{bot.name} ({bot.command}) did not connect within {connect_seconds:g} seconds: "
+                            "a bot connects to the websocket and says hello (see docs/protocol.md)"
+                        )
+                continue
+            if ended not in done:
+                await asyncio.wait([ended], timeout=END_GRACE)
+            if ended.done():
+                return ended.result()
+            bot = exits[next(task for task in done if task in exits)]
+            raise BotFailedError(
+                f"{bot.name} ({bot.command}) exited with code {bot.process.returncode} before its game ended"
+            )
+    finally:
+        for task in (ended, *exits):
+            task.cancel()
+
+
+async def _stop_bots(bots: Sequence[_Bot], grace: float) -> None:
+    """Give each bot's process ``grace`` seconds more to exit, then kill it."""
+    for bot in bots:
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(bot.process.wait(), grace)
+        if bot.process.returncode is None:
+            bot.process.kill()
+            await bot.process.wait()

@@ -11,19 +11,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final, TypeGuard
 
-from bot.service.errors import NotSeatedError
-from bot.service.game_service import GameService
+from bot.games.scrabble.commands import ScrabbleCommands, preview
+from bot.host.errors import NotSeatedError
 from bot.web.errors import ProtocolError
 from bot.web.links import Grant, seat_of
 from bot.web.tiles import PlacedTile, play_from_tiles
 from scrabble_core.board import Board
 from scrabble_core.move import Play
-from scrabble_core.notation import parse_player_play, player_notation
-from scrabble_core.validation import check_play
 
 __all__ = ["COMMANDS", "run_command"]
 
 MAX_TEXT: Final = 200
+EXCHANGED: Final = "Exchanged: your new rack is on the board."
 MAX_TILES: Final = 25
 COMMANDS: Final = frozenset(
     {"play", "exchange", "pass", "challenge", "accept", "no_challenge", "resign", "hint", "preview", "ping"}
@@ -31,7 +30,7 @@ COMMANDS: Final = frozenset(
 
 
 async def run_command(
-    service: GameService, grant: Grant, message: Mapping[str, Any], now: float
+    service: ScrabbleCommands, grant: Grant, message: Mapping[str, Any], now: float
 ) -> dict[str, Any]:
     """Carry out ``message`` (whose ``type`` is in :data:`COMMANDS`) for ``grant``; return the result.
 
@@ -52,20 +51,15 @@ async def run_command(
     channel, game_id = table.row.channel_id, grant.game_id
     turn = _turn(message)
     if kind == "preview":
-        game = table.started()
-        rack = game.players[seat].rack
-        play = _play(message, game.board, rack)
-        return {"move": play.gcg(), "score": check_play(game.board, play, rack=rack).total}
+        play, score = preview(table.started(), seat, _move(message, table.started().board))
+        return {"move": play.gcg(), "score": score}
     if kind == "play":
-        move = (
-            _text(message, "move")
-            if "tiles" not in message
-            else _tiles_notation(message, table.started().board)
-        )
+        move = _move(message, table.started().board)
         reply = await service.play(channel, user_id, move, game_id=game_id, turn=turn)
     elif kind == "exchange":
         tiles = _text(message, "tiles")
-        reply = await service.exchange(channel, user_id, tiles, game_id=game_id, turn=turn)
+        await service.exchange(channel, user_id, tiles, game_id=game_id, turn=turn)
+        return {"message": EXCHANGED}  # the new rack comes in the seat's state, not by DM
     elif kind == "pass":
         reply = await service.pass_turn(channel, user_id, game_id=game_id, turn=turn)
     elif kind == "challenge":
@@ -81,16 +75,12 @@ async def run_command(
     return {"message": reply.text}
 
 
-def _play(message: Mapping[str, Any], board: Board, rack: str) -> Play:
-    """The play of a ``play`` or ``preview``: its ``move`` in player notation, or its placed ``tiles``."""
+def _move(message: Mapping[str, Any], board: Board) -> str | Play:
+    """The move of a ``play`` or ``preview``: its placed ``tiles`` as the engine's play, or its ``move``
+    in player notation (Scrabble's commands read it)."""
     if "tiles" in message:
         return play_from_tiles(board, _tiles(message["tiles"]))
-    return parse_player_play(_text(message, "move"), board, rack)
-
-
-def _tiles_notation(message: Mapping[str, Any], board: Board) -> str:
-    """A ``play``'s placed tiles in player notation, for the service."""
-    return player_notation(play_from_tiles(board, _tiles(message["tiles"])))
+    return _text(message, "move")
 
 
 def _tiles(value: Any) -> list[PlacedTile]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
+from bot.host.errors import ServiceError
 from scrabble_core.errors import (
     EmptySquareError,
     GapError,
@@ -36,7 +37,7 @@ class ProtocolError(Exception):
         self.code = code
 
 
-def error_code(error: ScrabbleError) -> str:
+def error_code(error: ScrabbleError | ServiceError) -> str:
     """The stable code of a game error: its class name without ``Error``, in snake_case."""
     name = type(error).__name__.removesuffix("Error")
     return _CAMEL_BOUNDARY.sub("_", name).lower()
@@ -47,7 +48,7 @@ def error_body(error: Exception) -> dict[str, Any]:
     fields that say more (``words``, ``missing``, ``square``)."""
     if isinstance(error, ProtocolError):
         code = error.code
-    elif isinstance(error, ScrabbleError):
+    elif isinstance(error, ScrabbleError | ServiceError):
         code = error_code(error)
     else:
         code = "internal"

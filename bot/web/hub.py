@@ -1,6 +1,6 @@
 """The live side of the board: the open connections of each game, and the events they are sent.
 
-:class:`Hub` is a :class:`~bot.service.listeners.GameListener`: after every committed change of a game
+:class:`Hub` is a :class:`~bot.host.listeners.GameListener`: after every committed change of a game
 that has connections it numbers one event (``move`` when the history grew, ``game_over`` when the game
 closed, ``state`` otherwise), keeps it in a bounded buffer for reconnects, and queues it to each
 connection with the state that connection may see (computed once per seat, once for every spectator).
@@ -16,7 +16,8 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
-from bot.service.table import Table
+from bot.games.scrabble.table import ScrabbleTable
+from bot.host.table import AnyTable
 from bot.web.links import Grant, Role, seat_of
 from bot.web.state import final_info, game_state, history_entries
 
@@ -55,7 +56,7 @@ class Connection:
         self._wakeup = asyncio.Event()
         self._close_with: tuple[int, str] | None = None
 
-    def seat_in(self, table: Table) -> int | None:
+    def seat_in(self, table: AnyTable) -> int | None:
         """The seat of ``table``'s game whose private state this connection sees (None: a spectator).
 
         Raises:
@@ -117,7 +118,7 @@ class Hub:
         channel = self._channels.get(game_id)
         return len(channel.connections) if channel else 0
 
-    def join(self, connection: Connection, table: Table, last_seq: int | None) -> dict[str, Any]:
+    def join(self, connection: Connection, table: ScrabbleTable, last_seq: int | None) -> dict[str, Any]:
         """Add ``connection`` to its game (as ``table`` stands now) and return its ``welcome``."""
         game_id = table.row.id
         channel = self._channels.get(game_id)
@@ -146,6 +147,11 @@ class Hub:
             "missed": missed,
         }
 
+    def connected(self, grant: Grant) -> bool:
+        """Whether a connection that said hello with ``grant`` (its game, role and number) is open."""
+        channel = self._channels.get(grant.game_id)
+        return channel is not None and any(c.grant == grant for c in channel.connections)
+
     def leave(self, connection: Connection) -> None:
         """Forget ``connection`` (its game's events and counter stay, for a reconnect)."""
         channel = self._channels.get(connection.grant.game_id)
@@ -160,10 +166,10 @@ class Hub:
             if connection.grant.role is Role.PLAYER and connection.grant.number == seat:
                 connection.close(CLOSE_RENEWED, "link renewed")
 
-    def game_changed(self, table: Table) -> None:
+    def game_changed(self, table: AnyTable) -> None:
         """Send every connection of the game the event of this change (see the module's text)."""
         channel = self._channels.get(table.row.id)
-        if channel is None:
+        if channel is None or not isinstance(table, ScrabbleTable):
             return
         game = table.game
         history = game.history if game is not None else ()

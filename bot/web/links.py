@@ -24,8 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Final
 
-from bot.service.seats import is_program
-from bot.store import SeatRow
+from bot.host.seats import is_program
+from bot.host.store import SeatRow
 from bot.web.errors import ProtocolError
 
 __all__ = ["Grant", "LinkSigner", "Role", "board_url", "program_number", "seat_of"]
@@ -60,7 +60,7 @@ class Grant:
 
 def program_number(user_id: int) -> int:
     """The number in a program's token for the seat of pseudo user ``user_id``
-    (:func:`bot.service.seats.program_user_id`: -1, -2...): 0, 1..."""
+    (:func:`bot.host.seats.program_user_id`: -1, -2...): 0, 1..."""
     return -1 - user_id
 
 

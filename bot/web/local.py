@@ -18,16 +18,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.config import Config
-from bot.messages import Message
-from bot.render.png import PngRenderer
-from bot.service.assembly import service_parts
-from bot.service.game_service import GameService, NewGame
-from bot.service.seats import User
-from bot.service.table import Table
+from bot.games import register_builtin
+from bot.games.scrabble.commands import NewGame, ScrabbleCommands
+from bot.games.scrabble.kind import KIND
+from bot.host.assembly import host_parts
+from bot.host.messages import Message
+from bot.host.seats import User
+from bot.host.table import AnyTable
 from bot.web.links import LinkSigner, Role, board_url, program_number
 from bot.web.server import DEFAULT_LIMITS, Limits, WebServer
-from scrabble_core.lexicon import ENGLISH_ALPHABET, load_lexicon
-from scrabble_core.movegen import load_move_generator
 
 __all__ = ["GameEnds", "LocalGame", "QuietNotifier", "local_host"]
 
@@ -48,20 +47,20 @@ class QuietNotifier:
 
 @dataclass
 class GameEnds:
-    """A :class:`~bot.service.listeners.GameListener` that remembers the game of each channel and how
+    """A :class:`~bot.host.listeners.GameListener` that remembers the game of each channel and how
     each game ended."""
 
-    finished: dict[int, Table] = field(default_factory=dict)
+    finished: dict[int, AnyTable] = field(default_factory=dict)
     games: dict[int, int] = field(default_factory=dict)
     _changed: asyncio.Event = field(default_factory=asyncio.Event)
 
-    def game_changed(self, table: Table) -> None:
+    def game_changed(self, table: AnyTable) -> None:
         self.games[table.row.channel_id] = table.row.id
         if not table.row.status.is_open:
             self.finished[table.row.id] = table
             self._changed.set()
 
-    async def wait(self, game_id: int) -> Table:
+    async def wait(self, game_id: int) -> AnyTable:
         """The table of game ``game_id`` once it has ended."""
         while game_id not in self.finished:
             self._changed.clear()
@@ -83,7 +82,7 @@ class LocalGame:
 class LocalHost:
     """The service and web server of a local host; :meth:`new_game` starts games on it."""
 
-    service: GameService
+    service: ScrabbleCommands
     server: WebServer
     base_url: str
     ends: GameEnds
@@ -94,7 +93,7 @@ class LocalHost:
         """Create and start a game: the ``seats`` (a name and ``Role.PLAYER`` or ``Role.BOT`` each; the
         first creates the game) and then ``options.ai_opponents`` AI seats; return its links."""
         channel = next(self._channels)
-        # a program's seat has a negative pseudo user id, as in Discord (bot.service.seats.is_program)
+        # a program's seat has a negative pseudo user id, as in Discord (bot.host.seats.is_program)
         users = [User(next(self._users) * (-1 if role is Role.BOT else 1), name) for name, role in seats]
         await self.service.new_game(LOCAL_GUILD, channel, users[0], options)
         for user in users[1:]:
@@ -131,16 +130,16 @@ async def local_host(
 ) -> AsyncIterator[LocalHost]:
     """Load the lexicon and move generator, open the store and the AI workers, start the service and
     serve the board on ``host:port``; everything is closed on exit."""
-    lexicon = await asyncio.to_thread(load_lexicon, config.lexicon, ENGLISH_ALPHABET)
-    generator = await asyncio.to_thread(load_move_generator, lexicon)
+    register_builtin()
     database.parent.mkdir(parents=True, exist_ok=True)
-    async with service_parts(config, lexicon, generator, database) as parts:
-        service = parts.service(QuietNotifier(), PngRenderer())
+    async with host_parts(config, database) as parts:
+        games = await parts.host(QuietNotifier())
+        service: ScrabbleCommands = games.commands[KIND]
         ends = GameEnds()
-        service.subscribe(ends)
+        games.subscribe(ends)
         signer = LinkSigner(path=database.with_name(database.name + ".links.json"))
         server = WebServer(service, signer, host=host, port=port, limits=limits)
-        await service.start()
+        await games.start()
         await server.start()
         try:
             shown = socket.gethostbyname(socket.gethostname()) if host in ("0.0.0.0", "") else host
@@ -148,4 +147,4 @@ async def local_host(
             yield LocalHost(service, server, base, ends)
         finally:
             await server.close()
-            await service.close()
+            await games.close()

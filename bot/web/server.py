@@ -2,10 +2,11 @@
 the websocket of the protocol (``docs/protocol.md``).
 
 :class:`WebServer` serves ``/game`` (the page), ``/static/...`` (its files, shipped in the package),
-``/healthz`` and ``/ws``. Every response carries a strict Content-Security-Policy. The websocket handler
-enforces the limits (message size, messages per second, connections per game and per address, the
-hello timeout) and answers every bad message with an error reply, never a crash. Logs name the game,
-never a token.
+``/healthz`` and ``/ws``, behind its perimeter (:mod:`bot.web.perimeter`: the security headers on every
+response, the hosts it answers to, the page origins allowed to open the websocket). The websocket
+handler enforces the limits (message size and nesting, messages per second, connections per game and
+per address, sockets per address waiting to say hello, the hello timeout) and answers every bad message
+with an error reply, never a crash. Logs name the game, never a token.
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ import contextlib
 import json
 import logging
 import time
-from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections import Counter, deque
+from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
@@ -24,12 +25,16 @@ from typing import Any, Final
 from aiohttp import WSMsgType, web
 
 from bot.config import Config
-from bot.service.game_service import GameService
+from bot.games.scrabble.commands import ScrabbleCommands
+from bot.games.scrabble.kind import KIND
+from bot.host.errors import ServiceError
+from bot.host.runner import Host
 from bot.web.commands import COMMANDS, run_command
 from bot.web.errors import ProtocolError, error_body
 from bot.web.hub import Connection, Hub
 from bot.web.links import Grant, LinkSigner, Role, board_url, program_number, seat_of
-from scrabble_core.errors import ScrabbleError
+from bot.web.perimeter import SECURITY_HEADERS, HostPolicy, perimeter
+from scrabble_core.errors import ScrabbleError, echo
 
 __all__ = ["DEFAULT_LIMITS", "PROTOCOL_VERSION", "Limits", "ServerLinks", "WebServer", "board_server"]
 
@@ -43,23 +48,23 @@ CLOSE_RATE: Final = 4008
 CLOSE_TOO_LARGE: Final = 1009
 CLOSE_GOING_AWAY: Final = 1001
 HEARTBEAT_SECONDS: Final = 20.0
-CSP: Final = (
-    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
-    "form-action 'none'"
-)
 
 
 @dataclass(frozen=True, slots=True)
 class Limits:
-    """What one client may do (see the protocol's errors)."""
+    """What one client may do (see the protocol's errors). ``per_address`` counts the connections of an
+    address that said hello; ``waiting_per_address`` its sockets still waiting to (past it, the oldest
+    one is closed: sockets that never say hello cannot lock a player out); ``nesting`` is how deep a
+    message's arrays and objects may nest."""
 
     message_bytes: int = 8 * 1024
+    nesting: int = 16
     rate: float = 10.0
     burst: int = 20
     strikes: int = 10
     per_game: int = 1000
     per_address: int = 50
+    waiting_per_address: int = 10
     hello_seconds: float = 10.0
 
 
@@ -85,12 +90,13 @@ class _Bucket:
 
 
 class WebServer:
-    """The board's web server over a started :class:`GameService`. :meth:`start` binds it (by default
-    to 127.0.0.1 only), :meth:`close` stops it."""
+    """The board's web server over a started :class:`ScrabbleCommands`. :meth:`start` binds it (by default
+    to 127.0.0.1 only), :meth:`close` stops it. It answers to the hosts of :class:`HostPolicy`: the
+    bound address, ``public_url``'s host and ``allowed_hosts``."""
 
     def __init__(
         self,
-        service: GameService,
+        service: ScrabbleCommands,
         signer: LinkSigner,
         *,
         host: str = "127.0.0.1",
@@ -98,18 +104,27 @@ class WebServer:
         limits: Limits = DEFAULT_LIMITS,
         now: Callable[[], float] = time.time,
         public_url: str = "",
+        allowed_hosts: Sequence[str] = (),
     ) -> None:
         self.service = service
         self.public_url = public_url
         self.signer = signer
         self.host, self.port = host, port
         self.limits = limits
+        self.policy = HostPolicy(host, public_url, allowed_hosts)
         self._now = now
         self.hub = Hub(now)
         self._addresses: Counter[str] = Counter()
-        self._sockets: set[web.WebSocketResponse] = set()
+        """The connections of each address that said hello."""
+        self._waiting: dict[str, deque[web.WebSocketResponse]] = {}
+        """The sockets of each address that have not said hello yet, oldest first."""
+        self._sockets: dict[web.WebSocketResponse, int | None] = {}
+        """Every open socket, with its game once it said hello."""
+        self._socket_closed = asyncio.Event()
+        self._turned_away: dict[web.WebSocketResponse, asyncio.Future[None]] = {}
+        """For each socket waiting to say hello, set when it is turned away (too many wait behind it)."""
         self._runner: web.AppRunner | None = None
-        service.subscribe(self.hub)
+        service.host.subscribe(self.hub)
 
     def link(
         self, game_id: int, seat: int | None = None, *, role: Role = Role.PLAYER, renew: bool = False
@@ -129,7 +144,7 @@ class WebServer:
 
     def app(self) -> web.Application:
         """The aiohttp application (tests serve it with aiohttp's test server)."""
-        app = web.Application(middlewares=[_security_headers])
+        app = web.Application(middlewares=[perimeter(self.policy)])
         app.router.add_get("/ws", self._websocket)
         app.router.add_get("/game", _page)
         app.router.add_get("/healthz", _health)
@@ -164,38 +179,83 @@ class WebServer:
 
     # The websocket ------------------------------------------------------------------------------
 
+    async def connections_closed(self, game_id: int) -> None:
+        """Return once no websocket of game ``game_id`` is open (after its end the hub closes them,
+        code 1000, :data:`~bot.web.hub.GAME_OVER_GRACE` seconds later)."""
+        while game_id in self._sockets.values():
+            self._socket_closed.clear()
+            await self._socket_closed.wait()
+
     async def _websocket(self, request: web.Request) -> web.StreamResponse:
         ws = web.WebSocketResponse(
             heartbeat=HEARTBEAT_SECONDS, max_msg_size=self.limits.message_bytes * 8, compress=False
         )
+        ws.headers.update(SECURITY_HEADERS)  # sent with the handshake, before the perimeter sees it
         await ws.prepare(request)
         address = request.remote or "?"
-        self._addresses[address] += 1
-        self._sockets.add(ws)
+        self._sockets[ws] = None
+        self._wait_for_hello(address, ws)
         try:
             connection = await self._hello(ws, address)
             if connection is not None:
-                await self._serve(ws, connection)
+                self._addresses[address] += 1
+                self._sockets[ws] = connection.grant.game_id
+                try:
+                    await self._serve(ws, connection)
+                finally:
+                    self._addresses[address] -= 1
+                    if self._addresses[address] <= 0:
+                        del self._addresses[address]
         finally:
-            self._sockets.discard(ws)
-            self._addresses[address] -= 1
-            if self._addresses[address] <= 0:
-                del self._addresses[address]
+            self._stop_waiting(address, ws)
+            del self._sockets[ws]
+            self._socket_closed.set()
         return ws
+
+    def _wait_for_hello(self, address: str, ws: web.WebSocketResponse) -> None:
+        """Count ``ws`` among ``address``'s sockets waiting to say hello; past the limit, turn the
+        oldest of them away (the newest may be its player's: it goes on)."""
+        waiting = self._waiting.setdefault(address, deque())
+        waiting.append(ws)
+        self._turned_away[ws] = asyncio.get_running_loop().create_future()
+        if len(waiting) > self.limits.waiting_per_address:
+            self._turned_away[waiting.popleft()].set_result(None)
+
+    def _stop_waiting(self, address: str, ws: web.WebSocketResponse) -> None:
+        waiting = self._waiting.get(address)
+        if waiting is not None and ws in waiting:
+            waiting.remove(ws)
+            if not waiting:
+                del self._waiting[address]
+        self._turned_away.pop(ws, None)
+
+    async def _receive_hello(self, ws: web.WebSocketResponse) -> Any:
+        """The first frame of ``ws``.
+
+        Raises:
+            ProtocolError: none came within the hello timeout, or the socket was turned away.
+        """
+        receive: asyncio.Future[Any] = asyncio.ensure_future(ws.receive())
+        turned_away = self._turned_away[ws]
+        await asyncio.wait(
+            [receive, turned_away], timeout=self.limits.hello_seconds, return_when=asyncio.FIRST_COMPLETED
+        )
+        if receive.done():
+            return receive.result()
+        receive.cancel()  # aiohttp's receive stops cleanly: the socket can still be answered
+        with contextlib.suppress(asyncio.CancelledError):
+            await receive
+        if turned_away.done():
+            raise ProtocolError("too_many_connections", "too many connections from your address")
+        raise ProtocolError("bad_message", f"send hello first, within {self.limits.hello_seconds:g} seconds")
 
     async def _hello(self, ws: web.WebSocketResponse, address: str) -> Connection | None:
         """Read and check ``hello``; send ``welcome`` and return the joined connection, or send the
         error reply, close and return None."""
         message_id: Any = None
         try:
-            if self._addresses[address] > self.limits.per_address:
-                raise ProtocolError("too_many_connections", "too many connections from your address")
-            try:
-                frame = await ws.receive(timeout=self.limits.hello_seconds)
-            except TimeoutError as error:
-                raise ProtocolError(
-                    "bad_message", f"send hello first, within {self.limits.hello_seconds:g} seconds"
-                ) from error
+            frame = await self._receive_hello(ws)
+            self._stop_waiting(address, ws)
             message = self._parse(frame)
             message_id = message.get("id")
             if message.get("type") != "hello":
@@ -210,9 +270,11 @@ class WebServer:
             grant = self.signer.verify(token)
             table = self.service.open_table(grant.game_id)
             seat_of(grant, table.row.seats)
+            if self._addresses[address] >= self.limits.per_address:
+                raise ProtocolError("too_many_connections", "too many connections from your address")
             if self.hub.connections(grant.game_id) >= self.limits.per_game:
                 raise ProtocolError("too_many_connections", "this game has too many viewers")
-        except (ProtocolError, ScrabbleError) as error:
+        except (ProtocolError, ScrabbleError, ServiceError) as error:
             if not ws.closed:
                 await ws.send_str(_reply(message_id, error=error))
                 await ws.close(code=CLOSE_HELLO, message=b"hello refused")
@@ -275,9 +337,9 @@ class WebServer:
             if kind == "hello":
                 raise ProtocolError("bad_message", "hello was already sent")
             if kind not in COMMANDS:
-                raise ProtocolError("unknown_type", f"unknown message type {str(kind)[:40]!r}")
+                raise ProtocolError("unknown_type", f"unknown message type {echo(str(kind))}")
             result = await run_command(self.service, connection.grant, message, self._now())
-        except (ProtocolError, ScrabbleError) as error:
+        except (ProtocolError, ScrabbleError, ServiceError) as error:
             connection.send(_reply(message_id, error=error))
             if isinstance(error, ProtocolError) and error.code == "too_large":
                 connection.close(CLOSE_TOO_LARGE, "message too large")
@@ -306,6 +368,8 @@ class WebServer:
             raise ProtocolError("bad_message", "send JSON text messages")
         if len(frame.data.encode()) > self.limits.message_bytes:
             raise ProtocolError("too_large", f"messages are limited to {self.limits.message_bytes} bytes")
+        if not nests_at_most(frame.data, self.limits.nesting):
+            raise ProtocolError("bad_message", f"arrays and objects nest at most {self.limits.nesting} deep")
         try:
             message = json.loads(frame.data)
         except ValueError as error:
@@ -323,7 +387,7 @@ class WebServer:
 
 
 class ServerLinks:
-    """The game service's :class:`~bot.service.protocols.BoardLinks` over a :class:`WebServer`: the
+    """The game service's :class:`~bot.host.protocols.BoardLinks` over a :class:`WebServer`: the
     Open board button, the players' private links, and programs' seat tokens."""
 
     def __init__(self, server: WebServer) -> None:
@@ -347,8 +411,8 @@ class ServerLinks:
 
 
 @contextlib.asynccontextmanager
-async def board_server(config: Config, service: GameService) -> AsyncIterator[WebServer | None]:
-    """Serve the board for the bot's ``service`` while inside, if the config's ``[web]`` enables it
+async def board_server(config: Config, host: Host) -> AsyncIterator[WebServer | None]:
+    """Serve the board for the Scrabble games of the bot's ``host`` while inside, if the config's ``[web]`` enables it
     (links signed with its secret, or with one kept beside the database), and put its links in the
     service's messages; None when disabled."""
     web = config.web
@@ -359,32 +423,52 @@ async def board_server(config: Config, service: GameService) -> AsyncIterator[We
         web.secret.encode() if web.secret else None,
         config.links_file,
     )
-    server = WebServer(service, signer, host=web.host, port=web.port, public_url=web.public_url)
+    server = WebServer(
+        host.commands[KIND],
+        signer,
+        host=web.host,
+        port=web.port,
+        public_url=web.public_url,
+        allowed_hosts=web.allowed_hosts,
+    )
     await server.start()
-    service.use_links(ServerLinks(server))
+    host.use_links(ServerLinks(server))
     try:
         yield server
     finally:
-        service.use_links(None)
+        host.use_links(None)
         await server.close()
+
+
+def nests_at_most(text: str, depth: int) -> bool:
+    """Whether the arrays and objects of the JSON ``text`` nest at most ``depth`` deep (brackets inside
+    strings do not count), checked before it is parsed: a parser would recurse once per level."""
+    if text.count("[") + text.count("{") <= depth:
+        return True
+    level, in_string, escaped = 0, False, False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            level += 1
+            if level > depth:
+                return False
+        elif char in "]}":
+            level -= 1
+    return True
 
 
 def _reply(message_id: Any, *, result: dict[str, Any] | None = None, error: Exception | None = None) -> str:
     if error is not None:
         return json.dumps({"type": "reply", "id": message_id, "ok": False, "error": error_body(error)})
     return json.dumps({"type": "reply", "id": message_id, "ok": True, "result": result})
-
-
-@web.middleware
-async def _security_headers(
-    request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
-) -> web.StreamResponse:
-    response = await handler(request)
-    response.headers["Content-Security-Policy"] = CSP
-    response.headers["X-Content-Type-Options"] = "nosniff"
-    response.headers["Referrer-Policy"] = "no-referrer"
-    response.headers["X-Frame-Options"] = "DENY"
-    return response
 
 
 async def _page(request: web.Request) -> web.StreamResponse:

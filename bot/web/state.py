@@ -1,6 +1,6 @@
 """What a connection may see of a game, as protocol data (``docs/protocol.md``, "State").
 
-Pure functions over a :class:`~bot.service.table.Table`: the public state, plus the seat's own rack,
+Pure functions over a :class:`~bot.host.table.ScrabbleTable`: the public state, plus the seat's own rack,
 unseen tiles and hints for a seat connection. Racks never appear anywhere else: history entries drop the
 engine's ``rack`` and an exchange shows only how many tiles were exchanged.
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.service.announcements import last_play_squares
-from bot.service.table import Table
-from bot.store import GameStatus
+from bot.games.scrabble.announcements import last_play_squares
+from bot.games.scrabble.table import ScrabbleTable
+from bot.host.store import GameStatus
 from scrabble_core.game import ChallengeMode, Event, EventKind
 from scrabble_core.gcg import export_gcg
 from scrabble_core.variant import BLANK, Variant, get_variant
@@ -57,12 +57,12 @@ def variant_info(variant: Variant) -> dict[str, Any]:
     }
 
 
-def game_state(table: Table, seat: int | None, now: float) -> dict[str, Any]:
+def game_state(table: ScrabbleTable, seat: int | None, now: float) -> dict[str, Any]:
     """The state a connection sees: the public state, plus ``seat``'s rack, unseen tiles and hints left
     when ``seat`` is not None. ``now`` is the server's clock."""
     row, game = table.row, table.game
-    variant = game.variant if game is not None else get_variant(row.options.variant)
-    options = row.options
+    options = table.options
+    variant = game.variant if game is not None else get_variant(options.variant)
     players = []
     for seat_row in row.seats:
         player = game.players[seat_row.seat] if game is not None else None
@@ -139,7 +139,7 @@ def game_state(table: Table, seat: int | None, now: float) -> dict[str, Any]:
     return state
 
 
-def final_info(table: Table) -> dict[str, Any]:
+def final_info(table: ScrabbleTable) -> dict[str, Any]:
     """The ``final`` of a ``game_over`` event: scores, winners, whether it was cancelled, the GCG."""
     game = table.game
     cancelled = table.row.status is GameStatus.CANCELLED

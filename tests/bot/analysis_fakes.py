@@ -11,7 +11,10 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from bot.store import GameOptions, GameRow, GameStatus, SeatRow, Store
+from service_fakes import scrabble_row
+
+from bot.games.scrabble.options import ScrabbleOptions
+from bot.host.store import GameRow, GameStatus, SeatRow, Store
 from scrabble_core.ai import Level, MoveSource
 from scrabble_core.game import ChallengeMode, Game
 from scrabble_core.lexicon import WordList
@@ -39,9 +42,9 @@ async def store_finished(
     store: Store, game: Game, guild_id: int, channel_id: int, at: float = 0.0
 ) -> GameRow:
     """Store ``game`` as a finished game of two humans (user ids 11 and 12) in ``channel_id``."""
-    options = GameOptions("standard", ChallengeMode.VOID, 0, 0, Level.MEDIUM)
+    options = ScrabbleOptions("standard", ChallengeMode.VOID, 0, 0, Level.MEDIUM)
     seats = tuple(SeatRow(seat, 11 + seat, player.name) for seat, player in enumerate(game.players))
-    draft = GameRow(
+    draft = scrabble_row(
         0,
         guild_id,
         channel_id,
@@ -60,7 +63,7 @@ async def store_finished(
 
 
 class InlinePool:
-    """The AI worker pool's :meth:`~bot.ai_executor.AiExecutor.call`, in a thread of this process, with
+    """The AI worker pool's :meth:`~bot.host.ai.executor.AiExecutor.call`, in a thread of this process, with
     the calls recorded as ``(function, first argument, timeout)``; ``fail_at`` makes the call of that
     number (from 1) raise ``TimeoutError``."""
 
@@ -69,7 +72,7 @@ class InlinePool:
         self.fail_at = fail_at
         self.calls: list[tuple[Callable[..., Any], Any, float]] = []
 
-    async def call(self, function: Callable[..., Any], *args: Any, timeout: float) -> Any:
+    async def call(self, kind: str, function: Callable[..., Any], *args: Any, timeout: float) -> Any:
         self.calls.append((function, args[0], timeout))
         if len(self.calls) == self.fail_at:
             raise TimeoutError("the worker did not answer")

@@ -18,7 +18,7 @@ from discord_fake import TEST_TOKEN, FakeDiscord, Payloads, RecordedRequest
 from discord_gateway import FakeGateway, guild_payload, stop_bot
 from test_shards import guild_on
 
-from bot.ai_worker import APPLICATION_NAME
+from bot.host.ai.worker import APPLICATION_NAME
 from tests.pg_cluster import PgCluster, query
 
 GATEWAY_SCRIPT = Path(__file__).with_name("discord_gateway.py")

@@ -20,16 +20,16 @@ import pytest
 sys.path.insert(0, str(Path(__file__).parent))
 
 from discord_fake import ACK_TIMES, TEST_TOKEN, BotHarness, FakeDiscord, MakeHarness, Payloads
-from service_fakes import CREATOR_FIRST_SEED, AnyWord, QuickRenderer, SimpleAdvisor, SimpleAi
+from service_fakes import CREATOR_FIRST_SEED, AnyWord, SimpleAdvisor, SimpleAi, games_host
 
 from bot.config import Config
-from bot.discord.client import ScrabbleBot
-from bot.render.go_board import render_go_board
-from bot.service.game_service import GameService
-from bot.service.go.ai import ThreadGoAi
-from bot.service.go.protocols import GoAi
-from bot.service.protocols import Advisor, AiPlayer, Notifier
-from bot.store import Store
+from bot.discord.client import GameBot
+from bot.games.go.board_image import render_go_board
+from bot.games.go.protocols import GoAi
+from bot.games.scrabble.protocols import Advisor, AiPlayer
+from bot.host.protocols import Notifier
+from bot.host.runner import Host
+from bot.host.store import Store
 
 
 @pytest.fixture
@@ -48,14 +48,14 @@ async def fake_discord(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDis
 @pytest.fixture
 async def make_harness(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterator[MakeHarness]:
     """``await make_harness(config=Config(), sync_commands=False, lexicon=..., ai=..., advisor=..., seed=...)``: a
-        fresh :class:`ScrabbleBot` logged in against the fake (``login`` runs ``setup_hook``, which starts
-        the service; no gateway), with a :class:`GameService` over ``tmp_path/games.sqlite3``, closed at
+        fresh :class:`GameBot` logged in against the fake (``login`` runs ``setup_hook``, which starts
+        the service; no gateway), with the host over ``tmp_path/games.sqlite3``, closed at
         teardown. By default the lexicon accepts every word and the AI and hints use
         :func:`service_fakes.find_play`, and every game has the seed ``seed`` (by default one with which the
     creator draws first: :data:`service_fakes.CREATOR_FIRST_SEED`). It hosts Go too (``service.go``:
         real board images, the built-in Go AI in a thread unless ``go_ai`` is given). Each call is a new bot process as far as discord.py is concerned,
         on the same database: a restart."""
-    opened: list[tuple[ScrabbleBot, Store]] = []
+    opened: list[tuple[GameBot, Store]] = []
 
     async def make(
         config: Config | None = None,
@@ -72,21 +72,20 @@ async def make_harness(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterat
             await previous.close()
         store = await Store.open(tmp_path / "games.sqlite3")
 
-        def make_service(notifier: Notifier) -> GameService:
-            return GameService(
+        async def make_host(notifier: Notifier) -> Host:
+            return await games_host(
                 settings,
                 store,
-                lexicon if lexicon is not None else AnyWord(),
                 notifier,
+                lexicon if lexicon is not None else AnyWord(),
                 ai or SimpleAi(),
                 advisor or SimpleAdvisor(),
-                renderer=QuickRenderer(),
                 new_seed=lambda: seed,
-                go_ai=go_ai or ThreadGoAi(0.2, "builtin"),
+                go_ai=go_ai,
                 go_renderer=render_go_board,
             )
 
-        bot = ScrabbleBot(settings, make_service, sync_commands=sync_commands)
+        bot = GameBot(settings, make_host, sync_commands=sync_commands)
         opened.append((bot, store))
         await bot.login(TEST_TOKEN)
         return BotHarness(bot, fake_discord, Payloads(application_id=fake_discord.application_id), store)

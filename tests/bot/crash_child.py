@@ -14,10 +14,20 @@ import asyncio
 import sys
 from pathlib import Path
 
-from service_fakes import ALICE, CHANNEL, AnyWord, Harness, RecordingNotifier, find_play, make_config, typed
+from service_fakes import (
+    ALICE,
+    CHANNEL,
+    AnyWord,
+    Harness,
+    RecordingNotifier,
+    find_play,
+    make_config,
+    typed,
+)
 
-from bot.messages import Message
-from bot.store import Store
+from bot.games import register_builtin
+from bot.host.messages import Message
+from bot.host.store import Store
 
 
 class HangingNotifier(RecordingNotifier):
@@ -63,6 +73,7 @@ async def hold(path: Path) -> None:
 
 
 if __name__ == "__main__":
+    register_builtin()  # the built-in games, as the command line registers them
     if sys.argv[1] == "--hold":
         asyncio.run(hold(Path(sys.argv[2])))
     elif sys.argv[1] == "--start":

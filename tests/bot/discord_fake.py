@@ -31,9 +31,11 @@ from typing import TYPE_CHECKING, Any, cast
 
 from aiohttp import web
 
-from bot.discord.client import ScrabbleBot
-from bot.service.game_service import GameService
-from bot.store import Store
+from bot.discord.client import GameBot
+from bot.games.go.commands import GoCommands
+from bot.games.scrabble.commands import ScrabbleCommands
+from bot.host.runner import Host
+from bot.host.store import Store
 
 if TYPE_CHECKING:
     from discord.types.gateway import InteractionCreateEvent
@@ -971,16 +973,28 @@ over the whole session (reported by ``pytest_terminal_summary`` in ``conftest.py
 class BotHarness:
     """A bot logged in against :class:`FakeDiscord`, with payload factories and dispatch helpers."""
 
-    bot: ScrabbleBot
+    bot: GameBot
     fake: FakeDiscord
     payloads: Payloads
     store: Store
     _dispatched_at: dict[str, float] = field(default_factory=dict)
 
     @property
-    def service(self) -> GameService:
-        """The bot's game service."""
-        return self.bot.service
+    def host(self) -> Host:
+        """The bot's host."""
+        return self.bot.host
+
+    @property
+    def service(self) -> ScrabbleCommands:
+        """Scrabble's commands on the bot."""
+        commands: ScrabbleCommands = self.host.commands["scrabble"]
+        return commands
+
+    @property
+    def go(self) -> GoCommands:
+        """Go's commands on the bot."""
+        commands: GoCommands = self.host.commands["go"]
+        return commands
 
     def dispatch(self, payload: JSON) -> None:
         """Hand ``payload`` to the bot exactly as the gateway's INTERACTION_CREATE handler does."""
@@ -1002,7 +1016,7 @@ class BotHarness:
         answer = callback
         if callback.json["type"] in (5, 6):
             (answer, *_) = await self.fake.followups_for(payload, timeout=timeout)
-        await asyncio.wait_for(self.service._runner.delivered(), timeout)
+        await asyncio.wait_for(self.host.delivered(), timeout)
         return answer
 
 

@@ -301,7 +301,7 @@ def reuse_images() -> None:
     """Make the bot's renderer draw each kind of image (board, rack, chart) once and send that one
     ever after: a benchmark's what-if (``bench/load.py --reuse-images``), the cost of drawing taken
     out and the size of the images kept."""
-    from bot.render.png import PngRenderer
+    from bot.games.scrabble.images.renderer import PngRenderer
 
     for name in ("board", "rack", "chart"):
         draw = getattr(PngRenderer, name)

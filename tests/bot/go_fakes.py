@@ -13,12 +13,15 @@ from pathlib import Path
 
 from service_fakes import GUILD, FakeClock, RecordingNotifier
 
-from bot.go.ai import RESIGN, AIMove, Level
-from bot.service.delivery import Deliveries
-from bot.service.go import GoNewGame, GoService
-from bot.service.locks import ChannelLocks
-from bot.service.seats import User
-from bot.store import Store
+from bot.config import Config, TurnConfig
+from bot.games.go.commands import GoCommands
+from bot.games.go.engines import RESIGN, AIMove, Level
+from bot.games.go.options import GoNewGame
+from bot.games.go.plugin import GoPlugin
+from bot.host.registry import GameParts
+from bot.host.runner import Host
+from bot.host.seats import User
+from bot.host.store import Store
 from go_core import Game, Point
 
 GO_CHANNEL = 3000
@@ -65,37 +68,34 @@ class GoHarness:
     notifier: RecordingNotifier = field(default_factory=RecordingNotifier)
     reminder_left: float = 0.0
     store: Store | None = None
-    service: GoService | None = None
+    host: Host | None = None
+    service: GoCommands | None = None
 
-    async def open(self, store: type[Store] = Store) -> GoService:
+    async def open(self, store: type[Store] = Store) -> GoCommands:
         self.store = await store.open(self.path)
-        self.service = GoService(
-            self.store,
-            self.notifier,
-            self.ai,
-            quick_board,
-            locks=ChannelLocks(),
-            deliveries=Deliveries(),
-            clock=self.clock,
-            reminder_left=self.reminder_left,
-        )
-        await self.service.start()
+        config = Config(database=self.path, turn=TurnConfig(reminder_left=self.reminder_left))
+        self.host = Host(config, self.store, self.notifier, [], self.clock)
+        plugin = GoPlugin(self.ai, quick_board)
+        self.service = GoCommands(self.host, plugin)
+        self.host.add(GameParts(plugin, self.service))
+        await self.host.start()
         return self.service
 
     async def close(self) -> None:
-        if self.service is not None:
-            await self.service.close()
+        if self.host is not None:
+            await self.host.close()
         if self.store is not None:
             await self.store.close()
+        self.host = None
         self.service = None
         self.store = None
 
-    async def restart(self, store: type[Store] = Store) -> GoService:
+    async def restart(self, store: type[Store] = Store) -> GoCommands:
         await self.close()
         return await self.open(store)
 
     @property
-    def go(self) -> GoService:
+    def go(self) -> GoCommands:
         assert self.service is not None
         return self.service
 

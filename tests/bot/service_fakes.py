@@ -10,22 +10,32 @@ import asyncio
 import heapq
 import itertools
 import sqlite3
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.config import Config, TurnConfig
-from bot.messages import Message
-from bot.render import BoardHeader
-from bot.service.errors import NoGameError
-from bot.service.game_service import GameService, NewGame, User
-from bot.service.protocols import Suggestion
-from bot.store import Store
+from bot.games.go.ai_turns import ThreadGoAi
+from bot.games.go.protocols import GoAi, GoBoardRenderer
+from bot.games.scrabble import records
+from bot.games.scrabble.commands import NewGame, ScrabbleCommands, User
+from bot.games.scrabble.images import BoardHeader
+from bot.games.scrabble.options import ScrabbleOptions
+from bot.games.scrabble.protocols import Advisor, AiPlayer, Renderer, Suggestion
+from bot.games.scrabble.table import ScrabbleTable
+from bot.host.errors import NoGameError
+from bot.host.messages import Message
+from bot.host.protocols import Clock, Notifier
+from bot.host.runner import Host
+from bot.host.setup import build_host
+from bot.host.store import GameRow, GameStatus, SeatRow, Store
 from scrabble_core.board import Board
 from scrabble_core.errors import ScrabbleError
 from scrabble_core.game import Game
+from scrabble_core.lexicon import WordList
 from scrabble_core.move import Move, Pass, Play
 from scrabble_core.squares import Square
 from scrabble_core.validation import check_play
@@ -251,6 +261,33 @@ class SimpleAdvisor:
         return [Suggestion(typed(play), 1, "")][:limit]
 
 
+async def games_host(
+    config: Config,
+    store: Store,
+    notifier: Notifier,
+    lexicon: WordList,
+    ai: AiPlayer,
+    advisor: Advisor | None = None,
+    *,
+    renderer: Renderer | None = None,
+    clock: Clock | None = None,
+    new_seed: Callable[[], int] | None = None,
+    go_ai: GoAi | None = None,
+    go_renderer: GoBoardRenderer | None = None,
+) -> Host:
+    """A host over ``store`` with the built-in games and these stand-ins (Scrabble's ``lexicon``, ``ai``,
+    ``advisor`` and ``renderer``, by default :class:`QuickRenderer`; Go's AI, by default the built-in
+    one in a thread, and board renderer), as the bot builds it (:func:`bot.host.setup.build_host`)."""
+    scrabble: dict[str, object] = {"lexicon": lexicon, "ai": ai, "advisor": advisor}
+    scrabble["renderer"] = renderer or QuickRenderer()
+    go: dict[str, object] = {"ai": go_ai or ThreadGoAi(0.2, "builtin")}
+    if go_renderer is not None:
+        go["renderer"] = go_renderer
+    if new_seed is not None:
+        scrabble["new_seed"] = go["new_seed"] = new_seed
+    return await build_host(config, store, notifier, clock=clock, options={"scrabble": scrabble, "go": go})
+
+
 def make_config(**turn: object) -> Config:
     """A configuration for tests, with turn settings overridden."""
     return Config(database=Path("unused"), turn=TurnConfig(**turn))  # type: ignore[arg-type]
@@ -269,7 +306,8 @@ class Harness:
     notifier: RecordingNotifier = field(default_factory=RecordingNotifier)
     ai: SimpleAi = field(default_factory=SimpleAi)
     store: Store | None = None
-    service: GameService | None = None
+    host: Host | None = None
+    service: ScrabbleCommands | None = None
     url: str | None = None
     """A PostgreSQL database to use instead of the file ``path``."""
 
@@ -278,37 +316,37 @@ class Harness:
         """The database the service runs on: ``url``, or else ``path``."""
         return self.url or self.path
 
-    async def open(self) -> GameService:
+    async def open(self) -> ScrabbleCommands:
         self.store = await Store.open(self.database)
-        self.service = GameService(
-            self.config,
-            self.store,
-            self.lexicon,
-            self.notifier,
-            self.ai,
-            SimpleAdvisor(),
-            renderer=QuickRenderer(),
-            clock=self.clock,
+        self.host = await games_host(
+            self.config, self.store, self.notifier, self.lexicon, self.ai, SimpleAdvisor(), clock=self.clock
         )
-        await self.service.start()
+        self.service = self.host.commands["scrabble"]
+        await self.host.start()
         return self.service
 
     async def close(self) -> None:
-        if self.service is not None:
-            await self.service.close()
+        if self.host is not None:
+            await self.host.close()
         if self.store is not None:
             await self.store.close()
+        self.host = None
         self.service = None
         self.store = None
 
-    async def restart(self) -> GameService:
+    async def restart(self) -> ScrabbleCommands:
         await self.close()
         return await self.open()
 
     @property
-    def svc(self) -> GameService:
+    def svc(self) -> ScrabbleCommands:
         assert self.service is not None
         return self.service
+
+    @property
+    def games(self) -> Host:
+        assert self.host is not None
+        return self.host
 
 
 async def open_harness(
@@ -346,7 +384,7 @@ async def started_game(
 
 async def delivered(harness: Harness) -> None:
     """Wait until what the service queued for the channels went out (while an AI may still think)."""
-    await harness.svc._runner.delivered()
+    await harness.games.delivered()
 
 
 def seat_users(users: Sequence[User], ai: int) -> list[User]:
@@ -387,3 +425,37 @@ async def play_to_end(harness: Harness, users: Sequence[User], max_turns: int = 
             return
         await play_turn(harness, users)
     raise AssertionError("the game did not end")
+
+
+def scrabble_row(
+    id: int,
+    guild_id: int,
+    channel_id: int,
+    creator_id: int,
+    status: GameStatus,
+    options: ScrabbleOptions,
+    seed: int,
+    state: Mapping[str, Any] | None,
+    seats: tuple[SeatRow, ...],
+    deadline: float | None = None,
+    reminded: bool = False,
+    created_at: float = 0.0,
+    updated_at: float = 0.0,
+) -> GameRow:
+    """A stored Scrabble game with these fields (its options written as Scrabble's plugin writes them)."""
+    return GameRow(
+        id, "scrabble", guild_id, channel_id, creator_id, status, options.to_dict(), seed, state, seats,
+        deadline, reminded, created_at, updated_at,
+    )  # fmt: skip
+
+
+def with_result(row: GameRow) -> GameRow:
+    """The finished Scrabble game ``row`` with its result, as the host stores it when it finishes (none
+    when its state cannot be read)."""
+    try:
+        table = ScrabbleTable(
+            row, ScrabbleOptions.from_dict(row.options), Game.from_dict(dict(row.state or {}))
+        )
+    except ScrabbleError:
+        return replace(row, result=())
+    return replace(row, result=records.result(table))

@@ -12,8 +12,9 @@ from pathlib import Path
 import pytest
 from service_fakes import ALICE, CHANNEL, open_harness, started_game
 
-from bot.ai_executor import AiExecutor, WorkerConfig
-from bot.service.advisor import GeneratorAdvisor, expert_suggestions, suggestions, view_suggestions
+from bot.games.scrabble.advisor import GeneratorAdvisor, expert_suggestions, suggestions, view_suggestions
+from bot.games.scrabble.ai_turns import ScrabblePool
+from bot.host.ai.executor import AiExecutor, WorkerConfig
 from scrabble_core.ai import DEFAULT_BUDGET, Level, SeatView, choose_move, seat_view
 from scrabble_core.board import Board
 from scrabble_core.game import Game
@@ -78,11 +79,11 @@ async def test_without_a_free_worker_the_hint_is_computed_here(
     (game,) = positions(enable_lexicon, generator, 1)
     async with AiExecutor(config) as executor:
         busy = asyncio.create_task(
-            executor.choose(seat_view(game, 0), Level.MEDIUM, 1, timeout=5.0, debug_delay=3.0)
+            ScrabblePool(executor).choose(seat_view(game, 0), Level.MEDIUM, 1, timeout=5.0, debug_delay=3.0)
         )
         await asyncio.sleep(0.1)
         advisor = GeneratorAdvisor(generator, executor, timeout=0.2)
-        with caplog.at_level(logging.WARNING, "bot.service.advisor"):
+        with caplog.at_level(logging.WARNING, "bot.games.scrabble.advisor"):
             found = await advisor.top_moves(game, 0, 3)
         assert found == await GeneratorAdvisor(generator).top_moves(game, 0, 3)
         assert [r.getMessage() for r in caplog.records] == [
@@ -117,10 +118,10 @@ async def test_a_function_failing_in_a_worker_is_reported_and_the_worker_kept(
     (game,) = positions(enable_lexicon, generator, 1)
     async with AiExecutor(config) as executor:
         with pytest.raises(RuntimeError, match=r"^the AI worker failed: ValueError: no such rack QQ$"):
-            await executor.call(refuse, "QQ", timeout=5.0)
+            await executor.call("scrabble", refuse, "QQ", timeout=5.0)
         assert executor.replaced == 0
         view = seat_view(game, 0).to_dict()
-        found = await executor.call(view_suggestions, view, 2, timeout=5.0)
+        found = await executor.call("scrabble", view_suggestions, view, 2, timeout=5.0)
         assert found == suggestions(game.board, game.players[0].rack, generator, 2)
 
 

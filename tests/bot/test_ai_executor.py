@@ -11,13 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from bot.ai_executor import AiExecutor, ExecutorAiPlayer, WorkerConfig, WorkerLostError
-from bot.service.protocols import AiPlayer
+from bot.games.scrabble.ai_turns import ExecutorAiPlayer, ScrabblePool
+from bot.games.scrabble.protocols import AiPlayer
+from bot.host.ai.executor import AiExecutor, WorkerConfig, WorkerLostError
 from scrabble_core.ai import Level, SeatView, choose_move, seat_view
 from scrabble_core.game import Game
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Exchange, Pass, Play
-from scrabble_core.movegen import load_move_generator
+from scrabble_core.movegen import MoveGenerator, load_move_generator
 from scrabble_core.validation import check_play
 from scrabble_core.variant import get_variant
 
@@ -29,29 +30,37 @@ def config(enable_lexicon: Lexicon) -> WorkerConfig:
 
 
 @pytest.fixture
+def generator(enable_lexicon: Lexicon) -> MoveGenerator:
+    """The move generator of this process, for the greedy fallback."""
+    return load_move_generator(enable_lexicon)
+
+
+@pytest.fixture
 def view(enable_lexicon: Lexicon) -> SeatView:
     game = Game(get_variant("standard"), ["a", "b"], rng=random.Random(7), lexicon=enable_lexicon)
     return seat_view(game, 0)
 
 
 async def test_a_turn_returns_a_legal_move(
-    config: WorkerConfig, view: SeatView, enable_lexicon: Lexicon
+    generator: MoveGenerator, config: WorkerConfig, view: SeatView, enable_lexicon: Lexicon
 ) -> None:
     async with AiExecutor(config) as executor:
-        move = await executor.choose(view, Level.HARD, seed=1, timeout=5.0)
+        move = await ScrabblePool(executor, generator).choose(view, Level.HARD, seed=1, timeout=5.0)
         assert isinstance(move, Play)
         check_play(view.board, move, rack=view.rack, lexicon=enable_lexicon)
         game = Game(get_variant("standard"), ["a", "b"], rng=random.Random(7), lexicon=enable_lexicon)
-        player: AiPlayer = ExecutorAiPlayer(executor, timeout=5.0)
+        player: AiPlayer = ExecutorAiPlayer(ScrabblePool(executor, generator), timeout=5.0)
         assert await player.choose(game, 0, Level.HARD, 1) == move
 
 
 async def test_a_stuck_worker_gives_the_fallback_move_and_is_replaced(
-    config: WorkerConfig, view: SeatView, enable_lexicon: Lexicon
+    generator: MoveGenerator, config: WorkerConfig, view: SeatView, enable_lexicon: Lexicon
 ) -> None:
     async with AiExecutor(config, grace=0.3) as executor:
         started = time.monotonic()
-        move = await executor.choose(view, Level.HARD, seed=1, timeout=0.2, debug_delay=30.0)
+        move = await ScrabblePool(executor, generator).choose(
+            view, Level.HARD, seed=1, timeout=0.2, debug_delay=30.0
+        )
         elapsed = time.monotonic() - started
         # timeout + grace + the fallback (bounded by grace) is 0.8 s; the bound leaves room for a loaded
         # machine and still fails if the turn waited for the stuck worker (30 s)
@@ -59,40 +68,54 @@ async def test_a_stuck_worker_gives_the_fallback_move_and_is_replaced(
         assert isinstance(move, Play)
         check_play(view.board, move, rack=view.rack, lexicon=enable_lexicon)
         assert executor.replaced == 1
-        again = await executor.choose(view, Level.MEDIUM, seed=2, timeout=20.0)
+        again = await ScrabblePool(executor, generator).choose(view, Level.MEDIUM, seed=2, timeout=20.0)
         assert isinstance(again, Play)
         check_play(view.board, again, rack=view.rack, lexicon=enable_lexicon)
 
 
-async def test_turns_run_side_by_side(config: WorkerConfig, view: SeatView) -> None:
+async def test_turns_run_side_by_side(generator: MoveGenerator, config: WorkerConfig, view: SeatView) -> None:
     async with AiExecutor(config, workers=2) as executor:
         moves = await asyncio.gather(
-            *(executor.choose(view, level, seed=3, timeout=10.0) for level in (Level.HARD, Level.EASY))
+            *(
+                ScrabblePool(executor, generator).choose(view, level, seed=3, timeout=10.0)
+                for level in (Level.HARD, Level.EASY)
+            )
         )
     assert all(isinstance(move, Play) for move in moves)
 
 
 @pytest.mark.parametrize(("level", "replaced"), [(Level.HARD, 0), (Level.EXPERT, 1)])
 async def test_a_cancelled_turn_does_not_leak_its_answer(
-    config: WorkerConfig, view: SeatView, level: Level, replaced: int
+    generator: MoveGenerator, config: WorkerConfig, view: SeatView, level: Level, replaced: int
 ) -> None:
     async with AiExecutor(config) as executor:
-        turn = asyncio.create_task(executor.choose(view, level, seed=1, timeout=5.0, debug_delay=0.3))
+        turn = asyncio.create_task(
+            ScrabblePool(executor, generator).choose(view, level, seed=1, timeout=5.0, debug_delay=0.3)
+        )
         await asyncio.sleep(0.1)
         turn.cancel()
         with pytest.raises(asyncio.CancelledError):
             await turn
         assert executor.replaced == replaced  # a long search is stopped; a quick one's answer dropped
         no_play = SeatView(view.variant, view.board, "QZXJKVW", view.unseen, view.bag_size, view.scores, 0)
-        assert isinstance(await executor.choose(no_play, Level.HARD, seed=1, timeout=20.0), Exchange)
+        assert isinstance(
+            await ScrabblePool(executor, generator).choose(no_play, Level.HARD, seed=1, timeout=20.0),
+            Exchange,
+        )
 
 
-async def test_a_failing_turn_falls_back(config: WorkerConfig, view: SeatView) -> None:
+async def test_a_failing_turn_falls_back(
+    generator: MoveGenerator, config: WorkerConfig, view: SeatView
+) -> None:
     broken = SeatView(view.variant, view.board, "%%", view.unseen, view.bag_size, view.scores, view.seat)
     async with AiExecutor(config) as executor:
-        assert await executor.choose(broken, Level.HARD, seed=1, timeout=5.0) == Pass()
+        assert (
+            await ScrabblePool(executor, generator).choose(broken, Level.HARD, seed=1, timeout=5.0) == Pass()
+        )
         assert executor.replaced == 0
-        assert isinstance(await executor.choose(view, Level.HARD, seed=1, timeout=5.0), Play)
+        assert isinstance(
+            await ScrabblePool(executor, generator).choose(view, Level.HARD, seed=1, timeout=5.0), Play
+        )
 
 
 async def test_no_workers_is_refused(config: WorkerConfig) -> None:
@@ -101,7 +124,11 @@ async def test_no_workers_is_refused(config: WorkerConfig) -> None:
 
 
 async def test_a_failed_respawn_is_tried_again_until_a_worker_starts(
-    config: WorkerConfig, view: SeatView, enable_lexicon: Lexicon, monkeypatch: pytest.MonkeyPatch
+    generator: MoveGenerator,
+    config: WorkerConfig,
+    view: SeatView,
+    enable_lexicon: Lexicon,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     async with AiExecutor(config, grace=0.3, respawn_delay=0.05) as executor:
         spawn = executor._spawn
@@ -114,7 +141,9 @@ async def test_a_failed_respawn_is_tried_again_until_a_worker_starts(
             return await spawn()
 
         monkeypatch.setattr(executor, "_spawn", failing_twice)
-        await executor.choose(view, Level.HARD, seed=1, timeout=0.2, debug_delay=30.0)  # stuck: replaced
+        await ScrabblePool(executor, generator).choose(
+            view, Level.HARD, seed=1, timeout=0.2, debug_delay=30.0
+        )  # stuck: replaced
         assert executor.replaced == 1
         for _ in range(600):
             if len(executor._workers) == 1:
@@ -124,7 +153,7 @@ async def test_a_failed_respawn_is_tried_again_until_a_worker_starts(
         assert len(attempts) == 3
         assert attempts[1] - attempts[0] >= 0.05
         assert attempts[2] - attempts[1] >= 0.1  # the wait doubles
-        move = await executor.choose(view, Level.MEDIUM, seed=2, timeout=20.0)
+        move = await ScrabblePool(executor, generator).choose(view, Level.MEDIUM, seed=2, timeout=20.0)
         assert isinstance(move, Play)
         check_play(view.board, move, rack=view.rack, lexicon=enable_lexicon)
 
@@ -152,11 +181,13 @@ async def test_only_the_expert_thinks_for_its_own_budget(enable_lexicon: Lexicon
 
 
 async def test_an_expert_plays_its_best_so_far_when_its_thinking_time_ends(
-    config: WorkerConfig, view: SeatView, enable_lexicon: Lexicon
+    generator: MoveGenerator, config: WorkerConfig, view: SeatView, enable_lexicon: Lexicon
 ) -> None:
     async with AiExecutor(config, grace=2.0) as executor:
         started = time.monotonic()
-        move = await executor.choose(view, Level.EXPERT, seed=1, timeout=60.0, think=1.0)
+        move = await ScrabblePool(executor, generator).choose(
+            view, Level.EXPERT, seed=1, timeout=60.0, think=1.0
+        )
         elapsed = time.monotonic() - started
         # the simulation stops at 1 s (overrun by one move generation): far from the 60 s timeout,
         # with no worker replaced, so the move is the expert's own and not the fallback
@@ -167,11 +198,13 @@ async def test_an_expert_plays_its_best_so_far_when_its_thinking_time_ends(
 
 
 async def test_a_stuck_expert_gives_the_fallback_move_at_the_turn_timeout(
-    config: WorkerConfig, view: SeatView, enable_lexicon: Lexicon
+    generator: MoveGenerator, config: WorkerConfig, view: SeatView, enable_lexicon: Lexicon
 ) -> None:
     async with AiExecutor(config, grace=0.3) as executor:
         started = time.monotonic()
-        move = await executor.choose(view, Level.EXPERT, seed=1, timeout=0.5, think=0.2, debug_delay=30.0)
+        move = await ScrabblePool(executor, generator).choose(
+            view, Level.EXPERT, seed=1, timeout=0.5, think=0.2, debug_delay=30.0
+        )
         elapsed = time.monotonic() - started
         assert elapsed < 5.0  # timeout + grace + the fallback's grace is 1.1 s; the stuck worker sleeps 30 s
         assert executor.replaced == 1
@@ -192,7 +225,7 @@ async def test_requests_waiting_for_the_one_worker_are_answered_in_order(
     path = str(tmp_path / "calls")
     async with AiExecutor(config) as executor:
         answers = await asyncio.gather(
-            *(executor.call(touched, path, f"call {n}", timeout=20.0) for n in range(6))
+            *(executor.call("scrabble", touched, path, f"call {n}", timeout=20.0) for n in range(6))
         )
         assert answers == [f"call {n}" for n in range(6)]
         assert (tmp_path / "calls").read_text().split("\n")[:-1] == answers  # first come, first served
@@ -200,22 +233,24 @@ async def test_requests_waiting_for_the_one_worker_are_answered_in_order(
 
 
 async def test_a_request_that_found_no_free_worker_in_time_is_never_sent(
-    config: WorkerConfig, view: SeatView, tmp_path: Path
+    generator: MoveGenerator, config: WorkerConfig, view: SeatView, tmp_path: Path
 ) -> None:
     path = tmp_path / "calls"
     async with AiExecutor(config) as executor:
-        busy = asyncio.create_task(executor.choose(view, Level.HARD, seed=1, timeout=20.0, debug_delay=1.0))
+        busy = asyncio.create_task(
+            ScrabblePool(executor, generator).choose(view, Level.HARD, seed=1, timeout=20.0, debug_delay=1.0)
+        )
         await asyncio.sleep(0.1)  # the one worker is busy for a second
         with pytest.raises(TimeoutError):
-            await executor.call(touched, str(path), "too late", timeout=0.2)
+            await executor.call("scrabble", touched, str(path), "too late", timeout=0.2)
         assert isinstance(await busy, Play)
-        assert await executor.call(touched, str(path), "next", timeout=20.0) == "next"
+        assert await executor.call("scrabble", touched, str(path), "next", timeout=20.0) == "next"
         assert path.read_text() == "next\n"  # the one that gave up never ran
         assert executor.replaced == 0
 
 
 async def test_a_worker_that_dies_while_free_is_replaced_at_once(
-    config: WorkerConfig, view: SeatView
+    generator: MoveGenerator, config: WorkerConfig, view: SeatView
 ) -> None:
     async with AiExecutor(config) as executor:
         (worker,) = executor._workers
@@ -226,21 +261,27 @@ async def test_a_worker_that_dies_while_free_is_replaced_at_once(
             await asyncio.sleep(0.05)
         assert executor.replaced == 1
         assert executor._workers[0] is not worker
-        assert isinstance(await executor.choose(view, Level.HARD, seed=1, timeout=20.0), Play)
+        assert isinstance(
+            await ScrabblePool(executor, generator).choose(view, Level.HARD, seed=1, timeout=20.0), Play
+        )
 
 
 async def test_quick_requests_are_queued_on_a_busy_worker_and_long_ones_wait(
-    config: WorkerConfig, view: SeatView, tmp_path: Path
+    generator: MoveGenerator, config: WorkerConfig, view: SeatView, tmp_path: Path
 ) -> None:
     path = str(tmp_path / "calls")
     async with AiExecutor(config) as executor:
         (worker,) = executor._workers
-        busy = asyncio.create_task(executor.choose(view, Level.HARD, seed=1, timeout=20.0, debug_delay=0.5))
+        busy = asyncio.create_task(
+            ScrabblePool(executor, generator).choose(view, Level.HARD, seed=1, timeout=20.0, debug_delay=0.5)
+        )
         quick = [
-            asyncio.create_task(executor.call(touched, path, f"quick {n}", timeout=20.0, quick=True))
+            asyncio.create_task(
+                executor.call("scrabble", touched, path, f"quick {n}", timeout=20.0, quick=True)
+            )
             for n in range(3)
         ]
-        long = asyncio.create_task(executor.call(touched, path, "long", timeout=20.0))
+        long = asyncio.create_task(executor.call("scrabble", touched, path, "long", timeout=20.0))
         await asyncio.sleep(0.2)
         assert len(worker.jobs) == 3  # the turn and two quick calls, sent at once
         assert [task.done() for task in (busy, *quick, long)] == [False] * 5
@@ -251,15 +292,21 @@ async def test_quick_requests_are_queued_on_a_busy_worker_and_long_ones_wait(
 
 
 async def test_a_stuck_worker_fails_the_quick_requests_queued_behind_it(
-    config: WorkerConfig, view: SeatView, tmp_path: Path
+    generator: MoveGenerator, config: WorkerConfig, view: SeatView, tmp_path: Path
 ) -> None:
     path = tmp_path / "calls"
     async with AiExecutor(config, grace=0.3) as executor:
-        stuck = asyncio.create_task(executor.choose(view, Level.HARD, seed=1, timeout=0.2, debug_delay=30.0))
-        queued = asyncio.create_task(executor.call(touched, str(path), "behind", timeout=20.0, quick=True))
+        stuck = asyncio.create_task(
+            ScrabblePool(executor, generator).choose(view, Level.HARD, seed=1, timeout=0.2, debug_delay=30.0)
+        )
+        queued = asyncio.create_task(
+            executor.call("scrabble", touched, str(path), "behind", timeout=20.0, quick=True)
+        )
         assert isinstance(await stuck, Play)  # the fallback, at timeout + grace
         with pytest.raises(WorkerLostError, match="replaced"):
             await queued
         assert executor.replaced == 1
         assert not path.exists()
-        assert await executor.call(touched, str(path), "after", timeout=20.0, quick=True) == "after"
+        assert (
+            await executor.call("scrabble", touched, str(path), "after", timeout=20.0, quick=True) == "after"
+        )

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from service_fakes import ALICE, CHANNEL, delivered, find_play, open_harness, started_game, typed
 
-from bot.service.runner import THINKING_NOTICE_AFTER
+from bot.host.runner import THINKING_NOTICE_AFTER
 
 
 async def test_an_ai_added_without_a_level_is_the_expert_and_shows_that_it_thinks(tmp_path: Path) -> None:

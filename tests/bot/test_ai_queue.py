@@ -1,4 +1,4 @@
-"""AI turns as jobs on PostgreSQL (bot.ai_queue) answered by worker processes (bot.ai_worker), on the
+"""AI turns as jobs on PostgreSQL (bot.host.ai.queue) answered by worker processes (bot.host.ai.worker), on the
 session's throwaway PostgreSQL cluster."""
 
 from __future__ import annotations
@@ -26,15 +26,16 @@ from service_fakes import (
     typed,
 )
 
-from bot.ai_executor import AiExecutor, WorkerConfig
-from bot.ai_queue import AiJobQueue, QueueAiPlayer, QueueGoAi
-from bot.ai_worker import APPLICATION_NAME, claim_job, finish_job
-from bot.ai_worker import main as worker_main
 from bot.config import Config, ConfigError, load_config
-from bot.go.ai import Level as GoLevel
-from bot.service.assembly import service_parts
-from bot.service.game_service import NewGame
-from bot.service.go.ai import ThreadGoAi
+from bot.games.go.ai_turns import QueueGoAi, ThreadGoAi
+from bot.games.go.engines import Level as GoLevel
+from bot.games.scrabble.ai_turns import QueueAiPlayer, ScrabblePool, ScrabbleQueue
+from bot.games.scrabble.commands import NewGame, ScrabbleCommands
+from bot.host.ai.executor import AiExecutor, WorkerConfig
+from bot.host.ai.queue import AiJobQueue
+from bot.host.ai.worker import APPLICATION_NAME, claim_job, finish_job
+from bot.host.ai.worker import main as worker_main
+from bot.host.assembly import host_parts
 from go_core import Game as GoGame
 from go_core import Point, format_move, parse_move
 from scrabble_core.ai import Level, SeatView, choose_move, seat_view
@@ -75,13 +76,14 @@ def view(enable_lexicon: Lexicon) -> SeatView:
 
 @pytest.fixture
 def start_worker(url: str, cache_dir: str) -> Iterator[object]:
-    """``start_worker(name, reconnect_delay=5.0)``: a ``bot.ai_worker`` process on ``url``, ready when it returns; all are
+    """``start_worker(name, reconnect_delay=5.0)``: a ``bot.host.ai.worker`` process on ``url``, ready when it returns; all are
     killed at teardown."""
     processes: list[subprocess.Popen[bytes]] = []
 
     def start(name: str, reconnect_delay: float = 5.0) -> subprocess.Popen[bytes]:
         code = (
-            "import logging, sys; from bot.ai_worker import run_worker; from bot.ai_executor import WorkerConfig; "
+            "import logging, sys; from bot.host.ai.worker import run_worker; from bot.host.ai.jobs import WorkerConfig; "
+            "from bot.games import register_builtin; register_builtin(); "
             "logging.basicConfig(level=logging.INFO, stream=sys.stdout, force=True); "
             f"run_worker({url!r}, WorkerConfig(cache_dir={cache_dir!r}), name={name!r}, poll=0.2, "
             f"reconnect_delay={reconnect_delay!r})"
@@ -113,11 +115,12 @@ async def test_a_worker_process_plays_the_move_of_the_local_pool(
     url: str, start_worker: object, view: SeatView, generator: MoveGenerator, cache_dir: str
 ) -> None:
     start_worker("w1")  # type: ignore[operator]
-    async with AiJobQueue(url, generator) as queue:
+    async with AiJobQueue(url) as jobs:
+        queue = ScrabbleQueue(jobs, generator)
         queued = await queue.choose(view, Level.HARD, seed=11, timeout=30.0, move_number=0)
         assert queue.fallbacks == 0
     async with AiExecutor(WorkerConfig(cache_dir=cache_dir)) as executor:
-        local = await executor.choose(view, Level.HARD, seed=11, timeout=30.0)
+        local = await ScrabblePool(executor).choose(view, Level.HARD, seed=11, timeout=30.0)
     assert queued == local
     [(status, attempts, worker, answer, _)] = _job_rows(url)
     assert (status, attempts, worker, answer) == ("done", 1, "w1", local.gcg())
@@ -126,7 +129,8 @@ async def test_a_worker_process_plays_the_move_of_the_local_pool(
 async def test_no_worker_gives_the_hard_fallback_at_the_deadline(
     url: str, view: SeatView, generator: MoveGenerator
 ) -> None:
-    async with AiJobQueue(url, generator, grace=0.2) as queue:
+    async with AiJobQueue(url, grace=0.2) as jobs:
+        queue = ScrabbleQueue(jobs, generator)
         started = time.monotonic()
         move = await queue.choose(view, Level.EXPERT, seed=3, timeout=0.5, move_number=0)
         elapsed = time.monotonic() - started
@@ -138,7 +142,8 @@ async def test_no_worker_gives_the_hard_fallback_at_the_deadline(
 
 
 async def test_a_late_answer_is_discarded(url: str, view: SeatView, generator: MoveGenerator) -> None:
-    async with AiJobQueue(url, generator, grace=0.2) as queue:
+    async with AiJobQueue(url, grace=0.2) as jobs:
+        queue = ScrabbleQueue(jobs, generator)
         turn = asyncio.create_task(queue.choose(view, Level.EXPERT, seed=3, timeout=1.0, move_number=4))
         with psycopg.connect(url, autocommit=True) as worker:
             job = None
@@ -160,7 +165,8 @@ async def test_a_worker_killed_mid_job_is_replaced_and_the_move_answered_once(
     url: str, start_worker: object, view: SeatView, generator: MoveGenerator
 ) -> None:
     workers = {name: start_worker(name) for name in ("w1", "w2")}  # type: ignore[operator]
-    async with AiJobQueue(url, generator, lease_grace=0.5) as queue:
+    async with AiJobQueue(url, lease_grace=0.5) as jobs:
+        queue = ScrabbleQueue(jobs, generator)
         turn = asyncio.create_task(
             queue.choose(view, Level.HARD, seed=5, timeout=30.0, move_number=0, delay=2.0)
         )
@@ -189,7 +195,8 @@ async def test_the_job_carries_only_the_seats_view(
     opponent, bag = swapped["players"][1]["rack"], swapped["bag"]
     swapped["players"][1]["rack"], swapped["bag"] = bag[:7], opponent + bag[7:]
     assert swapped["players"][1]["rack"] != opponent
-    async with AiJobQueue(url, generator, grace=0.1) as queue:
+    async with AiJobQueue(url, grace=0.1) as jobs:
+        queue = ScrabbleQueue(jobs, generator)
         player = QueueAiPlayer(queue, timeout=0.2)
         for position in (state, swapped):
             await player.choose(Game.from_dict(position, lexicon=enable_lexicon), 0, "hard", 9)
@@ -226,10 +233,13 @@ async def test_a_games_ai_turns_go_through_the_queue_to_a_worker(
 ) -> None:
     start_worker("w1")  # type: ignore[operator]
     config = Config(database=url, ai_queue="postgresql", ai_workers=1, challenge_window_seconds=0)
-    async with service_parts(config, enable_lexicon, generator) as parts:
-        assert isinstance(parts.turns, QueueAiPlayer)
-        service = parts.service(RecordingNotifier(), QuickRenderer())
-        await service.start()
+    async with host_parts(config) as parts:
+        settings = {"lexicon": enable_lexicon, "generator": generator, "renderer": QuickRenderer()}
+        host = await parts.host(RecordingNotifier(), {"scrabble": settings})
+        turns = host.plugin("scrabble").ai  # type: ignore[attr-defined]
+        assert isinstance(turns, QueueAiPlayer)
+        service: ScrabbleCommands = host.commands["scrabble"]
+        await host.start()
         try:
             await service.new_game(GUILD, CHANNEL, ALICE, NewGame(ai_opponents=1, seed=CREATOR_FIRST_SEED))
             await service.start_game(CHANNEL, ALICE.id)
@@ -244,8 +254,8 @@ async def test_a_games_ai_turns_go_through_the_queue_to_a_worker(
                 await service.idle()
             game = service.game(CHANNEL)
         finally:
-            await service.close()
-        assert parts.turns.queue.fallbacks == 0
+            await host.close()
+        assert turns.queue.fallbacks == 0
     ai_moves = [event.move for event in game.history if event.player == 1]
     with psycopg.connect(url) as connection:
         jobs = connection.execute(
@@ -266,7 +276,8 @@ async def test_a_worker_reconnects_when_its_connection_is_cut(
             (APPLICATION_NAME,),
         ).fetchall()
     assert cut == 1
-    async with AiJobQueue(url, generator) as queue:
+    async with AiJobQueue(url) as jobs:
+        queue = ScrabbleQueue(jobs, generator)
         move = await queue.choose(view, Level.HARD, seed=2, timeout=30.0, move_number=0)
         assert queue.fallbacks == 0
     assert worker.poll() is None
@@ -279,8 +290,8 @@ async def test_a_go_move_is_a_job_answered_by_a_worker(
     start_worker("w1")  # type: ignore[operator]
     game = GoGame(9)
     game.play("E5")
-    async with AiJobQueue(url, generator) as queue:
-        ai = QueueGoAi(queue, 5.0, ThreadGoAi(0.1, "builtin"), engine="builtin")
+    async with AiJobQueue(url) as jobs:
+        ai = QueueGoAi(jobs, 5.0, ThreadGoAi(0.1, "builtin"), engine="builtin")
         move = await ai.choose(game, GoLevel.EASY, seed=4)
     assert isinstance(move, Point)
     assert move != parse_move("E5", 9)

@@ -8,8 +8,8 @@ import pytest
 from analysis_fakes import known_game, store_finished
 from test_console import cache, lines, run  # noqa: F401 (cache: the fixture of the lexicon caches)
 
-from bot.console.app import GUILD
-from bot.store import Store
+from bot.games.scrabble.console.app import GUILD
+from bot.host.store import Store
 from scrabble_core.lexicon import Lexicon
 
 

@@ -11,10 +11,10 @@ from analysis_fakes import InlinePool, known_game, store_finished
 from PIL import Image
 from service_fakes import CHANNEL, GUILD, OTHER_CHANNEL, Harness, open_harness
 
-from bot.ai_executor import AiExecutor, WorkerConfig
-from bot.render.analysis_chart import render_loss_chart
-from bot.service.analysis import ITERATIONS, LEVEL, MOVE_TIMEOUT, AnalysisError, analyse_turn
-from bot.service.errors import FeatureOffError, NoGameError
+from bot.games.scrabble.analysis import ITERATIONS, LEVEL, MOVE_TIMEOUT, AnalysisError, analyse_turn
+from bot.games.scrabble.images.analysis_chart import render_loss_chart
+from bot.host.ai.executor import AiExecutor, WorkerConfig
+from bot.host.errors import FeatureOffError, NoGameError
 from scrabble_core.ai import default_leave_model
 from scrabble_core.analysis import GameAnalysis, analyse_position, game_positions, summarise
 from scrabble_core.lexicon import Lexicon
@@ -162,9 +162,9 @@ async def test_the_real_worker_pool_analyses_a_turn(
     position = game_positions(known_game(enable_lexicon))[6]
     argument = {"position": position.to_dict(), "level": "hard", "seed": 1, "iterations": 1, "budget": 5.0}
     async with AiExecutor(WorkerConfig()) as executor:
-        result = await executor.call(analyse_turn, argument, timeout=30.0)
+        result = await executor.call("scrabble", analyse_turn, argument, timeout=30.0)
         with pytest.raises(RuntimeError, match=r"^the AI worker failed: KeyError: 'position'$"):
-            await executor.call(analyse_turn, {}, timeout=30.0)
+            await executor.call("scrabble", analyse_turn, {}, timeout=30.0)
     direct = analyse_turn(generator, argument)
     assert result == direct
     assert (result["best"], result["best_score"]) == ("L1 INHEREN.", 74)

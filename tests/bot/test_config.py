@@ -162,3 +162,16 @@ def test_variant_files_add_variants_named_in_them(tmp_path: Path) -> None:
         ConfigError, match=r"game\.variant_files: .*super\.toml: name: a variant is already named 'super'$"
     ):
         load_config(taken, {})
+
+
+def test_the_web_servers_allowed_hosts(tmp_path: Path) -> None:
+    config = load_config(
+        write(tmp_path, '[web]\nallowed_hosts = ["Scrabble.LAN", "10.0.0.2", "::1", "*"]\n'), {}
+    )
+    assert config.web.allowed_hosts == ("scrabble.lan", "10.0.0.2", "::1", "*")
+    assert load_config(None, {}).web.allowed_hosts == ()
+    for bad in ("scrabble.lan:8765", "http://scrabble.lan", "a b", ""):
+        with pytest.raises(
+            ConfigError, match=r"^.*web\.allowed_hosts: .* is not a host name or address \(no port\)$"
+        ):
+            load_config(write(tmp_path, f"[web]\nallowed_hosts = [{bad!r}]\n"), {})

@@ -12,10 +12,11 @@ from pathlib import Path
 import pytest
 
 from bot.config import Config
-from bot.console.app import GUILD
-from bot.console.cli import parse_args, play
 from bot.console.terminal import Terminal
-from bot.store import Store
+from bot.games.scrabble.console.app import GUILD
+from bot.games.scrabble.console.cli import parse_args, play
+from bot.games.scrabble.console.commands import CommandError, parse_command
+from bot.host.store import Store
 from scrabble_core import variant as variant_module
 from scrabble_core.gcg import parse_gcg, replay
 from scrabble_core.lexicon import Lexicon
@@ -272,7 +273,7 @@ def test_resume_takes_no_game_options(options: list[str], capsys: pytest.Capture
 
 @pytest.mark.usefixtures("cache")
 async def test_a_variant_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(variant_module, "_ADDED", {})
+    monkeypatch.setattr(variant_module.VARIANTS, "_added", {})
     standard = (variant_module.assets_dir() / "variants" / "standard.toml").read_text()
     board = tmp_path / "my board.toml"
     board.write_text(standard.replace('name = "standard"', 'name = "homemade"'))
@@ -291,7 +292,7 @@ async def test_a_variant_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     code, script = await run(tmp_path / "c.sqlite3", lines(), "--list")
     assert "\nGame 1: Ann vs AI (greedy), homemade board, move 3" in f"\n{script.output}"
 
-    monkeypatch.setattr(variant_module, "_ADDED", {})  # as in a new process
+    monkeypatch.setattr(variant_module.VARIANTS, "_added", {})  # as in a new process
     code, script = await run(tmp_path / "c.sqlite3", lines("check cat", "quit"), "--resume")
     assert "Game 1: Ann vs AI (greedy). Homemade board" in script.output
     assert "CAT is in ENABLE." in script.output
@@ -412,3 +413,11 @@ def test_an_option_the_service_refuses_is_reported_without_a_traceback(tmp_path:
         "scrabble-bot play: The number of hints must be between 0 and 100"
     )
     assert "Traceback" not in result.stderr
+
+
+def test_an_unknown_command_is_cut_once_escaped() -> None:
+    with pytest.raises(CommandError) as info:
+        parse_command("\u202e" * 600_002)
+    assert str(info.value) == (
+        "Unknown command '" + "\\u202e" * 6 + "…': type a move such as 8H QUIZ, or help for the commands"
+    )

@@ -7,7 +7,7 @@ import re
 import pytest
 
 from bot.console.terminal_board import Style, draw_board, draw_header, draw_rack, draw_scores, legend
-from bot.render import BoardHeader, PlayerLine
+from bot.games.scrabble.images import BoardHeader, PlayerLine
 from scrabble_core.board import Board
 from scrabble_core.variant import get_variant, variant_from_dict
 

@@ -8,7 +8,7 @@ import pytest
 from analysis_fakes import InlinePool, known_game, store_finished
 from discord_fake import BotHarness, FakeDiscord, MakeHarness, integer_option
 
-from bot.render.analysis_chart import render_loss_chart
+from bot.games.scrabble.images.analysis_chart import render_loss_chart
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.movegen import MoveGenerator, load_move_generator
 

@@ -37,11 +37,12 @@ import bot.discord.delivery
 import bot.discord.notifier
 from bot.config import Config
 from bot.discord.notifier import DiscordNotifier
-from bot.messages import Attachment, Button, Message
-from bot.service.advisor import GeneratorAdvisor
-from bot.service.errors import NoGameError
-from bot.service.game_service import GameService
-from bot.service.rules import TOPICS
+from bot.games.scrabble.advisor import GeneratorAdvisor
+from bot.games.scrabble.buttons import ScrabbleButton as Button
+from bot.games.scrabble.commands import ScrabbleCommands
+from bot.games.scrabble.rules import TOPICS
+from bot.host.errors import NoGameError
+from bot.host.messages import Attachment, Message
 from scrabble_core.ai import Level, choose_move, seat_view
 from scrabble_core.game import EventKind, Game
 from scrabble_core.lexicon import load_enable
@@ -258,9 +259,9 @@ async def test_a_slow_board_refused_after_its_public_deferral_is_refused_private
 
     async def slow_refusal(*args: object, **kwargs: object) -> Message:
         await asyncio.sleep(0.1)
-        raise NoGameError
+        raise NoGameError(NO_GAME)
 
-    monkeypatch.setattr(GameService, "board", slow_refusal)
+    monkeypatch.setattr(ScrabbleCommands, "board", slow_refusal)
     payload = harness.payloads.slash("board")
     deferred = await harness.ack(payload)
     assert deferred.json == {"type": DEFERRED}  # public "thinking"
@@ -875,7 +876,7 @@ async def test_long_history_is_split_into_messages_under_the_limit(
         user, _ = turn_user(harness)
         await slash(harness, "pass", user_id=user)
     long_text = "\n".join(f"{i}. " + "x" * 120 for i in range(40))
-    monkeypatch.setattr(GameService, "history", _returning(Message(long_text, private=True)))
+    monkeypatch.setattr(ScrabbleCommands, "history", _returning(Message(long_text, private=True)))
     payload = harness.payloads.slash("history")
     first = await answered_at_once(harness, payload)
     followups = await harness.fake.followups_for(payload, count=2)
@@ -903,7 +904,7 @@ async def test_a_command_slower_than_a_second_is_deferred_then_followed_up(
         await finish.wait()
         return Message("Game 1: Alice 300, Bob 250", private=True)
 
-    monkeypatch.setattr(GameService, "history", slow_history)
+    monkeypatch.setattr(ScrabbleCommands, "history", slow_history)
     payload = harness.payloads.slash("history")
     deferred = await harness.ack(payload)
     assert deferred.json == {"type": DEFERRED, "data": {"flags": EPHEMERAL}}  # the ephemeral "thinking"
@@ -911,7 +912,7 @@ async def test_a_command_slower_than_a_second_is_deferred_then_followed_up(
     (followup,) = await harness.fake.followups_for(payload)
     assert_private(followup, "Game 1: Alice 300, Bob 250")
     quick = harness.payloads.slash("history")
-    monkeypatch.setattr(GameService, "history", _returning(Message("No game yet", private=True)))
+    monkeypatch.setattr(ScrabbleCommands, "history", _returning(Message("No game yet", private=True)))
     assert_private(await answered_at_once(harness, quick), "No game yet")
     assert harness.fake.find("POST", f"/webhooks/{harness.fake.application_id}/{quick['token']}") == []
 
@@ -1070,8 +1071,8 @@ async def test_unexpected_service_error_is_logged_and_apologised_for(
     async def broken(*args: object, **kwargs: object) -> Message:
         raise RuntimeError("database on fire")
 
-    monkeypatch.setattr(GameService, "score", broken)
-    monkeypatch.setattr(GameService, "pass_turn", broken)
+    monkeypatch.setattr(ScrabbleCommands, "score", broken)
+    monkeypatch.setattr(ScrabbleCommands, "pass_turn", broken)
     with caplog.at_level(logging.ERROR, logger="bot.discord.errors"):
         reply = await slash(harness, "score")
         button = await click(harness, "pass")
@@ -1135,7 +1136,7 @@ async def test_whole_game_against_the_ai_keeps_racks_private_and_exports(
         advisor=advisor,
     )
     fake = harness.fake
-    harness.service.use_links(StubLinks())
+    harness.host.use_links(StubLinks())
     await slash(harness, "new", integer_option("ai_opponents", 1), string_option("challenges", "single"))
     await click(harness, "join", user_id=BOB)
     await slash(harness, "start")
@@ -1176,7 +1177,7 @@ async def test_whole_game_against_the_ai_keeps_racks_private_and_exports(
     assert checked > 30
     assert len(racks_sent(fake)) > 10
     assert sum(1 for r in fake.requests if any(SEAT_LINK.search(url) for url in link_urls(r))) > 10
-    row = await harness.store.last_finished_game(channel(harness))
+    row = await harness.store.last_finished_game(channel(harness), "scrabble")
     assert row is not None and row.state is not None
     final_racks = {player.rack for player in Game.from_dict(row.state).players}
     assert assert_no_rack_in_public(fake, start=last_action, allowed=final_racks) >= 2

@@ -27,10 +27,10 @@ from discord_fake import (
 from go_fakes import ScriptedGoAi
 from PIL import Image
 
-from bot.go.ai import Level
-from bot.go.sgf import import_sgf
-from bot.render.go_board import image_size
-from bot.service.go.service import GoService
+from bot.games.go.board_image import image_size
+from bot.games.go.commands import GoCommands
+from bot.games.go.engines import Level
+from bot.games.go.sgf import import_sgf
 
 ALICE = 700_000_000_000_000_001  # the payloads' default user, named "alice"
 BOB = 700_000_000_000_000_002
@@ -53,10 +53,9 @@ async def go(h: BotHarness, name: str, *options: dict[str, Any], **kwargs: Any) 
     return await h.reply(h.payloads.slash(name, options, group="go", **kwargs))
 
 
-def go_of(h: BotHarness) -> GoService:
-    """The bot's Go service."""
-    assert h.service.go is not None
-    return h.service.go
+def go_of(h: BotHarness) -> GoCommands:
+    """The bot's Go commands."""
+    return h.go
 
 
 def posts(h: BotHarness) -> list[RecordedRequest]:

@@ -28,9 +28,10 @@ from discord_fake import (
 )
 
 from bot.config import Config
+from bot.discord.buttons import input_values
 from bot.discord.delivery import split_text
-from bot.discord.views import FORM_PATTERN, form_custom_id, input_values
-from bot.service.rules import TOPICS, rules_text
+from bot.games.scrabble.discord.views import FORM_PATTERN, form_custom_id
+from bot.games.scrabble.rules import TOPICS, rules_text
 from scrabble_core.errors import GameOverError
 from scrabble_core.variant import get_variant
 

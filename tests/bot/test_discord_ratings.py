@@ -8,10 +8,17 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from discord_fake import BotHarness, FakeDiscord, MakeHarness, RecordedRequest, string_option, user_option
+from discord_fake import (
+    BotHarness,
+    FakeDiscord,
+    MakeHarness,
+    RecordedRequest,
+    string_option,
+    user_option,
+)
 from PIL import Image
 
-from bot.render.png import PngRenderer
+from bot.games.scrabble.images.renderer import PngRenderer
 
 BOB = 700_000_000_000_000_002
 MANAGE_GUILD = 1 << 5
@@ -57,7 +64,7 @@ async def test_settings_group_is_synced_for_server_managers_only(
 
 
 async def test_stats_and_leaderboard_show_ratings_and_a_chart(harness: BotHarness) -> None:
-    harness.service._runner.renderer = PngRenderer()  # the real chart
+    harness.service.plugin.renderer = PngRenderer()  # the real chart
     await won_by_alice(harness)
     reply = await slash(harness, "stats")
     assert reply.ephemeral
@@ -88,7 +95,7 @@ async def test_stats_and_leaderboard_show_ratings_and_a_chart(harness: BotHarnes
 async def test_an_unrated_game_changes_no_rating(harness: BotHarness) -> None:
     created = await won_by_alice(harness, {"name": "rated", "type": 5, "value": False})
     assert created.content.endswith("It is unrated: it changes no rating.")
-    assert await harness.store.ratings(harness.payloads.guild_id) == []
+    assert await harness.store.ratings(harness.payloads.guild_id, "scrabble") == []
     reply = await slash(harness, "stats")
     assert reply.content.splitlines()[1] == "Not rated yet: none of their finished games here was rated."
     assert reply.files == ()

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.render.png import PngRenderer
-from bot.service.drawing import IN_FLIGHT, NICENESS, Drawing, DrawingProcessDiedError
+from bot.games.scrabble.images.renderer import PngRenderer
+from bot.host.drawing import IN_FLIGHT, NICENESS, Drawing, DrawingProcessDiedError
 from scrabble_core.variant import get_variant
 
 
@@ -80,7 +80,7 @@ async def test_in_its_process_the_images_are_the_same_and_a_death_fails_only_its
         assert int(await drawing.draw(niceness)) == min(os.nice(0) + NICENESS, 19)  # the bot first
         rack = await drawing.draw(renderer.rack, "QUIZ?AB", standard, urgent=True)
         assert rack == renderer.rack("QUIZ?AB", standard)  # the same bytes as drawn here
-        with caplog.at_level(logging.ERROR, "bot.service"), pytest.raises(DrawingProcessDiedError):
+        with caplog.at_level(logging.ERROR, "bot.host"), pytest.raises(DrawingProcessDiedError):
             await drawing.draw(die)
         assert "the drawing process died: it is started again for the next image" in caplog.text
         again = int(await drawing.draw(process_id))

@@ -30,20 +30,20 @@ from service_fakes import (
     find_play,
     make_config,
     open_harness,
+    scrabble_row,
     started_game,
     typed,
 )
 
-import bot.store
-from bot.service.errors import NoGameError, StorageBusyError, StorageFullError, StorageRangeError
-from bot.service.game_service import NewGame, User
-from bot.service.runner import THINKING_NOTICE_AFTER
-from bot.store import (
+import bot.host.store.opening
+from bot.games.scrabble.commands import NewGame, User
+from bot.games.scrabble.options import ScrabbleOptions
+from bot.host.errors import NoGameError, StorageBusyError, StorageFullError, StorageRangeError
+from bot.host.runner import THINKING_NOTICE_AFTER
+from bot.host.store import (
     MIGRATIONS_DIR,
     CorruptDatabaseError,
     DatabaseInUseError,
-    GameOptions,
-    GameRow,
     GameStatus,
     IntegerRangeError,
     ReadOnlyDatabaseError,
@@ -70,7 +70,7 @@ async def eventually(condition: Callable[[], bool], seconds: float = 20.0) -> No
 @pytest.fixture
 def quick_busy(monkeypatch: pytest.MonkeyPatch) -> None:
     """Stores opened in the test give up on another connection's write lock after 50 ms."""
-    monkeypatch.setattr(bot.store, "DEFAULT_BUSY_TIMEOUT", 0.05)
+    monkeypatch.setattr(bot.host.store.opening, "DEFAULT_BUSY_TIMEOUT", 0.05)
 
 
 def write_lock(path: Path) -> sqlite3.Connection:
@@ -292,6 +292,7 @@ async def test_a_full_database_refuses_a_play_and_changes_nothing(tmp_path: Path
         game = harness.svc.game(CHANNEL)
         play = find_play(game, game.current)
         assert play is not None
+        await harness.svc.delivered()  # the last play's announcement is out before counting the posts
         before = (game.to_dict(), await harness.store.open_games(), len(harness.notifier.posts))
         try:
             await harness.svc.play(CHANNEL, users[game.current].id, typed(play))
@@ -317,13 +318,13 @@ async def test_a_full_database_refuses_a_play_and_changes_nothing(tmp_path: Path
 
 async def test_numbers_too_large_for_sqlite_are_refused_before_any_write(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "db.sqlite3")
-    draft = GameRow(
+    draft = scrabble_row(
         0,
         1,
         5,
         7,
         GameStatus.LOBBY,
-        GameOptions("standard", ChallengeMode.VOID, 0, 3, Level.MEDIUM),
+        ScrabbleOptions("standard", ChallengeMode.VOID, 0, 3, Level.MEDIUM),
         2**63,
         None,
         (SeatRow(0, 7, "Ann"),),
@@ -396,7 +397,7 @@ async def test_unreadable_games_are_quarantined_and_the_others_start(
         assert f"game {game_id} cannot be " in caplog.text
     await harness.svc.new_game(GUILD, channels[0], BOB)  # the channel of a quarantined game is free
     await harness.restart()  # quarantined games are not read again
-    assert sorted(table.row.id for table in harness.svc._runner.tables.values()) == [6, 7]
+    assert sorted(table.row.id for table in harness.svc.host.tables.values()) == [6, 7]
     await harness.close()
 
 
@@ -468,7 +469,7 @@ def test_a_read_only_database_is_refused_at_start(shared_dir: Path) -> None:
         "or use another database file"
     )
     assert _open_as_unprivileged_user(path) == f"ReadOnlyDatabaseError: {expected}"
-    assert ReadOnlyDatabaseError.__mro__[1] is bot.store.StoreOpenError
+    assert ReadOnlyDatabaseError.__mro__[1] is bot.host.store.opening.StoreOpenError
 
 
 async def _open_and_close(path: Path) -> None:
@@ -529,7 +530,7 @@ async def test_a_second_process_on_the_same_database_is_refused_until_the_first_
     out, err = await asyncio.wait_for(second.communicate(), 60)
     assert second.returncode == 1
     assert out == b""
-    assert err.decode().strip().endswith(f"bot.store.DatabaseInUseError: {message}")
+    assert err.decode().strip().endswith(f"bot.host.store.opening.DatabaseInUseError: {message}")
     holder.send_signal(signal.SIGKILL)  # the OS releases the lock of a killed process
     assert await holder.wait() == -signal.SIGKILL
     store = await Store.open(path)

@@ -11,7 +11,7 @@ import pytest
 from discord_fake import MakeHarness, string_option
 from service_fakes import lose_outbox_marks
 
-import bot.store
+import bot.host.store.opening
 
 BOB = 700_000_000_000_000_002
 
@@ -19,7 +19,7 @@ BOB = 700_000_000_000_000_002
 async def test_a_busy_database_is_told_privately_and_nothing_changes(
     make_harness: MakeHarness, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(bot.store, "DEFAULT_BUSY_TIMEOUT", 0.05)
+    monkeypatch.setattr(bot.host.store.opening, "DEFAULT_BUSY_TIMEOUT", 0.05)
     h = await make_harness()
     await h.reply(h.payloads.slash("new", ()))
     await h.reply(h.payloads.slash("join", (), user_id=BOB))

@@ -18,7 +18,7 @@ from discord_fake import TEST_TOKEN, FakeDiscord, Payloads, RecordedRequest
 from discord_gateway import FakeGateway, guild_payload, stop_bot
 from PIL import Image
 
-from bot.render.board import board_size
+from bot.games.scrabble.images.board import board_size
 from scrabble_core.variant import get_variant
 
 GATEWAY_SCRIPT = Path(__file__).with_name("discord_gateway.py")

@@ -13,9 +13,11 @@ import pytest
 from go_fakes import GO_CHANNEL, GoHarness, ScriptedGoAi
 from service_fakes import ALICE, BOB, CAROL, GUILD
 
-from bot.go.sgf import import_sgf
-from bot.messages import Button
-from bot.service.errors import (
+from bot.games.go.buttons import GoButton
+from bot.games.go.errors import GoMoveError, UndoError
+from bot.games.go.options import GoNewGame
+from bot.games.go.sgf import import_sgf
+from bot.host.errors import (
     AlreadySeatedError,
     GameNotStartedError,
     GameStartedError,
@@ -25,14 +27,11 @@ from bot.service.errors import (
     OptionError,
     StaleTurnError,
 )
-from bot.service.go import GoNewGame
-from bot.service.go.errors import GoMoveError, UndoError
-from bot.store import GameKind
 from go_core import Phase
 
 PLAYERS = (ALICE, BOB)
-TURN_BUTTONS = (Button.GO_PLAY, Button.GO_PASS, Button.GO_UNDO, Button.GO_RESIGN)
-SCORING_BUTTONS = (Button.GO_ACCEPT_SCORE, Button.GO_RESUME, Button.GO_UNDO, Button.GO_RESIGN)
+TURN_BUTTONS = (GoButton.PLAY, GoButton.PASS, GoButton.UNDO, GoButton.RESIGN)
+SCORING_BUTTONS = (GoButton.ACCEPT_SCORE, GoButton.RESUME, GoButton.UNDO, GoButton.RESIGN)
 
 
 @pytest.fixture
@@ -53,7 +52,7 @@ async def test_a_game_between_members_starts_when_the_invited_member_joins(harne
         "<@11> opened a Go game (5×5, komi 0.5, area scoring, no time limit) and plays Black.\n"
         "<@12>, press Join (or /go join) to play White."
     )
-    assert (lobby.buttons, lobby.game, lobby.mentions) == ((Button.GO_JOIN, Button.GO_CANCEL), 1, (11, 12))
+    assert (lobby.buttons, lobby.game, lobby.mentions) == ((GoButton.JOIN, GoButton.CANCEL), 1, (11, 12))
     with pytest.raises(NotAllowedError, match=r"^This game waits for <@12>: only they can join it$"):
         await harness.go.join(GO_CHANNEL, CAROL)
     with pytest.raises(AlreadySeatedError):
@@ -138,7 +137,7 @@ async def test_a_game_between_members_is_counted_after_the_dead_stones_are_agree
     )
     assert final.buttons == ()
     assert not harness.go.has_game(GO_CHANNEL)
-    row = await harness.db.last_finished_go_game(GO_CHANNEL)
+    row = await harness.db.last_finished_game(GO_CHANNEL, "go")
     assert row is not None and row.state is not None
     assert row.state["game"]["dead"] == ["E5"]
     log = await harness.db.log(row.id)
@@ -148,8 +147,8 @@ async def test_a_game_between_members_is_counted_after_the_dead_stones_are_agree
         ("dead", 1), ("accept", 1), ("dead", 0), ("accept", 0), ("accept", 1),
     ]  # fmt: skip
     assert log[-1].data == {"version": 13, "lines": ["Bob (White) accepts the count."]}
-    alice = await harness.db.kind_stats(GUILD, GameKind.GO, ALICE.id)
-    bob = await harness.db.kind_stats(GUILD, GameKind.GO, BOB.id)
+    alice = await harness.db.stats(GUILD, "go", ALICE.id)
+    bob = await harness.db.stats(GUILD, "go", BOB.id)
     assert alice is not None and (alice.games, alice.wins, alice.draws) == (1, 1, 0)
     assert bob is not None and (bob.games, bob.wins, bob.draws) == (1, 0, 0)
     stats = await harness.go.stats(GUILD, BOB)
@@ -224,7 +223,7 @@ async def test_undo_needs_the_opponents_consent(harness: GoHarness) -> None:
         "Black: Alice (captured 0) · White: Bob (captured 0)\n"
         "<@12>, Alice asks to take back Black's C3 and White's D4: accept or refuse?"
     )
-    assert (question.buttons, question.mentions) == ((Button.GO_UNDO_ACCEPT, Button.GO_UNDO_REFUSE), (12,))
+    assert (question.buttons, question.mentions) == ((GoButton.UNDO_ACCEPT, GoButton.UNDO_REFUSE), (12,))
     with pytest.raises(UndoError, match=r"^Your opponent answers your request, not you$"):
         await harness.go.answer_undo(GO_CHANNEL, ALICE.id, True)
     with pytest.raises(UndoError, match=r"^A request to take back a move is already waiting for an answer$"):
@@ -276,7 +275,7 @@ async def test_against_the_ai(harness: GoHarness) -> None:
     await harness.go.delivered()
     thinking = harness.notifier.posts[-1][1]
     assert thinking.text.endswith("\nAI (White) is thinking…")
-    assert thinking.buttons == (Button.GO_UNDO, Button.GO_RESIGN)
+    assert thinking.buttons == (GoButton.UNDO, GoButton.RESIGN)
     harness.ai.gate.set()
     await harness.go.idle()
     assert harness.texts()[-1].startswith("AI (White) played D4.\n")
@@ -294,7 +293,7 @@ async def test_against_the_ai(harness: GoHarness) -> None:
     levels = {level for level, _ in harness.ai.calls}
     assert [str(level) for level in levels] == ["hard"]
     assert len({seed for _, seed in harness.ai.calls}) == 2  # a seed per version
-    alice = await harness.db.kind_stats(GUILD, GameKind.GO, ALICE.id)
+    alice = await harness.db.stats(GUILD, "go", ALICE.id)
     assert alice is not None and (alice.games, alice.wins) == (1, 1)
 
 
@@ -425,13 +424,17 @@ async def test_an_announcement_a_crash_left_unsent_goes_out_at_start(
     posted = harness.texts()[-1]
     count = len(harness.notifier.posts)
     await harness.restart()
-    # The start and the move were never marked sent: the start is out of date (dropped), the move goes out.
+    # The start and the move were never marked sent: the start, which the game moved on from, is coalesced
+    # with the move as every game's announcements are (it goes out as its text, then the move in full).
     await harness.go.delivered()
-    assert len(harness.notifier.posts) == count + 1
-    assert harness.texts()[-1] == posted
-    assert await harness.db.pending_outbox(GameKind.GO) == []
+    assert len(harness.notifier.posts) == count + 2
+    assert harness.texts()[-2:] == [
+        "<@12> joined.\nBlack: Alice (captured 0) · White: Bob (captured 0)",
+        posted,
+    ]
+    assert await harness.db.pending_outbox() == []
     await harness.restart()
-    assert len(harness.notifier.posts) == count + 1
+    assert len(harness.notifier.posts) == count + 2
 
 
 async def test_cancel_and_resign(harness: GoHarness) -> None:
@@ -450,7 +453,7 @@ async def test_cancel_and_resign(harness: GoHarness) -> None:
     await harness.go.resign(GO_CHANNEL, CAROL.id)
     await harness.go.delivered()
     assert harness.texts()[-1].endswith("Game over: Black (Alice) wins by resignation.")
-    carol = await harness.db.kind_stats(GUILD, GameKind.GO, CAROL.id)
+    carol = await harness.db.stats(GUILD, "go", CAROL.id)
     assert carol is not None and (carol.games, carol.wins) == (1, 0)
 
 

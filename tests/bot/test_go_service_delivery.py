@@ -12,9 +12,8 @@ import pytest
 from go_fakes import GO_CHANNEL, GoHarness
 from service_fakes import ALICE, BOB, GatedNotifier, RecordingNotifier, first_post_started
 
-import bot.service.delivery
-from bot.service.outbox import post_key
-from bot.store import GameKind
+import bot.host.delivery
+from bot.host.outbox import post_key
 
 PLAYERS = (ALICE, BOB)
 
@@ -44,7 +43,7 @@ async def test_a_go_play_is_answered_before_its_announcement_goes_out(gated: GoH
     ack = await gated.go.play(GO_CHANNEL, ALICE.id, "E5")
     assert ack.text == "You played E5."
     assert [str(move) for move in gated.go.game(GO_CHANNEL).moves] == ["B E5"]  # committed and answered...
-    (pending,) = await gated.db.pending_outbox(GameKind.GO)  # ...its announcement durable, not yet sent
+    (pending,) = await gated.db.pending_outbox()  # ...its announcement durable, not yet sent
     assert pending.data == {"kind": "go", "version": 2, "lines": ["Alice (Black) played E5."]}
     await first_post_started(notifier)
     assert (notifier.started, len(notifier.posts)) == (1, before)
@@ -55,7 +54,7 @@ async def test_a_go_play_is_answered_before_its_announcement_goes_out(gated: GoH
         "Black: Alice (captured 0) · White: Bob (captured 0)\n"
         "<@12>, your move as White: /go play <point> or a button."
     ]
-    assert await gated.db.pending_outbox(GameKind.GO) == []
+    assert await gated.db.pending_outbox() == []
 
 
 async def test_go_announcements_behind_their_answers_keep_their_order(gated: GoHarness) -> None:
@@ -67,7 +66,7 @@ async def test_go_announcements_behind_their_answers_keep_their_order(gated: GoH
     await gated.go.request_undo(GO_CHANNEL, ALICE.id)
     await first_post_started(notifier)
     assert notifier.started == 1  # one post at a time: the first waits, the others are queued
-    pending = await gated.db.pending_outbox(GameKind.GO)
+    pending = await gated.db.pending_outbox()
     assert [entry.data["version"] for entry in pending] == [2, 3, 4, 5]
     notifier.gate.set()
     await gated.go.idle()
@@ -78,18 +77,18 @@ async def test_go_announcements_behind_their_answers_keep_their_order(gated: GoH
         "Black: Alice (captured 0) · White: Bob (captured 0)",  # the undo question opens with no line
     ]
     assert [message.turn for _, message in notifier.posts[before:]] == [2, 3, 4, 5]
-    row = await gated.db.go_game(pending[0].game_id)
+    row = await gated.db.game(pending[0].game_id)
     assert row is not None  # each post has its entry's key: a restart's second try is not made twice
     assert [message.key for _, message in notifier.posts[before:]] == [
         post_key(row.id, row.created_at, entry.id, "state") for entry in pending
     ]
-    assert await gated.db.pending_outbox(GameKind.GO) == []
+    assert await gated.db.pending_outbox() == []
 
 
 async def test_a_go_announcement_cut_short_at_close_is_delivered_once_at_the_next_start(
     gated: GoHarness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(bot.service.delivery, "CLOSE_GRACE_SECONDS", 0.05)
+    monkeypatch.setattr(bot.host.delivery, "CLOSE_GRACE_SECONDS", 0.05)
     notifier = gate(gated)
     notifier.gate.clear()  # Discord never answers
     notifier.started = 0
@@ -106,6 +105,6 @@ async def test_a_go_announcement_cut_short_at_close_is_delivered_once_at_the_nex
         "Black: Alice (captured 0) · White: Bob (captured 0)\n"
         "<@12>, your move as White: /go play <point> or a button."
     ]
-    assert await gated.db.pending_outbox(GameKind.GO) == []
+    assert await gated.db.pending_outbox() == []
     await gated.restart()
     assert len(gated.notifier.posts) == 1  # delivered once: not again

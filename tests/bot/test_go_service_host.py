@@ -21,30 +21,23 @@ from service_fakes import (
     AnyWord,
     GatedNotifier,
     Harness,
-    QuickRenderer,
     SimpleAdvisor,
     first_post_started,
+    games_host,
     make_config,
 )
 
-from bot.ai_executor import AiExecutor, WorkerConfig
-from bot.go.ai import Level, find_gnugo
-from bot.render.go_board import render_go_board
-from bot.service.errors import ChannelBusyError, GameExistsError
-from bot.service.game_service import GameService
-from bot.service.go import GoNewGame, GoService
-from bot.service.go.ai import PoolGoAi, ThreadGoAi
-from bot.service.rating_model import INITIAL, rate
-from bot.store import (
-    MIGRATIONS_DIR,
-    ChannelTakenError,
-    GameKind,
-    GameOptions,
-    GameStatus,
-    GoRow,
-    SeatRow,
-    Store,
-)
+from bot.games.go.ai_turns import PoolGoAi, ThreadGoAi
+from bot.games.go.board_image import render_go_board
+from bot.games.go.commands import GoCommands
+from bot.games.go.engines import Level, find_gnugo
+from bot.games.go.options import GoNewGame
+from bot.games.scrabble.commands import ScrabbleCommands
+from bot.games.scrabble.options import ScrabbleOptions
+from bot.host.ai.executor import AiExecutor, WorkerConfig
+from bot.host.errors import ChannelBusyError, GameExistsError
+from bot.host.rating_model import INITIAL, rate
+from bot.host.store import MIGRATIONS_DIR, ChannelTakenError, GameRow, GameStatus, SeatRow, Store
 from go_core import Board, Color, Game, Point
 from scrabble_core.ai import Level as ScrabbleLevel
 from scrabble_core.game import ChallengeMode
@@ -60,28 +53,28 @@ class HostHarness(Harness):
     go_ai: ScriptedGoAi | None = None
     store_type: type[Store] = Store
 
-    async def open(self) -> GameService:
+    async def open(self) -> ScrabbleCommands:
         self.store = await self.store_type.open(self.path)
         self.go_ai = self.go_ai or ScriptedGoAi()
-        self.service = GameService(
+        self.host = await games_host(
             self.config,
             self.store,
-            self.lexicon,
             self.notifier,
+            self.lexicon,
             self.ai,
             SimpleAdvisor(),
-            renderer=QuickRenderer(),
             clock=self.clock,
             go_ai=self.go_ai,
             go_renderer=render_go_board,
         )
-        await self.service.start()
+        self.service = self.host.commands["scrabble"]
+        await self.host.start()
         return self.service
 
     @property
-    def go(self) -> GoService:
-        assert self.svc.go is not None
-        return self.svc.go
+    def go(self) -> GoCommands:
+        go: GoCommands = self.games.commands["go"]
+        return go
 
 
 @pytest.fixture
@@ -122,7 +115,7 @@ async def test_a_channel_with_a_go_game_refuses_a_scrabble_game_and_another_go_g
 
 
 async def test_scrabble_and_go_share_the_channel_locks(host: HostHarness) -> None:
-    assert host.go._locks is host.svc._runner.locks
+    assert host.go.host.locks is host.svc.host.locks
 
 
 async def test_scrabble_and_go_messages_of_a_channel_go_out_in_order_behind_their_answers(
@@ -184,7 +177,7 @@ async def test_a_go_announcement_left_unsent_is_delivered_by_go_not_dropped_by_s
     await host.restart()
     assert host.notifier.texts(GO_CHANNEL)[-2:] == [posted, posted]
     assert host.store is not None
-    assert await host.store.pending_outbox(GameKind.GO) == []
+    assert await host.store.pending_outbox() == []
 
 
 async def test_the_board_image_is_a_real_png(host: HostHarness) -> None:
@@ -198,7 +191,7 @@ async def test_the_board_image_is_a_real_png(host: HostHarness) -> None:
 
 async def test_a_schema_4_database_carries_over(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
-    options = GameOptions("standard", ChallengeMode.VOID, 0, 0, ScrabbleLevel.MEDIUM)
+    options = ScrabbleOptions("standard", ChallengeMode.VOID, 0, 0, ScrabbleLevel.MEDIUM)
     with sqlite3.connect(path) as db:  # as the previous version left it: schema 4, one open game
         for script in sorted(MIGRATIONS_DIR.glob("000[1-4]_*.sql")):
             db.executescript(script.read_text(encoding="utf-8"))
@@ -213,18 +206,26 @@ async def test_a_schema_4_database_carries_over(tmp_path: Path) -> None:
     try:
         assert await store.schema_version() == len(list(MIGRATIONS_DIR.glob("*.sql")))
         (row,) = await store.open_games()
-        assert (row.id, row.channel_id, row.options) == (1, CHANNEL, options)
-        go = GoRow(
-            0, GUILD, CHANNEL, BOB.id, GameStatus.LOBBY, {"size": 9}, 1, None, (SeatRow(0, BOB.id, "Bob"),)
+        assert (row.id, row.kind, row.channel_id, row.options) == (1, "scrabble", CHANNEL, options.to_dict())
+        go = GameRow(
+            0,
+            "go",
+            GUILD,
+            CHANNEL,
+            BOB.id,
+            GameStatus.LOBBY,
+            {"size": 9},
+            1,
+            None,
+            (SeatRow(0, BOB.id, "Bob"),),
         )
         with pytest.raises(ChannelTakenError) as taken:
-            await store.create_go_game(go, [])
-        assert taken.value.kind is GameKind.SCRABBLE
-        created = await store.create_go_game(replace(go, channel_id=GO_CHANNEL), [])
+            await store.create_game(go, [])
+        assert taken.value.kind == "scrabble"
+        created = await store.create_game(replace(go, channel_id=GO_CHANNEL), [])
         assert created.id == 2
-        assert await store.open_games() == [row]  # Scrabble's reads never see Go rows
-        assert await store.game(2) is None
-        assert [g.id for g in await store.open_go_games()] == [2]
+        assert [(g.id, g.kind) for g in await store.open_games()] == [(1, "scrabble"), (2, "go")]
+        assert await store.game(2) == created
     finally:
         await store.close()
 
@@ -288,20 +289,20 @@ async def test_a_finished_go_game_has_its_own_ratings_and_leaves_scrabble_alone(
     assert "ratings are out of date" not in caplog.text  # rated as it finished
     store = host.store
     assert store is not None
-    assert await store.ratings(GUILD) == []  # Scrabble's
-    assert await store.stats(GUILD, ALICE.id) is None
-    assert await store.last_finished_game(GO_CHANNEL) is None
+    assert await store.ratings(GUILD, "scrabble") == []  # Scrabble's
+    assert await store.stats(GUILD, "scrabble", ALICE.id) is None
+    assert await store.last_finished_game(GO_CHANNEL, "scrabble") is None
     winner, loser = rate([INITIAL, INITIAL], [1, 2])
     go = {
         rating.player: (rating.name, rating.rating, rating.games)
-        for rating in await store.ratings(GUILD, GameKind.GO)
+        for rating in await store.ratings(GUILD, "go")
     }
     assert go == {"user:11": ("Alice", winner, 1), "user:12": ("Bob", loser, 1)}
-    assert [point.rating for point in await store.rating_history(GUILD, "user:11", GameKind.GO)] == [winner]
-    (record,) = await store.records(GUILD, "user:11", GameKind.GO)
+    assert [point.rating for point in await store.rating_history(GUILD, "user:11", "go")] == [winner]
+    (record,) = await store.records(GUILD, "user:11", "go")
     assert (record.name, record.wins, record.losses, record.draws) == ("Bob", 1, 0, 0)
     assert await store.rebuild_ratings(GUILD) == 1  # the same numbers again
-    assert {r.player: r.rating for r in await store.ratings(GUILD, GameKind.GO)} == {
+    assert {r.player: r.rating for r in await store.ratings(GUILD, "go")} == {
         "user:11": winner,
         "user:12": loser,
     }
@@ -324,5 +325,5 @@ async def test_a_go_game_against_the_ai_rates_the_ai_level(host: HostHarness) ->
     await host.go.new_game(GUILD, GO_CHANNEL, ALICE, GoNewGame(size=9, ai_level="hard", colour="white"))
     await host.svc.idle()
     assert host.store is not None
-    ratings = {r.player: (r.name, r.games) for r in await host.store.ratings(GUILD, GameKind.GO)}
+    ratings = {r.player: (r.name, r.games) for r in await host.store.ratings(GUILD, "go")}
     assert ratings == {"user:11": ("Alice", 1), "ai:hard": ("AI (hard)", 1)}

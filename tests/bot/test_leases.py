@@ -13,9 +13,9 @@ from test_shards import guild_on
 from test_store import NEWEST_MIGRATION, draft
 
 from bot.config import Config
-from bot.leases import Lease, LeaseLostError, ShardHeldError, ShardLeases, held_shards, kept
-from bot.shards import Shards
-from bot.store import ForeignShardError, GameStatus, GoRow, SeatRow, Store, StoreOpenError
+from bot.host.leases import Lease, LeaseLostError, ShardHeldError, ShardLeases, held_shards, kept
+from bot.host.shards import Shards
+from bot.host.store import ForeignShardError, GameRow, GameStatus, SeatRow, Store, StoreOpenError
 from tests.pg_cluster import PgCluster, query
 
 
@@ -138,16 +138,16 @@ async def test_a_sharded_store_redelivers_and_resumes_only_its_own_games(store_d
     for channel, guild in ((1, mine), (2, theirs)):
         row = await store.create_game(replace(draft(channel), guild_id=guild), [])
         await store.save(row, [], (), {"channel": channel})
-    go = GoRow(0, theirs, 3, 7, GameStatus.LOBBY, {"size": 9}, 1, None, (SeatRow(0, 7, "Bob"),))
-    await store.create_go_game(go, [])
-    await store.create_go_game(replace(go, guild_id=mine, channel_id=4), [])
+    go = GameRow(0, "go", theirs, 3, 7, GameStatus.LOBBY, {"size": 9}, 1, None, (SeatRow(0, 7, "Bob"),))
+    await store.create_game(go, [])
+    await store.create_game(replace(go, guild_id=mine, channel_id=4), [])
     await store.close()
 
     store = await Store.open(store_database, shards=Shards(2, (1,)))
     assert [entry.data for entry in await store.pending_outbox()] == [{"channel": 1}]
-    assert [game.channel_id for game in await store.open_go_games()] == [4]
+    assert [game.channel_id for game in await store.open_games() if game.kind == "go"] == [4]
     with pytest.raises(ForeignShardError):
-        await store.create_go_game(replace(go, channel_id=5), [])
+        await store.create_game(replace(go, channel_id=5), [])
     await store.close()
 
 
@@ -188,16 +188,16 @@ async def test_a_standby_waits_for_the_lease_to_lapse(store_database: Path | str
 
 
 def test_the_bot_is_sharded_only_when_configured() -> None:
-    from bot.discord.client import ScrabbleBot
-    from bot.discord.sharded import ShardedScrabbleBot, make_bot
+    from bot.discord.client import GameBot
+    from bot.discord.sharded import ShardedGameBot, make_bot
 
     def no_service(_: object) -> Any:
         return None
 
     plain = make_bot(Config(), no_service)
-    assert type(plain) is ScrabbleBot and plain.shard_count is None
+    assert type(plain) is GameBot and plain.shard_count is None
     sharded = make_bot(Config(database="postgresql://x/y", shards=Shards(4, (1, 3))), no_service)
-    assert isinstance(sharded, ShardedScrabbleBot)
+    assert isinstance(sharded, ShardedGameBot)
     assert (sharded.shard_ids, sharded.shard_count) == ([1, 3], 4)
 
 

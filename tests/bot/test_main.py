@@ -141,7 +141,9 @@ def test_play_is_handed_to_the_console_with_the_rest_of_the_arguments(
         calls.append(argv)
         return 7
 
-    monkeypatch.setitem(sys.modules, "bot.console", types.SimpleNamespace(main=console_main))
+    monkeypatch.setitem(
+        sys.modules, "bot.games.scrabble.console.cli", types.SimpleNamespace(main=console_main)
+    )
     assert main(["play", "--ai", "hard"]) == 7
     assert calls == [["--ai", "hard"]]
 
@@ -161,10 +163,10 @@ def test_scrabble_bot_play_reaches_the_real_console() -> None:
     assert "no Discord bot token" not in done.stderr
 
 
-@pytest.mark.parametrize("module", ["bot.__main__", "bot.console", "bot.ai_executor"])
+@pytest.mark.parametrize("module", ["bot.__main__", "bot.console", "bot.host.ai.executor"])
 def test_the_console_and_the_ai_workers_never_load_discord(module: str) -> None:
     # scrabble-bot play goes through bot.__main__ to bot.console, and every AI worker process (spawned)
-    # re-imports the main module and bot.ai_executor: none of them should pay for discord.py.
+    # re-imports the main module and bot.host.ai.executor: none of them should pay for discord.py.
     done = subprocess.run(
         [sys.executable, "-c", f"import sys, {module}; print('discord' in sys.modules)"],
         check=True,

@@ -21,9 +21,9 @@ from service_fakes import (
 )
 
 from bot.__main__ import main as scrabble_bot
-from bot.migrate_db import MigrationError, migrate
-from bot.service.game_service import NewGame
-from bot.store import LogEntry, PuzzleAnswer, Store
+from bot.games.scrabble.commands import NewGame
+from bot.host.migrate_db import MigrationError, migrate
+from bot.host.store import LogEntry, PuzzleAnswer, Store
 from tests.pg_cluster import PgCluster, query
 
 
@@ -38,7 +38,6 @@ TABLES = (
     "analyses",
     "events",
     "guild_features",
-    "kind_stats",
     "outbox",
     "puzzle_answers",
     "rating_history",
@@ -94,11 +93,13 @@ async def test_a_played_database_is_copied_whole_and_verified(
         assert await copy.game(game_id) == await source.game(game_id)
         assert await copy.log(game_id) == await source.log(game_id)
     assert await copy.pending_outbox() == await source.pending_outbox() != []
-    assert await copy.ratings(GUILD) == await source.ratings(GUILD) != []
-    assert await copy.rating_history(GUILD, f"user:{ALICE.id}") == await source.rating_history(
-        GUILD, f"user:{ALICE.id}"
+    assert await copy.ratings(GUILD, "scrabble") == await source.ratings(GUILD, "scrabble") != []
+    assert await copy.rating_history(GUILD, f"user:{ALICE.id}", "scrabble") == await source.rating_history(
+        GUILD, f"user:{ALICE.id}", "scrabble"
     )
-    assert await copy.leaderboard(GUILD, 10) == await source.leaderboard(GUILD, 10) != []
+    assert (
+        await copy.leaderboard(GUILD, "scrabble", 10) == await source.leaderboard(GUILD, "scrabble", 10) != []
+    )
     assert await copy.features(GUILD) == {"analysis": False}
     assert await copy.puzzle_answers(GUILD) == await source.puzzle_answers(GUILD) != []
     assert await copy.analysis(1) == {"moves": [1, 2]}

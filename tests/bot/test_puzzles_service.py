@@ -11,10 +11,10 @@ from analysis_fakes import InlinePool, known_game, store_finished
 from PIL import Image
 from service_fakes import ALICE, BOB, CAROL, FakeClock, typed
 
-from bot.render.png import PngRenderer
-from bot.service.errors import FeatureOffError
-from bot.service.puzzles import PuzzleError, PuzzleService, find_puzzle
-from bot.store import Store
+from bot.games.scrabble.images.renderer import PngRenderer
+from bot.games.scrabble.puzzles import PuzzleError, PuzzleService, find_puzzle
+from bot.host.errors import FeatureOffError
+from bot.host.store import Store
 from scrabble_core.ai import default_leave_model
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Play

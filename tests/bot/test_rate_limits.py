@@ -20,7 +20,8 @@ from discord_fake import BotHarness, FakeDiscord, RateLimits
 
 from bot.discord.delivery import MAX_CONTENT, MAX_FILES, capped_pieces, merged
 from bot.discord.notifier import DiscordNotifier
-from bot.messages import MAX_KEY, Attachment, Button, Link, Message
+from bot.games.scrabble.buttons import ScrabbleButton as Button
+from bot.host.messages import MAX_KEY, Attachment, Link, Message
 
 ALICE = 700_000_000_000_000_001
 BOB = 700_000_000_000_000_002

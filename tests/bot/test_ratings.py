@@ -26,17 +26,18 @@ from service_fakes import (
     open_harness,
     play_turn,
     started_game,
+    with_result,
 )
 from test_ratings_model import finished_row, humans
 
-from bot.render.png import PngRenderer
+from bot.games.scrabble.commands import NewGame, User
+from bot.games.scrabble.images.renderer import PngRenderer
+from bot.host.errors import FeatureOffError, OptionError, SettingError
+from bot.host.features import Feature
+from bot.host.rating_model import INITIAL, MODEL_VERSION, PlayerRating, Rating, RatingPoint, Record, rate
+from bot.host.store import MIGRATIONS_DIR, GameRow, GameStatus, Store
 from bot.render.rating_chart import ESTIMATE_COLOUR, RATING_COLOUR, render_rating_chart
 from bot.render.style import CHART_BACKGROUND
-from bot.service.errors import FeatureOffError, OptionError, SettingError
-from bot.service.features import Feature
-from bot.service.game_service import NewGame, User
-from bot.service.rating_model import INITIAL, MODEL_VERSION, PlayerRating, Rating, RatingPoint, Record, rate
-from bot.store import MIGRATIONS_DIR, GameRow, GameStatus, Store
 from tests.pg_cluster import query
 
 WIN = Rating(27.635389493140497, 8.06590141354368)
@@ -67,8 +68,8 @@ async def resign_game(
 
 
 async def snapshot(store: Store, guild_id: int = GUILD) -> tuple[list[PlayerRating], list[list[RatingPoint]]]:
-    ratings = await store.ratings(guild_id)
-    histories = [await store.rating_history(guild_id, r.player) for r in ratings]
+    ratings = await store.ratings(guild_id, "scrabble")
+    histories = [await store.rating_history(guild_id, r.player, "scrabble") for r in ratings]
     return (ratings, histories)
 
 
@@ -78,12 +79,12 @@ async def snapshot(store: Store, guild_id: int = GUILD) -> tuple[list[PlayerRati
 async def test_the_winner_goes_up_and_the_resigning_loser_down(harness: Harness) -> None:
     await resign_game(harness, (ALICE, BOB), [ALICE])  # a resignation is a loss, whatever the score
     store = store_of(harness)
-    assert await store.ratings(GUILD) == [
+    assert await store.ratings(GUILD, "scrabble") == [
         PlayerRating("user:11", "Alice", LOSS, 1),
         PlayerRating("user:12", "Bob", WIN, 1),
     ]
-    assert await store.rating_history(GUILD, "user:12") == [RatingPoint(1, 1_700_000_000.0, WIN)]
-    assert await store.ratings(GUILD + 1) == []  # per guild
+    assert await store.rating_history(GUILD, "user:12", "scrabble") == [RatingPoint(1, 1_700_000_000.0, WIN)]
+    assert await store.ratings(GUILD + 1, "scrabble") == []  # per guild
 
 
 async def test_a_forfeit_on_time_is_a_loss_whatever_the_score(tmp_path: Path) -> None:
@@ -95,9 +96,9 @@ async def test_a_forfeit_on_time_is_a_loss_whatever_the_score(tmp_path: Path) ->
         await harness.clock.advance(60)  # Alice runs out of time: forfeit
         await harness.svc.idle()
         assert harness.notifier.texts()[-2].startswith("Alice ran out of time.\nAlice resigned.")
-        ratings = {r.name: r.rating for r in await store_of(harness).ratings(GUILD)}
+        ratings = {r.name: r.rating for r in await store_of(harness).ratings(GUILD, "scrabble")}
         assert ratings == {"Alice": LOSS, "Bob": WIN}
-        alice = await store_of(harness).stats(GUILD, ALICE.id)
+        alice = await store_of(harness).stats(GUILD, "scrabble", ALICE.id)
         assert alice is not None and alice.total_score > 0  # she led on points
     finally:
         await harness.close()
@@ -117,13 +118,13 @@ async def test_three_and_four_player_games(harness: Harness) -> None:
         "Alice": 2 if scores[0] > scores[1] else 3,
         "Bob": 3 if scores[0] > scores[1] else 2,
     }
-    ratings = {r.name: r.rating for r in await store.ratings(GUILD)}
+    ratings = {r.name: r.rating for r in await store.ratings(GUILD, "scrabble")}
     expected = rate([INITIAL] * 3, list(places.values()))
     assert ratings == dict(zip(places, expected, strict=True))
     assert ratings["Carol"].mu > 25 > min(ratings["Alice"].mu, ratings["Bob"].mu)
 
     await resign_game(harness, (ALICE, BOB, CAROL, DAVE), [DAVE, CAROL, BOB])
-    after = {r.name: r for r in await store.ratings(GUILD)}
+    after = {r.name: r for r in await store.ratings(GUILD, "scrabble")}
     # Alice won; the three who resigned (all at 0) share the second place.
     priors = [ratings["Alice"], ratings["Bob"], ratings["Carol"], INITIAL]
     final = dict(zip(["Alice", "Bob", "Carol", "Dave"], rate(priors, [1, 2, 2, 2]), strict=True))
@@ -138,7 +139,7 @@ async def test_ai_seats_are_rated_per_level(harness: Harness) -> None:
     await resign_game(harness, (ALICE,), [ALICE], ai=1, ai_level="hard")
     await resign_game(harness, (BOB,), [BOB], ai=1, ai_level="easy")
     await resign_game(harness, (CAROL,), [CAROL], ai=1, ai_level="hard")
-    ratings = {r.player: r for r in await store_of(harness).ratings(GUILD)}
+    ratings = {r.player: r for r in await store_of(harness).ratings(GUILD, "scrabble")}
     assert sorted(ratings) == ["ai:easy", "ai:hard", "user:11", "user:12", "user:13"]
     assert ratings["ai:easy"] == PlayerRating("ai:easy", "AI (easy)", WIN, 1)
     hard = ratings["ai:hard"]
@@ -159,8 +160,8 @@ async def test_unrated_and_cancelled_games_do_not_count(harness: Harness) -> Non
     await started_game(harness)
     await harness.svc.cancel(CHANNEL, ALICE.id, can_manage=False)
     store = store_of(harness)
-    assert await store.ratings(GUILD) == []
-    stats = await store.stats(GUILD, ALICE.id)
+    assert await store.ratings(GUILD, "scrabble") == []
+    stats = await store.stats(GUILD, "scrabble", ALICE.id)
     assert stats is not None and (stats.games, stats.wins) == (1, 1)  # stats still count it
     assert await store.rebuild_ratings() == 0
     assert (
@@ -213,7 +214,7 @@ async def test_start_up_rebuilds_when_the_model_changed_or_the_ratings_are_damag
     await harness.close()
     query(harness.database, "UPDATE ratings SET mu = 0")  # the same model and games: nothing is rebuilt
     await harness.open()
-    assert {r.rating.mu for r in await store_of(harness).ratings(GUILD)} == {0.0}
+    assert {r.rating.mu for r in await store_of(harness).ratings(GUILD, "scrabble")} == {0.0}
 
 
 async def test_an_old_database_is_rated_at_start_up(tmp_path: Path) -> None:
@@ -225,9 +226,15 @@ async def test_an_old_database_is_rated_at_start_up(tmp_path: Path) -> None:
         db.executescript(
             "DROP TABLE ratings; DROP TABLE rating_history; DROP TABLE rating_state; DROP TABLE guild_features;"
             "DROP TABLE analyses; DROP TABLE puzzle_answers; DROP TABLE puzzles;"  # and none of schema 4
-            "DROP TABLE kind_stats; DROP INDEX games_by_kind; ALTER TABLE games DROP COLUMN kind;"  # nor of 5
+            "DROP INDEX games_by_kind; ALTER TABLE games DROP COLUMN kind;"  # nor of 5
             "DROP TABLE shard_leases;"  # nor of 6
             "ALTER TABLE outbox DROP COLUMN posted_at;"  # nor of 7
+            "ALTER TABLE games DROP COLUMN format; ALTER TABLE games DROP COLUMN result;"  # nor of 8,
+            "CREATE TABLE stats_before (guild_id INTEGER NOT NULL, user_id INTEGER NOT NULL, name TEXT NOT NULL,"
+            " games INTEGER NOT NULL DEFAULT 0, wins INTEGER NOT NULL DEFAULT 0, total_score INTEGER NOT NULL"
+            " DEFAULT 0, best_score INTEGER, best_move TEXT, PRIMARY KEY (guild_id, user_id));"
+            "INSERT INTO stats_before SELECT guild_id, user_id, name, games, wins, total_score, best_score,"
+            " best_move FROM stats; DROP TABLE stats; ALTER TABLE stats_before RENAME TO stats;"  # whose stats
         )
         db.execute("UPDATE games SET options = json_remove(options, '$.rated') WHERE options ->> 'rated'")
         db.execute("PRAGMA user_version = 2")
@@ -249,10 +256,12 @@ async def test_an_old_database_is_rated_at_start_up(tmp_path: Path) -> None:
 async def test_a_game_finished_before_the_last_rated_one_rebuilds_the_guild(tmp_path: Path) -> None:
     store = await Store.open(tmp_path / "db.sqlite3")
     try:
-        rows = [
-            finished_row(humans("Ann", "Bob"), [300, 200], at=300.0),
-            finished_row(humans("Ann", "Bob"), [100, 200], at=100.0),  # finished first, saved last
-            finished_row(humans("Ann", "Bob", "Cy"), [100, 200, 300], at=200.0),
+        rows = [  # with their results, as the host stores them when they finish
+            with_result(finished_row(humans("Ann", "Bob"), [300, 200], at=300.0)),
+            with_result(
+                finished_row(humans("Ann", "Bob"), [100, 200], at=100.0)
+            ),  # finished first, saved last
+            with_result(finished_row(humans("Ann", "Bob", "Cy"), [100, 200, 300], at=200.0)),
         ]
         for row in rows:
             created = await store.create_game(replace(row, status=GameStatus.ACTIVE), [])
@@ -260,7 +269,7 @@ async def test_a_game_finished_before_the_last_rated_one_rebuilds_the_guild(tmp_
         incremental = await snapshot(store, 5)
         await store.rebuild_ratings()
         assert await snapshot(store, 5) == incremental
-        ann = await store.rating_history(5, "user:100")
+        ann = await store.rating_history(5, "user:100", "scrabble")
         assert [point.game_id for point in ann] == [2, 3, 1]  # in finish order
         first = rate([INITIAL, INITIAL], [2, 1])[0]
         assert ann[0].rating == first
@@ -303,7 +312,7 @@ async def test_provisional_until_five_rated_games(harness: Harness) -> None:
 
 
 async def test_stats_show_rating_rank_record_and_chart(harness: Harness) -> None:
-    harness.svc._runner.renderer = PngRenderer()  # the real chart
+    harness.svc.plugin.renderer = PngRenderer()  # the real chart
     await resign_game(harness, (ALICE, BOB), [BOB])
     await resign_game(harness, (ALICE, BOB), [ALICE])
     await resign_game(harness, (ALICE, CAROL), [CAROL])
@@ -323,9 +332,11 @@ async def test_stats_show_rating_rank_record_and_chart(harness: Harness) -> None
     assert chart.filename == "rating.png"
     image = Image.open(io.BytesIO(chart.data))
     assert (image.format, image.size, image.mode) == ("PNG", (960, 540), "P")
-    history = await store_of(harness).rating_history(GUILD, "user:11")
+    history = await store_of(harness).rating_history(GUILD, "user:11", "scrabble")
     assert len(history) == 4
-    assert await store_of(harness).records(GUILD, "user:12") == [Record("user:11", "Alice", 1, 1, 0)]
+    assert await store_of(harness).records(GUILD, "user:12", "scrabble") == [
+        Record("user:11", "Alice", 1, 1, 0)
+    ]
 
 
 async def test_feature_toggles(harness: Harness) -> None:
@@ -344,7 +355,7 @@ async def test_feature_toggles(harness: Harness) -> None:
     assert (await svc.features(GUILD)).text.splitlines()[1].startswith("ratings: off")
     # Games finished meanwhile are rated; the answers show no rating.
     await resign_game(harness, (ALICE, BOB), [BOB])
-    assert len(await store_of(harness).ratings(GUILD)) == 2
+    assert len(await store_of(harness).ratings(GUILD, "scrabble")) == 2
     assert (
         await svc.leaderboard(GUILD)
     ).text == "Leaderboard:\n1. Alice: 1 wins in 1 games, average 0.0\n2. Bob: 0 wins in 1 games, average 0.0"
@@ -372,7 +383,7 @@ async def test_feature_toggles(harness: Harness) -> None:
 
 def test_options_json_keeps_rated() -> None:
     row: GameRow = finished_row(humans("Ann", "Bob"), [1, 2], rated=False)
-    assert json.loads(json.dumps(row.options.to_dict()))["rated"] is False
+    assert json.loads(json.dumps(row.options))["rated"] is False
 
 
 def test_rating_chart_draws_both_lines_in_the_chart_style() -> None:
@@ -393,7 +404,7 @@ def test_rating_chart_draws_both_lines_in_the_chart_style() -> None:
 
 
 async def test_stats_come_without_a_chart_from_a_renderer_that_draws_none(harness: Harness) -> None:
-    harness.svc._runner.renderer = TextOnly()
+    harness.svc.plugin.renderer = TextOnly()
     await resign_game(harness, (ALICE, BOB), [BOB])
     stats = await harness.svc.stats(GUILD, ALICE.id)
     assert stats.text.splitlines()[1].startswith("Rating 3.4 (μ 27.64, σ 8.07; ")

@@ -8,8 +8,10 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 import pytest
+from service_fakes import scrabble_row, with_result
 
-from bot.service.rating_model import (
+from bot.games.scrabble.options import ScrabbleOptions
+from bot.host.rating_model import (
     INITIAL,
     PROVISIONAL_GAMES,
     RatedGame,
@@ -20,15 +22,15 @@ from bot.service.rating_model import (
     is_provisional,
     rate,
     rate_game,
-    rated_game,
     user_of,
 )
-from bot.store import GameOptions, GameRow, GameStatus, SeatRow
+from bot.host.store import GameRow, GameStatus, SeatRow
+from bot.host.store.ratings import rated
 from scrabble_core.ai import Level
 from scrabble_core.game import ChallengeMode, Game
 from scrabble_core.variant import get_variant
 
-OPTIONS = GameOptions("standard", ChallengeMode.VOID, 0, 0, Level.HARD)
+OPTIONS = ScrabbleOptions("standard", ChallengeMode.VOID, 0, 0, Level.HARD)
 
 
 def finished_row(
@@ -47,10 +49,16 @@ def finished_row(
         player["score"] = scores[index]
         player["resigned"] = bool(resigned and resigned[index])
     state["over"] = True
-    options = GameOptions("standard", ChallengeMode.VOID, 0, 0, Level.HARD, rated)
-    return GameRow(
+    options = ScrabbleOptions("standard", ChallengeMode.VOID, 0, 0, Level.HARD, rated)
+    return scrabble_row(
         game_id, guild_id, 9, 7, GameStatus.FINISHED, options, 1, state, tuple(seats), None, False, 0, at
     )
+
+
+def rated_game(row: GameRow) -> RatedGame | None:
+    """What the finished Scrabble game ``row`` gives the ratings: its result (Scrabble's plugin's), as
+    the store rates it."""
+    return rated(with_result(row))
 
 
 def humans(*names: str) -> list[SeatRow]:
@@ -72,7 +80,7 @@ def test_two_players_the_winner_goes_up_the_loser_down_by_as_much() -> None:
 
 def test_rate_game_starts_new_players_at_the_initial_rating_and_counts_games() -> None:
     current = {"user:1": (Rating(30.0, 4.0), 7)}
-    game = RatedGame(3, 5, 10.0, (RatedSeat("user:2", "New", 1), RatedSeat("user:1", "Old", 2)))
+    game = RatedGame(3, 5, 10.0, (RatedSeat("user:2", "New", 1), RatedSeat("user:1", "Old", 2)), "scrabble")
     results = rate_game(game, current)
     after = rate([INITIAL, Rating(30.0, 4.0)], [1, 2])
     assert [(r.seat.name, r.rating, r.games) for r in results] == [("New", after[0], 1), ("Old", after[1], 8)]
@@ -131,6 +139,7 @@ def test_places_come_from_the_scores_with_ties_shared() -> None:
             RatedSeat("user:102", "Cy", 2),
             RatedSeat("user:103", "Di", 4),
         ),
+        "scrabble",
     )
 
 
@@ -169,5 +178,5 @@ def test_games_saved_before_ratings_are_rated() -> None:
     data = OPTIONS.to_dict()
     assert data["rated"] is True
     del data["rated"]
-    assert GameOptions.from_dict(data).rated is True
-    assert GameOptions.from_dict({**data, "rated": False}).rated is False
+    assert ScrabbleOptions.from_dict(data).rated is True
+    assert ScrabbleOptions.from_dict({**data, "rated": False}).rated is False

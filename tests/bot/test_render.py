@@ -26,10 +26,11 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from bot.render import BoardHeader, PlayerLine, render_board, render_rack, render_score_chart, style
-from bot.render.board import board_size, square_box
+from bot.games.scrabble.images import BoardHeader, PlayerLine, render_board, render_rack, render_score_chart
+from bot.games.scrabble.images.board import board_size, square_box
+from bot.games.scrabble.images.rack import rack_size
+from bot.render import style
 from bot.render.drawing import font
-from bot.render.rack import rack_size
 from scrabble_core.board import Board
 from scrabble_core.squares import Square, parse_square
 from scrabble_core.variant import Premium, Variant, get_variant, variant_from_dict

@@ -1,9 +1,9 @@
 """The cached board render against the full redraw: the same pixels on every kind of board and header.
 
-:func:`bot.render.board.compose_board` takes the empty board, the tile sprites and the header strip
-from caches; :func:`bot.render.board.full_redraw` draws all of them afresh. Each case compares the two
+:func:`bot.games.scrabble.images.board.compose_board` takes the empty board, the tile sprites and the header strip
+from caches; :func:`bot.games.scrabble.images.board.full_redraw` draws all of them afresh. Each case compares the two
 images pixel for pixel (no tolerance), with the caches cold and then warm, and the PNGs decoded: the
-same palette (the board's fixed palette, :func:`bot.render.board.board_palette`) and the same colour
+same palette (the board's fixed palette, :func:`bot.games.scrabble.images.board.board_palette`) and the same colour
 index at every pixel (:func:`render_board` composes parts already mapped to it, and compresses each
 band of rows apart: :mod:`bot.render.png_bands`).
 """
@@ -29,13 +29,20 @@ from test_render import (
     board_from,
 )
 
-from bot.messages import BoardHeader, PlayerLine
-from bot.render import board as board_module
-from bot.render import header as header_module
-from bot.render import tiles
-from bot.render.board import board_palette, board_png, compose_board, full_redraw, render_board, square_box
+from bot.games.scrabble.images import board as board_module
+from bot.games.scrabble.images import header as header_module
+from bot.games.scrabble.images import tiles
+from bot.games.scrabble.images.board import (
+    board_palette,
+    board_png,
+    compose_board,
+    full_redraw,
+    render_board,
+    square_box,
+)
+from bot.games.scrabble.images.header import draw_header_strip, header_strip
+from bot.games.scrabble.protocols import BoardHeader, PlayerLine
 from bot.render.drawing import PNG_COMPRESS_LEVEL, png_bytes
-from bot.render.header import draw_header_strip, header_strip
 from scrabble_core.board import Board
 from scrabble_core.game import Game
 from scrabble_core.squares import Square

@@ -1,6 +1,6 @@
 """The board PNG's fixed palette: chosen once per variant, shared by every board of it, and faithful.
 
-:func:`bot.render.board.board_palette` picks 256 colours once per variant from a sample of everything
+:func:`bot.games.scrabble.images.board.board_palette` picks 256 colours once per variant from a sample of everything
 a board can show; a render only maps its pixels to them. The decoded PNG is compared with the RGB
 image it encodes: the largest difference of a channel at any pixel, and the mean difference of each
 channel over the image, stay within exact bounds (today's worst case is 41 and 1.24, on the boards
@@ -15,8 +15,8 @@ import pytest
 from PIL import Image, ImageChops, ImageStat
 from test_render_cache import CASES
 
-from bot.render import board as board_module
-from bot.render.board import _empty_board, board_palette, compose_board, render_board
+from bot.games.scrabble.images import board as board_module
+from bot.games.scrabble.images.board import _empty_board, board_palette, compose_board, render_board
 from bot.render.drawing import fixed_palette, png_bytes
 from scrabble_core.board import Board
 from scrabble_core.variant import get_variant

@@ -1,7 +1,7 @@
 """Announcements go out behind the answer: a command answers once its change is committed, while the
 channel's delivery task renders and sends what it announces, in order, marking the outbox entry sent
 after it went out; a delivery cut short is delivered once at the next start. Also the delivery queue
-itself (:class:`bot.service.delivery.Deliveries`)."""
+itself (:class:`bot.host.delivery.Deliveries`)."""
 
 from __future__ import annotations
 
@@ -27,11 +27,11 @@ from service_fakes import (
     typed,
 )
 
-import bot.service.delivery
-import bot.service.drawing
-from bot.messages import BoardHeader
-from bot.service.delivery import Deliveries
-from bot.service.text import rack_text
+import bot.host.delivery
+import bot.host.drawing
+from bot.games.scrabble.protocols import BoardHeader
+from bot.games.scrabble.text import rack_text
+from bot.host.delivery import Deliveries
 
 
 async def test_a_play_is_answered_before_its_announcement_goes_out(tmp_path: Path) -> None:
@@ -103,7 +103,7 @@ async def test_a_board_still_being_drawn_when_a_newer_turn_comes_is_given_up(
     try:
         await started_game(harness)
         await harness.svc.idle()
-        runner = harness.svc._runner
+        runner = harness.svc.plugin
         drawn: list[int] = []  # the scores in each board's header, as each drawing starts
         gate = threading.Event()
 
@@ -144,13 +144,13 @@ async def test_a_turns_board_is_drawn_while_the_channels_earlier_message_goes_ou
         await started_game(harness)
         await harness.svc.idle()
         drawn: list[int] = []  # the scores in each board's header, as each is drawn
-        quick = harness.svc._runner.renderer.board
+        quick = harness.svc.plugin.renderer.board
 
         def board(board: object, last_move: object, header: BoardHeader) -> bytes:
             drawn.append(sum(player.score for player in header.players))
             return quick(board, last_move, header)  # type: ignore[arg-type]
 
-        monkeypatch.setattr(harness.svc._runner.renderer, "board", board)
+        monkeypatch.setattr(harness.svc.plugin.renderer, "board", board)
         notifier.hold()
         before = len(notifier.posts)
         for seat, user in ((0, ALICE), (1, BOB)):
@@ -184,13 +184,13 @@ async def test_a_rack_dmed_after_an_announcement_is_drawn_ahead_of_the_boards_wa
         await started_game(harness)
         await harness.svc.idle()
         drawn: list[tuple[str, bool]] = []
-        draw = bot.service.drawing.DRAWING.draw
+        draw = bot.host.drawing.DRAWING.draw
 
         async def recording(render: Callable[..., bytes], *args: object, urgent: bool = False) -> bytes:
             drawn.append((render.__name__, urgent))
             return await draw(render, *args, urgent=urgent)
 
-        monkeypatch.setattr(bot.service.drawing.DRAWING, "draw", recording)
+        monkeypatch.setattr(bot.host.drawing.DRAWING, "draw", recording)
         play = find_play(harness.svc.game(CHANNEL), 0)
         assert play is not None
         await harness.svc.play(CHANNEL, ALICE.id, typed(play))
@@ -204,7 +204,7 @@ async def test_a_rack_dmed_after_an_announcement_is_drawn_ahead_of_the_boards_wa
 async def test_an_announcement_cut_short_at_close_is_delivered_once_at_the_next_start(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(bot.service.delivery, "CLOSE_GRACE_SECONDS", 0.05)
+    monkeypatch.setattr(bot.host.delivery, "CLOSE_GRACE_SECONDS", 0.05)
     harness = await open_harness(tmp_path)
     stuck = await gated(harness)
     await started_game(harness)
@@ -229,7 +229,7 @@ async def test_an_announcement_cut_short_at_close_is_delivered_once_at_the_next_
 async def test_racks_left_to_a_newer_announcement_that_a_close_cut_short_go_out_at_the_next_start(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(bot.service.delivery, "CLOSE_GRACE_SECONDS", 0.05)
+    monkeypatch.setattr(bot.host.delivery, "CLOSE_GRACE_SECONDS", 0.05)
     harness = await open_harness(tmp_path)
     notifier = await gated(harness)
     await started_game(harness)
@@ -272,7 +272,7 @@ async def test_each_channels_jobs_run_in_order_and_a_stuck_channel_holds_no_othe
     done: list[str] = []
     stuck = asyncio.Event()
 
-    def job(name: str, wait: asyncio.Event | None = None) -> bot.service.delivery.Job:
+    def job(name: str, wait: asyncio.Event | None = None) -> bot.host.delivery.Job:
         async def run() -> None:
             if wait is not None:
                 await wait.wait()
@@ -308,7 +308,7 @@ async def test_a_failing_job_is_logged_and_the_next_runs(caplog: pytest.LogCaptu
 
     deliveries.send(CHANNEL, fails)
     deliveries.send(CHANNEL, queues_another)
-    with caplog.at_level(logging.ERROR, "bot.service"):
+    with caplog.at_level(logging.ERROR, "bot.host"):
         await deliveries.idle()  # the job queued while the channel's task ran included
     assert done == [1, 2]
     assert f"a delivery in channel {CHANNEL} failed" in caplog.text
@@ -333,7 +333,7 @@ async def test_close_waits_for_quick_jobs_and_cancels_stuck_ones(caplog: pytest.
 
     deliveries.send(CHANNEL, quick)
     deliveries.send(OTHER_CHANNEL, stuck)
-    with caplog.at_level(logging.WARNING, "bot.service"):
+    with caplog.at_level(logging.WARNING, "bot.host"):
         await deliveries.close(0.2)
     assert done == ["quick"]
     assert cancelled.is_set()

@@ -27,11 +27,11 @@ from service_fakes import (
     typed,
 )
 
-import bot.service.delivery
-from bot.messages import Message
-from bot.service.game_service import NewGame
-from bot.service.outbox import post_key
-from bot.service.text import rack_text
+import bot.host.delivery
+from bot.games.scrabble.commands import NewGame
+from bot.games.scrabble.text import rack_text
+from bot.host.messages import Message
+from bot.host.outbox import post_key
 
 
 async def start_and_play_held(harness: Harness) -> tuple[GatedNotifier, int]:
@@ -62,7 +62,7 @@ def outbox_marks(harness: Harness) -> list[tuple[int, int]]:
 async def test_out_of_date_announcements_go_out_as_text_and_every_owed_rack_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(bot.service.delivery, "CLOSE_GRACE_SECONDS", 0.05)
+    monkeypatch.setattr(bot.host.delivery, "CLOSE_GRACE_SECONDS", 0.05)
     harness = await open_harness(tmp_path)
     stuck, lobby = await start_and_play_held(harness)  # the start and the play stay unsent
     await harness.close()
@@ -90,7 +90,7 @@ async def test_an_announcement_posted_before_a_crash_is_not_posted_again_and_its
 ) -> None:
     # Found by issue 15's kill -9 test: a restart posted the start of a game a second time, as its text,
     # when its post had gone out and the racks it left to the next announcement had not.
-    monkeypatch.setattr(bot.service.delivery, "CLOSE_GRACE_SECONDS", 0.05)
+    monkeypatch.setattr(bot.host.delivery, "CLOSE_GRACE_SECONDS", 0.05)
     harness = await open_harness(tmp_path)
     stuck, lobby = await start_and_play_held(harness)  # the start waits to be posted, the play behind it
     stuck.gate.set()
@@ -120,7 +120,7 @@ async def test_an_announcement_posted_before_a_crash_is_not_posted_again_and_its
 async def test_a_posted_announcement_that_is_the_games_newest_dms_its_racks_after_a_restart(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(bot.service.delivery, "CLOSE_GRACE_SECONDS", 0.05)
+    monkeypatch.setattr(bot.host.delivery, "CLOSE_GRACE_SECONDS", 0.05)
     harness = await open_harness(tmp_path)
     await harness.svc.new_game(GUILD, CHANNEL, ALICE, NewGame(seed=CREATOR_FIRST_SEED))
     await harness.svc.join(CHANNEL, BOB)
@@ -164,7 +164,7 @@ async def test_racks_owed_to_an_announcement_with_none_of_its_own_survive_a_cras
 ) -> None:
     # Found in review: Bob's pass (no rack of its own) was marked sent before it DMed the rack Alice's
     # play left to it, so a crash then made the restart take Alice's entry for one that went out.
-    monkeypatch.setattr(bot.service.delivery, "CLOSE_GRACE_SECONDS", 0.05)
+    monkeypatch.setattr(bot.host.delivery, "CLOSE_GRACE_SECONDS", 0.05)
     harness = await open_harness(tmp_path)
     held = HeldDms()
     harness.notifier = held

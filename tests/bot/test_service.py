@@ -36,14 +36,16 @@ from service_fakes import (
 )
 
 from bot.config import AI_LEVELS
-from bot.messages import Button, Message
-from bot.render.png import PngRenderer
-from bot.service.errors import (
+from bot.games.scrabble.buttons import ScrabbleButton as Button
+from bot.games.scrabble.commands import NewGame, User
+from bot.games.scrabble.errors import HintError, WordError
+from bot.games.scrabble.images.renderer import PngRenderer
+from bot.games.scrabble.text import event_line
+from bot.host.errors import (
     AlreadySeatedError,
     GameExistsError,
     GameNotStartedError,
     GameStartedError,
-    HintError,
     LobbyError,
     LobbyFullError,
     NoGameError,
@@ -53,12 +55,10 @@ from bot.service.errors import (
     OptionError,
     StaleTurnError,
     StorageFailedError,
-    WordError,
 )
-from bot.service.game_service import NewGame, User
-from bot.service.runner import THINKING_NOTICE_AFTER
-from bot.service.text import event_line
-from bot.store import GameStatus
+from bot.host.messages import Message
+from bot.host.runner import THINKING_NOTICE_AFTER
+from bot.host.store import GameStatus
 from scrabble_core.ai import Level
 from scrabble_core.errors import ChallengeError, NotYourTurnError
 from scrabble_core.game import ChallengeMode, Game
@@ -366,7 +366,7 @@ async def test_whole_games_never_show_a_rack_publicly(
 
 async def test_real_renderer_game_keeps_racks_private(tmp_path: Path) -> None:
     harness = await open_harness(tmp_path)
-    harness.svc._runner.renderer = PngRenderer()  # the real images, once
+    harness.svc.plugin.renderer = PngRenderer()  # the real images, once
     try:
         await started_game(harness, (ALICE,), ai=1, seed=5)
         await play_to_end(harness, (ALICE,))
@@ -793,7 +793,7 @@ class BrokenRenderer:
 
 async def test_a_failing_renderer_still_announces_replies_and_schedules(tmp_path: Path) -> None:
     harness = await open_harness(tmp_path, make_config(time_limit=60))
-    harness.svc._runner.renderer = BrokenRenderer()
+    harness.svc.plugin.renderer = BrokenRenderer()
     try:
         await started_game(harness, (ALICE,), ai=1, seed=5)
         start = harness.notifier.posts[-1][1]
@@ -831,7 +831,7 @@ async def test_a_failed_announcement_still_replies_and_schedules(
         async def broken(*args: object) -> Message:
             raise RuntimeError("a bug in the turn message")
 
-        monkeypatch.setattr(harness.svc._runner, "turn_message", broken)
+        monkeypatch.setattr(harness.games, "message_of", broken)
         play = find_play(harness.svc.game(CHANNEL), 0)
         assert play is not None
         posts = len(harness.notifier.posts)
@@ -840,7 +840,7 @@ async def test_a_failed_announcement_still_replies_and_schedules(
         await harness.svc.idle()
         game = harness.svc.game(CHANNEL)
         assert [e.player for e in game.history] == [0, 1]  # the AI's turn still came
-        seats = harness.svc._runner.table(CHANNEL, None).row.seats
+        seats = harness.games.tables[CHANNEL].row.seats
         assert harness.notifier.texts()[posts:] == [  # each turn's text at least
             event_line(game.history[0], seats),
             event_line(game.history[1], seats),
@@ -969,7 +969,7 @@ async def test_export_stats_and_leaderboard_after_games(harness: Harness) -> Non
         )
     )
     assert harness.store is not None
-    rows = await harness.store.leaderboard(GUILD, 10)
+    rows = await harness.store.leaderboard(GUILD, "scrabble", 10)
     assert sorted(row.user_id for row in rows) == [ALICE.id, BOB.id]
     assert sum(row.wins for row in rows) >= 3
     assert all(row.games == 3 for row in rows)
@@ -984,7 +984,7 @@ async def test_export_stats_and_leaderboard_after_games(harness: Harness) -> Non
 
 
 async def test_generator_advisor_suggests_typed_plays(enable_lexicon: object) -> None:
-    from bot.service.advisor import GeneratorAdvisor
+    from bot.games.scrabble.advisor import GeneratorAdvisor
     from scrabble_core.movegen import load_move_generator
     from scrabble_core.variant import get_variant
 
@@ -1036,10 +1036,11 @@ async def test_ai_levels_and_challenge_modes_are_the_engines_enums_end_to_end(ha
     assert tuple(Level) == AI_LEVELS
     await started_game(harness, (ALICE,), ai=1, ai_level="hard", challenge_mode="double")
     assert harness.store is not None
-    (row,) = await harness.store.open_games()
+    (stored,) = await harness.store.open_games()
+    row = harness.svc.plugin.restore(stored)  # as Scrabble reads its stored options and seats
     assert row.options.challenge_mode is ChallengeMode.DOUBLE
     assert row.options.ai_level is Level.HARD
-    assert row.seats[1].ai_level is Level.HARD
+    assert row.row.seats[1].ai_level is Level.HARD
     assert harness.svc.game(CHANNEL).challenge_mode is ChallengeMode.DOUBLE
     await play_turn(harness, (ALICE,))
     assert harness.ai.calls and all(level is Level.HARD for _, level, _ in harness.ai.calls)
@@ -1050,8 +1051,9 @@ async def test_ai_levels_and_challenge_modes_are_the_engines_enums_end_to_end(ha
     assert '"challenge_mode": "double"' in options and '"ai_level": "hard"' in options
     assert level == "hard"
     await harness.restart()
-    (row,) = await harness.store.open_games()
-    assert (row.options.challenge_mode, row.seats[1].ai_level) == (ChallengeMode.DOUBLE, Level.HARD)
+    (stored,) = await harness.store.open_games()
+    row = harness.svc.plugin.restore(stored)
+    assert (row.options.challenge_mode, row.row.seats[1].ai_level) == (ChallengeMode.DOUBLE, Level.HARD)
 
 
 async def test_display_names_are_shown_as_text(harness: Harness) -> None:
@@ -1071,7 +1073,7 @@ async def test_display_names_are_shown_as_text(harness: Harness) -> None:
 
 
 async def test_channel_locks_and_the_game_index_follow_the_open_games(harness: Harness) -> None:
-    runner = harness.svc._runner
+    runner = harness.games
     channels = [5000 + i for i in range(10)]
     for channel in channels:
         await harness.svc.new_game(GUILD, channel, ALICE, NewGame(seed=CREATOR_FIRST_SEED))
@@ -1085,10 +1087,10 @@ async def test_channel_locks_and_the_game_index_follow_the_open_games(harness: H
 
 
 def test_the_service_never_imports_pillow() -> None:
-    """The renderer is injected (``bot.render.png.PngRenderer`` by the bot): the service and its
+    """The renderer is injected (``bot.games.scrabble.images.renderer.PngRenderer`` by the bot): the service and its
     builder load no image library."""
     code = (
-        "import sys, bot.service.game_service, bot.service.assembly; "
+        "import sys, bot.games.scrabble.commands, bot.host.assembly; "
         "sys.exit(sorted(m for m in sys.modules if m == 'PIL' or m.startswith('bot.render')) or 0)"
     )
     done = subprocess.run(

@@ -20,9 +20,9 @@ from service_fakes import (
     typed,
 )
 
-from bot.service.actions import turn_seed
-from bot.service.errors import NoGameError
-from bot.store import GameStatus
+from bot.host.errors import NoGameError
+from bot.host.seeds import turn_seed
+from bot.host.store import GameStatus
 from scrabble_core.ai import Level, should_challenge
 from scrabble_core.game import EventKind, Game
 from scrabble_core.move import Play
@@ -156,7 +156,7 @@ async def test_the_ai_accepts_a_valid_play_that_went_out(tmp_path: Path, mode: s
         with pytest.raises(NoGameError):
             harness.svc.game(CHANNEL)
         assert harness.store is not None
-        row = await harness.store.last_finished_game(CHANNEL)
+        row = await harness.store.last_finished_game(CHANNEL, "scrabble")
         assert row is not None and row.status is GameStatus.FINISHED and row.state is not None
         history = Game.from_dict(row.state).history
         assert [(e.kind, e.player) for e in history] == [(EventKind.PLAY, 0), (EventKind.END_RACK, 0)]

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import ConfigError, load_config
-from bot.shards import Shards, shard_of
+from bot.host.shards import Shards, shard_of
 
 PG = 'database = "postgresql://bot@127.0.0.1:5432/scrabble"\n'
 

@@ -13,18 +13,20 @@ from typing import Any
 
 import aiosqlite
 import pytest
+from service_fakes import scrabble_row, with_result
 
-from bot.store import MIGRATIONS_DIR, GameOptions, GameRow, GameStatus, LogEntry, SeatRow, StatsDelta, Store
+from bot.games.scrabble.options import ScrabbleOptions
+from bot.host.store import MIGRATIONS_DIR, GameRow, GameStatus, LogEntry, SeatRow, StatsDelta, Store
 from scrabble_core.ai import Level
 from scrabble_core.game import ChallengeMode, Game
 from scrabble_core.variant import get_variant
 
 NEWEST_MIGRATION = len(list(MIGRATIONS_DIR.glob("*.sql")))
-OPTIONS = GameOptions("standard", ChallengeMode.VOID, 0, 3, Level.MEDIUM)
+OPTIONS = ScrabbleOptions("standard", ChallengeMode.VOID, 0, 3, Level.MEDIUM)
 
 
 def draft(channel: int = 5, status: GameStatus = GameStatus.LOBBY) -> GameRow:
-    return GameRow(
+    return scrabble_row(
         0,
         1,
         channel,
@@ -77,7 +79,7 @@ async def test_games_round_trip_and_one_open_game_per_channel(store_database: Pa
     assert await store.game(1) == row
     with pytest.raises(sqlite3.IntegrityError):
         await store.create_game(draft(), [])
-    started = GameRow(
+    started = scrabble_row(
         1,
         1,
         5,
@@ -98,7 +100,7 @@ async def test_games_round_trip_and_one_open_game_per_channel(store_database: Pa
     ]
     await store.save(_finished(started), [])
     assert await store.open_games() == []
-    assert (await store.last_finished_game(5)) == _finished(started)
+    assert (await store.last_finished_game(5, "scrabble")) == _finished(started)
     await store.create_game(draft(), [])  # the channel is free again
     with pytest.raises(KeyError):
         await store.save(GameRow(**_fields(started, id=99)), [])  # type: ignore[arg-type]
@@ -112,7 +114,8 @@ def _fields(row: GameRow, **changes: object) -> dict[str, object]:
 
 
 def _finished(row: GameRow) -> GameRow:
-    return GameRow(**_fields(row, status=GameStatus.FINISHED, deadline=None, reminded=False))  # type: ignore[arg-type]
+    """``row`` finished, with its result as the host stores it."""
+    return with_result(GameRow(**_fields(row, status=GameStatus.FINISHED, deadline=None, reminded=False)))  # type: ignore[arg-type]
 
 
 async def test_a_failed_commit_writes_nothing(
@@ -130,13 +133,13 @@ async def test_a_failed_commit_writes_nothing(
         await store.save(
             changed,
             [LogEntry("started", None, {}, 1.0)],
-            [StatsDelta(1, 7, "Ann", True, 5, 5, "8H AB")],
+            [StatsDelta(1, "scrabble", 7, "Ann", True, score=5, best_score=5, best_move="8H AB")],
             {"move": 0},
         )
     monkeypatch.undo()
     assert await store.game(row.id) == row
     assert await store.log(row.id) == []
-    assert await store.stats(1, 7) is None
+    assert await store.stats(1, "scrabble", 7) is None
     assert await store.pending_outbox() == []
     await store.close()
 
@@ -156,14 +159,16 @@ async def test_stats_add_up_and_the_leaderboard_ranks_wins_then_average(store_da
     store = await Store.open(store_database)
     row = await store.create_game(draft(), [])
     deltas = [
-        StatsDelta(1, 7, "Ann", True, 300, 40, "8H QUIZ"),
-        StatsDelta(1, 8, "Ben", False, 350, 90, "H8 JINX"),
-        StatsDelta(1, 9, "Cy", True, 200, None, None),
-        StatsDelta(2, 7, "Ann", False, 100, 10, "8H AB"),
+        StatsDelta(1, "scrabble", 7, "Ann", True, score=300, best_score=40, best_move="8H QUIZ"),
+        StatsDelta(1, "scrabble", 8, "Ben", False, score=350, best_score=90, best_move="H8 JINX"),
+        StatsDelta(1, "scrabble", 9, "Cy", True, score=200, best_score=None, best_move=None),
+        StatsDelta(2, "scrabble", 7, "Ann", False, score=100, best_score=10, best_move="8H AB"),
     ]
     await store.save(row, [], deltas)
-    await store.save(row, [], [StatsDelta(1, 7, "Annie", False, 100, 30, "8H AA")])
-    ann = await store.stats(1, 7)
+    await store.save(
+        row, [], [StatsDelta(1, "scrabble", 7, "Annie", False, score=100, best_score=30, best_move="8H AA")]
+    )
+    ann = await store.stats(1, "scrabble", 7)
     assert ann is not None
     assert (ann.name, ann.games, ann.wins, ann.total_score, ann.best_score, ann.best_move) == (
         "Annie",
@@ -174,10 +179,10 @@ async def test_stats_add_up_and_the_leaderboard_ranks_wins_then_average(store_da
         "8H QUIZ",
     )
     assert ann.average == 200.0
-    assert [r.user_id for r in await store.leaderboard(1, 10)] == [7, 9, 8]
-    assert [r.user_id for r in await store.leaderboard(1, 1)] == [7]
-    assert [r.user_id for r in await store.leaderboard(2, 10)] == [7]
-    assert await store.stats(3, 7) is None
+    assert [r.user_id for r in await store.leaderboard(1, "scrabble", 10)] == [7, 9, 8]
+    assert [r.user_id for r in await store.leaderboard(1, "scrabble", 1)] == [7]
+    assert [r.user_id for r in await store.leaderboard(2, "scrabble", 10)] == [7]
+    assert await store.stats(3, "scrabble", 7) is None
     await store.close()
 
 
@@ -255,12 +260,12 @@ async def test_a_statement_failing_in_the_middle_of_a_save_leaves_nothing(tmp_pa
         await store.save(
             changed,
             [LogEntry("ended", None, {}, 2.0)],
-            [StatsDelta(1, 7, "Ann", True, 5, 5, "8H AB")],
+            [StatsDelta(1, "scrabble", 7, "Ann", True, score=5, best_score=5, best_move="8H AB")],
             {"move": 9},
         )
     assert await store.game(row.id) == row
     assert [entry.kind for entry in await store.log(row.id)] == ["created"]
-    assert await store.stats(1, 7) is None
+    assert await store.stats(1, "scrabble", 7) is None
     await store.save(changed, [LogEntry("ended", None, {}, 2.0)])  # no transaction was left open
     assert await store.game(row.id) == changed
     await store.close()
@@ -279,7 +284,10 @@ async def test_a_save_is_one_trip_to_the_connections_thread(
         return await execute(self, fn, *args, **kwargs)  # type: ignore[no-untyped-call]
 
     monkeypatch.setattr(aiosqlite.Connection, "_execute", counted)
-    stats = [StatsDelta(1, 7, "Ann", True, 5, 5, "8H AB"), StatsDelta(1, 8, "Bob", False, 3, 3, "8H A")]
+    stats = [
+        StatsDelta(1, "scrabble", 7, "Ann", True, score=5, best_score=5, best_move="8H AB"),
+        StatsDelta(1, "scrabble", 8, "Bob", False, score=3, best_score=3, best_move="8H A"),
+    ]
     log = [LogEntry("play", 0, {}, 2.0), LogEntry("end-rack", None, {}, 2.0)]
     assert await store.save(row, log, stats, {"move": 1}) is not None
     assert len(trips) == 1  # the statements and the commit
@@ -420,9 +428,9 @@ async def test_a_game_that_finishes_is_saved_and_rated_in_one_trip_beside_other_
     await asyncio.gather(store.save(_finished(finishing), []), store.save(going_on, []))
     assert trips == 1  # the rating's reads and writes included: no other write waits behind them
     monkeypatch.undo()
-    assert await store.last_finished_game(5) == _finished(finishing)
+    assert await store.last_finished_game(5, "scrabble") == _finished(finishing)
     assert await store.game(going_on.id) == going_on
-    assert [(rating.name, rating.games) for rating in await store.ratings(1)] == [
+    assert [(rating.name, rating.games) for rating in await store.ratings(1, "scrabble")] == [
         ("AI (hard)", 1),
         ("Ann", 1),
     ]
@@ -431,7 +439,7 @@ async def test_a_game_that_finishes_is_saved_and_rated_in_one_trip_beside_other_
 async def test_games_are_read_with_their_own_seats_across_queries_of_a_few_ids(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("bot.store._IDS_PER_QUERY", 2)  # five games: three queries of seats
+    monkeypatch.setattr("bot.host.store.games._IDS_PER_QUERY", 2)  # five games: three queries of seats
     created = []
     for channel in range(10, 15):
         row = await store.create_game(draft(channel), [])
@@ -441,5 +449,5 @@ async def test_games_are_read_with_their_own_seats_across_queries_of_a_few_ids(
     assert await store.open_games() == created
     for row in created[:3]:
         await store.save(_finished(row), [])
-    assert await store.finished_games(1, 2) == [_finished(row) for row in reversed(created[1:3])]
+    assert await store.finished_games(1, "scrabble", 2) == [_finished(row) for row in reversed(created[1:3])]
     assert await store.open_games() == created[3:]

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scrabble_core.board import Board
-from scrabble_core.errors import InvalidMoveError, ScrabbleError
+from scrabble_core.errors import InvalidMoveError, ScrabbleError, echo
 from scrabble_core.game import Game
 from scrabble_core.gcg import parse_gcg
 from scrabble_core.move import Play, move_from_gcg
@@ -22,6 +22,8 @@ MAX_MESSAGE = 300
 """The longest message any parser may answer with, whatever the input's length."""
 
 LONG = "8H" + "Q" * 100_000
+OVERRIDES = "\u202e" * 600_002
+"""Right-to-left overrides: each is escaped as six characters in a message."""
 
 
 def _board() -> Board:
@@ -39,7 +41,9 @@ PARSERS: dict[str, Callable[[str], object]] = {
 
 
 @pytest.mark.parametrize("parser", PARSERS.values(), ids=PARSERS.keys())
-@pytest.mark.parametrize("text", [LONG, "8H " + "Q" * 100_000, "\x00" * 500, "Ж" * 6000, "-" + "\x00" * 500])
+@pytest.mark.parametrize(
+    "text", [LONG, "8H " + "Q" * 100_000, "\x00" * 500, "Ж" * 6000, "-" + "\x00" * 500, OVERRIDES]
+)
 def test_long_and_binary_input_gets_a_short_message(parser: Callable[[str], object], text: str) -> None:
     with pytest.raises(ScrabbleError) as info:
         parser(text)
@@ -64,6 +68,22 @@ def test_a_long_coordinate_is_cut_in_the_message() -> None:
     with pytest.raises(InvalidMoveError) as info:
         move_from_gcg(f"-{'Q' * 50}!")
     assert str(info.value) == f"'-{'Q' * 39}…' is not an exchange: write the tiles, e.g. -AEI"
+
+
+def test_input_is_cut_after_it_is_escaped() -> None:
+    shown = "'" + "\\u202e" * 6 + "…'"
+    with pytest.raises(InvalidMoveError) as info:
+        parse_coordinate(OVERRIDES)
+    assert str(info.value) == (
+        f"{shown} is not a coordinate: write the row then the column for a word across (8H), or the "
+        "column then the row for a word down (H8)"
+    )
+    with pytest.raises(InvalidMoveError) as info:
+        move_from_gcg(OVERRIDES)
+    assert str(info.value) == f"{shown} is not a play: write a coordinate and a word, e.g. 8H QUIZ"
+    assert echo("ab\x00" * 20) == "'" + "ab\\x00" * 6 + "ab…'"
+    assert echo("it's") == '"it\'s"'
+    assert echo("") == "''"
 
 
 @pytest.mark.parametrize(

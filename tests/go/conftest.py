@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.go.ai import find_gnugo
+from bot.games.go.engines import find_gnugo
 
 
 @pytest.fixture(scope="session")

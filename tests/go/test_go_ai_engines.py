@@ -1,4 +1,4 @@
-"""The Go AIs of the front ends (bot/go/ai.py): GNU Go over GTP, its time limit, and the built-in
+"""The Go AIs of the front ends (bot/games/go/engines.py): GNU Go over GTP, its time limit, and the built-in
 fallback."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.go.ai import BuiltinAI, GnuGoAI, Level, find_gnugo, make_ai
+from bot.games.go.engines import BuiltinAI, GnuGoAI, Level, find_gnugo, make_ai
 from go_core import Color, Game, Point
 
 

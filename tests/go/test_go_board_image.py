@@ -1,4 +1,4 @@
-"""The Go board image (bot/render/go_board.py), decoded and checked pixel by pixel."""
+"""The Go board image (bot/games/go/board_image.py), decoded and checked pixel by pixel."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import io
 
 from PIL import Image
 
-from bot.render.go_board import (
+from bot.games.go.board_image import (
     TO_MOVE_PILL,
     WOOD,
     cell_size,

@@ -14,9 +14,9 @@ from PIL import Image
 
 from bot.console.terminal import Terminal
 from bot.console.terminal_board import Style
-from bot.go.cli import main
-from bot.go.sgf import import_sgf
-from bot.go.text_board import draw_go_board
+from bot.games.go.console.cli import main
+from bot.games.go.console.text_board import draw_go_board
+from bot.games.go.sgf import import_sgf
 from go_core import Game
 
 
@@ -145,7 +145,7 @@ def test_the_record_and_the_image_are_written(tmp_path: Path) -> None:
     ("options", "message"),
     [
         (["--size", "26"], "not 26: Go coordinates name columns A to Z skipping I, which gives 25 columns"),
-        (["--size", "10", "--handicap", "3"], "Handicap stones go on 9×9, 13×13 and 19×19 boards, not 10×10"),
+        (["--size", "10", "--handicap", "5"], "A handicap on 10×10 is 2 to 4 stones, not 5"),
     ],
 )
 def test_games_the_engine_refuses_are_usage_errors(

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.go.ai import BuiltinAI, Level
-from bot.go.gtp import GtpEngine
-from bot.go.gtp_client import GtpClient, GtpError
+from bot.games.go.engines import BuiltinAI, Level
+from bot.games.go.gtp import GtpEngine
+from bot.games.go.gtp_client import GtpClient, GtpError
 
 SESSION = """\
 1 protocol_version

@@ -43,6 +43,11 @@ def test_bad_points_are_refused_with_the_reason() -> None:
         P("hello", 9)
     with pytest.raises(InvalidPointError, match=r"^'x{40}…' is not a point"):
         P("x" * 100, 9)
+    with pytest.raises(InvalidPointError) as info:  # cut once escaped: six characters each
+        P("\u202e" * 600_002, 9)
+    assert str(info.value) == (
+        "'" + "\\u202e" * 6 + "…' is not a point: type a column letter and a row number, e.g. D4"
+    )
 
 
 def test_board_sizes_go_from_2_to_25_and_26_says_why() -> None:
@@ -63,11 +68,13 @@ def test_komi_and_handicap_are_checked() -> None:
         Game(9, komi=float("nan"))
     with pytest.raises(KomiError, match=r"^A komi is at most 1000 points either way, not 5000$"):
         Game(9, komi=5000)
+    with pytest.raises(HandicapError, match=r"^A handicap on 10×10 is 2 to 4 stones, not 5$"):
+        Game(10, handicap=5)
     with pytest.raises(
-        HandicapError, match=r"^Handicap stones go on 9×9, 13×13 and 19×19 boards, not 10×10$"
+        HandicapError, match=r"^A 6×6 board takes no handicap stones: they go on boards from 7×7$"
     ):
-        Game(10, handicap=2)
-    with pytest.raises(HandicapError, match=r"^A handicap is 2 to 9 stones, not 1$"):
+        Game(6, handicap=2)
+    with pytest.raises(HandicapError, match=r"^A handicap on 19×19 is 2 to 9 stones, not 1$"):
         Game(19, handicap=1)
 
 

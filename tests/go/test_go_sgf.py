@@ -1,4 +1,4 @@
-"""SGF records of Go games (bot.go.sgf, through sgfmill): export, import and the round trip."""
+"""SGF records of Go games (bot.games.go.sgf, through sgfmill): export, import and the round trip."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.go.sgf import export_sgf, import_sgf
-from go_core import Color, Game, ScoringMethod
+from bot.games.go.sgf import export_sgf, import_sgf
+from go_core import Color, Game, Phase, Point, ScoringMethod
 from go_core.errors import BoardSizeError, GoError, OccupiedError
 from tests.go.go_games import random_game
 
@@ -42,17 +42,30 @@ def test_a_resignation_and_the_rules_come_back() -> None:
     assert (record.game.result, record.result, record.game.method) == ("B+R", "B+R", ScoringMethod.STONES)
 
 
-def test_a_counted_game_comes_back_in_the_dead_stone_phase() -> None:
+def test_a_counted_game_comes_back_counted_with_its_dead_stones() -> None:
     game = Game(5)
-    game.play("C3")
-    game.pass_turn()
-    game.pass_turn()
+    for point in ["C3", "A1", "pass", "pass"]:
+        game.pass_turn() if point == "pass" else game.play(point)
+    game.toggle_dead("A1")
     game.accept(Color.BLACK)
     game.accept(Color.WHITE)
+    text = export_sgf(game)
+    assert "TB[aa][ab][ac][ad][ae][ba]" in text.replace("\n", "")  # the dead white stone on A1 (ae) too
+    record = import_sgf(text)
+    assert record.result == game.result == "B+17.5"
+    assert record.game == game
+    assert record.game.dead == {Point.parse("A1", 5)}
+
+
+def test_a_game_in_its_dead_stone_phase_comes_back_with_its_marks() -> None:
+    game = Game(5)
+    for point in ["C3", "A1", "pass", "pass"]:
+        game.pass_turn() if point == "pass" else game.play(point)
+    game.toggle_dead("A1")
     record = import_sgf(export_sgf(game))
-    assert record.result == "B+17.5"
-    assert record.game.passes == 2
-    assert record.game.result is None
+    assert record.game == game
+    assert record.game.phase is Phase.SCORING
+    assert record.result is None
 
 
 def test_bad_records_are_refused_with_the_reason() -> None:
@@ -62,8 +75,8 @@ def test_bad_records_are_refused_with_the_reason() -> None:
         import_sgf("(;GM[1]SZ[9];B[ee];W[ee])")
     with pytest.raises(BoardSizeError, match=r"^A board is 2 to 25 points wide, not 26"):
         import_sgf("(;GM[1]SZ[26])")
-    with pytest.raises(GoError, match=r"^the record sets up stones other than a handicap: the engine cannot"):
-        import_sgf("(;GM[1]SZ[9]AB[aa][bb]AW[cc])")
+    with pytest.raises(GoError, match=r"^not an SGF game record: a value is malformed or off the board$"):
+        import_sgf("(;GM[1]SZ[9];B[zz])")
 
 
 def test_a_free_handicap_comes_back() -> None:

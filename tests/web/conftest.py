@@ -18,7 +18,7 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "bot"))
 from service_fakes import make_config, open_harness, started_game
 
 from bot.config import Config
-from bot.service.seats import User
+from bot.host.seats import User
 from bot.web.links import LinkSigner
 from bot.web.server import Limits, WebServer
 from tests.web.web_harness import ALICE, BOB, FAST, MakeWeb, Web

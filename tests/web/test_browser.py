@@ -25,8 +25,8 @@ import pytest
 from PIL import Image
 from service_fakes import ALICE, BOB, CHANNEL, Harness, find_play, open_harness, started_game, typed
 
+from bot.host.seats import User
 from bot.render import style
-from bot.service.seats import User
 from bot.web.links import LinkSigner, Role, board_url
 from bot.web.server import WebServer
 from bot.web.tiles import PlacedTile, play_from_tiles
@@ -107,7 +107,7 @@ class LiveGame:
         return self.call(lambda: Game.from_dict(self.harness.svc.game(CHANNEL).to_dict()))
 
     def link(self, seat: int | None) -> str:
-        game_id = self.call(lambda: self.harness.svc._runner.tables[CHANNEL].row.id)
+        game_id = self.call(lambda: self.harness.svc.host.tables[CHANNEL].row.id)
         role = Role.SPECTATOR if seat is None else Role.PLAYER
         return board_url(
             f"http://127.0.0.1:{self.server.port}", self.server.signer.token(game_id, role, seat)
@@ -741,7 +741,7 @@ def test_a_whole_game_against_the_ai_by_dragging(
         expect(page.locator("#history li")).not_to_have_count(moves)
     store = game_server.harness.store
     assert store is not None
-    finished = game_server.run(store.last_finished_game(CHANNEL))
+    finished = game_server.run(store.last_finished_game(CHANNEL, "scrabble"))
     assert finished is not None and finished.state is not None
     final = Game.from_dict(finished.state)
     assert final.is_over and plays >= 5, plays

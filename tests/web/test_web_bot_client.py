@@ -9,8 +9,8 @@ from pathlib import Path
 
 from service_fakes import CHANNEL
 
-from bot.service.seats import User
-from bot.store import GameStatus
+from bot.host.seats import User
+from bot.host.store import GameStatus
 from bot.web.links import Role, program_number
 from scrabble_core.game import EventKind, Game
 from tests.web.web_harness import MakeWeb
@@ -28,7 +28,7 @@ async def test_the_example_bot_plays_a_whole_game_against_the_ai(make_web: MakeW
     output, _ = await asyncio.wait_for(process.communicate(), 240)
     assert process.returncode == 0
     assert web.harness.store is not None
-    row = await web.harness.store.last_finished_game(CHANNEL)
+    row = await web.harness.store.last_finished_game(CHANNEL, "scrabble")
     assert row is not None and row.status is GameStatus.FINISHED and row.state is not None
     game = Game.from_dict(row.state)
     plays = [e for e in game.history if e.player == 0 and e.kind is EventKind.PLAY]

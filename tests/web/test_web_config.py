@@ -46,10 +46,10 @@ def test_bad_web_settings_are_refused(tmp_path: Path, text: str, message: str) -
 async def test_the_board_server_runs_only_when_enabled(tmp_path: Path) -> None:
     harness = await open_harness(tmp_path)
     try:
-        async with board_server(Config(database=tmp_path / "db.sqlite3"), harness.svc) as server:
+        async with board_server(Config(database=tmp_path / "db.sqlite3"), harness.games) as server:
             assert server is None
         config = Config(database=tmp_path / "db.sqlite3", web=WebConfig(enabled=True, port=0))
-        async with board_server(config, harness.svc) as server:
+        async with board_server(config, harness.games) as server:
             assert server is not None and server.host == "127.0.0.1"
             url = f"http://127.0.0.1:{server.port}/healthz"
             async with aiohttp.ClientSession() as session, session.get(url) as response:
@@ -58,7 +58,7 @@ async def test_the_board_server_runs_only_when_enabled(tmp_path: Path) -> None:
         config = Config(
             database=tmp_path / "db.sqlite3", web=WebConfig(True, port=0, public_url="https://x.org")
         )
-        async with board_server(config, harness.svc) as server:
+        async with board_server(config, harness.games) as server:
             assert server is not None
             spectator = server.link(7)
             assert spectator == f"https://x.org/game#t={server.signer.token(7, Role.SPECTATOR)}"

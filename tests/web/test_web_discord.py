@@ -14,19 +14,20 @@ from discord_fake import TEST_TOKEN, BotHarness, FakeDiscord, Payloads
 from service_fakes import (
     CREATOR_FIRST_SEED,
     AnyWord,
-    QuickRenderer,
     SimpleAdvisor,
     SimpleAi,
     find_play,
+    games_host,
     typed,
 )
 
 from bot.config import Config
-from bot.discord.client import ScrabbleBot
-from bot.service.game_service import GameService, NewGame
-from bot.service.protocols import Notifier
-from bot.service.seats import User
-from bot.store import Store
+from bot.discord.client import GameBot
+from bot.games.scrabble.commands import NewGame
+from bot.host.protocols import Notifier
+from bot.host.runner import Host
+from bot.host.seats import User
+from bot.host.store import Store
 from bot.web.links import LinkSigner, Role
 from bot.web.server import WebServer
 from tests.web.web_harness import WsClient
@@ -42,18 +43,11 @@ async def discord_bot(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncI
     monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
     store = await Store.open(tmp_path / "games.sqlite3")
 
-    def make_service(notifier: Notifier) -> GameService:
-        return GameService(
-            Config(database=tmp_path / "games.sqlite3"),
-            store,
-            AnyWord(),
-            notifier,
-            SimpleAi(),
-            SimpleAdvisor(),
-            renderer=QuickRenderer(),
-        )
+    async def make_host(notifier: Notifier) -> Host:
+        config = Config(database=tmp_path / "games.sqlite3")
+        return await games_host(config, store, notifier, AnyWord(), SimpleAi(), SimpleAdvisor())
 
-    bot = ScrabbleBot(Config(database=tmp_path / "games.sqlite3"), make_service, sync_commands=False)
+    bot = GameBot(Config(database=tmp_path / "games.sqlite3"), make_host, sync_commands=False)
     await bot.login(TEST_TOKEN)
     yield BotHarness(bot, fake, Payloads(application_id=fake.application_id), store)
     await bot.close()
@@ -74,7 +68,7 @@ async def test_a_move_from_the_page_is_announced_in_discord_and_back(discord_bot
     test_server = TestServer(server.app())
     await test_server.start_server()
     async with aiohttp.ClientSession() as session:
-        table_id = next(t.row.id for t in service._runner.tables.values())
+        table_id = next(t.row.id for t in service.host.tables.values())
         client = WsClient(await session.ws_connect(test_server.make_url("/ws")))
         token = server.signer.token(table_id, Role.PLAYER, 0)
         await client.send({"type": "hello", "protocol": 1, "token": token})

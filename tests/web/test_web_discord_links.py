@@ -22,21 +22,22 @@ from service_fakes import (
     CREATOR_FIRST_SEED,
     GUILD,
     AnyWord,
-    QuickRenderer,
     SimpleAdvisor,
     SimpleAi,
     find_play,
+    games_host,
     make_config,
     open_harness,
     typed,
 )
 
 from bot.config import Config, WebConfig
-from bot.discord.client import ScrabbleBot
-from bot.messages import Link, Message
-from bot.service.game_service import GameService, NewGame
-from bot.service.protocols import Notifier
-from bot.store import Store
+from bot.discord.client import GameBot
+from bot.games.scrabble.commands import NewGame
+from bot.host.messages import Link, Message
+from bot.host.protocols import Notifier
+from bot.host.runner import Host
+from bot.host.store import Store
 from bot.web.links import LinkSigner, Role
 from bot.web.server import ServerLinks, WebServer, board_server
 from tests.web.web_harness import WsClient
@@ -75,7 +76,7 @@ class Linked:
     async def new_link(self, *, user_id: int = ALICE_ID, clicked_by: int | None = None) -> RecordedRequest:
         """Ask for ``/scrabble rack`` as ``user_id`` and click its New web link button (as ``clicked_by``)."""
         rack = await self.slash("rack", user_id=user_id)
-        game_id = next(iter(self.harness.service._runner.tables.values())).row.id
+        game_id = next(iter(self.harness.service.host.tables.values())).row.id
         custom_id = f"scrabble:new-link:{game_id}"
         assert custom_id in str(rack.body)
         shown = {
@@ -111,27 +112,26 @@ async def make_linked(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> AsyncI
         config = Config(database=tmp_path / "games.sqlite3")
         store = await Store.open(config.database)
 
-        def make_service(notifier: Notifier) -> GameService:
-            return GameService(
+        async def make_host(notifier: Notifier) -> Host:
+            return await games_host(
                 config,
                 store,
-                AnyWord(),
                 notifier,
+                AnyWord(),
                 SimpleAi(),
                 SimpleAdvisor(),
-                renderer=QuickRenderer(),
                 new_seed=lambda: CREATOR_FIRST_SEED,  # Alice draws first
             )
 
-        bot = ScrabbleBot(config, make_service, sync_commands=False)
+        bot = GameBot(config, make_host, sync_commands=False)
         await bot.login(TEST_TOKEN)
         server = test_server = None
         if web:
-            server = WebServer(bot.service, LinkSigner(b"k" * 32))
+            server = WebServer(bot.host.commands["scrabble"], LinkSigner(b"k" * 32))
             test_server = TestServer(server.app())
             await test_server.start_server()
             server.public_url = str(test_server.make_url("")).rstrip("/")
-            bot.service.use_links(ServerLinks(server))
+            bot.host.use_links(ServerLinks(server))
         linked = Linked(
             BotHarness(bot, fake, Payloads(application_id=fake.application_id), store), server, test_server
         )
@@ -215,7 +215,7 @@ async def test_the_turn_message_opens_the_board_as_a_spectator(make_linked: Make
 async def test_the_rack_dm_and_show_my_rack_carry_the_seat_link(make_linked: MakeLinked) -> None:
     linked = await make_linked()
     await started_game(linked)
-    game_id = next(iter(linked.harness.service._runner.tables.values())).row.id
+    game_id = next(iter(linked.harness.service.host.tables.values())).row.id
     for seat, user_id in enumerate((ALICE_ID, BOB_ID)):
         dm = linked.fake.dms_to(user_id)[-1]
         rack = RACK.fullmatch(dm.content)
@@ -285,7 +285,7 @@ async def test_a_bot_seat_token_goes_to_the_creator_and_plays_a_move(make_linked
     assert answer.ephemeral
     token = TOKEN.search(answer.content)
     assert token is not None
-    game_id = next(iter(linked.harness.service._runner.tables.values())).row.id
+    game_id = next(iter(linked.harness.service.host.tables.values())).row.id
     assert token[0].startswith(f"{game_id}.b0.0.")
     assert linked.server is not None
     url = "ws" + linked.server.public_url.removeprefix("http") + "/ws"
@@ -316,7 +316,7 @@ async def test_a_bot_seat_token_goes_to_the_creator_and_plays_a_move(make_linked
 async def test_the_add_bot_button_is_for_the_creator(make_linked: MakeLinked) -> None:
     linked = await make_linked()
     await linked.slash("new")
-    game_id = next(iter(linked.harness.service._runner.tables.values())).row.id
+    game_id = next(iter(linked.harness.service.host.tables.values())).row.id
     refused = await linked.click(f"scrabble:add-bot:{game_id}", user_id=BOB_ID)
     assert refused.ephemeral and refused.content.endswith(
         "Only the game's creator can give a seat to a program"
@@ -334,7 +334,7 @@ async def test_no_links_without_the_web_board(make_linked: MakeLinked) -> None:
     refused = await linked.slash("new", integer_option("bot_seats", 1))
     assert refused.ephemeral
     assert refused.content.endswith("This bot does not serve the web board (its [web] settings disable it)")
-    assert linked.harness.service._runner.tables == {}
+    assert linked.harness.service.host.tables == {}
     assert linked.fake.public_requests() == []
     await started_game(linked)
     lobby = linked.fake.channel_messages(linked.payloads.channel_id)[0]
@@ -351,7 +351,7 @@ async def test_a_bot_token_follows_its_seat_when_the_lobby_moves(make_linked: Ma
     linked = await make_linked()
     await linked.slash("new")
     await linked.slash("join", user_id=BOB_ID)
-    game_id = next(iter(linked.harness.service._runner.tables.values())).row.id
+    game_id = next(iter(linked.harness.service.host.tables.values())).row.id
     answer = await linked.click(f"scrabble:add-bot:{game_id}")
     match = TOKEN.search(answer.content)
     assert match is not None
@@ -360,7 +360,7 @@ async def test_a_bot_token_follows_its_seat_when_the_lobby_moves(make_linked: Ma
     await linked.slash("leave", user_id=BOB_ID)  # the program's seat moves up to seat 2 (index 1)
     await linked.slash("join", user_id=BOB_ID + 1)  # a person now sits where the program was (index 2)
     await linked.slash("start")
-    seats = linked.harness.service._runner.tables[linked.payloads.channel_id].row.seats
+    seats = linked.harness.service.host.tables[linked.payloads.channel_id].row.seats
     program = next(seat.seat for seat in seats if seat.user_id == -1)
     _, welcome = await linked.connect(token)
     assert (welcome["type"], welcome["you"]["seat"], welcome["you"]["name"]) == ("welcome", program, "Bot")
@@ -389,7 +389,7 @@ async def test_the_example_bot_runs_with_the_command_the_creator_was_given(make_
     await linked.slash("resign")
     output, _ = await asyncio.wait_for(process.communicate(), 60)
     assert process.returncode == 0
-    row = await linked.harness.store.last_finished_game(linked.payloads.channel_id)
+    row = await linked.harness.store.last_finished_game(linked.payloads.channel_id, "scrabble")
     assert row is not None and row.state is not None
     scores = [player["score"] for player in row.state["players"]]
     assert scores[0] == 0 and scores[1] > 0
@@ -403,11 +403,11 @@ async def test_too_many_seats_for_programs_are_refused_and_nothing_is_created(
     refused = await linked.slash("new", integer_option("ai_opponents", 2), integer_option("bot_seats", 2))
     assert refused.ephemeral
     assert refused.content.endswith("A game has at most 4 players, AI and programs included")
-    assert linked.harness.service._runner.tables == {}
+    assert linked.harness.service.host.tables == {}
     assert linked.fake.public_requests() == []
     answer = await linked.slash("new", integer_option("ai_opponents", 1), integer_option("bot_seats", 2))
     assert answer.content.startswith("Game ")
-    seats = next(iter(linked.harness.service._runner.tables.values())).row.seats
+    seats = next(iter(linked.harness.service.host.tables.values())).row.seats
     assert [(seat.name, seat.user_id) for seat in seats] == [
         ("User700000000000000001", ALICE_ID),
         ("AI", None),
@@ -425,18 +425,18 @@ async def test_the_board_server_gives_the_service_its_links_while_it_runs(tmp_pa
     harness = await open_harness(tmp_path)
     try:
         web = WebConfig(True, port=0, public_url="https://x.org")
-        async with board_server(Config(database=tmp_path / "db.sqlite3", web=web), harness.svc) as server:
+        async with board_server(Config(database=tmp_path / "db.sqlite3", web=web), harness.games) as server:
             assert server is not None
-            links = harness.svc._runner.links
+            links = harness.svc.host.links
             assert links is not None
             assert links.spectator(7) == server.link(7)
             assert links.seat(7, 1) == server.link(7, 1)
             assert links.program(7, -3) == ("wss://x.org/ws", server.signer.token(7, Role.BOT, 2))
             renewed = links.seat(7, 1, renew=True)
             assert renewed.split("#t=")[1].startswith("7.p1.1.")
-        assert harness.svc._runner.links is None
-        async with board_server(Config(database=tmp_path / "db.sqlite3"), harness.svc):
-            assert harness.svc._runner.links is None
+        assert harness.svc.host.links is None
+        async with board_server(Config(database=tmp_path / "db.sqlite3"), harness.games):
+            assert harness.svc.host.links is None
     finally:
         await harness.close()
 
@@ -452,7 +452,7 @@ async def test_a_programs_seat_times_out_like_a_persons(tmp_path: Path) -> None:
     harness = await open_harness(tmp_path, make_config(time_limit=60, max_timeouts=2))
     try:
         service = harness.svc
-        service.use_links(ServerLinks(WebServer(service, LinkSigner(b"k" * 32))))
+        harness.games.use_links(ServerLinks(WebServer(service, LinkSigner(b"k" * 32))))
         await service.new_game(GUILD, CHANNEL, ALICE, NewGame(seed=2, programs=1))
         await service.start_game(CHANNEL, ALICE.id)
         await service.pass_turn(CHANNEL, ALICE.id)
@@ -471,6 +471,6 @@ async def test_a_programs_seat_times_out_like_a_persons(tmp_path: Path) -> None:
         assert all(user_id == ALICE.id for user_id, _ in harness.notifier.dms)
         assert all(message.mentions in ((), (ALICE.id,)) for _, message in harness.notifier.posts)
         assert harness.store is not None
-        assert await harness.store.stats(GUILD, -1) is None
+        assert await harness.store.stats(GUILD, "scrabble", -1) is None
     finally:
         await harness.close()

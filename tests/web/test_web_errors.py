@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from service_fakes import CHANNEL, play_turn
 
-from bot.service.errors import StaleTurnError
+from bot.host.errors import StaleTurnError
 from bot.web.links import Role
 from tests.web.web_harness import ALICE, BOB, MakeWeb, Web, WsClient
 

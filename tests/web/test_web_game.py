@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from service_fakes import CHANNEL, find_play, play_turn, typed
 
-from bot.store import GameStatus
+from bot.host.store import GameStatus
 from bot.web import hub
 from bot.web.links import Role
 from scrabble_core.game import EventKind, Game
@@ -43,14 +43,14 @@ async def test_whole_game_between_two_seats_with_a_spectator(make_web: MakeWeb) 
     clients = {0: alice, 1: bob}
     replies = []
     for _ in range(300):
-        if web.harness.svc._runner.tables.get(CHANNEL) is None:
+        if web.harness.svc.host.tables.get(CHANNEL) is None:
             break
         replies.append(await play_over_ws(web, clients, by_tiles={1}))
     assert all(reply["ok"] for reply in replies), [r for r in replies if not r["ok"]][:1]
     over = await watcher.until("game_over")
     assert await watcher.closed() == 1000
     assert web.harness.store is not None
-    row = await web.harness.store.last_finished_game(CHANNEL)
+    row = await web.harness.store.last_finished_game(CHANNEL, "scrabble")
     assert row is not None and row.status is GameStatus.FINISHED and row.state is not None
     game = Game.from_dict(row.state)
     assert over["final"]["scores"] == [p.score for p in game.players]
@@ -125,7 +125,7 @@ async def test_racks_never_reach_anyone_but_their_seat(make_web: MakeWeb) -> Non
     web = await make_web((ALICE,), ai=1)
     alice, watcher = await web.seat(0), await web.spectator()
     for number in range(400):
-        table = web.harness.svc._runner.tables.get(CHANNEL)
+        table = web.harness.svc.host.tables.get(CHANNEL)
         if table is None:
             break
         game = web.harness.svc.game(CHANNEL)
@@ -142,7 +142,7 @@ async def test_racks_never_reach_anyone_but_their_seat(make_web: MakeWeb) -> Non
     await watcher.until("game_over")
     await alice.until("game_over")
     assert web.harness.store is not None
-    row = await web.harness.store.last_finished_game(CHANNEL)
+    row = await web.harness.store.last_finished_game(CHANNEL, "scrabble")
     assert row is not None and row.state is not None
     history = Game.from_dict(row.state).history
     assert any(event.kind is EventKind.EXCHANGE for event in history)

@@ -8,7 +8,8 @@ import json
 
 from bot.web.hub import SEND_QUEUE, Connection
 from bot.web.links import Grant, Role
-from bot.web.server import CSP, Limits
+from bot.web.perimeter import CSP
+from bot.web.server import Limits
 from tests.web.web_harness import ALICE, BOB, MakeWeb, WsClient
 
 

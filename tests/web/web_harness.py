@@ -91,7 +91,7 @@ class Web:
         return self.server.signer
 
     def game_id(self) -> int:
-        return self.harness.svc._runner.tables[CHANNEL].row.id
+        return self.harness.svc.host.tables[CHANNEL].row.id
 
     async def raw(self) -> aiohttp.ClientWebSocketResponse:
         return await self.session.ws_connect(self.test_server.make_url("/ws"))
