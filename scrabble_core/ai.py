@@ -51,6 +51,7 @@ from scrabble_core.equity import (
     default_leave_model,
     endgame_leave_value,
     exchange_options,
+    leave_model_for,
     move_equity,
 )
 from scrabble_core.expert import expert_move
@@ -73,6 +74,7 @@ __all__ = [
     "default_leave_model",
     "endgame_leave_value",
     "exchange_options",
+    "leave_model_for",
     "move_equity",
     "seat_view",
     "should_challenge",
@@ -148,8 +150,8 @@ def choose_move(
     Always returns a move: a :class:`Play` the generator found, else an :class:`Exchange` while the bag
     holds at least ``variant.exchange_min_bag`` tiles, else a :class:`Pass`. Randomness (``easy`` and
     ``medium`` only) comes from ``rng``. With a ``deadline`` (:func:`time.monotonic` value), the best
-    move found when it passes is returned (at worst the highest-scoring play, found first).
-    ``leaves`` defaults to :func:`default_leave_model`. ``expert`` without a deadline searches
+    move found when it passes is returned (at worst the highest-scoring play, found first). Leaves are
+    valued by :func:`leave_model_for` the variant and ``leaves``. ``expert`` without a deadline searches
     ``budget`` (:func:`scrabble_core.expert.expert_move`).
     """
     board, rack = view.board, view.rack
@@ -159,11 +161,7 @@ def choose_move(
             return best.play
         allowed = view.bag_size >= max(view.variant.exchange_min_bag, 1, len(rack))
         return Exchange(rack) if allowed and rack else Pass()
-    model = leaves if leaves is not None else default_leave_model()
-    if view.variant.tile_sets:
-        model = model.with_sets(
-            {tile_set.symbol: "".join(tile_set.points) for tile_set in view.variant.tile_sets}
-        )
+    model = leave_model_for(view.variant, leaves)
     if deadline is not None:
         quick = _or_exchange(generator.best(board, rack), view, model)
         if time.monotonic() >= deadline:

@@ -18,6 +18,7 @@ from scrabble_core.ai_types import Candidate, SeatView
 from scrabble_core.leaves import LeaveModel, load_leave_model
 from scrabble_core.move import Exchange
 from scrabble_core.validation import remove_tiles
+from scrabble_core.variant import Variant
 
 __all__ = [
     "ENDGAME_RACK_FACTOR",
@@ -25,6 +26,7 @@ __all__ = [
     "default_leave_model",
     "endgame_leave_value",
     "exchange_options",
+    "leave_model_for",
     "move_equity",
 ]
 
@@ -40,6 +42,16 @@ def default_leave_model() -> LeaveModel:
         LeaveModelError: the bundled asset is missing or invalid.
     """
     return load_leave_model()
+
+
+def leave_model_for(variant: Variant, leaves: LeaveModel | None = None) -> LeaveModel:
+    """The leave model the AI values leaves with on ``variant``: ``leaves`` (by default
+    :func:`default_leave_model`), its set tiles valued as their best letters where the variant has
+    letter-set tiles (:meth:`LeaveModel.with_sets`)."""
+    model = leaves if leaves is not None else default_leave_model()
+    if not variant.tile_sets:
+        return model
+    return model.with_sets({tile_set.symbol: "".join(tile_set.points) for tile_set in variant.tile_sets})
 
 
 def exchange_options(view: SeatView, model: LeaveModel, weight: float = 1.0) -> list[tuple[float, Exchange]]:

@@ -9,8 +9,10 @@ Time: :func:`expert_move` searches until the ``deadline`` it is given (the bot's
 
 Several processes: a turn splits into *shares* that search independently and whose results merge.
 The host draws one seed for the turn, runs :func:`expert_share` for shares ``0`` to ``n - 1`` (one per
-process, each with the same view, seed, ``n`` and deadline), and gives the :class:`ExpertShare` results
-to :func:`expert_merge`, which needs no move generator. The simulation's and the pre-endgame's shares
+process, each with the same view, leave model (:func:`scrabble_core.equity.leave_model_for` the
+variant), seed, ``n`` and deadline: :func:`time.monotonic` is the machine's clock, the same in every
+process), and gives the :class:`ExpertShare` results to :func:`expert_merge`, which needs no move
+generator. The simulation's and the pre-endgame's shares
 search other deals and add up; the endgame is searched by share 0 alone (the others return at once).
 One share (``n = 1``) is :func:`expert_move`'s own search: ``expert_merge([expert_share(view, ..., seed,
 0, 1, deadline)])`` plays what ``expert_move`` plays when ``rng.getrandbits(64)`` gives ``seed``.
