@@ -212,27 +212,28 @@ def test_a_candidate_pruned_in_every_share_is_not_chosen() -> None:
     assert isinstance(simulation_result(SimStats(("-",), 0, (0,), (0.0,), (0.0,), (True,))).move, Pass)
 
 
-# The example boards: written as a program of multipliers (the native core plays on it), scored by square
-# programs, infinite, with letter-set tiles (the simulation runs in Python on those).
+# The example boards: written as a program of multipliers (the native searches play on it), scored by
+# square programs, infinite, with letter-set tiles (the searches run in Python on those).
 NATIVE_BOARDS = {"standard-program": True, "diamond": False, "infinite": False, "letter-sets": False}
 
 
 @needs_native
-@pytest.mark.parametrize("name", sorted(NATIVE_BOARDS))
-def test_programmed_boards_simulate_in_the_native_core_or_in_python(
+def test_programmed_boards_are_searched_in_the_native_core_where_it_takes_them(
     enable_lexicon: Lexicon,
     enable_generator: MoveGenerator,
     python_generator: MoveSource,
     model: LeaveModel,
-    name: str,
 ) -> None:
-    variant = load_variant(example_variants_dir() / f"{name}.toml")
+    for name, native in NATIVE_BOARDS.items():
+        variant = load_variant(example_variants_dir() / f"{name}.toml")
+        board = Game(variant, ["a", "b"], rng=random.Random(3), lexicon=enable_lexicon).board
+        assert (enable_generator.native_board(board) is not None) == native, name
+    variant = load_variant(example_variants_dir() / "standard-program.toml")
     game = Game(variant, ["a", "b"], rng=random.Random(3), lexicon=enable_lexicon)
     for _ in range(2):
         _play_hard(game, enable_generator)
     view = seat_view(game, game.current)
-    assert (enable_generator.native_board(view.board) is not None) == NATIVE_BOARDS[name]
-    native = simulate_share(view, enable_generator, model, 21, 0, max_iterations=3)
-    python = simulate_share(view, python_generator, model, 21, 0, max_iterations=3)
-    assert native == python
-    assert native.iterations == 3 and len(native.moves) > 2
+    native_stats = simulate_share(view, enable_generator, model, 21, 0, max_iterations=3)
+    python_stats = simulate_share(view, python_generator, model, 21, 0, max_iterations=3)
+    assert native_stats == python_stats
+    assert native_stats.iterations == 3 and len(native_stats.moves) > 2
