@@ -17,7 +17,8 @@ one, ``--a-leaves`` and ``--b-leaves`` one seat each. ``--b-code DIR`` plays ``b
 ``DIR`` (another version, e.g. ``git archive main | tar -x -C DIR`` with its extension built in place),
 through ``bench/baseline_ai.py`` (one server process beside each worker; that code's bundled leaves
 unless ``--b-leaves``; its own budget: ``--b-sim-iterations``, ``--b-endgame-nodes``, default the same
-as ``a``'s). Prints a progress line every 50 games, one
+as ``a``'s). Prints a progress line every 10 games (whole pairs: the games so far, their win rate and
+its Wilson interval, so a run stopped early still reports), one
 line of details (points per turn, turns per game, exchanges and passes), then ends with one line:
 
     a=<level> b=<level> games=<int> a_win_rate=<float> ci95=<low>..<high> wilson95=<low>..<high>
@@ -265,10 +266,17 @@ def main() -> None:
     _summary(args.a, args.b, results, elapsed)
 
 
+PROGRESS_EVERY = 10
+
+
 def _progress(results: list[Result], started: float) -> None:
-    if len(results) % 50 == 0:
+    if len(results) % PROGRESS_EVERY == 0:
         rate = statistics.fmean(r.win for r in results)
-        print(f"{len(results)} games a_win_rate={rate:.3f} {time.perf_counter() - started:.0f} s", flush=True)
+        print(
+            f"{len(results)} games a_win_rate={rate:.3f} wilson95={_wilson(rate, len(results))} "
+            f"{time.perf_counter() - started:.0f} s load1={os.getloadavg()[0]:.2f}",
+            flush=True,
+        )
 
 
 def _wilson(rate: float, games: int) -> str:
