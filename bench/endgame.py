@@ -77,7 +77,6 @@ def end_positions(count: int, seed: int, mover: int, other: int) -> list[Positio
     from scrabble_core.endgame import minimax_value
     from scrabble_core.game import Game
     from scrabble_core.lexicon import load_enable
-    from scrabble_core.move import Exchange, Play
     from scrabble_core.movegen import load_move_generator
     from scrabble_core.variant import get_variant
 
@@ -89,12 +88,7 @@ def end_positions(count: int, seed: int, mover: int, other: int) -> list[Positio
         game = Game(get_variant("standard"), ["a", "b"], rng=random.Random(name), lexicon=lexicon)
         while game.bag and not game.is_over:
             move = choose_move(seat_view(game, game.current), generator, Level.HARD, random.Random(0))
-            if isinstance(move, Play):
-                game.play(game.current, move)
-            elif isinstance(move, Exchange):
-                game.exchange(game.current, move.tiles)
-            else:
-                game.pass_turn(game.current)
+            game.push(game.current, move)
         if game.is_over:
             print(f"{name}: the game ended before the bag emptied, skipped")
             continue

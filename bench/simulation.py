@@ -51,7 +51,6 @@ def positions(count: int, seed: int) -> list[dict[str, object]]:
     from scrabble_core.ai import Level, choose_move, seat_view
     from scrabble_core.game import Game
     from scrabble_core.lexicon import load_enable
-    from scrabble_core.move import Exchange, Play
     from scrabble_core.movegen import load_move_generator
     from scrabble_core.variant import get_variant
 
@@ -64,12 +63,7 @@ def positions(count: int, seed: int) -> list[dict[str, object]]:
         )
         for _ in range(4 + 2 * (index % 8)):
             move = choose_move(seat_view(game, game.current), generator, Level.HARD, random.Random(0))
-            if isinstance(move, Play):
-                game.play(game.current, move)
-            elif isinstance(move, Exchange):
-                game.exchange(game.current, move.tiles)
-            else:
-                game.pass_turn(game.current)
+            game.push(game.current, move)
         views.append(seat_view(game, game.current).to_dict())
     return views
 

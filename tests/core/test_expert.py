@@ -29,7 +29,6 @@ from scrabble_core.expert import (
 from scrabble_core.game import Game
 from scrabble_core.leaves import LeaveModel
 from scrabble_core.lexicon import Lexicon
-from scrabble_core.move import Exchange, Play
 from scrabble_core.movegen import MoveGenerator
 from scrabble_core.simulation import merge_stats, simulation_result
 from scrabble_core.variant import get_variant
@@ -52,12 +51,7 @@ def _views(lexicon: Lexicon, generator: MoveSource, seed: int, players: int = 2)
         view = seat_view(game, game.current)
         found.setdefault(phase(view), view)
         move = choose_move(view, generator, Level.HARD, random.Random(0))
-        if isinstance(move, Play):
-            game.play(game.current, move)
-        elif isinstance(move, Exchange):
-            game.exchange(game.current, move.tiles)
-        else:
-            game.pass_turn(game.current)
+        game.push(game.current, move)
     return found
 
 

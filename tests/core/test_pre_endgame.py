@@ -23,7 +23,7 @@ from scrabble_core.endgame import solve_endgame
 from scrabble_core.game import Game
 from scrabble_core.leaves import LeaveModel
 from scrabble_core.lexicon import Lexicon
-from scrabble_core.move import Exchange, Pass, Play
+from scrabble_core.move import Pass, Play
 from scrabble_core.movegen import MoveGenerator
 from scrabble_core.pre_endgame import (
     Deal,
@@ -51,12 +51,7 @@ def bag_of(lexicon: Lexicon, generator: MoveSource, bag: int, first_seed: int = 
         game = Game(get_variant("standard"), ["a", "b"], rng=random.Random(seed), lexicon=lexicon)
         while len(game.bag) > bag:
             move = choose_move(seat_view(game, game.current), generator, Level.HARD, random.Random(0))
-            if isinstance(move, Play):
-                game.play(game.current, move)
-            elif isinstance(move, Exchange):
-                game.exchange(game.current, move.tiles)
-            else:
-                game.pass_turn(game.current)
+            game.push(game.current, move)
         if len(game.bag) == bag:
             return seat_view(game, game.current)
     raise AssertionError(f"no game stopped at {bag} tiles in the bag")

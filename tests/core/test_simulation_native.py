@@ -48,12 +48,7 @@ def model() -> LeaveModel:
 
 def _play_hard(game: Game, generator: MoveSource) -> None:
     move = choose_move(seat_view(game, game.current), generator, Level.HARD, random.Random(0))
-    if isinstance(move, Play):
-        game.play(game.current, move)
-    elif isinstance(move, Exchange):
-        game.exchange(game.current, move.tiles)
-    else:
-        game.pass_turn(game.current)
+    game.push(game.current, move)
 
 
 def position(
