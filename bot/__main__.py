@@ -70,6 +70,7 @@ class StartupError(Exception):
 
 register_builtin()  # the games' terminal commands are the command line's
 _TERMINALS: Final = [game.terminal for game in registry.games() if game.terminal is not None]
+_ON_THE_BOARD: Final = " or ".join(game.title for game in registry.games() if game.web is not None)
 
 ENTRY_POINTS: Final = {
     **{terminal.command: (terminal.module, "main") for terminal in _TERMINALS},
@@ -84,7 +85,7 @@ after the command's name; imported only when that command runs (none of them loa
 COMMANDS: Final = {
     "run": "run the bot on Discord (the default: no command)",
     **{terminal.command: terminal.summary for terminal in _TERMINALS},
-    "web": "play Scrabble in the browser; no Discord needed",
+    "web": f"play {_ON_THE_BOARD} in the browser; no Discord needed",
     "arena": "play bot programs against the AI; print their win rates",
     "worker": "answer the AI jobs a bot queues on PostgreSQL",
     "migrate-db": "copy a database into an empty one, and verify it",

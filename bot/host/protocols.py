@@ -1,6 +1,8 @@
 """What the host needs from the outside, as protocols, with the production clock:
 
-- :class:`Notifier`: sends the host's public channel messages and DMs (the Discord adapter, a console).
+- :class:`Notifier`: sends the host's public channel messages and DMs (the Discord adapter, a console);
+  :class:`QuietNotifier` sends nothing (the front ends that show the games themselves: the web board,
+  Go's terminal).
 - :class:`Clock`: wall-clock time and sleeping (:class:`SystemClock`; tests use a fake).
 - :class:`BoardLinks`: the web board's links (the web server, :class:`bot.web.server.ServerLinks`).
 
@@ -10,6 +12,7 @@ Each game adds what it needs besides (its AI, its images): see its plugin.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from typing import Protocol
 
@@ -26,6 +29,17 @@ class Notifier(Protocol):
     async def direct(self, user_id: int, message: Message) -> bool:
         """Send ``message`` to ``user_id`` by DM; False if it could not be delivered (DMs closed)."""
         ...
+
+
+class QuietNotifier:
+    """A :class:`Notifier` whose posts go nowhere (logged at debug level) and whose DMs all count as
+    delivered: for a front end that shows the games itself."""
+
+    async def post(self, channel_id: int, message: Message) -> None:
+        logging.getLogger("bot.host").debug("channel %d: %s", channel_id, message.text)
+
+    async def direct(self, user_id: int, message: Message) -> bool:
+        return True
 
 
 class Clock(Protocol):

@@ -153,7 +153,7 @@ class Host:
         for row in await self.store.open_games():
             plugin = self.plugins.get(row.kind)
             if plugin is None:
-                logger.warning(
+                logger.info(
                     "game %d is a %s game, which this host does not play: left alone", row.id, row.kind
                 )
                 continue

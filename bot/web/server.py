@@ -25,16 +25,16 @@ from typing import Any, Final
 from aiohttp import WSMsgType, web
 
 from bot.config import Config
-from bot.games.scrabble.commands import ScrabbleCommands
-from bot.games.scrabble.kind import KIND
+from bot.host.commands import GameCommands
 from bot.host.errors import ServiceError
+from bot.host.registry import is_refusal
 from bot.host.runner import Host
-from bot.web.commands import COMMANDS, run_command
 from bot.web.errors import ProtocolError, error_body
 from bot.web.hub import Connection, Hub
 from bot.web.links import Grant, LinkSigner, Role, board_url, program_number, seat_of
+from bot.web.parts import web_part
 from bot.web.perimeter import SECURITY_HEADERS, HostPolicy, perimeter
-from scrabble_core.errors import ScrabbleError, echo
+from scrabble_core.errors import echo
 
 __all__ = ["DEFAULT_LIMITS", "PROTOCOL_VERSION", "Limits", "ServerLinks", "WebServer", "board_server"]
 
@@ -90,13 +90,15 @@ class _Bucket:
 
 
 class WebServer:
-    """The board's web server over a started :class:`ScrabbleCommands`. :meth:`start` binds it (by default
+    """The board's web server for the games of a started host (``service``: one of its games' commands,
+    :class:`~bot.host.commands.GameCommands`; the board shows every game whose registration names a web
+    part, :mod:`bot.web.parts`). :meth:`start` binds it (by default
     to 127.0.0.1 only), :meth:`close` stops it. It answers to the hosts of :class:`HostPolicy`: the
     bound address, ``public_url``'s host and ``allowed_hosts``."""
 
     def __init__(
         self,
-        service: ScrabbleCommands,
+        service: GameCommands,
         signer: LinkSigner,
         *,
         host: str = "127.0.0.1",
@@ -268,13 +270,16 @@ class WebServer:
             if last_seq is not None and (not isinstance(last_seq, int) or isinstance(last_seq, bool)):
                 raise ProtocolError("bad_message", "last_seq must be an integer or null")
             grant = self.signer.verify(token)
-            table = self.service.open_table(grant.game_id)
+            table = self.service.host.open_table(grant.game_id)
+            web_part(table.row.kind)
             seat_of(grant, table.row.seats)
             if self._addresses[address] >= self.limits.per_address:
                 raise ProtocolError("too_many_connections", "too many connections from your address")
             if self.hub.connections(grant.game_id) >= self.limits.per_game:
                 raise ProtocolError("too_many_connections", "this game has too many viewers")
-        except (ProtocolError, ScrabbleError, ServiceError) as error:
+        except Exception as error:
+            if not (isinstance(error, ProtocolError | ServiceError) or is_refusal(error)):
+                raise
             if not ws.closed:
                 await ws.send_str(_reply(message_id, error=error))
                 await ws.close(code=CLOSE_HELLO, message=b"hello refused")
@@ -336,18 +341,33 @@ class WebServer:
             kind = message.get("type")
             if kind == "hello":
                 raise ProtocolError("bad_message", "hello was already sent")
-            if kind not in COMMANDS:
-                raise ProtocolError("unknown_type", f"unknown message type {echo(str(kind))}")
-            result = await run_command(self.service, connection.grant, message, self._now())
-        except (ProtocolError, ScrabbleError, ServiceError) as error:
-            connection.send(_reply(message_id, error=error))
-            if isinstance(error, ProtocolError) and error.code == "too_large":
-                connection.close(CLOSE_TOO_LARGE, "message too large")
+            result = await self._run(connection.grant, kind, message)
         except Exception as error:
-            logger.exception("game %d: a command failed", connection.grant.game_id)
-            connection.send(_reply(message_id, error=error))
+            if isinstance(error, ProtocolError | ServiceError) or is_refusal(error):
+                connection.send(_reply(message_id, error=error))
+                if isinstance(error, ProtocolError) and error.code == "too_large":
+                    connection.close(CLOSE_TOO_LARGE, "message too large")
+            else:
+                logger.exception("game %d: a command failed", connection.grant.game_id)
+                connection.send(_reply(message_id, error=error))
         else:
             connection.send(_reply(message_id, result=result))
+
+    async def _run(self, grant: Grant, kind: object, message: dict[str, Any]) -> dict[str, Any]:
+        """The result of the client command ``message`` (of type ``kind``) for ``grant``, run by the
+        web part of its game.
+
+        Raises:
+            ProtocolError: ``unknown_type``, or the part's; the game's refusal.
+        """
+        if kind == "ping":
+            return {"now": self._now()}
+        table = self.service.host.open_table(grant.game_id)
+        part = web_part(table.row.kind)
+        if kind not in part.commands:
+            raise ProtocolError("unknown_type", f"unknown message type {echo(str(kind))}")
+        commands = self.service.host.commands[table.row.kind]
+        return await part.run(commands, grant, message, self._now())
 
     def _id_of(self, frame: Any) -> Any:
         """The id of the message in ``frame``, or None if it has none or is not valid."""
@@ -412,7 +432,7 @@ class ServerLinks:
 
 @contextlib.asynccontextmanager
 async def board_server(config: Config, host: Host) -> AsyncIterator[WebServer | None]:
-    """Serve the board for the Scrabble games of the bot's ``host`` while inside, if the config's ``[web]`` enables it
+    """Serve the board for the games of the bot's ``host`` while inside, if the config's ``[web]`` enables it
     (links signed with its secret, or with one kept beside the database), and put its links in the
     service's messages; None when disabled."""
     web = config.web
@@ -424,7 +444,7 @@ async def board_server(config: Config, host: Host) -> AsyncIterator[WebServer | 
         config.links_file,
     )
     server = WebServer(
-        host.commands[KIND],
+        next(iter(host.commands.values())),
         signer,
         host=web.host,
         port=web.port,

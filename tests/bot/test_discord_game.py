@@ -41,6 +41,7 @@ from bot.games.scrabble.advisor import GeneratorAdvisor
 from bot.games.scrabble.buttons import ScrabbleButton as Button
 from bot.games.scrabble.commands import ScrabbleCommands
 from bot.games.scrabble.rules import TOPICS
+from bot.games.scrabble.settings import ScrabbleSettings
 from bot.host.errors import NoGameError
 from bot.host.messages import Attachment, Message
 from scrabble_core.ai import Level, choose_move, seat_view
@@ -1130,7 +1131,10 @@ async def test_whole_game_against_the_ai_keeps_racks_private_and_exports(
     advisor = GeneratorAdvisor(generator)
     harness = await make_harness(
         # No challenge window: the humans here never challenge, and the AI plays at once.
-        Config(database=tmp_path / "games.sqlite3", hints_per_player=100, challenge_window_seconds=0),
+        Config(
+            database=tmp_path / "games.sqlite3",
+            games={"scrabble": ScrabbleSettings(hints_per_player=100, challenge_window_seconds=0)},
+        ),
         lexicon=lexicon,
         ai=GreedyAi(generator),
         advisor=advisor,
@@ -1324,7 +1328,8 @@ async def test_variant_files_of_the_config_are_offered_by_new(
     standard = (assets_dir() / "variants" / "standard.toml").read_text(encoding="utf-8")
     club = tmp_path / "club.toml"
     club.write_text(standard.replace('name = "standard"', 'name = "club"'), encoding="utf-8")
-    harness = await make_harness(Config(database=tmp_path / "games.sqlite3", variant_files=(club,)))
+    settings = ScrabbleSettings(variant_files=(club,))
+    harness = await make_harness(Config(database=tmp_path / "games.sqlite3", games={"scrabble": settings}))
     callback = await harness.ack(harness.payloads.autocomplete("new", "variant", ""))
     assert [c["value"] for c in callback.json["data"]["choices"]] == ["standard", "super", "club"]
     await slash(harness, "new", string_option("variant", "club"))

@@ -35,11 +35,11 @@ from service_fakes import (
     typed,
 )
 
-from bot.config import AI_LEVELS
 from bot.games.scrabble.buttons import ScrabbleButton as Button
 from bot.games.scrabble.commands import NewGame, User
 from bot.games.scrabble.errors import HintError, WordError
 from bot.games.scrabble.images.renderer import PngRenderer
+from bot.games.scrabble.settings import AI_LEVELS
 from bot.games.scrabble.text import event_line
 from bot.host.errors import (
     AlreadySeatedError,

@@ -6,6 +6,7 @@ import { askBlankLetter, setUpBlankDialog } from "./blank.js";
 import { Connection } from "./connection.js";
 import { byId, el, fill } from "./dom.js";
 import { enableDrag } from "./drag.js";
+import { showGrid } from "./grid.js";
 import {
   describeEntry, renderBag, renderChallenge, renderHistory, renderPlayers, renderUnseen, secondsLeft, turnText,
 } from "./panels.js";
@@ -466,6 +467,10 @@ function receiveState(state) {
 }
 
 function onWelcome(message) {
+  if (message.state.grid) {
+    showGrid(page.connection, message); // a grid game (Go...): its own view takes the page over
+    return;
+  }
   page.you = message.you;
   receiveState(message.state);
   for (const missed of message.missed ?? []) announceEvents(missed);

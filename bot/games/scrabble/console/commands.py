@@ -1,4 +1,5 @@
-"""What a player types at the console prompt, read into a :class:`Command`.
+"""What a player types at the Scrabble console's prompt: its commands (:class:`Verb`) and their
+:data:`GRAMMAR` for the consoles' one reader (:mod:`bot.console.commands`).
 
 The commands are the bot's (``play 8H QUIZ``, ``exchange AEI``, ``pass``, ``hint``...), and a line that
 starts with a coordinate is a play (``8H QUIZ``). The move itself is read by the engine when it is
@@ -8,17 +9,14 @@ played, so its errors are the engine's.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
 from typing import Final
 
-from bot.host.messages import shorten
-from scrabble_core.errors import InvalidMoveError, ScrabbleError, echo
+from bot.console.commands import ECHO_LENGTH, Command, CommandError, Grammar, cut
+from bot.console.commands import parse_command as parse_line
+from scrabble_core.errors import InvalidMoveError, echo
 from scrabble_core.squares import parse_coordinate
 
-
-class CommandError(ScrabbleError):
-    """A line that is not a command, or a command without the argument it needs (or with one it does
-    not take)."""
+__all__ = ["ECHO_LENGTH", "GRAMMAR", "HELP", "Command", "CommandError", "Verb", "cut", "parse_command"]
 
 
 class Verb(enum.StrEnum):
@@ -51,8 +49,6 @@ _ARGUMENTS: Final = {
     Verb.EXPORT: "a file name, e.g. export game.gcg",
     Verb.IMAGE: "a file name, e.g. image board.png",
 }
-ECHO_LENGTH: Final = 40
-"""The most characters of what the player typed that an error repeats."""
 _ALIASES: Final = {"exit": Verb.QUIT, "?": Verb.HELP, "scores": Verb.SCORE, "analyse": Verb.ANALYZE}
 
 HELP: Final = """\
@@ -76,52 +72,27 @@ Commands (any case; Tab completes them, the arrow keys recall earlier lines):
   quit             stop here: the game is saved, continue it with --resume"""
 
 
-@dataclass(frozen=True, slots=True)
-class Command:
-    """A command and its argument as typed (``""`` when it has none)."""
+def _move(word: str, rest: str) -> Command[Verb] | None:
+    """A line that starts with a coordinate is a play."""
+    try:
+        parse_coordinate(word)
+    except InvalidMoveError:
+        return None
+    return Command(Verb.PLAY, f"{word} {rest}".strip())
 
-    verb: Verb
-    argument: str = ""
+
+def _unknown(word: str) -> str:
+    return f"Unknown command {echo(word, ECHO_LENGTH - 1)}: type a move such as 8H QUIZ, or help for the commands"
 
 
-def parse_command(line: str) -> Command | None:
-    """Read a line typed at the prompt; ``None`` for an empty line.
+GRAMMAR: Final = Grammar(Verb, _ARGUMENTS, _unknown, _move, _ALIASES)
+"""The Scrabble console's commands."""
+
+
+def parse_command(line: str) -> Command[Verb] | None:
+    """Read a line typed at the Scrabble console's prompt (:func:`bot.console.commands.parse_command`).
 
     Raises:
         CommandError: an unknown command, a missing argument or an argument a command does not take.
     """
-    text = line.strip()
-    if not text:
-        return None
-    word, _, rest = text.partition(" ")
-    rest = rest.strip()
-    if _is_coordinate(word):
-        return Command(Verb.PLAY, text)
-    verb = _ALIASES.get(word.lower()) or _verb(word)
-    if verb in _ARGUMENTS and not rest:
-        raise CommandError(f"{verb} needs {_ARGUMENTS[verb]}")
-    if verb not in _ARGUMENTS and rest:
-        raise CommandError(f"{verb} takes nothing after it (type help for the commands)")
-    return Command(verb, rest)
-
-
-def cut(text: str, limit: int = ECHO_LENGTH) -> str:
-    """``text`` as the console echoes input: :func:`~bot.host.messages.shorten` to ``limit`` characters."""
-    return shorten(text, limit)
-
-
-def _verb(word: str) -> Verb:
-    try:
-        return Verb(word.lower())
-    except ValueError:
-        raise CommandError(
-            f"Unknown command {echo(word, ECHO_LENGTH - 1)}: type a move such as 8H QUIZ, or help for the commands"
-        ) from None
-
-
-def _is_coordinate(word: str) -> bool:
-    try:
-        parse_coordinate(word)
-    except InvalidMoveError:
-        return False
-    return True
+    return parse_line(line, GRAMMAR)

@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.config import AI_LEVELS, MAX_HINTS, MAX_TURN_SECONDS
+from bot.config import MAX_TURN_SECONDS
 from bot.discord.commands import (
     MAX_CHOICE_LENGTH,
     MAX_CHOICES,
@@ -28,6 +28,7 @@ from bot.discord.delivery import answer, defer
 from bot.games.scrabble.commands import NewGame, ScrabbleCommands
 from bot.games.scrabble.kind import KIND
 from bot.games.scrabble.rules import TOPICS
+from bot.games.scrabble.settings import AI_LEVELS, MAX_HINTS
 from bot.host.messages import Message, shorten
 from scrabble_core.game import MAX_PLAYERS, ChallengeMode
 
