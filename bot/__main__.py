@@ -158,8 +158,12 @@ async def run(config: Config, token: str) -> None:
     from bot.host.assembly import AssemblyError, host_parts
     from bot.host.drawing import DRAWING
     from bot.host.leases import ShardHeldError, held_shards, kept
+    from bot.stopping import stop_on_signals
     from bot.web.server import board_server
 
+    main_task = asyncio.current_task()
+    assert main_task is not None
+    stop_on_signals(main_task)
     DRAWING.use_process()
     sys.setswitchinterval(SWITCH_INTERVAL)
     try:
@@ -254,7 +258,7 @@ def run_bot(argv: Sequence[str]) -> int:
     except StartupError as error:
         print(f"scrabble-bot: {error}", file=sys.stderr)
         return EXIT_RUNTIME_ERROR
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):  # stopped by a signal (bot.stopping)
         pass
     return 0
 
