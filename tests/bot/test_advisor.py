@@ -15,7 +15,8 @@ from service_fakes import ALICE, CHANNEL, open_harness, started_game
 from bot.games.scrabble.advisor import GeneratorAdvisor, expert_suggestions, suggestions, view_suggestions
 from bot.games.scrabble.ai_turns import ScrabblePool
 from bot.host.ai.executor import AiExecutor, WorkerConfig
-from scrabble_core.ai import DEFAULT_BUDGET, Level, choose_move, seat_view
+from scrabble_core.ai import DEFAULT_BUDGET, Level, SeatView, choose_move, seat_view
+from scrabble_core.board import Board
 from scrabble_core.game import Game
 from scrabble_core.hints import hints
 from scrabble_core.lexicon import Lexicon
@@ -143,8 +144,20 @@ def test_an_expert_hint_leads_with_the_experts_own_move(enable_lexicon: Lexicon)
             )
         assert found[1:] == [s for s in by_score if s[0] != found[0][0]][:2]
         kinds.append(type(expert).__name__ if found[0] != by_score[0] else "top score")
-    # seeded: the expert's choice is not the highest-scoring play but at two turns (twice an exchange)
-    assert kinds == ["Play", "Exchange", "Play", "Exchange", "top score", "top score", "Play", "Play"]
+    # seeded: the expert's choice is not the highest-scoring play at six turns (one an exchange)
+    assert kinds == ["Play", "top score", "Play", "Exchange", "Play", "Play", "Play", "top score"]
+    # a rack with no play on an empty board: the expert exchanges, and the hint says so
+    view = SeatView(
+        get_variant("standard"), Board(get_variant("standard")), "IIUUVVW", "AEINRST" * 3, 40, (0, 0), 0
+    )
+    expert = choose_move(view, generator, Level.EXPERT, random.Random(0), budget=DEFAULT_BUDGET)
+    assert isinstance(expert, Exchange)
+    kept = Counter(view.rack) - Counter(expert.tiles)
+    assert expert_suggestions(generator, view.to_dict(), 3, None, 0)[0] == (
+        f"exchange {expert.tiles}",
+        0,
+        "".join(sorted(kept.elements())),
+    )
 
 
 async def test_expert_hints_are_searched_in_the_workers_within_their_time(

@@ -3,6 +3,10 @@
 ``tiny_variant`` is a 5x9 board with two holes and a German-flavoured tile set; ``make_game`` sets up a
 game in any state a test needs.
 
+``python_generator`` is the session's ENABLE generator behind a plain move source: the searches that run
+in the native core for a :class:`~scrabble_core.movegen.MoveGenerator` (the simulation, the endgame
+solver) take their pure-Python path with it, at the native generator's speed.
+
 ``brute_force`` is a deliberately simple move finder, independent of :mod:`scrabble_core.movegen`: it
 tries every word of the lexicon in every window of every line (a run of squares with no tile just
 before or after it), with every way of using the rack's blanks, and keeps what
@@ -22,6 +26,7 @@ from pathlib import Path
 
 import pytest
 
+from scrabble_core.ai_types import Candidate, MoveSource
 from scrabble_core.board import Board
 from scrabble_core.errors import ScrabbleError
 from scrabble_core.game import ChallengeMode, Game
@@ -241,3 +246,29 @@ def own_midgame_rows() -> list[str]:
         ".HEN...........",
         *["..............."] * 5,
     ]
+
+
+class PythonPath:
+    """A move generator as a plain move source (see ``python_generator``)."""
+
+    def __init__(self, generator: MoveGenerator) -> None:
+        self.generator = generator
+
+    def generate(self, board: Board, rack: str) -> Sequence[Candidate]:
+        return self.generator.generate(board, rack)
+
+    def best(
+        self, board: Board, rack: str, leave_value: Callable[[str], float] | None = None
+    ) -> Candidate | None:
+        return self.generator.best(board, rack, leave_value)
+
+    def top(
+        self, board: Board, rack: str, count: int, leave_value: Callable[[str], float] | None = None
+    ) -> Sequence[Candidate]:
+        return self.generator.top(board, rack, count, leave_value)
+
+
+@pytest.fixture(scope="session")
+def python_generator(enable_generator: MoveGenerator) -> MoveSource:
+    """The ENABLE generator as a plain move source: the native searches take their Python path."""
+    return PythonPath(enable_generator)
