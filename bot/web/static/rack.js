@@ -27,7 +27,7 @@ export function renderRack(root, variant, tentative, { selected, exchange }) {
         "aria-label": tileLabel(variant, letter),
         "aria-pressed": pressed ? "true" : "false",
       },
-      tileElement(letter === "?" ? "" : letter, letter === "?" ? null : tileValue(variant, letter), {
+      tileElement(letter, letter === "?" ? null : tileValue(variant, letter), {
         blank: letter === "?",
       }),
     );
