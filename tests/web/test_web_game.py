@@ -218,3 +218,16 @@ async def test_a_finished_games_links_show_its_end_and_close(make_web: MakeWeb) 
         assert ("rack" in state) is (welcome["you"]["seat"] == 1)
         assert await client.closed() == 1000
     assert web.server.hub.connections(game_id) == 0
+
+
+async def test_a_cancelled_games_link_shows_it_cancelled(make_web: MakeWeb) -> None:
+    web = await make_web((ALICE, BOB))
+    game_id = web.game_id()
+    await web.harness.svc.cancel(CHANNEL, ALICE.id, can_manage=True)
+    client, welcome = await web.connect(web.signer.token(game_id, Role.SPECTATOR))
+    assert welcome["type"] == "welcome", welcome
+    assert welcome["state"]["over"] is True and welcome["state"]["status"] == "cancelled"
+    assert welcome["final"] == {"scores": [0, 0], "winners": [], "cancelled": True, "gcg": ""}
+    assert await client.closed() == 1000
+    _, refused = await web.connect(web.signer.token(game_id + 1, Role.SPECTATOR))
+    assert refused["error"] == {"code": "no_game", "message": "That game is over"}
