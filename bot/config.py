@@ -3,7 +3,8 @@
 Every setting has a default, so an empty file (or no file) is a valid configuration. A key the bot does
 not know, or a value of the wrong type or out of range, is refused with a :class:`ConfigError` naming
 the file and the key. The Discord token comes from ``$DISCORD_TOKEN`` if set, else from the file's
-``token``; it is never part of any ``repr`` or message.
+``token``; it is never part of any ``repr`` or message, nor is the Activity's client secret (from
+``$DISCORD_CLIENT_SECRET`` if set, else from the file's ``[activity] client_secret``).
 
 The host's settings are read here; each registered game reads its own (:attr:`Config.games`) from its
 table of the file (``[scrabble]``, ``[go]``) through its settings part
@@ -31,6 +32,7 @@ from bot.host.store.backends import is_postgresql_url
 from scrabble_core.errors import echo
 
 TOKEN_ENV: Final = "DISCORD_TOKEN"
+CLIENT_SECRET_ENV: Final = "DISCORD_CLIENT_SECRET"
 LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 MAX_TURN_SECONDS: Final = 7 * 24 * 3600
 """The longest turn time limit a game (or the configured default) may have, in seconds."""
@@ -109,6 +111,65 @@ def _web_config(reader: _Reader, data: Mapping[str, object]) -> WebConfig:
     )
 
 
+DISCORD_API: Final = "https://discord.com/api/v10"
+DISCORD_CLIENTS: Final = (
+    "https://discord.com",
+    "https://ptb.discord.com",
+    "https://canary.discord.com",
+    "https://discordapp.com",
+    "https://ptb.discordapp.com",
+    "https://canary.discordapp.com",
+)
+"""The origins of Discord's clients (web and desktop) that frame an Activity."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActivityConfig:
+    """The web board as a Discord Activity: the application's OAuth2 ``client_id`` and
+    ``client_secret`` (the secret is never logged, never part of any ``repr``, never sent to a page);
+    ``api`` is Discord's API (where the code is exchanged and the user read), ``clients`` the page
+    origins that may frame the Activity (Discord's clients)."""
+
+    client_id: int
+    client_secret: str = field(repr=False)
+    api: str = DISCORD_API
+    clients: tuple[str, ...] = DISCORD_CLIENTS
+
+    @property
+    def proxy_host(self) -> str:
+        """The host of Discord's proxy that serves the Activity's page (``<client_id>.discordsays.com``)."""
+        return f"{self.client_id}.discordsays.com"
+
+
+_ACTIVITY_KEYS: Final = frozenset({"client_id", "client_secret"})
+
+
+def _activity_config(
+    reader: _Reader, data: Mapping[str, object], env: Mapping[str, str], web: WebConfig
+) -> ActivityConfig | None:
+    """``[activity]``: None unless ``client_id`` is set; the secret from ``$DISCORD_CLIENT_SECRET`` or
+    the file; the web board must be enabled (the Activity is its page)."""
+    client_id = reader.string(data, "activity.client_id", "").strip()
+    secret = (
+        env.get(CLIENT_SECRET_ENV, "").strip() or reader.string(data, "activity.client_secret", "").strip()
+    )
+    if not client_id:
+        if "client_secret" in data:
+            raise reader.error("activity.client_id", "must be set with activity.client_secret")
+        return None
+    if not client_id.isdigit() or not 15 <= len(client_id) <= 21:
+        raise reader.error("activity.client_id", "must be the application's id (its digits, from the portal)")
+    if not secret:
+        raise reader.error(
+            "activity.client_secret", f"must be set (or ${CLIENT_SECRET_ENV}) with activity.client_id"
+        )
+    if not web.enabled:
+        raise reader.error(
+            "activity.client_id", "the Activity is the web board's page: set web.enabled = true"
+        )
+    return ActivityConfig(int(client_id), secret)
+
+
 def is_ip_address(text: str) -> bool:
     """Whether ``text`` is an IPv4 or IPv6 address (``127.0.0.1``, ``::1``)."""
     try:
@@ -138,6 +199,8 @@ class Config:
     log_level: str = "INFO"
     token: str | None = field(default=None, repr=False)
     web: WebConfig = field(default_factory=WebConfig)
+    activity: ActivityConfig | None = None
+    """The web board as a Discord Activity (``[activity]``); None: the board opens by its links only."""
     shards: Shards | None = None
     """The Discord shards this process connects and whose games it owns; ``None``: one process, not
     sharded (see :mod:`bot.host.shards`)."""
@@ -267,7 +330,7 @@ class GameSettings:
 
 
 _TOP_KEYS: Final = frozenset(
-    {"token", "database", "log_level", "dev_guild_id", "ai", "turn", "web"}
+    {"token", "database", "log_level", "dev_guild_id", "ai", "turn", "web", "activity"}
     | {*_SHARD_KEYS, "shard_lease_seconds", "shard_standby"}
 )
 _AI_KEYS: Final = frozenset({"turn_timeout", "workers", "queue"})
@@ -347,6 +410,7 @@ def _host_config(
         )
     env_token = env.get(TOKEN_ENV, "").strip()
     file_token = reader.string(data, "token", "").strip()
+    web = _web_config(reader, reader.table(data, "web", _WEB_KEYS))
     return Config(
         database=database,
         ai_turn_timeout=reader.number(ai, "ai.turn_timeout", defaults.ai_turn_timeout, 0.1, 600.0),
@@ -365,7 +429,8 @@ def _host_config(
         dev_guild_id=guild or None,
         log_level=reader.choice(data, "log_level", defaults.log_level, LOG_LEVELS, fold=True),
         token=env_token or file_token or None,
-        web=_web_config(reader, reader.table(data, "web", _WEB_KEYS)),
+        web=web,
+        activity=_activity_config(reader, reader.table(data, "activity", _ACTIVITY_KEYS), env, web),
         shards=_shards(reader, data, database),
         shard_lease_seconds=reader.number(data, "shard_lease_seconds", DEFAULT_LEASE_SECONDS, 1.0, 3600.0),
         shard_standby=reader.boolean(data, "shard_standby", False),

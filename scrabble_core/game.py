@@ -351,7 +351,7 @@ class Game:
                 EventKind.PLAY,
                 seat,
                 rack,
-                play.gcg(),
+                play.record_text(self.variant.infinite),
                 breakdown.total,
                 player.score,
                 breakdown.describe(),

@@ -69,6 +69,12 @@ class SystemClock:
 class BoardLinks(Protocol):
     """Makes the web board's signed links of a game (absent when the bot serves no board)."""
 
+    @property
+    def activity(self) -> bool:
+        """Whether the board opens inside Discord as an Activity: public messages then carry the
+        Open the board button (:data:`bot.host.links.OPEN_BOARD`) instead of the spectator's link."""
+        ...
+
     def spectator(self, game_id: int) -> str:
         """The link that shows game ``game_id`` without any rack (safe to post publicly)."""
         ...

@@ -35,7 +35,7 @@ from bot.config import Config
 from bot.host.delivery import CLOSE_GRACE_SECONDS, Deliveries, Job
 from bot.host.errors import NoGameError, ServiceError, StaleTurnError, StorageError, StorageRangeError
 from bot.host.features import Feature, is_on
-from bot.host.links import with_board_link, with_seat_link
+from bot.host.links import with_board_link, with_launch_button, with_seat_link
 from bot.host.listeners import GameListener, Listeners
 from bot.host.locks import ChannelLocks
 from bot.host.messages import Message
@@ -410,6 +410,13 @@ class Host:
         if not plugin.board_links or not table.row.status.is_open:  # the board's links end with the game
             return message
         return with_board_link(message, self.links, table.row.id)
+
+    def lobby_message(self, table: AnyTable, message: Message) -> Message:
+        """A game's lobby ``message`` with the Open the board button, when the board runs as a Discord
+        Activity and the plugin's messages carry the board's links."""
+        if not self.plugins[table.row.kind].board_links:
+            return message
+        return with_launch_button(message, self.links, table.row.id)
 
     def announce(self, table: AnyTable, announcement: Announcement, pending: int | None = None) -> None:
         """After a saved change: queue its announcement in the channel's delivery task and return at

@@ -37,7 +37,7 @@ from bot.games.go.engines import Level
 from bot.games.go.kind import KIND as GO
 from bot.games.go.options import COLOURS, GoNewGame
 from bot.games.scrabble.commands import NewGame
-from bot.games.scrabble.console.cli import variant_file
+from bot.games.scrabble.console.cli import shipped_variant_names, variant_file
 from bot.games.scrabble.kind import KIND as SCRABBLE
 from bot.games.scrabble.settings import AI_LEVELS, scrabble_settings
 from bot.host import registry
@@ -50,7 +50,6 @@ from bot.web.local import LocalGame, LocalHost, local_host
 from bot.web.parts import web_part
 from scrabble_core.errors import ScrabbleError
 from scrabble_core.game import MAX_PLAYERS, MIN_PLAYERS, ChallengeMode
-from scrabble_core.variant import bundled_variant_names
 
 __all__ = ["arena_main", "main", "wilson_interval"]
 
@@ -86,8 +85,8 @@ def _common(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--variant",
-        help=f"Scrabble's board: {' or '.join(bundled_variant_names())} (default: standard), or a variant "
-        "file (FILE.toml, see assets/variants/)",
+        help=f"Scrabble's board: {', '.join(shipped_variant_names())} (default: standard; all but the "
+        "first two written as programs, see docs/boards.md), or a variant file (FILE.toml)",
     )
     parser.add_argument("--challenge", choices=[m.value for m in ChallengeMode], help="challenge mode")
     parser.add_argument("--time-limit", type=int, default=0, metavar="SECONDS", help="per turn (0: none)")
@@ -129,7 +128,7 @@ def parse_web_args(argv: Sequence[str]) -> argparse.Namespace:
     names = [name.strip() for name in args.players.split(",")]
     if any(not name for name in names) or len(set(names)) != len(names):
         parser.error("--players: every player needs a name of their own")
-    if args.variant is not None and args.variant not in bundled_variant_names():
+    if args.variant is not None and args.variant not in shipped_variant_names():
         args.variant = variant_file(parser, args.variant)
     args.names = names
     if args.game == GO:

@@ -47,7 +47,7 @@ async def run_command(
     turn = turn_of(message)
     if kind == "preview":
         play, score = preview(table.started(), seat, _move(message, table.started().board))
-        return {"move": play.gcg(), "score": score}
+        return {"move": play.record_text(table.started().variant.infinite), "score": score}
     if kind == "play":
         move = _move(message, table.started().board)
         reply = await service.play(channel, user_id, move, game_id=game_id, turn=turn)
@@ -85,11 +85,12 @@ def _tiles(value: Any) -> list[PlacedTile]:
     for item in value:
         if not isinstance(item, dict):
             raise ProtocolError("bad_message", "each tile is an object with row, col, letter and blank")
-        row, col, letter, blank = (
+        row, col, letter, blank, tile_set = (
             item.get("row"),
             item.get("col"),
             item.get("letter"),
             item.get("blank", False),
+            item.get("set"),
         )
         if (
             not whole(row)
@@ -97,11 +98,13 @@ def _tiles(value: Any) -> list[PlacedTile]:
             or not isinstance(letter, str)
             or len(letter) != 1
             or not isinstance(blank, bool)
+            or not (tile_set is None or (isinstance(tile_set, str) and len(tile_set) == 1))
         ):
             raise ProtocolError(
-                "bad_message", "each tile has an integer row and col, one letter and a blank flag"
+                "bad_message",
+                "each tile has an integer row and col, one letter, a blank flag and maybe its set",
             )
-        tiles.append(PlacedTile(row, col, letter.upper(), blank))
+        tiles.append(PlacedTile(row, col, letter.upper(), blank, tile_set))
     return tiles
 
 

@@ -170,3 +170,23 @@ async def test_expert_hints_are_searched_in_the_workers_within_their_time(
     else:
         first = parse_player_play(found[0].move, game.board, rack)
         check_play(game.board, first, rack=rack, lexicon=enable_lexicon)
+
+
+def test_hints_on_an_infinite_board_name_their_squares_signed(enable_lexicon: Lexicon) -> None:
+    """Each hint, the expert's move first, reads back as the play it names: ``0,0 down`` (never
+    ``A1``) even where a square also has a letter and a number."""
+    game = Game(get_variant("infinite"), ["a", "b"], rng=random.Random(3), lexicon=enable_lexicon)
+    generator = load_move_generator(enable_lexicon)
+    view = seat_view(game, 0)
+    found = expert_suggestions(generator, view.to_dict(), 5, None, 1)
+    found = [
+        *(hint for hint in found if not hint[0].startswith(("exchange", "pass"))),
+        *suggestions(game.board, view.rack, generator, 40),
+    ]
+    starts = {text.split(" ")[0] for text, _, _ in found}
+    assert "0,0" in starts  # a square also named A1 on a finite board
+    for text, score, _ in found:
+        play = parse_player_play(text, game.board, view.rack)
+        assert check_play(game.board, play, rack=view.rack).total == score
+        assert text == player_notation(play, game.variant)
+        assert " across " in text or " down " in text

@@ -4,6 +4,7 @@ a table of its own, each registered game's settings, errors naming the key, the 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -131,7 +132,11 @@ max_timeouts = 0
         ("colour = 1", r"config\.toml: colour: unknown setting"),
         ("[game]\nvariants = 'standard'", r"game\.variants: unknown setting"),
         ("game = 3", r"game: must be a table"),
-        ("[game]\nvariant = 'chess'", r"game\.variant: no variant 'chess' \(known: standard, super\)$"),
+        (
+            "[game]\nvariant = 'chess'",
+            r"game\.variant: no variant 'chess' "
+            r"\(known: standard, super, diamond, infinite, letter-sets, standard-program\)$",
+        ),
         (
             "[game]\nvariant_files = 'a.toml'",
             r"game\.variant_files: must be a list of strings, not 'a.toml'$",
@@ -162,7 +167,8 @@ max_timeouts = 0
         ("log_level = 'LOUD'", r"log_level: must be one of DEBUG"),
         (
             "[scrabble]\nvariant = 'chess'",
-            r"scrabble\.variant: no variant 'chess' \(known: standard, super\)$",
+            r"scrabble\.variant: no variant 'chess' "
+            r"\(known: standard, super, diamond, infinite, letter-sets, standard-program\)$",
         ),
         ("[scrabble]\ncolour = 1", r"scrabble\.colour: unknown setting \(known: ai_level, challenge_mode,"),
         ("[scrabble]\nexpert_seconds = 12", r"scrabble\.expert_seconds: must be at most ai\.turn_timeout"),
@@ -250,3 +256,48 @@ def test_the_web_servers_allowed_hosts(tmp_path: Path) -> None:
             ConfigError, match=r"^.*web\.allowed_hosts: .* is not a host name or address \(no port\)$"
         ):
             load_config(write(tmp_path, f"[web]\nallowed_hosts = [{bad!r}]\n"), {})
+
+
+ACTIVITY = '[web]\nenabled = true\n[activity]\nclient_id = "900000000000000001"\n'
+
+
+def test_the_activitys_client_id_and_secret(tmp_path: Path) -> None:
+    assert load_config(None, {}).activity is None
+    config = load_config(write(tmp_path, ACTIVITY + 'client_secret = "from-the-file"\n'), {})
+    assert config.activity is not None
+    assert (config.activity.client_id, config.activity.client_secret) == (900000000000000001, "from-the-file")
+    assert config.activity.api == "https://discord.com/api/v10"
+    assert config.activity.proxy_host == "900000000000000001.discordsays.com"
+    assert "from-the-file" not in repr(config)
+    from_env = load_config(write(tmp_path, ACTIVITY), {"DISCORD_CLIENT_SECRET": " from-the-env "})
+    assert from_env.activity is not None and from_env.activity.client_secret == "from-the-env"
+
+
+@pytest.mark.parametrize(
+    ("text", "refusal"),
+    [
+        (
+            ACTIVITY,
+            r"activity\.client_secret: must be set \(or \$DISCORD_CLIENT_SECRET\) with activity\.client_id",
+        ),
+        (
+            '[activity]\nclient_secret = "s"\n',
+            r"activity\.client_id: must be set with activity\.client_secret",
+        ),
+        (
+            '[web]\nenabled = true\n[activity]\nclient_id = "my-app"\nclient_secret = "s"\n',
+            r"activity\.client_id: must be the application's id \(its digits, from the portal\)",
+        ),
+        (
+            '[activity]\nclient_id = "900000000000000001"\nclient_secret = "s"\n',
+            r"activity\.client_id: the Activity is the web board's page: set web\.enabled = true",
+        ),
+        (
+            '[activity]\nclient_ids = "1"\n',
+            r"activity\.client_ids: unknown setting \(known: client_id, client_secret\)",
+        ),
+    ],
+)
+def test_a_wrong_activity_setting_is_refused(tmp_path: Path, text: str, refusal: str) -> None:
+    with pytest.raises(ConfigError, match=rf"^{re.escape(str(tmp_path))}/config\.toml: {refusal}$"):
+        load_config(write(tmp_path, text), {})

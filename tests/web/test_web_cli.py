@@ -157,6 +157,6 @@ def test_web_takes_a_variant_file(
         parse_web_args(["--variant", "nowhere"])
     assert exit_.value.code == 2
     assert (
-        "--variant: no variant 'nowhere': choose standard or super, or give a variant file"
-        in capsys.readouterr().err
+        "--variant: no variant 'nowhere': choose one of standard, super, diamond, infinite, letter-sets, "
+        "standard-program, or give a variant file (FILE.toml)" in capsys.readouterr().err
     )

@@ -493,12 +493,13 @@ class GoCommands(GameCommands):
     def _lobby_message(self, table: GoTable) -> Message:
         row = table.row
         mentions = (row.creator_id,) + (() if table.options.opponent is None else (table.options.opponent,))
-        return Message(
+        message = Message(
             text.lobby_text(table.options, row.seats[0], row.creator_id),
             mentions=mentions,
             buttons=(GoButton.JOIN, GoButton.CANCEL),
             game=row.id,
         )
+        return self.host.lobby_message(table, message)
 
 
 def _take_back(game: Game, count: int) -> list[Move]:

@@ -32,7 +32,7 @@ RawSuggestion = tuple[str, int, str]
 def suggestions(board: Board, rack: str, generator: MoveGenerator, limit: int) -> list[RawSuggestion]:
     """At most ``limit`` plays of ``rack`` on ``board``, best first (:func:`scrabble_core.hints.hints`)."""
     found = hints(board, rack, generator, limit)
-    return [(player_notation(hint.play), hint.score, hint.leave) for hint in found.moves]
+    return [(player_notation(hint.play, board.variant), hint.score, hint.leave) for hint in found.moves]
 
 
 def view_suggestions(generator: MoveGenerator, view: dict[str, Any], limit: int) -> list[RawSuggestion]:
@@ -72,7 +72,7 @@ def _suggestion(seat: SeatView, move: Move) -> RawSuggestion:
     if isinstance(move, Exchange):
         return (f"exchange {move.tiles}", 0, _kept(seat.rack, move.tiles))
     score = score_placements(seat.board, move.placements(), move.across).total
-    return (player_notation(move), score, _kept(seat.rack, move.rack_tiles()))
+    return (player_notation(move, seat.board.variant), score, _kept(seat.rack, move.rack_tiles()))
 
 
 def _kept(rack: str, tiles: str) -> str:

@@ -180,7 +180,8 @@ async def rack_message(
     game = table.started()
     rack = game.players[seat.seat].rack
     image = await _rendered("rack.png", renderer.rack, rack, game.variant, urgent=urgent)
-    return Message(text.rack_text(rack, table.row.channel_id), image, private=True)
+    shown = text.rack_with_sets(game.variant, rack)
+    return Message(text.rack_text(shown, table.row.channel_id), image, private=True)
 
 
 def rack_not_sent_message(table: ScrabbleTable, user_id: int) -> Message:

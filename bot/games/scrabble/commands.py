@@ -106,7 +106,9 @@ class ScrabbleCommands(GameCommands):
             raise NoBoardError
 
     def _lobby_message(self, table: ScrabbleTable) -> Message:
-        return announcements.lobby_message(table, programs=self.host.links is not None)
+        return self.host.lobby_message(
+            table, announcements.lobby_message(table, programs=self.host.links is not None)
+        )
 
     def _table(self, channel_id: int, game_id: int | None = None) -> ScrabbleTable:
         """The channel's Scrabble game (``game_id`` if given).
@@ -595,7 +597,8 @@ class ScrabbleCommands(GameCommands):
             play, score = preview(table.game, seat, move)
         except ScrabbleError as error:
             return str(error)
-        return f"{play.gcg()}: {score} {'point' if score == 1 else 'points'}"
+        text = play.record_text(table.game.variant.infinite)
+        return f"{text}: {score} {'point' if score == 1 else 'points'}"
 
     async def board(self, channel_id: int) -> Message:
         """The board with the last play highlighted, the scores and whose turn it is. It names the

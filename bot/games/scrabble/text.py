@@ -15,6 +15,7 @@ from bot.host.messages import channel_link, mention
 from bot.host.seats import is_program, shown
 from bot.host.store import SeatRow, StatsRow
 from scrabble_core.game import MAX_PLAYERS, Event, EventKind, Game
+from scrabble_core.variant import Variant
 
 
 def seat_label(seat: SeatRow) -> str:
@@ -125,6 +126,17 @@ def final_text(game: Game, seats: Sequence[SeatRow]) -> str:
 def rack_text(rack: str, channel_id: int) -> str:
     """The private rack message."""
     return f"Your rack in {channel_link(channel_id)}: {rack or '(empty)'}"
+
+
+def rack_with_sets(variant: Variant, rack: str) -> str:
+    """A rack as text: its tiles as they are typed (letters, ``?`` a blank, a set tile's number), then
+    what each set tile on it may be played as: ``AEIN12? (set tiles: 1 [AE], 2 [IOU])``."""
+    sets = [
+        f"{symbol} {tile_set.text}"
+        for symbol in dict.fromkeys(rack)
+        if (tile_set := variant.tile_set(symbol))
+    ]
+    return f"{rack} (set tiles: {', '.join(sets)})" if sets else rack
 
 
 def hint_text(rack: str, suggestions: Sequence[Suggestion], used: int, allowed: int) -> str:

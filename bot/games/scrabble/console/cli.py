@@ -30,7 +30,7 @@ from scrabble_core.errors import VariantError, echo
 from scrabble_core.game import MAX_PLAYERS, MIN_PLAYERS, ChallengeMode
 from scrabble_core.lexicon import ENGLISH_ALPHABET, Lexicon, LexiconError, load_lexicon
 from scrabble_core.movegen import MoveGenerator, load_move_generator
-from scrabble_core.variant import add_variant_file, bundled_variant_names
+from scrabble_core.variant import add_variant_file, bundled_variant_names, example_variant_names
 
 PROG: Final = CONSOLE.program
 NOTICE_AFTER: Final = 0.3
@@ -63,8 +63,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument(
         "--variant",
         metavar="NAME|FILE.toml",
-        help=f"the board: {' or '.join(bundled_variant_names())} (default: standard), or a variant file "
-        "(see assets/variants/)",
+        help=f"the board: {', '.join(bundled_variant_names())} (default: standard), an example board "
+        f"written as a program ({', '.join(example_variant_names())}: see docs/boards.md), or a variant "
+        "file (see assets/variants/)",
     )
     parser.add_argument(
         "--challenge", choices=[mode.value for mode in ChallengeMode], help="challenge mode (default: void)"
@@ -93,7 +94,7 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     if given and args.resume is not None:
         parser.error(f"--resume continues a saved game with its own options: drop {', '.join(given)}")
     args.new_options = bool(given)
-    if args.variant is not None and args.variant not in bundled_variant_names():
+    if args.variant is not None and args.variant not in shipped_variant_names():
         args.variant = variant_file(parser, args.variant)
     players = [name.strip() for name in (args.players or login_name()).split(",")]
     if any(not name for name in players) or len(set(players)) != len(players):
@@ -105,13 +106,18 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     return args
 
 
+def shipped_variant_names() -> list[str]:
+    """The names ``--variant`` takes: the bundled variants and the examples."""
+    return [*bundled_variant_names(), *example_variant_names()]
+
+
 def variant_file(parser: argparse.ArgumentParser, value: str) -> str:
     """The name of the variant file ``value`` once added (:func:`add_variant_file`); a usage error
     when it is not a bundled name nor a valid ``.toml`` file."""
     if not value.endswith(".toml"):
         parser.error(
-            f"--variant: no variant {echo(value, ECHO_LENGTH - 1)}: choose {' or '.join(bundled_variant_names())}, or give "
-            "a variant file (FILE.toml)"
+            f"--variant: no variant {echo(value, ECHO_LENGTH - 1)}: choose one of "
+            f"{', '.join(shipped_variant_names())}, or give a variant file (FILE.toml)"
         )
     try:
         return add_variant_file(Path(value))

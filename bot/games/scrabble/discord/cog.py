@@ -172,7 +172,7 @@ class ScrabbleCog(
         name="play", description="Play a word: 8H QUIZ goes across, H8 QUIZ down, ?E is a blank"
     )
     @app_commands.describe(
-        move="Coordinate and word, e.g. 8H QUIZ (across) or H8 QUIZ (down); ?E is a blank E"
+        move="8H QUIZ (across), H8 QUIZ (down), -3,5 across QUIZ (infinite board); ?E a blank, [1E] a set tile"
     )
     async def play(self, interaction: discord.Interaction[GameBot], move: str) -> None:
         """Play ``move`` on your turn."""
@@ -196,7 +196,7 @@ class ScrabbleCog(
     @app_commands.command(
         name="exchange", description="Exchange tiles with the bag (at least 7 must be left in it)"
     )
-    @app_commands.describe(tiles="The tiles to give back, e.g. QVV? (? is a blank)")
+    @app_commands.describe(tiles="The tiles to give back, e.g. QVV? (? is a blank, 1 is set tile 1)")
     async def exchange(self, interaction: discord.Interaction[GameBot], tiles: str) -> None:
         """Exchange ``tiles`` on your turn; the new rack comes by DM."""
         user_id = interaction.user.id
