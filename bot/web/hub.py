@@ -134,22 +134,14 @@ class Hub:
             events = [event for event in channel.buffer if event["seq"] > last_seq]
             if len(events) == channel.seq - last_seq:
                 missed = events
-        seat = connection.seat_in(table)
-        seat_row = table.row.seats[seat] if seat is not None else None
-        return {
-            "type": "welcome",
-            "protocol": 1,
-            "game_id": game_id,
-            "kind": table.row.kind,
-            "you": {
-                "role": connection.grant.role.value,
-                "seat": seat,
-                "name": seat_row.name if seat_row else None,
-            },
-            "seq": channel.seq,
-            "state": part.state(table, seat, self._now()),
-            "missed": missed,
-        }
+        return _welcome(connection.grant, table, channel.seq, missed, self._now())
+
+    def ended(self, grant: Grant, table: AnyTable) -> dict[str, Any]:
+        """The ``welcome`` of a connection with ``grant`` to ``table``'s game, which is over: its final
+        state and ``final``, no events (the connection joins nothing; the server closes it)."""
+        welcome = _welcome(grant, table, 0, None, self._now())
+        welcome["final"] = web_part(table.row.kind).final(table)
+        return welcome
 
     def connected(self, grant: Grant) -> bool:
         """Whether a connection that said hello with ``grant`` (its game, role and number) is open."""
@@ -200,6 +192,28 @@ class Hub:
             del self._channels[table.row.id]
             connections = list(channel.connections)
             asyncio.get_running_loop().call_later(GAME_OVER_GRACE, _close_all, connections)
+
+
+def _welcome(
+    grant: Grant, table: AnyTable, seq: int, missed: list[dict[str, Any]] | None, now: float
+) -> dict[str, Any]:
+    """The ``welcome`` of a connection with ``grant`` to ``table``'s game at event ``seq``.
+
+    Raises:
+        ProtocolError: its token plays no seat of the game any more.
+    """
+    seat = seat_of(grant, table.row.seats)
+    seat_row = table.row.seats[seat] if seat is not None else None
+    return {
+        "type": "welcome",
+        "protocol": 1,
+        "game_id": table.row.id,
+        "kind": table.row.kind,
+        "you": {"role": grant.role.value, "seat": seat, "name": seat_row.name if seat_row else None},
+        "seq": seq,
+        "state": web_part(table.row.kind).state(table, seat, now),
+        "missed": missed,
+    }
 
 
 def _close_all(connections: list[Connection]) -> None:

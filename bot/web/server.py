@@ -28,9 +28,10 @@ from aiohttp import WSMsgType, web
 
 from bot.config import ActivityConfig, Config
 from bot.host.commands import GameCommands
-from bot.host.errors import ServiceError
+from bot.host.errors import NoGameError, ServiceError
 from bot.host.registry import is_refusal
 from bot.host.runner import Host
+from bot.host.table import AnyTable
 from bot.web.activity import ActivitySignIn
 from bot.web.errors import ProtocolError, error_body
 from bot.web.hub import Connection, Hub
@@ -50,6 +51,7 @@ CLOSE_HELLO: Final = 4000
 CLOSE_RATE: Final = 4008
 CLOSE_TOO_LARGE: Final = 1009
 CLOSE_GOING_AWAY: Final = 1001
+CLOSE_GAME_OVER: Final = 1000
 HEARTBEAT_SECONDS: Final = 20.0
 ACTIVITY_PAGE: Final = "/"
 SIGN_IN: Final = "/activity/session"
@@ -346,7 +348,7 @@ class WebServer:
             if last_seq is not None and (not isinstance(last_seq, int) or isinstance(last_seq, bool)):
                 raise ProtocolError("bad_message", "last_seq must be an integer or null")
             grant = self.signer.verify(token)
-            table = self.service.host.open_table(grant.game_id)
+            table = await self._table(grant.game_id)
             web_part(table.row.kind)
             seat_of(grant, table.row.seats)
             if self._addresses[address] >= self.limits.per_address:
@@ -360,11 +362,34 @@ class WebServer:
                 await ws.send_str(_reply(message_id, error=error))
                 await ws.close(code=CLOSE_HELLO, message=b"hello refused")
             return None
+        if not table.row.status.is_open:
+            await ws.send_str(json.dumps(self.hub.ended(grant, table)))
+            await ws.close(code=CLOSE_GAME_OVER, message=b"game over")
+            return None
         connection = self._connection(ws, grant)
         welcome = self.hub.join(connection, table, last_seq)
         connection.send(json.dumps(welcome))
         logger.info("game %d: a %s connected", grant.game_id, grant.role.value)
         return connection
+
+    async def _table(self, game_id: int) -> AnyTable:
+        """Game ``game_id``: an open one as it stands, or one that is over as the store keeps it.
+
+        Raises:
+            NoGameError: no such game, or one this host cannot show (another shard's, unreadable).
+        """
+        host = self.service.host
+        try:
+            return host.open_table(game_id)
+        except NoGameError:
+            try:
+                row = await host.store.game(game_id)
+                plugin = None if row is None or row.status.is_open else host.plugins.get(row.kind)
+                if row is not None and plugin is not None:
+                    return plugin.restore(row)
+            except Exception as error:  # a kept game that cannot be read is shown as gone
+                logger.warning("game %d: its record cannot be read (%s)", game_id, error)
+            raise
 
     def _connection(self, ws: web.WebSocketResponse, grant: Grant) -> Connection:
         def abort(code: int) -> None:

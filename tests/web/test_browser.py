@@ -171,7 +171,7 @@ class Viewer:
 def open_page(browser: Browser, tmp_path: Path) -> Iterator[Callable[..., Viewer]]:
     contexts: list[BrowserContext] = []
 
-    def make(url: str, width: int = 1280, height: int = 800) -> Viewer:
+    def make(url: str, width: int = 1280, height: int = 800, status: str = "Live") -> Viewer:
         context = browser.new_context(viewport={"width": width, "height": height})
         contexts.append(context)
         page = context.new_page()
@@ -191,7 +191,7 @@ def open_page(browser: Browser, tmp_path: Path) -> Iterator[Callable[..., Viewer
         websockets: list[WebSocket] = []
         page.on("websocket", lambda websocket: websockets.append(websocket))  # noqa: PLW0108 (a bound builtin is refused)
         page.goto(url)
-        expect(page.locator("#connection")).to_have_text("Live")
+        expect(page.locator("#connection")).to_have_text(status)
         return Viewer(page, errors, websockets)
 
     yield make
@@ -678,7 +678,7 @@ def test_resigning_ends_the_game_on_every_page_with_the_final_scores(
     expect(alice.page.locator("#turn")).to_have_text("Game over: Bob wins")
     expect(bob.page.locator("#turn")).to_have_text("Game over: you win")
     for viewer in (alice, bob):
-        expect(viewer.page.locator("#final-scores .name")).to_have_text(["Bob", "Alice"])
+        expect(viewer.page.locator("#final-scores .name")).to_have_text(["Bob", "Alice (resigned)"])
         expect(viewer.page.locator("#gcg")).to_have_attribute(
             "download", re.compile(r"^scrabble-game-\d+\.gcg$")
         )

@@ -134,3 +134,21 @@ async def test_play_resumes_from_the_dead_stone_phase_and_spectators_cannot_act(
     mine = await _until(bob, lambda state: state["phase"] == "play")
     assert mine["click"] == "play"
     assert [action["label"] for action in mine["actions"]] == ["Pass", "Undo", "Resign"]
+
+
+async def test_a_finished_go_games_links_show_its_end_with_the_sgf(make_web: MakeWeb) -> None:
+    web, go = await _go(make_web)
+    game_id = web.game_id()
+    await go.play(CHANNEL, ALICE.id, "C3")
+    await go.resign(CHANNEL, BOB.id)
+    for token in (web.signer.token(game_id, Role.PLAYER, 0), web.signer.token(game_id, Role.SPECTATOR)):
+        client, welcome = await web.connect(token)
+        assert welcome["type"] == "welcome" and welcome["kind"] == "go", welcome
+        state, final = welcome["state"], welcome["final"]
+        assert state["over"] is True and state["winners"] == [0] and state["actions"] == []
+        assert _cells(state)[2] == "..X.."
+        assert final["result"] == "B+R"
+        assert final["text"].startswith("Game over: Black (Alice) wins by resignation.")
+        assert final["sgf"].startswith("(;") and "RE[B+R]" in final["sgf"] and ";B[cc]" in final["sgf"]
+        assert "PB[Alice]" in final["sgf"] and "PW[Bob]" in final["sgf"]
+        assert await client.closed() == 1000

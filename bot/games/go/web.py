@@ -15,6 +15,7 @@ from typing import Any, Final
 
 from bot.games.go import text
 from bot.games.go.commands import GoCommands
+from bot.games.go.sgf import export_sgf
 from bot.games.go.table import GoTable, colour_of, seat_of_colour
 from bot.host.store import GameStatus
 from bot.host.table import AnyTable
@@ -118,8 +119,19 @@ class GoWeb:
         cancelled = table.row.status is GameStatus.CANCELLED
         game = None if table.game is None else table.game.game
         if game is None or cancelled or game.result is None:
-            return {"cancelled": cancelled, "result": "", "text": "The game ended without a result."}
-        return {"cancelled": False, "result": game.result, "text": text.result_text(game, table.row.seats)}
+            return {
+                "cancelled": cancelled,
+                "result": "",
+                "text": "The game ended without a result.",
+                "sgf": "",
+            }
+        black, white = (seat.name for seat in table.row.seats)
+        return {
+            "cancelled": False,
+            "result": game.result,
+            "text": text.result_text(game, table.row.seats),
+            "sgf": export_sgf(game, black=black, white=white),
+        }
 
     def summary(self, table: AnyTable) -> str:
         text_ = self.final(table)["text"]

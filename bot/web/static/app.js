@@ -156,7 +156,7 @@ function renderFinal() {
       el(
         "li",
         { class: won(player) ? "winner" : null },
-        el("span", { class: "name" }, player.name),
+        el("span", { class: "name" }, player.name, player.resigned ? " (resigned)" : null),
         el("span", { class: "score" }, String(player.score)),
       )),
   );
@@ -252,11 +252,12 @@ function followCursor() {
 
 // ---- Commands -----------------------------------------------------------------------------------
 
-async function command(type, fields = {}) {
+/** Send a command and show its reply: in the feedback line, unless `inPanel` (the caller shows it). */
+async function command(type, fields = {}, { inPanel = false } = {}) {
   const reply = await page.connection.send(type, fields);
   if (reply.ok) {
     if (reply.result?.message) {
-      setFeedback(reply.result.message, "ok");
+      if (!inPanel) setFeedback(reply.result.message, "ok");
       announce(reply.result.message);
     }
   } else {
@@ -303,7 +304,7 @@ function armResign() {
 }
 
 async function hint() {
-  const reply = await command("hint");
+  const reply = await command("hint", {}, { inPanel: true });
   if (reply.ok) {
     byId("hint-panel").hidden = false;
     byId("hint-text").textContent = reply.result.message;
@@ -509,6 +510,7 @@ function onWelcome(message) {
     return;
   }
   page.you = message.you;
+  page.final = message.final ?? null;
   receiveState(message.state);
   for (const missed of message.missed ?? []) announceEvents(missed);
   render();
@@ -534,7 +536,6 @@ function onEvent(message) {
   if (message.type === "game_over") {
     page.final = message.final;
     page.tentative.recall();
-    setStatus("Game over", "ok");
   }
   render();
   if (message.type !== "state") schedulePreviewIfPlaced();

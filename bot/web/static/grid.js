@@ -28,9 +28,11 @@ class GridView {
     this.timer = el("p", { id: "grid-timer", class: "timer", role: "timer", hidden: true });
     this.info = el("ul", { id: "grid-info", class: "grid-info" });
     this.result = el("p", { id: "grid-final", class: "grid-final", role: "status", hidden: true });
+    this.record = el("a", { id: "grid-record", class: "button", hidden: true }, "Download the game (SGF)");
     this.actions = el("div", { id: "grid-actions", class: "actions" });
     this.feedback = el("p", { id: "grid-feedback", class: "feedback", "aria-live": "polite" });
     this.history = el("ol", { id: "grid-history", class: "grid-history" });
+    this.playPanel = el("section", { class: "panel play-panel", "aria-label": "Your moves" }, this.feedback, this.actions);
     this.root = el(
       "main",
       { id: "grid-layout", class: "layout grid-layout" },
@@ -39,8 +41,8 @@ class GridView {
         "div",
         { class: "side" },
         el("section", { class: "panel players-panel", "aria-label": "Players" }, this.players),
-        el("section", { class: "panel status-panel", "aria-label": "Turn" }, this.turn, this.timer, this.result, this.info),
-        el("section", { class: "panel play-panel", "aria-label": "Your moves" }, this.feedback, this.actions),
+        el("section", { class: "panel status-panel", "aria-label": "Turn" }, this.turn, this.timer, this.result, this.info, this.record),
+        this.playPanel,
         el("section", { class: "panel history-panel", "aria-label": "Moves" }, el("h2", {}, "Moves"), this.history),
       ),
     );
@@ -51,6 +53,7 @@ class GridView {
 
   welcome(message) {
     this.you = message.you;
+    this.final = message.final ?? null;
     this.receive(message.state);
     this.render();
   }
@@ -93,12 +96,17 @@ class GridView {
     const label = byId("game-label");
     if (label) label.textContent = `Game ${state.game_id}`;
     this.renderBoard(state.grid, state.click !== null);
+    // Once over, the winners first.
+    const won = (player) => (state.over && state.winners.includes(player.seat) ? 1 : 0);
     fill(
       this.players,
-      ...state.players.map((player) =>
+      ...[...state.players].sort((a, b) => won(b) - won(a)).map((player) =>
         el(
           "li",
-          { class: player.seat === state.current ? "grid-player to-move" : "grid-player", "data-seat": player.seat },
+          {
+            class: `grid-player${player.seat === state.current ? " to-move" : ""}${won(player) ? " winner" : ""}`,
+            "data-seat": player.seat,
+          },
           el("span", { class: "name" }, player.name),
           player.colour ? el("span", { class: "colour" }, ` (${player.colour})`) : null,
           player.seat === this.you.seat ? el("span", { class: "you" }, " — you") : null,
@@ -107,7 +115,8 @@ class GridView {
       ),
     );
     this.turn.textContent = this.turnLine();
-    fill(this.info, ...state.info.map((line) => el("li", {}, line)));
+    const result = new Set(this.final?.text.split("\n") ?? []); // shown once, above the lines
+    fill(this.info, ...state.info.filter((line) => !result.has(line)).map((line) => el("li", {}, line)));
     fill(this.history, ...(state.history ?? []).map((entry) => this.historyLine(entry)));
     this.renderTimer();
     fill(
@@ -120,6 +129,18 @@ class GridView {
     );
     this.result.hidden = !this.final;
     this.result.textContent = this.final ? this.final.text : "";
+    this.playPanel.hidden = state.over || this.you.seat === null;
+    this.renderRecord(state);
+  }
+
+  /** The link to download the record of a game that is over (SGF). */
+  renderRecord(state) {
+    const sgf = this.final?.sgf;
+    this.record.hidden = !sgf;
+    if (!sgf || this.record.dataset.url) return;
+    this.record.dataset.url = URL.createObjectURL(new Blob([sgf], { type: "application/x-go-sgf" }));
+    this.record.href = this.record.dataset.url;
+    this.record.download = `go-game-${state.game_id}.sgf`;
   }
 
   turnLine() {

@@ -36,11 +36,11 @@ export function renderRack(root, variant, tentative, { selected, exchange }) {
   fill(root, ...buttons);
 }
 
-/** A rack tile: its letter and points, a blank empty, a set tile its set's letters ("A/E"). */
+/** A rack tile: its letter and points, a blank "?", a set tile its set's letters ("A/E"). */
 function rackTile(variant, letter) {
   const set = tileSet(variant, letter);
   if (set) return tileElement(Object.keys(set.letters).join("/"), tileValue(variant, letter), { set: true });
-  return tileElement(letter === "?" ? "" : letter, letter === "?" ? null : tileValue(variant, letter), {
+  return tileElement(letter, letter === "?" ? null : tileValue(variant, letter), {
     blank: letter === "?",
   });
 }
