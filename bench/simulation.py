@@ -35,13 +35,11 @@ import random
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:  # imported in the measuring process, from the code measured
-    from scrabble_core.ai import Candidate, MoveSource
-    from scrabble_core.board import Board
+    from scrabble_core.ai import MoveSource
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -79,7 +77,11 @@ def measure(views: list[dict[str, object]], iterations: int, leaves: str, python
 
     lexicon = load_enable()
     native = load_move_generator(lexicon)
-    generator: MoveSource = _Plain(native) if python else native
+    generator: MoveSource = native
+    if python:  # this tree only: an older tree is measured on its native path
+        from scrabble_core.ai_types import PlainSource
+
+        generator = PlainSource(native)
     model = load_leave_model(Path(leaves))
     seat_views = [SeatView.from_dict(view) for view in views]
     playouts = [0]
@@ -112,26 +114,6 @@ def measure(views: list[dict[str, object]], iterations: int, leaves: str, python
         total += simulate(view, index + 1)
     seconds = time.process_time() - started
     return {"iterations": total, "playouts": playouts[0], "cpu_s": seconds}
-
-
-class _Plain:
-    """A move generator as a plain move source (the simulation then takes its Python path)."""
-
-    def __init__(self, generator: MoveSource) -> None:
-        self.generator = generator
-
-    def generate(self, board: Board, rack: str) -> Sequence[Candidate]:
-        return self.generator.generate(board, rack)
-
-    def best(
-        self, board: Board, rack: str, leave_value: Callable[[str], float] | None = None
-    ) -> Candidate | None:
-        return self.generator.best(board, rack, leave_value)
-
-    def top(
-        self, board: Board, rack: str, count: int, leave_value: Callable[[str], float] | None = None
-    ) -> Sequence[Candidate]:
-        return self.generator.top(board, rack, count, leave_value)
 
 
 def run_code(name: str, code: Path, args: argparse.Namespace, views_file: Path) -> dict[str, float]:

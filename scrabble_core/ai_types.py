@@ -16,7 +16,15 @@ from scrabble_core.game import TURN_KINDS, EventKind, Game
 from scrabble_core.move import Play
 from scrabble_core.variant import Variant, variant_from_dict, variant_to_dict
 
-__all__ = ["DEFAULT_BUDGET", "Candidate", "ExpertBudget", "MoveSource", "SeatView", "seat_view"]
+__all__ = [
+    "DEFAULT_BUDGET",
+    "Candidate",
+    "ExpertBudget",
+    "MoveSource",
+    "PlainSource",
+    "SeatView",
+    "seat_view",
+]
 
 
 class Candidate(Protocol):
@@ -44,6 +52,28 @@ class MoveSource(Protocol):
     def top(
         self, board: Board, rack: str, count: int, leave_value: Callable[[str], float] | None = None
     ) -> Sequence[Candidate]: ...
+
+
+class PlainSource:
+    """``generator`` as a plain :class:`MoveSource`: the searches that take a
+    :class:`~scrabble_core.movegen.MoveGenerator`'s native path (the simulation, the endgame) take
+    their pure-Python path over it, with the same moves (for the differential tests and benches)."""
+
+    def __init__(self, generator: MoveSource) -> None:
+        self.generator = generator
+
+    def generate(self, board: Board, rack: str) -> Sequence[Candidate]:
+        return self.generator.generate(board, rack)
+
+    def best(
+        self, board: Board, rack: str, leave_value: Callable[[str], float] | None = None
+    ) -> Candidate | None:
+        return self.generator.best(board, rack, leave_value)
+
+    def top(
+        self, board: Board, rack: str, count: int, leave_value: Callable[[str], float] | None = None
+    ) -> Sequence[Candidate]:
+        return self.generator.top(board, rack, count, leave_value)
 
 
 @dataclass(frozen=True, slots=True)

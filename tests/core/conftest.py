@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from scrabble_core.ai_types import Candidate, MoveSource
+from scrabble_core.ai_types import MoveSource, PlainSource
 from scrabble_core.board import Board
 from scrabble_core.errors import ScrabbleError
 from scrabble_core.game import ChallengeMode, Game
@@ -248,27 +248,7 @@ def own_midgame_rows() -> list[str]:
     ]
 
 
-class PythonPath:
-    """A move generator as a plain move source (see ``python_generator``)."""
-
-    def __init__(self, generator: MoveGenerator) -> None:
-        self.generator = generator
-
-    def generate(self, board: Board, rack: str) -> Sequence[Candidate]:
-        return self.generator.generate(board, rack)
-
-    def best(
-        self, board: Board, rack: str, leave_value: Callable[[str], float] | None = None
-    ) -> Candidate | None:
-        return self.generator.best(board, rack, leave_value)
-
-    def top(
-        self, board: Board, rack: str, count: int, leave_value: Callable[[str], float] | None = None
-    ) -> Sequence[Candidate]:
-        return self.generator.top(board, rack, count, leave_value)
-
-
 @pytest.fixture(scope="session")
 def python_generator(enable_generator: MoveGenerator) -> MoveSource:
     """The ENABLE generator as a plain move source: the native searches take their Python path."""
-    return PythonPath(enable_generator)
+    return PlainSource(enable_generator)
