@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final
 
 from scrabble_core.ai_types import DEFAULT_BUDGET, ExpertBudget, MoveSource, SeatView
 from scrabble_core.endgame import solve_endgame
@@ -56,6 +56,7 @@ Clock = Callable[[], float]
 SIMULATION: Final = "simulation"
 PRE_ENDGAME: Final = "pre-endgame"
 ENDGAME: Final = "endgame"
+_PHASES: Final = (SIMULATION, PRE_ENDGAME, ENDGAME)
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +72,29 @@ class ExpertShare:
     phase: str
     stats: SimStats | None
     move: str | None
+
+    def to_dict(self) -> dict[str, object]:
+        """The share as plain data (JSON), for :meth:`from_dict` in another process."""
+        return {
+            "phase": self.phase,
+            "stats": None if self.stats is None else self.stats.to_dict(),
+            "move": self.move,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> ExpertShare:
+        """The share :meth:`to_dict` gave, equal to it.
+
+        Raises:
+            KeyError, TypeError, ValueError: ``data`` is not a share's (a field missing or of the wrong
+                type, an unknown phase; see :meth:`SimStats.from_dict`).
+        """
+        name, stats, move = data["phase"], data["stats"], data["move"]
+        if name not in _PHASES:
+            raise ValueError(f"an expert share of no known phase: {str(name)[:40]!r}")
+        if move is not None and not isinstance(move, str):
+            raise TypeError(f"an expert share's move is {type(move).__name__}, not GCG")
+        return cls(name, None if stats is None else SimStats.from_dict(stats), move)
 
 
 def phase(view: SeatView) -> str:

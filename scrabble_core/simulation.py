@@ -48,9 +48,9 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final, TypeVar
 
 from scrabble_core.ai_types import DEFAULT_BUDGET, Candidate, MoveSource, SeatView
 from scrabble_core.board import Board
@@ -99,6 +99,7 @@ INFERENCE_STREAM: Final = 1 << 32
 """The share number whose stream seeds a share's inference (no share draws its deals from it)."""
 
 Clock = Callable[[], float]
+_T = TypeVar("_T")
 Ranked = tuple[tuple[float, Move, int], ...]
 """Candidates as ``(static equity, move, points)``, best first."""
 
@@ -133,6 +134,53 @@ class SimStats:
     sums: tuple[float, ...]
     squares: tuple[float, ...]
     active: tuple[bool, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        """The statistics as plain data (JSON), for :meth:`from_dict` in another process: the sums
+        are floats, which JSON carries exactly."""
+        return {
+            "moves": list(self.moves),
+            "iterations": self.iterations,
+            "counts": list(self.counts),
+            "sums": list(self.sums),
+            "squares": list(self.squares),
+            "active": list(self.active),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SimStats:
+        """The statistics :meth:`to_dict` gave, equal to them.
+
+        Raises:
+            KeyError, TypeError, ValueError: ``data`` is not statistics' (a field missing or of the
+                wrong type, a negative count, a sum that is not finite, or lists of other lengths than
+                the candidates').
+        """
+        moves = tuple(_exact(move, str, "a candidate") for move in data["moves"])
+        iterations = _exact(data["iterations"], int, "the iterations")
+        counts = tuple(_exact(count, int, "a count") for count in data["counts"])
+        sums = tuple(_exact(total, float, "a sum") for total in data["sums"])
+        squares = tuple(_exact(total, float, "a sum of squares") for total in data["squares"])
+        active = tuple(_exact(alive, bool, "an active flag") for alive in data["active"])
+        if any(len(column) != len(moves) for column in (counts, sums, squares, active)):
+            raise ValueError(f"simulation statistics of {len(moves)} candidates need {len(moves)} of each")
+        if iterations < 0 or any(count < 0 for count in counts):
+            raise ValueError("simulation statistics cannot count below zero")
+        if not all(math.isfinite(total) for total in (*sums, *squares)):
+            raise ValueError("simulation statistics have finite sums")
+        return cls(moves, iterations, counts, sums, squares, active)
+
+
+def _exact(value: object, kind: type[_T], name: str) -> _T:
+    """``value``, checked to be exactly of ``kind`` (as JSON gives it: a bool is no int, an int no
+    float).
+
+    Raises:
+        TypeError: it is not.
+    """
+    if type(value) is not kind or not isinstance(value, kind):
+        raise TypeError(f"{name} of simulation statistics is {type(value).__name__}, not {kind.__name__}")
+    return value
 
 
 def candidates(

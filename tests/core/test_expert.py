@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
+import json
+import math
 import pickle
 import random
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from scrabble_core.ai import (
     ExpertBudget,
@@ -30,7 +35,7 @@ from scrabble_core.game import Game
 from scrabble_core.leaves import LeaveModel
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.movegen import MoveGenerator
-from scrabble_core.simulation import merge_stats, simulation_result
+from scrabble_core.simulation import SimStats, merge_stats, simulation_result
 from scrabble_core.variant import get_variant
 
 BUDGET = ExpertBudget(iterations=6, endgame_nodes=50, pre_endgame_nodes=1)
@@ -130,3 +135,61 @@ def test_more_than_two_players_get_the_static_choice(
     for view in _views(enable_lexicon, enable_generator, 6, players=3).values():
         hard = choose_move(view, enable_generator, Level.HARD, random.Random(0))
         assert expert_move(view, enable_generator, model, random.Random(1), budget=BUDGET) == hard
+
+
+@st.composite
+def sim_stats(draw: st.DrawFn, candidates: int | None = None) -> SimStats:
+    """Statistics of ``candidates`` candidates (any number by default) as a share may hold them."""
+    size = draw(st.integers(0, 6)) if candidates is None else candidates
+    column = st.lists(st.floats(-1e12, 1e12), min_size=size, max_size=size)  # spreads of points, summed
+    return SimStats(
+        tuple(f"{index + 1}A XX" for index in range(size)),
+        draw(st.integers(0, 10**6)),
+        tuple(draw(st.lists(st.integers(0, 10**6), min_size=size, max_size=size))),
+        tuple(draw(column)),
+        tuple(draw(column)),
+        tuple(draw(st.lists(st.booleans(), min_size=size, max_size=size))),
+    )
+
+
+@given(
+    st.one_of(
+        st.builds(ExpertShare, st.sampled_from([SIMULATION, PRE_ENDGAME]), sim_stats(), st.none()),
+        st.builds(ExpertShare, st.just(ENDGAME), st.none(), st.one_of(st.none(), st.just("8D QI"))),
+    )
+)
+def test_a_share_crosses_processes_as_json_exactly(share: ExpertShare) -> None:
+    assert ExpertShare.from_dict(json.loads(json.dumps(share.to_dict()))) == share
+
+
+@given(st.lists(sim_stats(candidates=3), min_size=1, max_size=4))
+def test_the_merge_of_shares_is_the_same_in_any_order(parts: list[SimStats]) -> None:
+    merged = {merge_stats(order) for order in itertools.permutations(parts)}
+    assert len(merged) == 1
+    (stats,) = merged
+    assert stats.iterations == sum(part.iterations for part in parts)
+    assert stats.sums == tuple(math.fsum(part.sums[index] for part in parts) for index in range(3))
+
+
+def test_what_is_not_a_share_is_refused_with_what_is_wrong(
+    views: dict[str, SeatView], enable_generator: MoveGenerator, model: LeaveModel
+) -> None:
+    share = expert_share(views[SIMULATION], enable_generator, model, 1, 0, 1, budget=BUDGET).to_dict()
+    stats = share["stats"]
+    assert isinstance(stats, dict)
+    with pytest.raises(ValueError, match=r"^an expert share of no known phase: 'opening'$"):
+        ExpertShare.from_dict(share | {"phase": "opening"})
+    with pytest.raises(TypeError, match=r"^an expert share's move is int, not GCG$"):
+        ExpertShare.from_dict(share | {"move": 8})
+    with pytest.raises(ValueError, match=r"^simulation statistics of 14 candidates need 14 of each$"):
+        ExpertShare.from_dict(share | {"stats": stats | {"counts": stats["counts"][1:]}})
+    with pytest.raises(TypeError, match=r"^a count of simulation statistics is bool, not int$"):
+        ExpertShare.from_dict(share | {"stats": stats | {"counts": [True] * 14}})
+    with pytest.raises(TypeError, match=r"^a sum of simulation statistics is str, not float$"):
+        ExpertShare.from_dict(share | {"stats": stats | {"sums": ["1.0"] * 14}})
+    with pytest.raises(ValueError, match=r"^simulation statistics cannot count below zero$"):
+        ExpertShare.from_dict(share | {"stats": stats | {"iterations": -1}})
+    with pytest.raises(ValueError, match=r"^simulation statistics have finite sums$"):
+        ExpertShare.from_dict(share | {"stats": stats | {"squares": [math.inf] * 14}})
+    with pytest.raises(KeyError, match="move"):
+        ExpertShare.from_dict({"phase": SIMULATION, "stats": stats})
