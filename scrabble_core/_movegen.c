@@ -251,32 +251,71 @@ static void lead(Walk *w, int p, int64_t node, int left, uint64_t mask, int blan
     }
 }
 
-static void walk(Walk *w, Start **order, int nstarts, uint64_t rack_mask, int blanks)
+/* Search the plays from `start`. */
+static void walk_start(Walk *w, const Start *start, uint64_t rack_mask, int blanks)
 {
     const Position *s = w->s;
     uint64_t playable = rack_mask | (blanks ? w->everything : 0);
-    for (int i = 0; i < nstarts && !w->failed; i++) {
-        const Start *start = order[i];
-        w->bounds = start->bounds;
-        if (!(w->bounds[0] > w->limit)) break;
-        w->origin = start->origin;
-        w->reach = start->reach;
-        w->anchor = start->anchor;
-        w->anchor_mask = start->mask;
-        w->anchor_free = s->tile[start->anchor] == EMPTY;
-        int origin = start->origin;
-        if (s->tile[origin] >= 0) {
-            int64_t node = follow_run(w, 0, origin);
-            int p = s->run_end[origin];
-            if (node && s->xmask[p] & (uint64_t)T(w, node + w->children) & playable)
-                place(w, p, node, w->tiles, rack_mask, blanks, s->run_points[origin], 1, 0, 0);
-        } else if (start->anchor - origin <= 1) {
-            if (s->xmask[origin] & (uint64_t)T(w, w->children) & playable)
-                place(w, origin, 0, w->tiles, rack_mask, blanks, 0, 1, 0, 0);
-        } else if (start->anchor - origin > LOOKAHEAD ||
-                   (uint64_t)T(w, w->children + start->anchor - origin) & start->mask) {
-            lead(w, origin, 0, w->tiles, rack_mask, blanks, 0, 1, 0);
-        }
+    w->bounds = start->bounds;
+    w->origin = start->origin;
+    w->reach = start->reach;
+    w->anchor = start->anchor;
+    w->anchor_mask = start->mask;
+    w->anchor_free = s->tile[start->anchor] == EMPTY;
+    int origin = start->origin;
+    if (s->tile[origin] >= 0) {
+        int64_t node = follow_run(w, 0, origin);
+        int p = s->run_end[origin];
+        if (node && s->xmask[p] & (uint64_t)T(w, node + w->children) & playable)
+            place(w, p, node, w->tiles, rack_mask, blanks, s->run_points[origin], 1, 0, 0);
+    } else if (start->anchor - origin <= 1) {
+        if (s->xmask[origin] & (uint64_t)T(w, w->children) & playable)
+            place(w, origin, 0, w->tiles, rack_mask, blanks, 0, 1, 0, 0);
+    } else if (start->anchor - origin > LOOKAHEAD ||
+               (uint64_t)T(w, w->children + start->anchor - origin) & start->mask) {
+        lead(w, origin, 0, w->tiles, rack_mask, blanks, 0, 1, 0);
+    }
+}
+
+/* Search the plays from every start of `order` in turn (every play: no bound). */
+static void walk(Walk *w, Start **order, int nstarts, uint64_t rack_mask, int blanks)
+{
+    for (int i = 0; i < nstarts && !w->failed; i++) walk_start(w, order[i], rack_mask, blanks);
+}
+
+static inline int ranked_before(const Ranked *a, const Ranked *b) /* ranked_order's a before b */
+{
+    return a->value > b->value || (a->value == b->value && a->index < b->index);
+}
+
+/* Restore the heap order of `heap` (n items, the first ranked_before all others) below item i. */
+static void sift_down(Ranked *heap, int n, int i)
+{
+    Ranked item = heap[i];
+    for (;;) {
+        int child = 2 * i + 1;
+        if (child >= n) break;
+        if (child + 1 < n && ranked_before(&heap[child + 1], &heap[child])) child++;
+        if (!ranked_before(&heap[child], &item)) break;
+        heap[i] = heap[child];
+        i = child;
+    }
+    heap[i] = item;
+}
+
+/* Search the starts ranked in w->ranked (n of them; their value their bound) in ranked_order, until
+ * the next one's bound cannot beat the plays kept: a heap, so the starts never reached are never
+ * sorted. */
+static void walk_ranked(Walk *w, int n, uint64_t rack_mask, int blanks)
+{
+    Ranked *heap = w->ranked;
+    for (int i = n / 2 - 1; i >= 0; i--) sift_down(heap, n, i);
+    while (n && !w->failed) {
+        const Start *start = &w->s->starts[heap[0].index];
+        if (!(start->bounds[0] > w->limit)) break;
+        heap[0] = heap[--n];
+        sift_down(heap, n, 0);
+        walk_start(w, start, rack_mask, blanks);
     }
 }
 
@@ -728,25 +767,6 @@ const char *set_rack(Walk *w, const unsigned char *codes, Py_ssize_t n, uint64_t
     return NULL;
 }
 
-/* Sort `n` ranked items as ranked_order does: an insertion sort for the few starts of a board, qsort for
- * longer lists. */
-static void rank(Ranked *items, int n)
-{
-    if (n > 256) {
-        qsort(items, (size_t)n, sizeof(Ranked), ranked_order);
-        return;
-    }
-    for (int i = 1; i < n; i++) {
-        Ranked item = items[i];
-        int at = i;
-        for (; at > 0 && (items[at - 1].value < item.value ||
-                          (items[at - 1].value == item.value && items[at - 1].index > item.index));
-             at--)
-            items[at] = items[at - 1];
-        items[at] = item;
-    }
-}
-
 int find_plays(Walk *w, int count, const double *bonus, long long leaves, uint64_t rack_mask, int blanks,
                double floor)
 {
@@ -811,10 +831,9 @@ int find_plays(Walk *w, int count, const double *bonus, long long leaves, uint64
             w->ranked[nstarts] = (Ranked){0, s->starts[i].bounds[0], i};
             nstarts++;
         }
-        rank(w->ranked, nstarts);
-        for (int i = 0; i < nstarts; i++) order[i] = &s->starts[w->ranked[i].index];
+        walk_ranked(w, nstarts, rack_mask, blanks);
     }
-    walk(w, order, nstarts, rack_mask, blanks);
+    if (count <= 0) walk(w, order, nstarts, rack_mask, blanks);
     if (w->failed) return -1;
 
     /* the plays, highest first: by score then in search order, or (top) by value then keeping order;

@@ -76,6 +76,7 @@ def infer(
             j = i + draws.below(len(tiles) - i)
             tiles[i], tiles[j] = tiles[j], tiles[i]
         leaves.append("".join(sorted(tiles[:kept])))
+    distinct = list(dict.fromkeys(leaves))  # a leave's weight is the leave's alone: each weighed once
     native = generator.native_board(before) if isinstance(generator, MoveGenerator) else None
     if native is not None:
         from scrabble_core._movegen import infer_weights  # the extension, present here
@@ -87,13 +88,14 @@ def infer(
             model.native_table,
             native.tiles(play.rack_tiles()),
             points,
-            [native.tiles(leave) for leave in leaves],
+            [native.tiles(leave) for leave in distinct],
             TOP_WEIGHT,
             TEMPERATURE,
         )
     else:
-        weights = [_weight(before, play, points, leave, generator, model) for leave in leaves]
-    return Inference(tuple(leaves), tuple(weights))
+        weights = [_weight(before, play, points, leave, generator, model) for leave in distinct]
+    weight = dict(zip(distinct, weights, strict=True))
+    return Inference(tuple(leaves), tuple(weight[leave] for leave in leaves))
 
 
 def leave_weight(view: SeatView, leave: str, generator: MoveSource, model: LeaveModel) -> int | None:
