@@ -1,7 +1,7 @@
 """Simulation speed: the expert's simulation in the native core and in Python, and an older version of the
 code, on the same positions in one run.
 
-    python bench/simulation.py --positions 8 --seed 1 --iterations 200 [--baseline DIR] [--pure]
+    python bench/simulation.py --positions 8 --seed 1 --iterations 200 [--baseline DIR ...] [--pure]
 
 Position ``i`` is the view of the seat on turn after ``4 + 2 * (i % 8)`` moves of a ``hard`` vs
 ``hard`` game seeded ``f"{seed}-{i}"`` (ENABLE, the standard board; the bag never nearly empty, so
@@ -12,18 +12,19 @@ CPU seconds of that process, after one untimed run on the first position. The co
 - ``native``: this tree, the simulation in C (the default where the extension is built);
 - ``python``: this tree, the simulation's pure-Python path with the native move generator behind it;
 - ``pure`` (with ``--pure``): this tree with ``SCRABBLE_PURE_PYTHON=1``, everything in Python;
-- ``baseline`` (with ``--baseline DIR``): the code in ``DIR`` (e.g. ``git archive main | tar -x -C DIR``
-  with its extension built in place: ``python setup.py build_ext --inplace`` there), its simulation as
-  it is.
+- ``baseline-1``, ``baseline-2``, ... (with ``--baseline DIR``, once for each): the code in ``DIR``
+  (e.g. ``git archive main | tar -x -C DIR`` with its extension built in place: ``python setup.py
+  build_ext --inplace`` there), its simulation as it is.
 
 Every code values leaves with the same model (``--leaves``, by default this tree's bundled one). An
 iteration is one deal played out for every candidate still simulated; a playout is one candidate played
 out on one deal (the unit of work: pruning makes later iterations cheaper). Prints one line per code:
 
     code=<name> iterations=<int> playouts=<int> cpu_s=<float> iterations_per_s=<float> playouts_per_s=<float>
+        median_iterations_per_s=<the median over the positions of each one's rate>
 
-then, with a baseline, the ratios of each code's rates to the baseline's, and ``load1`` (the one-minute
-load average at the end).
+then, for each baseline, the ratios of each other code's rates (over all positions, and the medians) to
+the baseline's, and ``load1`` (the one-minute load average at the end).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ import argparse
 import json
 import os
 import random
+import statistics
 import subprocess
 import sys
 import time
@@ -109,11 +111,20 @@ def measure(views: list[dict[str, object]], iterations: int, leaves: str, python
     simulate(seat_views[0], 0)
     playouts[0] = 0
     total = 0
+    rates = []
     started = time.process_time()
     for index, view in enumerate(seat_views):
-        total += simulate(view, index + 1)
+        before = time.process_time()
+        iterations_run = simulate(view, index + 1)
+        rates.append(iterations_run / max(time.process_time() - before, 1e-9))
+        total += iterations_run
     seconds = time.process_time() - started
-    return {"iterations": total, "playouts": playouts[0], "cpu_s": seconds}
+    return {
+        "iterations": total,
+        "playouts": playouts[0],
+        "cpu_s": seconds,
+        "median": statistics.median(rates),
+    }
 
 
 def run_code(name: str, code: Path, args: argparse.Namespace, views_file: Path) -> dict[str, float]:
@@ -150,7 +161,9 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=8)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--iterations", type=int, default=200)
-    parser.add_argument("--baseline", type=Path, help="also measure the code in this directory")
+    parser.add_argument(
+        "--baseline", type=Path, action="append", default=[], help="also measure the code in this directory"
+    )
     parser.add_argument("--pure", action="store_true", help="also measure everything in pure Python")
     parser.add_argument("--leaves", default=str(ROOT / "assets" / "leaves" / "english.json"))
     parser.add_argument("--worker", help=argparse.SUPPRESS)
@@ -166,8 +179,8 @@ def main() -> None:
     codes: list[tuple[str, Path]] = [("native", ROOT), ("python", ROOT)]
     if args.pure:
         codes.append(("pure", ROOT))
-    if args.baseline is not None:
-        codes.append(("baseline", args.baseline.resolve()))
+    baselines = [f"baseline-{index + 1}" for index in range(len(args.baseline))]
+    codes.extend((name, path.resolve()) for name, path in zip(baselines, args.baseline, strict=True))
     results: dict[str, dict[str, float]] = {}
     try:
         for name, code in codes:
@@ -175,18 +188,24 @@ def main() -> None:
             print(
                 f"code={name} iterations={result['iterations']:.0f} playouts={result['playouts']:.0f} "
                 f"cpu_s={result['cpu_s']:.2f} iterations_per_s={result['iterations'] / result['cpu_s']:.1f} "
-                f"playouts_per_s={result['playouts'] / result['cpu_s']:.1f}",
+                f"playouts_per_s={result['playouts'] / result['cpu_s']:.1f} "
+                f"median_iterations_per_s={result['median']:.1f}",
                 flush=True,
             )
     finally:
         views_file.unlink()
-    if "baseline" in results:
-        base = results["baseline"]
+    for baseline, path in zip(baselines, args.baseline, strict=True):
+        base = results[baseline]
+        print(f"{baseline}={path}")
         for name, result in results.items():
-            if name != "baseline":
+            if name not in baselines:
                 ratio_i = (result["iterations"] / result["cpu_s"]) / (base["iterations"] / base["cpu_s"])
                 ratio_p = (result["playouts"] / result["cpu_s"]) / (base["playouts"] / base["cpu_s"])
-                print(f"ratio code={name} iterations_per_s={ratio_i:.2f} playouts_per_s={ratio_p:.2f}")
+                ratio_m = result["median"] / base["median"]
+                print(
+                    f"ratio code={name} vs={baseline} iterations_per_s={ratio_i:.2f} "
+                    f"playouts_per_s={ratio_p:.2f} median_iterations_per_s={ratio_m:.2f}"
+                )
     print(f"load1={os.getloadavg()[0]:.2f}")
 
 
