@@ -13,9 +13,12 @@ The machine's own ratio is measured in the same run, alternating with the pools'
 executor (on a shared, loaded machine it is below 2, and the pool's ratio is to be read against it).
 One line a pool, then the ratios:
 
-    workers=<int> shares_per_turn=<median> iterations_per_turn=<median> turn_seconds=<median>
+    workers=<int> shares_per_turn=<median> iterations_per_turn=<median> playouts_per_turn=<median>
+        turn_seconds=<median>
         converged_turns=<turns where a share stopped early, one candidate left>
-    ratio=<two workers' median iterations / one's> machine_ratio=<the same, plain processes>
+    ratio=<two workers' median iterations / one's> timed_ratio=<the median of the ratio of the playouts
+        of a turn over the turns where no share of either pool converged: they measure the speed alone>
+        timed_turns=<how many> machine_ratio=<two plain processes' median iterations / one's>
     load=<1-minute load average before> <after>
 """
 
@@ -104,6 +107,11 @@ class Recorder:
         """The simulation iterations of the last merge's shares, added up."""
         return sum(stats["iterations"] for stats in self._stats())
 
+    def playouts(self) -> int:
+        """The playouts (a candidate played out on a deal) of the last merge's shares, added up: the
+        work, an iteration costing less as candidates are pruned."""
+        return sum(sum(stats["counts"]) for stats in self._stats())
+
     def converged(self) -> bool:
         """Whether a share of the last merge stopped early, one candidate left (its turn's iterations
         then measure the position more than the speed)."""
@@ -126,10 +134,11 @@ async def run(seconds: float, turns: int, seed: int) -> None:
         await pool.start()
     plain = multiprocessing.get_context("spawn").Pool(2, initializer=_load)
     iterations: dict[int, list[int]] = {count: [] for count in POOLS}
+    playouts: dict[int, list[int]] = {count: [] for count in POOLS}
     machine: dict[int, list[int]] = {count: [] for count in POOLS}
     shares: dict[int, list[int]] = {count: [] for count in POOLS}
     times: dict[int, list[float]] = {count: [] for count in POOLS}
-    converged: dict[int, int] = dict.fromkeys(POOLS, 0)
+    converged: dict[int, list[bool]] = {count: [] for count in POOLS}
     try:
         for turn, view in enumerate(positions):  # the first turn of each pool warms it up
             for count in POOLS:
@@ -145,8 +154,9 @@ async def run(seconds: float, turns: int, seed: int) -> None:
                 if turn:
                     times[count].append(time.perf_counter() - started)
                     iterations[count].append(recorder.iterations())
+                    playouts[count].append(recorder.playouts())
                     shares[count].append(len(recorder.shares))
-                    converged[count] += recorder.converged()
+                    converged[count].append(recorder.converged())
     finally:
         plain.terminate()
         for pool in pools:
@@ -156,11 +166,23 @@ async def run(seconds: float, turns: int, seed: int) -> None:
         print(
             f"workers={count} shares_per_turn={statistics.median(shares[count]):g} "
             f"iterations_per_turn={statistics.median(iterations[count]):.0f} "
-            f"turn_seconds={statistics.median(times[count]):.3f} converged_turns={converged[count]}"
+            f"playouts_per_turn={statistics.median(playouts[count]):.0f} "
+            f"turn_seconds={statistics.median(times[count]):.3f} converged_turns={sum(converged[count])}"
         )
     ratio = statistics.median(iterations[2]) / statistics.median(iterations[1])
     machine_ratio = statistics.median(machine[2]) / statistics.median(machine[1])
-    print(f"ratio={ratio:.2f} machine_ratio={machine_ratio:.2f} load={load_before:.2f} {load_after:.2f}")
+    timed = [
+        two / one
+        for one, two, stopped_one, stopped_two in zip(
+            playouts[1], playouts[2], converged[1], converged[2], strict=True
+        )
+        if not stopped_one and not stopped_two
+    ]
+    timed_ratio = f"{statistics.median(timed):.2f}" if timed else "none"
+    print(
+        f"ratio={ratio:.2f} timed_ratio={timed_ratio} timed_turns={len(timed)} "
+        f"machine_ratio={machine_ratio:.2f} load={load_before:.2f} {load_after:.2f}"
+    )
 
 
 def main() -> None:
