@@ -23,28 +23,22 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import multiprocessing
-import os
 import statistics
 import sys
-import time
-from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.pool_turns import POOLS, Recorder, Turn, alternate
 from bot.games import register_builtin
 from bot.games.go.ai_turns import move_job
 from bot.games.go.engines import Level
 from bot.games.go.kind import KIND
-from bot.host.ai import jobs
-from bot.host.ai.executor import AiExecutor, WorkerConfig
+from bot.host.ai.executor import WorkerConfig
 from go_core import Game
 from go_core.ai import Budget, search_share
 
 OPENING = ("E5", "C4", "F3", "G6", "C6", "D3")
-POOLS = (1, 2)
 
 
 def position(size: int) -> Game:
@@ -63,67 +57,36 @@ def plain_search(size: int, seconds: float, seed: int) -> int:
     return search_share(position(size), seed, Budget(seconds=seconds, playouts=10**9)).playouts
 
 
-class Recorder:
-    """Wraps :func:`bot.host.ai.jobs.merge` to keep the share texts of the last merge."""
-
-    def __init__(self) -> None:
-        self.shares: list[str] = []
-        self._merge = jobs.merge
-
-    def __call__(self, kind: str, data: Any, shares: Sequence[str]) -> str:
-        self.shares = list(shares)
-        return self._merge(kind, data, shares)
-
-    def playouts(self) -> int:
-        """The playouts of the last merge's shares, added up."""
-        return sum(json.loads(text)["search"]["playouts"] for text in self.shares)
+def playouts(recorder: Recorder) -> dict[str, float]:
+    """The playouts of the last merge's shares, added up."""
+    return {"playouts": sum(json.loads(text)["search"]["playouts"] for text in recorder.shares)}
 
 
 async def run(size: int, seconds: float, turns: int) -> None:
-    recorder = Recorder()
-    jobs.merge = recorder
-    config = WorkerConfig(games=("bot.games.go",))
     game = position(size)
-    load_before = os.getloadavg()[0]
-    pools = [AiExecutor(config, workers=count) for count in POOLS]
-    for pool in pools:
-        await pool.start()
-    plain = multiprocessing.get_context("spawn").Pool(2)
-    playouts: dict[int, list[int]] = {count: [] for count in POOLS}
-    machine: dict[int, list[int]] = {count: [] for count in POOLS}
-    shares: dict[int, list[int]] = {count: [] for count in POOLS}
-    times: dict[int, list[float]] = {count: [] for count in POOLS}
-    try:
-        for turn in range(turns + 1):  # the first turn of each pool warms it up
-            for count in POOLS:
-                seeds = [turn * len(POOLS) + index + 1 for index in range(count)]
-                searched = await asyncio.to_thread(
-                    plain.starmap, plain_search, [(size, seconds, s) for s in seeds]
-                )
-                if turn:
-                    machine[count].append(sum(searched))
-            for count, pool in zip(POOLS, pools, strict=True):
-                data = move_job(game, Level.HARD, "builtin", seed=turn)
-                started = time.perf_counter()
-                await pool.ask(KIND, data, seconds + 10.0, think=seconds, quick=False)
-                if turn:
-                    times[count].append(time.perf_counter() - started)
-                    playouts[count].append(recorder.playouts())
-                    shares[count].append(len(recorder.shares))
-    finally:
-        plain.terminate()
-        for pool in pools:
-            await pool.close()
-    load_after = os.getloadavg()[0]
+    played = [
+        Turn(
+            KIND,
+            move_job(game, Level.HARD, "builtin", seed=turn),
+            {
+                count: [(size, seconds, turn * len(POOLS) + index + 1) for index in range(count)]
+                for count in POOLS
+            },
+        )
+        for turn in range(turns + 1)
+    ]
+    measured = await alternate(WorkerConfig(games=("bot.games.go",)), played, seconds, plain_search, playouts)
+    per_turn = {count: [numbers["playouts"] for numbers in measured.numbers[count]] for count in POOLS}
     for count in POOLS:
         print(
-            f"workers={count} shares_per_turn={statistics.median(shares[count]):g} "
-            f"playouts_per_turn={statistics.median(playouts[count]):.0f} "
-            f"turn_seconds={statistics.median(times[count]):.3f}"
+            f"workers={count} shares_per_turn={statistics.median(measured.shares[count]):g} "
+            f"playouts_per_turn={statistics.median(per_turn[count]):.0f} "
+            f"turn_seconds={statistics.median(measured.seconds[count]):.3f}"
         )
-    ratio = statistics.median(playouts[2]) / statistics.median(playouts[1])
-    machine_ratio = statistics.median(machine[2]) / statistics.median(machine[1])
-    print(f"ratio={ratio:.2f} machine_ratio={machine_ratio:.2f} load={load_before:.2f} {load_after:.2f}")
+    ratio = statistics.median(per_turn[2]) / statistics.median(per_turn[1])
+    machine_ratio = statistics.median(measured.machine[2]) / statistics.median(measured.machine[1])
+    before, after = measured.load
+    print(f"ratio={ratio:.2f} machine_ratio={machine_ratio:.2f} load={before:.2f} {after:.2f}")
 
 
 def main() -> None:

@@ -27,23 +27,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import multiprocessing
-import os
 import random
 import statistics
 import sys
 import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.pool_turns import POOLS, Recorder, Turn, alternate
 from bot.games import register_builtin
 from bot.games.scrabble.kind import KIND
 from bot.games.scrabble.worker import view_job
-from bot.host.ai import jobs
-from bot.host.ai.executor import AiExecutor, WorkerConfig
+from bot.host.ai.executor import WorkerConfig
 from scrabble_core.ai import Level, MoveSource, SeatView, choose_move, default_leave_model, seat_view
 from scrabble_core.expert import SIMULATION, expert_share, phase
 from scrabble_core.game import Game
@@ -51,7 +48,6 @@ from scrabble_core.lexicon import load_enable
 from scrabble_core.movegen import load_move_generator
 from scrabble_core.variant import get_variant
 
-POOLS = (1, 2)
 FIRST_MOVE = 4
 
 _GENERATOR: list[MoveSource] = []
@@ -92,96 +88,64 @@ def plain_share(view: dict[str, Any], seconds: float, seed: int) -> int:
     return share.stats.iterations
 
 
-class Recorder:
-    """Wraps :func:`bot.host.ai.jobs.merge` to keep the share texts of the last merge."""
-
-    def __init__(self) -> None:
-        self.shares: list[str] = []
-        self._merge = jobs.merge
-
-    def __call__(self, kind: str, data: Any, shares: Sequence[str]) -> str:
-        self.shares = list(shares)
-        return self._merge(kind, data, shares)
-
-    def iterations(self) -> int:
-        """The simulation iterations of the last merge's shares, added up."""
-        return sum(stats["iterations"] for stats in self._stats())
-
-    def playouts(self) -> int:
-        """The playouts (a candidate played out on a deal) of the last merge's shares, added up: the
-        work, an iteration costing less as candidates are pruned."""
-        return sum(sum(stats["counts"]) for stats in self._stats())
-
-    def converged(self) -> bool:
-        """Whether a share of the last merge stopped early, one candidate left (its turn's iterations
-        then measure the position more than the speed)."""
-        return any(sum(stats["active"]) == 1 for stats in self._stats())
-
-    def _stats(self) -> list[dict[str, Any]]:
-        return [json.loads(text)["expert"]["stats"] for text in self.shares]
+def read(recorder: Recorder) -> dict[str, float]:
+    """The last merge's shares: their iterations and playouts (a candidate played out on a deal: the
+    work, an iteration costing less as candidates are pruned) added up, and whether one stopped early,
+    one candidate left (its turn's iterations then measure the position more than the speed)."""
+    stats = [json.loads(text)["expert"]["stats"] for text in recorder.shares]
+    return {
+        "iterations": sum(part["iterations"] for part in stats),
+        "playouts": sum(sum(part["counts"]) for part in stats),
+        "converged": float(any(sum(part["active"]) == 1 for part in stats)),
+    }
 
 
 async def run(seconds: float, turns: int, seed: int) -> None:
-    recorder = Recorder()
-    jobs.merge = recorder
     lexicon = load_enable()
     assert lexicon.trie_path is not None
     config = WorkerConfig(cache_dir=str(lexicon.trie_path.parent))
-    positions = views(load_move_generator(lexicon), seed, turns + 1)
-    load_before = os.getloadavg()[0]
-    pools = [AiExecutor(config, workers=count) for count in POOLS]
-    for pool in pools:
-        await pool.start()
-    plain = multiprocessing.get_context("spawn").Pool(2, initializer=_load)
-    iterations: dict[int, list[int]] = {count: [] for count in POOLS}
-    playouts: dict[int, list[int]] = {count: [] for count in POOLS}
-    machine: dict[int, list[int]] = {count: [] for count in POOLS}
-    shares: dict[int, list[int]] = {count: [] for count in POOLS}
-    times: dict[int, list[float]] = {count: [] for count in POOLS}
-    converged: dict[int, list[bool]] = {count: [] for count in POOLS}
-    try:
-        for turn, view in enumerate(positions):  # the first turn of each pool warms it up
-            for count in POOLS:
-                tasks = [(view.to_dict(), seconds, turn * len(POOLS) + index + 1) for index in range(count)]
-                searched = await asyncio.to_thread(plain.starmap, plain_share, tasks)
-                if turn:
-                    machine[count].append(sum(searched))
-            for count, pool in zip(POOLS, pools, strict=True):
-                started = time.perf_counter()
-                await pool.ask(
-                    KIND, view_job(view, Level.EXPERT, turn), seconds + 10.0, think=seconds, quick=False
-                )
-                if turn:
-                    times[count].append(time.perf_counter() - started)
-                    iterations[count].append(recorder.iterations())
-                    playouts[count].append(recorder.playouts())
-                    shares[count].append(len(recorder.shares))
-                    converged[count].append(recorder.converged())
-    finally:
-        plain.terminate()
-        for pool in pools:
-            await pool.close()
-    load_after = os.getloadavg()[0]
+    played = [
+        Turn(
+            KIND,
+            view_job(view, Level.EXPERT, turn),
+            {
+                count: [(view.to_dict(), seconds, turn * len(POOLS) + index + 1) for index in range(count)]
+                for count in POOLS
+            },
+        )
+        for turn, view in enumerate(views(load_move_generator(lexicon), seed, turns + 1))
+    ]
+    measured = await alternate(config, played, seconds, plain_share, read, initializer=_load)
+    column = {
+        name: {count: [numbers[name] for numbers in measured.numbers[count]] for count in POOLS}
+        for name in ("iterations", "playouts", "converged")
+    }
     for count in POOLS:
         print(
-            f"workers={count} shares_per_turn={statistics.median(shares[count]):g} "
-            f"iterations_per_turn={statistics.median(iterations[count]):.0f} "
-            f"playouts_per_turn={statistics.median(playouts[count]):.0f} "
-            f"turn_seconds={statistics.median(times[count]):.3f} converged_turns={sum(converged[count])}"
+            f"workers={count} shares_per_turn={statistics.median(measured.shares[count]):g} "
+            f"iterations_per_turn={statistics.median(column['iterations'][count]):.0f} "
+            f"playouts_per_turn={statistics.median(column['playouts'][count]):.0f} "
+            f"turn_seconds={statistics.median(measured.seconds[count]):.3f} "
+            f"converged_turns={sum(column['converged'][count]):.0f}"
         )
-    ratio = statistics.median(iterations[2]) / statistics.median(iterations[1])
-    machine_ratio = statistics.median(machine[2]) / statistics.median(machine[1])
+    ratio = statistics.median(column["iterations"][2]) / statistics.median(column["iterations"][1])
+    machine_ratio = statistics.median(measured.machine[2]) / statistics.median(measured.machine[1])
     timed = [
         two / one
         for one, two, stopped_one, stopped_two in zip(
-            playouts[1], playouts[2], converged[1], converged[2], strict=True
+            column["playouts"][1],
+            column["playouts"][2],
+            column["converged"][1],
+            column["converged"][2],
+            strict=True,
         )
         if not stopped_one and not stopped_two
     ]
     timed_ratio = f"{statistics.median(timed):.2f}" if timed else "none"
+    before, after = measured.load
     print(
         f"ratio={ratio:.2f} timed_ratio={timed_ratio} timed_turns={len(timed)} "
-        f"machine_ratio={machine_ratio:.2f} load={load_before:.2f} {load_after:.2f}"
+        f"machine_ratio={machine_ratio:.2f} load={before:.2f} {after:.2f}"
     )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import statistics
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ from bot.discord.client import GameBot
 from bot.games.go.board_image import render_go_board
 from bot.games.go.protocols import GoAi
 from bot.games.scrabble.protocols import Advisor, AiPlayer
+from bot.host.ai import jobs
 from bot.host.protocols import Notifier
 from bot.host.runner import Host
 from bot.host.store import Store
@@ -113,3 +114,18 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         f"{len(times_ms)} interactions: median {statistics.median(times_ms):.2f} ms, "
         f"p95 {p95:.2f} ms, max {times_ms[-1]:.2f} ms (dispatch to callback at the fake REST API)"
     )
+
+
+@pytest.fixture
+def merged(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[list[str]]]:
+    """The share texts of each merge the executor asks for, in order (the merge itself runs as it
+    would)."""
+    calls: list[list[str]] = []
+    merge = jobs.merge
+
+    def recording(kind: str, data: Any, shares: Sequence[str]) -> str:
+        calls.append(list(shares))
+        return merge(kind, data, shares)
+
+    monkeypatch.setattr(jobs, "merge", recording)
+    yield calls

@@ -8,8 +8,7 @@ import json
 import os
 import signal
 import time
-from collections.abc import Iterator, Sequence
-from typing import Any
+from collections.abc import Sequence
 
 import pytest
 
@@ -44,21 +43,6 @@ def _opening() -> Game:
     for move in ("E5", "C4", "F3", "G6", "C6", "D3"):
         game.play(move)
     return game
-
-
-@pytest.fixture
-def merged(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[list[str]]]:
-    """The share texts of each merge the executor asks for, in order (the merge itself runs as it
-    would)."""
-    calls: list[list[str]] = []
-    merge = jobs.merge
-
-    def recording(kind: str, data: Any, shares: Sequence[str]) -> str:
-        calls.append(list(shares))
-        return merge(kind, data, shares)
-
-    monkeypatch.setattr(jobs, "merge", recording)
-    yield calls
 
 
 def _searches(texts: Sequence[str]) -> list[SearchShare]:

@@ -8,9 +8,8 @@ import asyncio
 import json
 import random
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -61,21 +60,6 @@ def views(enable_lexicon: Lexicon, generator: MoveGenerator) -> dict[str, SeatVi
     return found
 
 
-@pytest.fixture
-def merged(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[list[str]]]:
-    """The share texts of each merge the executor asks for, in order (the merge itself runs as it
-    would)."""
-    calls: list[list[str]] = []
-    merge = jobs.merge
-
-    def recording(kind: str, data: Any, shares: Sequence[str]) -> str:
-        calls.append(list(shares))
-        return merge(kind, data, shares)
-
-    monkeypatch.setattr(jobs, "merge", recording)
-    yield calls
-
-
 def _shares(texts: Sequence[str]) -> list[ExpertShare]:
     return [ExpertShare.from_dict(json.loads(text)["expert"]) for text in texts]
 
@@ -101,15 +85,23 @@ def _replayed(
     )
 
 
+async def _expert_turn(
+    cache_dir: str, view: SeatView, seed: int, workers: int, think: float, merged: list[list[str]]
+) -> tuple[str, list[ExpertShare]]:
+    """The expert's move for ``view`` (the job seeded ``seed``) from a pool of ``workers`` with ``think``
+    seconds, alone (so in ``workers`` shares), and the shares merged."""
+    async with AiExecutor(WorkerConfig(cache_dir=cache_dir), workers=workers) as executor:
+        text = await executor.ask(KIND, view_job(view, Level.EXPERT, seed), 60.0, think=think, quick=False)
+        assert executor.shares_merged == workers
+    (texts,) = merged
+    return text, _shares(texts)
+
+
 async def test_an_expert_turn_alone_is_searched_by_both_workers_and_merged_as_the_engine_merges(
     cache_dir: str, generator: MoveGenerator, views: dict[str, SeatView], merged: list[list[str]]
 ) -> None:
     view = views[SIMULATION]
-    async with AiExecutor(WorkerConfig(cache_dir=cache_dir), workers=2) as executor:
-        text = await executor.ask(KIND, view_job(view, Level.EXPERT, 9), 60.0, think=1.5, quick=False)
-        assert executor.shares_merged == 2
-    (texts,) = merged
-    shares = _shares(texts)
+    text, shares = await _expert_turn(cache_dir, view, 9, 2, 1.5, merged)
     iterations = [_iterations(share) for share in shares]
     assert all(count >= 4 for count in iterations)  # each share simulated on its own
     expected = [_replayed(view, generator, 9, index, 2, iterations[index]) for index in (0, 1)]
@@ -121,11 +113,7 @@ async def test_one_worker_plays_the_expert_move_of_the_jobs_seed(
     cache_dir: str, generator: MoveGenerator, views: dict[str, SeatView], merged: list[list[str]]
 ) -> None:
     view = views[SIMULATION]
-    async with AiExecutor(WorkerConfig(cache_dir=cache_dir), workers=1) as executor:
-        text = await executor.ask(KIND, view_job(view, Level.EXPERT, 9), 60.0, think=1.0, quick=False)
-        assert executor.shares_merged == 1
-    (texts,) = merged
-    (share,) = _shares(texts)
+    text, (share,) = await _expert_turn(cache_dir, view, 9, 1, 1.0, merged)
     assert share == _replayed(view, generator, 9, 0, 1, _iterations(share))
     budget = ExpertBudget(iterations=_iterations(share))
     move = choose_move(
@@ -138,10 +126,8 @@ async def test_the_endgame_through_both_workers_is_share_zeros_solution(
     cache_dir: str, generator: MoveGenerator, views: dict[str, SeatView], merged: list[list[str]]
 ) -> None:
     view = views[ENDGAME]
-    async with AiExecutor(WorkerConfig(cache_dir=cache_dir), workers=2) as executor:
-        text = await executor.ask(KIND, view_job(view, Level.EXPERT, 4), 60.0, think=30.0, quick=False)
-    (texts,) = merged
-    assert _shares(texts)[1] == ExpertShare(ENDGAME, None, None)  # share 1 leaves it to share 0
+    text, shares = await _expert_turn(cache_dir, view, 4, 2, 30.0, merged)
+    assert shares[1] == ExpertShare(ENDGAME, None, None)  # share 1 leaves it to share 0
     solved = choose_move(view, generator, Level.EXPERT, random.Random(4), time.monotonic() + 30.0)
     assert text == solved.gcg()
 
