@@ -15,7 +15,9 @@
  * - a node one turn from the horizon searches only the plays worth more than alpha (fail-low nodes
  *   cost a bounded search that finds nothing);
  * - the plays of a (board, rack) are kept from one depth to the next (at most EG_MAX_CACHED in all;
- *   beyond that they are listed again).
+ *   beyond that they are listed again);
+ * - the board's analysis for the move generator follows the tiles put on and taken off lazily, when
+ *   the generator next reads it.
  *
  * Values are exact where endgame.py's are: a depth with no position valued at the horizon is exact.
  * Which of several equally good moves it returns, and the estimates of a depth cut short, can differ
@@ -35,6 +37,7 @@
 #define EG_LIST_BITS 16
 #define EG_MAX_CACHED (1 << 20)
 #define EG_NONE 255 /* a Tiny that is no move */
+#define EG_MAX_PENDING 1024
 
 typedef struct {
     short square[EG_MAX_TILES];
@@ -77,6 +80,8 @@ typedef struct {
     int has_deadline, c_clock, stopped;
     double deadline;
     PyObject *clock;
+    short pending[EG_MAX_PENDING]; /* the squares changed since the board was last analysed */
+    int npending;
     /* the best of the root's moves the current depth has searched */
     int partial, partial_value;
     Tiny partial_move;
@@ -143,16 +148,48 @@ static int move_of(const Solver *s, const Tiny *tiny, const Rack *mover, EgMove 
     return 1;
 }
 
-static void place(Solver *s, const EgMove *move)
+/* Put a play's tiles on the board or take them off. The board's analysis is brought up to date only
+ * when the move generator next reads it (catch_up): the squares changed since are kept in `pending`,
+ * and a play taken off before that cancels its own entries, so a line the table answers costs no
+ * analysis at all. */
+static void change(Solver *s, const EgMove *move, int on)
 {
-    for (int i = 0; i < move->n; i++) s->hash ^= square_key(move->square[i], move->code[i]);
-    set_tiles(&s->board, move->square, move->code, move->n);
+    SearchBoard *b = &s->board;
+    for (int i = 0; i < move->n; i++) {
+        s->hash ^= square_key(move->square[i], move->code[i]);
+        b->squares[move->square[i]] = on ? move->code[i] : CODE_EMPTY;
+    }
+    b->tiles += on ? move->n : -move->n;
+    if (!b->tiles || (on && b->tiles == move->n)) /* from or to an empty board: every square can change */
+        b->analysed = 0;
+    if (!b->analysed) {
+        s->npending = 0;
+        return;
+    }
+    if (!on && s->npending >= move->n &&
+        !memcmp(s->pending + s->npending - move->n, move->square, sizeof(short) * move->n)) {
+        s->npending -= move->n;
+        return;
+    }
+    if (s->npending + move->n > EG_MAX_PENDING) {
+        b->analysed = 0; /* analysed afresh when next read */
+        s->npending = 0;
+        return;
+    }
+    memcpy(s->pending + s->npending, move->square, sizeof(short) * move->n);
+    s->npending += move->n;
 }
 
-static void unplace(Solver *s, const EgMove *move)
+static void place(Solver *s, const EgMove *move) { change(s, move, 1); }
+
+static void unplace(Solver *s, const EgMove *move) { change(s, move, 0); }
+
+/* The board's analysis up to date, before the move generator reads it. */
+static void catch_up(Solver *s)
 {
-    for (int i = 0; i < move->n; i++) s->hash ^= square_key(move->square[i], move->code[i]);
-    set_tiles(&s->board, move->square, NULL, move->n);
+    SearchBoard *b = &s->board;
+    if (b->analysed && s->npending) reanalyse(&b->w, &b->geo, s->pending, s->npending);
+    s->npending = 0;
 }
 
 static void take(Rack *rack, const EgMove *move)
@@ -213,6 +250,7 @@ static EgMove *plays(Solver *s, const Rack *mover, const Rack *other, int *n, Eg
     int blanks;
     long long leaves;
     if (set_rack(&b->w, codes, ntiles, &rack_mask, &blanks, &leaves)) return NULL;
+    catch_up(s);
     if (!b->analysed) {
         analyse(&b->w, &b->geo);
         b->analysed = 1;
@@ -283,6 +321,7 @@ static int last_turn(Solver *s, const Rack *mover, const Rack *other, int scorel
     *flag = EG_EXACT;
     Move found;
     double floor = value > alpha ? value : alpha;
+    catch_up(s);
     if (best_play(&s->board, mover, LEAVES_ENDGAME, other, floor, &found) < 0) return s->stopped = -1, 0;
     if (found.kind == MOVE_PLAY) {
         int kept = mover->n - found.n, points = mover_points;
