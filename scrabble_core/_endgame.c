@@ -2,9 +2,8 @@
  * a board of _search.c.
  *
  * Negamax with alpha-beta pruning and iterative deepening, as endgame.py's _Search: a node one turn
- * from the horizon takes the static endgame rule's best play from the bounded search (best_play), a
- * deeper node every play of the mover (find_plays), best first by that rule, then the pass. Beyond
- * endgame.py:
+ * from the horizon takes the static endgame rule's best play, a deeper node every play of the mover
+ * (find_plays), best first by that rule, then the pass. Beyond endgame.py:
  *
  * - the transposition table keeps each position's best move itself, which is tried before the plays are
  *   listed: a position that it cuts off is never listed. Its key is a Zobrist hash: a random 64-bit
@@ -227,16 +226,31 @@ static int by_order(const void *a, const void *b) /* best first, then in the ord
     return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
+static uint64_t list_key(const Solver *s, const Rack *mover) { return s->hash ^ rack_key(mover, 5); }
+
+/* The slot of the lists' index holding `key`, or the free one where it goes. */
+static uint64_t list_slot(const Solver *s, uint64_t key)
+{
+    uint64_t mask = (1ULL << s->list_bits) - 1, slot = key & mask;
+    while (s->lists[slot].n >= 0 && s->lists[slot].key != key) slot = (slot + 1) & mask;
+    return slot;
+}
+
+/* The plays of `mover` on the board if they are kept (see plays), else NULL. */
+static const EgMove *listed(const Solver *s, const Rack *mover, int *n)
+{
+    const MoveList *list = &s->lists[list_slot(s, list_key(s, mover))];
+    *n = list->n;
+    return list->n >= 0 ? s->arena + list->start : NULL;
+}
+
 /* The plays of `mover` on the board, best first by the static endgame rule (going out earns twice the
  * points of `other`, tiles kept cost twice theirs; equal ones in the order the search found them), in
  * the cache or, when it is full, in *owned (the caller frees it). NULL: out of memory. */
 static EgMove *plays(Solver *s, const Rack *mover, const Rack *other, int *n, EgMove **owned)
 {
     *owned = NULL;
-    uint64_t key = s->hash ^ rack_key(mover, 5);
-    uint64_t mask = (1ULL << s->list_bits) - 1;
-    uint64_t slot = key & mask;
-    while (s->lists[slot].n >= 0 && s->lists[slot].key != key) slot = (slot + 1) & mask;
+    uint64_t key = list_key(s, mover), slot = list_slot(s, key);
     if (s->lists[slot].n >= 0) {
         *n = s->lists[slot].n;
         return s->arena + s->lists[slot].start;
@@ -307,9 +321,11 @@ static void store(Solver *s, uint64_t key, int depth, int value, int flag, int c
 static int negamax(Solver *s, const Rack *mover, const Rack *other, int scoreless, int depth, int alpha, int beta,
                    int root);
 
-/* Depth 1 (endgame.py's last_turn, searching only above alpha): the static endgame rule's best move and
- * its value, or alpha (*flag EG_UPPER) when nothing is worth more; *horizon whether the value rests on
- * the horizon (not when a play that goes out reaches beta, then a lower bound). */
+/* Depth 1 (endgame.py's last_turn): the static endgame rule's best move and its value, or alpha (*flag
+ * EG_UPPER) when nothing is worth more; *horizon whether the value rests on the horizon (not when a
+ * play that goes out reaches beta, then a lower bound). The best move is the first of the mover's plays
+ * where they are listed (a play that goes out first among equals); a rack with a blank, whose plays are
+ * many, takes it from the bounded search (best_play) above alpha instead. */
 static int last_turn(Solver *s, const Rack *mover, const Rack *other, int scoreless, int alpha, int beta,
                      int *horizon, int *flag, Tiny *best)
 {
@@ -319,22 +335,42 @@ static int last_turn(Solver *s, const Rack *mover, const Rack *other, int scorel
     *best = PASS;
     *horizon = 1;
     *flag = EG_EXACT;
+    int n, out = 0;
+    EgMove *owned = NULL;
+    const EgMove *moves = listed(s, mover, &n);
+    /* a rack without a blank has few plays: listed, they serve the next depth too */
+    if (!moves && !mover->count[CODE_BLANK] && !(moves = plays(s, mover, other, &n, &owned)))
+        return s->stopped = -1, 0;
     Move found;
-    double floor = value > alpha ? value : alpha;
-    catch_up(s);
-    if (best_play(&s->board, mover, LEAVES_ENDGAME, other, floor, &found) < 0) return s->stopped = -1, 0;
-    if (found.kind == MOVE_PLAY) {
-        int kept = mover->n - found.n, points = mover_points;
-        for (int i = 0; i < found.n; i++)
-            if (found.code[i] < CODE_BLANK) points -= b->w.values[found.code[i]];
-        value = (int)found.score + (kept ? -2 * points : 2 * other_points);
-        EgMove move;
-        move.n = (unsigned char)found.n;
-        move.score = (int)found.score;
-        memcpy(move.square, found.square, sizeof(short) * (size_t)found.n);
-        memcpy(move.code, found.code, (size_t)found.n);
-        *best = tiny_of(&move, b->geo.cols);
-        if (!kept && value >= beta) {
+    if (moves) { /* best first */
+        if (n && moves[0].order > value) {
+            const EgMove *top = &moves[0];
+            for (int i = 1; i < n && moves[i].order == top->order && !top->out; i++) top = &moves[i];
+            value = top->order;
+            *best = tiny_of(top, b->geo.cols);
+            out = top->out;
+        }
+        PyMem_Free(owned);
+    } else {
+        double floor = value > alpha ? value : alpha;
+        catch_up(s);
+        if (best_play(&s->board, mover, LEAVES_ENDGAME, other, floor, &found) < 0) return s->stopped = -1, 0;
+        if (found.kind == MOVE_PLAY) {
+            int points = mover_points;
+            for (int i = 0; i < found.n; i++)
+                if (found.code[i] < CODE_BLANK) points -= b->w.values[found.code[i]];
+            out = found.n == mover->n;
+            value = (int)found.score + (out ? 2 * other_points : -2 * points);
+            EgMove move;
+            move.n = (unsigned char)found.n;
+            move.score = (int)found.score;
+            memcpy(move.square, found.square, sizeof(short) * (size_t)found.n);
+            memcpy(move.code, found.code, (size_t)found.n);
+            *best = tiny_of(&move, b->geo.cols);
+        }
+    }
+    if (best->n) {
+        if (out && value >= beta) {
             *horizon = 0;
             *flag = EG_LOWER;
         }
