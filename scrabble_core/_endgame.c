@@ -1,7 +1,8 @@
 /* The endgame solver in C: endgame.py's search (read its docstring for the rules and the values), on
  * a board of _search.c.
  *
- * Negamax with alpha-beta pruning and iterative deepening, as endgame.py's _Search: a node one turn
+ * Negamax with alpha-beta pruning and iterative deepening (depths 1 to endgame.py's DEEPENING, then
+ * the greatest), as endgame.py's _Search: a node one turn
  * from the horizon takes the static endgame rule's best play, a deeper node every play of the mover
  * (find_plays), best first by that rule, then the pass. Beyond endgame.py:
  *
@@ -79,6 +80,7 @@ typedef struct {
     int has_deadline, c_clock, stopped;
     double deadline;
     PyObject *clock;
+    int ply, deepest; /* turns from the root to the node searched; the most of a node this depth */
     short pending[EG_MAX_PENDING]; /* the squares changed since the board was last analysed */
     int npending;
     /* the best of the root's moves the current depth has searched */
@@ -388,13 +390,18 @@ static int child(Solver *s, const Rack *mover, const Rack *other, int scoreless,
 {
     if (!move) {
         if (scoreless + 1 >= s->limit) return rack_points(&s->board, other) - rack_points(&s->board, mover);
-        return -negamax(s, other, mover, scoreless + 1, depth - 1, -beta, -alpha, 0);
+        s->ply++;
+        int value = -negamax(s, other, mover, scoreless + 1, depth - 1, -beta, -alpha, 0);
+        s->ply--;
+        return value;
     }
     if (move->out) return move->score + 2 * rack_points(&s->board, other);
     Rack kept = *mover;
     take(&kept, move);
     place(s, move);
+    s->ply++;
     int value = move->score - negamax(s, other, &kept, 0, depth - 1, move->score - beta, move->score - alpha, 0);
+    s->ply--;
     unplace(s, move);
     return value;
 }
@@ -402,6 +409,7 @@ static int child(Solver *s, const Rack *mover, const Rack *other, int scoreless,
 static int negamax(Solver *s, const Rack *mover, const Rack *other, int scoreless, int depth, int alpha, int beta,
                    int root)
 {
+    if (s->ply > s->deepest) s->deepest = s->ply;
     if (depth == 0) {
         s->horizons++;
         return 2 * rack_points(&s->board, other);
@@ -515,12 +523,12 @@ static PyObject *solve_endgame(PyObject *module, PyObject *args)
 {
     PyObject *graph, *geometry, *deadline, *clock, *monotonic, *result = NULL;
     Py_buffer squares, rack_codes, other_codes;
-    int scoreless, limit, max_depth;
+    int scoreless, limit, max_depth, deepening;
     long long max_nodes;
     (void)module;
-    if (!PyArg_ParseTuple(args, "O!O!y*y*y*iiiLOOO", &GraphType, &graph, &PyTuple_Type, &geometry, &squares,
-                          &rack_codes, &other_codes, &scoreless, &limit, &max_depth, &max_nodes, &deadline, &clock,
-                          &monotonic))
+    if (!PyArg_ParseTuple(args, "O!O!y*y*y*iiiiLOOO", &GraphType, &graph, &PyTuple_Type, &geometry, &squares,
+                          &rack_codes, &other_codes, &scoreless, &limit, &max_depth, &deepening, &max_nodes,
+                          &deadline, &clock, &monotonic))
         return NULL;
     Solver *s = PyMem_Calloc(1, sizeof(Solver));
     int have_board = 0;
@@ -535,7 +543,7 @@ static PyObject *solve_endgame(PyObject *module, PyObject *args)
         read_rack(&s->board, other_codes.buf, other_codes.len, &other) < 0)
         goto done;
     if (rack.n > EG_MAX_TILES || other.n > EG_MAX_TILES || limit < 1 || scoreless < 0 || scoreless >= limit ||
-        max_depth < 1 || !PyCallable_Check(clock)) {
+        max_depth < 1 || deepening < 1 || !PyCallable_Check(clock)) {
         PyErr_SetString(PyExc_ValueError, "solve_endgame: an argument out of its range");
         goto done;
     }
@@ -571,8 +579,10 @@ static PyObject *solve_endgame(PyObject *module, PyObject *args)
     Tiny best = PASS;
     uint64_t root_key = node_key(s, &rack, &other, scoreless);
     for (int depth = 1; depth <= max_depth; depth++) {
+        if (depth > deepening) depth = max_depth; /* see endgame.py's DEEPENING */
         s->horizons = 0;
         s->partial = 0;
+        s->ply = s->deepest = 0;
         int value = negamax(s, &rack, &other, scoreless, depth, -EG_INFINITY, EG_INFINITY, 1);
         if (s->stopped < 0 || PyErr_Occurred()) {
             if (!PyErr_Occurred()) PyErr_NoMemory();
@@ -594,7 +604,7 @@ static PyObject *solve_endgame(PyObject *module, PyObject *args)
             break;
         }
         have = 1;
-        finished = depth;
+        finished = depth < s->deepest + 1 ? depth : s->deepest + 1;
         const Entry *entry = probe(s, root_key);
         best = entry ? entry->best : s->partial_move;
         best_value = value;

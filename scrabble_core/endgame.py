@@ -53,7 +53,8 @@ class EndgameResult:
         value: the spread the mover gains with it from here to the end (exact when ``exact``; else the
             estimate of the deepest finished depth).
         exact: whether the search saw every line to the end of the game.
-        depth: the deepest depth (turns ahead) finished.
+        depth: the turns ahead the deepest finished search looked (exact: the longest line it walked,
+            the positions the table had already solved not walked again).
         nodes: positions searched.
     """
 
@@ -110,6 +111,8 @@ class _Search:
         self.max_nodes = max_nodes
         self.nodes = 0
         self.horizons = 0
+        self.ply = 0  # turns from the root to the node searched
+        self.deepest = 0  # the most turns from the root of a node this depth searched
         self.root: tuple[frozenset[tuple[Square, str]], str, str, int] | None = None
         self.partial: tuple[Play | Pass, int] | None = None
         self.placed: frozenset[tuple[Square, str]] = frozenset()
@@ -200,8 +203,11 @@ class _Search:
     ) -> int:
         """The spread the mover gains with ``move`` (``score`` points, keeping ``leave``) and what follows,
         searched ``depth`` turns ahead within ``low``/``high`` (fail-soft)."""
+        self.ply += 1
         if isinstance(move, Pass):
-            return -self.negamax(other, leave, scoreless + 1, depth - 1, -high, -low)
+            value = -self.negamax(other, leave, scoreless + 1, depth - 1, -high, -low)
+            self.ply -= 1
+            return value
         placements = move.placements()
         self.board.place(placements)
         before = self.placed
@@ -209,12 +215,14 @@ class _Search:
         try:
             return score - self.negamax(other, leave, 0, depth - 1, score - high, score - low)
         finally:
+            self.ply -= 1
             self.placed = before
             self.board.remove(square for square, _ in placements)
 
     def negamax(self, mover: str, other: str, scoreless: int, depth: int, alpha: int, beta: int) -> int:
         """The spread the mover gains from here, searched ``depth`` turns ahead, within ``alpha``/``beta``
         (fail-soft: outside the window the value is a bound)."""
+        self.deepest = max(self.deepest, self.ply)
         if depth == 0:
             self.horizons += 1
             return horizon_value(self.rack_value, other)
@@ -282,11 +290,12 @@ def solve_endgame(
     """The best move for the player holding ``rack`` when the opponent holds ``other`` and the bag is
     empty, ``scoreless`` consecutive scoreless turns having been played.
 
-    Searches deeper and deeper until a depth is exact, ``max_depth`` is reached, or the budget runs
-    out: ``deadline`` (a ``clock()`` value; :func:`time.monotonic` by default) or ``max_nodes``
-    positions. Depth 1 always finishes; past the budget, the result of the deepest finished depth is
-    returned, or the best of the root moves the unfinished depth searched (the previous depth's best
-    move is searched first), its ``depth`` being the last finished one. ``board`` is not changed (the search works on a copy).
+    Searches deeper and deeper (depth 1 to :data:`DEEPENING`, then ``max_depth`` at once) until a depth
+    is exact, ``max_depth`` is reached, or the budget runs out: ``deadline`` (a ``clock()`` value;
+    :func:`time.monotonic` by default) or ``max_nodes`` positions. Depth 1 always finishes; past the
+    budget, the result of the deepest finished depth is returned, or the best of the root moves the
+    unfinished depth searched (the previous depth's best move is searched first), its ``depth`` being
+    the last finished one. ``board`` is not changed (the search works on a copy).
     """
     native = generator.native_board(board) if isinstance(generator, MoveGenerator) else None
     if native is not None and max(len(rack), len(other)) <= NATIVE_MAX_TILES:
@@ -295,9 +304,10 @@ def solve_endgame(
     rack, other = _key(rack), _key(other)
     search.root = (frozenset(), rack, other, scoreless)
     result: EndgameResult | None = None
-    for depth in range(1, max_depth + 1):
+    for depth in _depths(max_depth):
         search.horizons = 0
         search.partial = None
+        search.ply = search.deepest = 0
         try:
             value = search.negamax(rack, other, scoreless, depth, -(10**6), 10**6)
         except _OutOfTimeError:
@@ -312,11 +322,22 @@ def solve_endgame(
         entry = search.table[search.root]
         assert entry.best is not None
         exact = search.horizons == 0
-        result = EndgameResult(entry.best, value, exact, depth, search.nodes)
+        result = EndgameResult(entry.best, value, exact, min(depth, search.deepest + 1), search.nodes)
         if exact:
             break
     assert result is not None
     return result
+
+
+DEEPENING: Final = 5
+"""Iterative deepening searches depths 1 to this one, then ``max_depth`` directly: the shallow depths
+order the moves (the table's best move first), and each depth between would cost nearly as much as the
+whole search, since most lines of an endgame end within a few turns."""
+
+
+def _depths(max_depth: int) -> list[int]:
+    """The depths :func:`solve_endgame` searches, in order (see :data:`DEEPENING`)."""
+    return list(range(1, min(DEEPENING, max_depth) + 1)) + ([max_depth] if max_depth > DEEPENING else [])
 
 
 def minimax_value(board: Board, rack: str, other: str, generator: MoveSource, *, scoreless: int = 0) -> int:
@@ -375,6 +396,7 @@ def _native_solve(
         scoreless,
         board.variant.scoreless_turn_limit(2),
         max_depth,
+        DEEPENING,
         -1 if max_nodes is None else max_nodes,
         deadline,
         clock,
