@@ -276,28 +276,36 @@ static EgMove *plays(Solver *s, const Rack *mover, const Rack *other, int *n, Eg
     int cache = s->narena + found <= s->max_cached && s->nlists * 2 < (1 << s->list_bits);
     EgMove *moves = cache ? s->arena + s->narena : (*owned = PyMem_Malloc(sizeof(EgMove) * ((size_t)found + 1)));
     if (!moves) return NULL;
-    int out = 2 * rack_points(b, other), cols = b->geo.cols;
+    int out = 2 * rack_points(b, other), points = rack_points(b, mover), cols = b->geo.cols;
     for (int i = 0; i < found; i++) {
         const Record *record = &b->w.records[b->w.found[i]];
         const Position *p = b->s;
         int row = p->row[record->origin], col = p->col[record->origin], across = p->across[record->origin];
         EgMove *move = &moves[i];
-        Rack kept = *mover;
+        int kept = points;
         move->n = 0;
         for (int k = 0; k < record->length; k++) {
             int code = b->w.arena[record->word + k];
             if (code == CODE_THROUGH) continue;
             move->square[move->n] = (short)((across ? row : row + k) * cols + (across ? col + k : col));
             move->code[move->n++] = (unsigned char)code;
-            kept.count[rack_tile(code)]--;
+            if (code < CODE_BLANK) kept -= b->w.values[code];
         }
-        kept.n -= move->n;
         move->score = (int)record->score;
-        move->out = !kept.n;
-        move->order = move->score + (move->out ? out : -2 * rack_points(b, &kept));
+        move->out = move->n == mover->n;
+        move->order = move->score + (move->out ? out : -2 * kept);
         move->seq = i;
     }
-    qsort(moves, (size_t)found, sizeof(EgMove), by_order);
+    if (found > 32) {
+        qsort(moves, (size_t)found, sizeof(EgMove), by_order);
+    } else { /* an insertion sort of a few */
+        for (int i = 1; i < found; i++) {
+            EgMove move = moves[i];
+            int at = i;
+            for (; at > 0 && by_order(&moves[at - 1], &move) > 0; at--) moves[at] = moves[at - 1];
+            moves[at] = move;
+        }
+    }
     if (cache) {
         s->lists[slot] = (MoveList){key, s->narena, found};
         s->narena += found;
