@@ -2,9 +2,9 @@
  * a board of _search.c.
  *
  * Negamax with alpha-beta pruning and iterative deepening (depths 1 to endgame.py's DEEPENING, then
- * the greatest), as endgame.py's _Search: a node one turn
- * from the horizon takes the static endgame rule's best play, a deeper node every play of the mover
- * (find_plays), best first by that rule, then the pass. Beyond endgame.py:
+ * the greatest), as endgame.py's _Search: a node one turn from the horizon takes the static endgame
+ * rule's best play, a deeper node every play of the mover (find_plays), best first by that rule, then
+ * the pass. Beyond endgame.py:
  *
  * - the transposition table keeps each position's best move itself, which is tried before the plays are
  *   listed: a position that it cuts off is never listed. Its key is a Zobrist hash: a random 64-bit
@@ -12,8 +12,12 @@
  *   scoreless turns, all XORed (mixed from their coordinates, not drawn: nothing to store);
  * - the moves after the first are searched with a null window (principal variation search) and again
  *   with the whole window when one turns out better;
- * - a node one turn from the horizon searches only the plays worth more than alpha (fail-low nodes
- *   cost a bounded search that finds nothing);
+ * - a node one turn from the horizon whose rack holds a blank searches only the plays worth more than
+ *   alpha (fail-low nodes cost a bounded search that finds nothing);
+ * - a move after which the other player can go out at once, with one of their best plays that go
+ *   out on the board before it (EG_OUTS of them) that the move leaves in place, is worth no more than
+ *   its score less that play's and twice the tiles the mover keeps: when that bound is at most alpha,
+ *   the move is not searched (a bound that ends no line at a horizon: the values stay exact);
  * - the plays of a (board, rack) are kept from one depth to the next (at most EG_MAX_CACHED in all;
  *   beyond that they are listed again);
  * - the board's analysis for the move generator follows the tiles put on and taken off lazily, when
@@ -38,6 +42,7 @@
 #define EG_MAX_CACHED (1 << 20)
 #define EG_NONE 255 /* a Tiny that is no move */
 #define EG_MAX_PENDING 1024
+#define EG_OUTS 8 /* the other's plays that go out kept to bound a node's moves */
 
 typedef struct {
     short square[EG_MAX_TILES];
@@ -331,6 +336,64 @@ static void store(Solver *s, uint64_t key, int depth, int value, int flag, int c
 static int negamax(Solver *s, const Rack *mover, const Rack *other, int scoreless, int depth, int alpha, int beta,
                    int root);
 
+/* A play that goes out, with the squares whose filling would change it (its own, and the one beyond
+ * each end of every word it forms): while none of them is filled, it stays on the board with its
+ * score. */
+typedef struct {
+    int score, n;
+    short square[EG_MAX_TILES * 5];
+} OutPlay;
+
+/* The best plays (at most EG_OUTS) with which `player` goes out on the board, best first, in `outs`;
+ * how many, or -1: out of memory. */
+static int outs_of(Solver *s, const Rack *player, const Rack *waiting, OutPlay *outs)
+{
+    static const int steps[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+    EgMove *owned;
+    int n, nouts = 0;
+    const EgMove *moves = plays(s, player, waiting, &n, &owned);
+    if (!moves) return -1;
+    SearchBoard *b = &s->board;
+    int rows = b->geo.rows, cols = b->geo.cols;
+    for (int i = 0; i < n && nouts < EG_OUTS; i++) { /* the plays that go out come by score */
+        const EgMove *move = &moves[i];
+        if (!move->out) continue;
+        OutPlay *out = &outs[nouts++];
+        out->score = move->score;
+        out->n = 0;
+        for (int k = 0; k < move->n; k++) b->squares[move->square[k]] = move->code[k];
+        for (int k = 0; k < move->n; k++) {
+            int r = move->square[k] / cols, c = move->square[k] % cols;
+            out->square[out->n++] = move->square[k];
+            for (int d = 0; d < 4; d++) {
+                int rr = r + steps[d][0], cc = c + steps[d][1];
+                while (rr >= 0 && cc >= 0 && rr < rows && cc < cols && b->squares[rr * cols + cc] != CODE_EMPTY) {
+                    rr += steps[d][0];
+                    cc += steps[d][1];
+                }
+                if (rr >= 0 && cc >= 0 && rr < rows && cc < cols) out->square[out->n++] = (short)(rr * cols + cc);
+            }
+        }
+        for (int k = 0; k < move->n; k++) b->squares[move->square[k]] = CODE_EMPTY;
+    }
+    PyMem_Free(owned);
+    return nouts;
+}
+
+/* An upper bound on the mover's value of `move` (NULL: the pass) from the other's best play in `outs`
+ * that it leaves on the board: they go out next turn, earning it and twice what the mover keeps
+ * (move->order is the score less that); EG_INFINITY when it leaves none. */
+static int going_out_bound(const Solver *s, const EgMove *move, const Rack *mover, const OutPlay *outs, int nouts)
+{
+    for (int i = 0; i < nouts; i++) {
+        int blocked = 0;
+        for (int k = 0; move && k < move->n && !blocked; k++)
+            for (int j = 0; j < outs[i].n && !blocked; j++) blocked = outs[i].square[j] == move->square[k];
+        if (!blocked) return (move ? move->order : -2 * rack_points(&s->board, mover)) - outs[i].score;
+    }
+    return EG_INFINITY;
+}
+
 /* Depth 1 (endgame.py's last_turn): the static endgame rule's best move and its value, or alpha (*flag
  * EG_UPPER) when nothing is worth more; *horizon whether the value rests on the horizon (not when a
  * play that goes out reaches beta, then a lower bound). The best move is the first of the mover's plays
@@ -458,7 +521,8 @@ static int negamax(Solver *s, const Rack *mover, const Rack *other, int scoreles
     int original_alpha = alpha, best_value = -EG_INFINITY, searched = 0;
     Tiny best = NO_MOVE;
     EgMove *owned = NULL, *moves = NULL, tried;
-    int n = 0;
+    int n = 0, nouts = -1; /* nouts -1: not listed yet */
+    OutPlay outs[EG_OUTS];
     /* the table's move first, before the plays are listed; then the plays and the pass */
     for (int k = first.n == EG_NONE ? 0 : -1; k <= n; k++) {
         const EgMove *move;
@@ -483,6 +547,21 @@ static int negamax(Solver *s, const Rack *mover, const Rack *other, int scoreles
             if (first.n != EG_NONE && same_move(&tiny, &first)) continue;
         }
         int value;
+        if (k >= 0 && (move ? !move->out : scoreless + 1 < s->limit)) {
+            if (nouts < 0 && (nouts = outs_of(s, other, mover, outs)) < 0) {
+                s->stopped = -1;
+                break;
+            }
+            int bound = going_out_bound(s, move, mover, outs, nouts);
+            if (bound <= alpha) { /* the other goes out after it: no better than alpha (fail-soft) */
+                if (bound > best_value) {
+                    best_value = bound;
+                    best = tiny;
+                }
+                searched++;
+                continue;
+            }
+        }
         if (!searched) {
             value = child(s, mover, other, scoreless, depth, alpha, beta, move);
         } else { /* a null window first: does it beat alpha? */
