@@ -251,6 +251,22 @@ static const EgMove *listed(const Solver *s, const Rack *mover, int *n)
     return list->n >= 0 ? s->arena + list->start : NULL;
 }
 
+/* The play the generator found as `record`: its new tiles and score. */
+static void record_move(const SearchBoard *b, const Record *record, EgMove *move)
+{
+    const Position *p = b->s;
+    int row = p->row[record->origin], col = p->col[record->origin], across = p->across[record->origin];
+    int cols = b->geo.cols;
+    move->n = 0;
+    for (int k = 0; k < record->length; k++) {
+        int code = b->w.arena[record->word + k];
+        if (code == CODE_THROUGH) continue;
+        move->square[move->n] = (short)((across ? row : row + k) * cols + (across ? col + k : col));
+        move->code[move->n++] = (unsigned char)code;
+    }
+    move->score = (int)record->score;
+}
+
 /* The plays of `mover` on the board, best first by the static endgame rule (going out earns twice the
  * points of `other`, tiles kept cost twice theirs; equal ones in the order the search found them), in
  * the cache or, when it is full, in *owned (the caller frees it). NULL: out of memory. */
@@ -281,22 +297,13 @@ static EgMove *plays(Solver *s, const Rack *mover, const Rack *other, int *n, Eg
     int cache = s->narena + found <= s->max_cached && s->nlists * 2 < (1 << s->list_bits);
     EgMove *moves = cache ? s->arena + s->narena : (*owned = PyMem_Malloc(sizeof(EgMove) * ((size_t)found + 1)));
     if (!moves) return NULL;
-    int out = 2 * rack_points(b, other), points = rack_points(b, mover), cols = b->geo.cols;
+    int out = 2 * rack_points(b, other), points = rack_points(b, mover);
     for (int i = 0; i < found; i++) {
-        const Record *record = &b->w.records[b->w.found[i]];
-        const Position *p = b->s;
-        int row = p->row[record->origin], col = p->col[record->origin], across = p->across[record->origin];
         EgMove *move = &moves[i];
+        record_move(b, &b->w.records[b->w.found[i]], move);
         int kept = points;
-        move->n = 0;
-        for (int k = 0; k < record->length; k++) {
-            int code = b->w.arena[record->word + k];
-            if (code == CODE_THROUGH) continue;
-            move->square[move->n] = (short)((across ? row : row + k) * cols + (across ? col + k : col));
-            move->code[move->n++] = (unsigned char)code;
-            if (code < CODE_BLANK) kept -= b->w.values[code];
-        }
-        move->score = (int)record->score;
+        for (int k = 0; k < move->n; k++)
+            if (move->code[k] < CODE_BLANK) kept -= b->w.values[move->code[k]];
         move->out = move->n == mover->n;
         move->order = move->score + (move->out ? out : -2 * kept);
         move->seq = i;
@@ -344,39 +351,64 @@ typedef struct {
     short square[EG_MAX_TILES * 5];
 } OutPlay;
 
-/* The best plays (at most EG_OUTS) with which `player` goes out on the board, best first, in `outs`;
- * how many, or -1: out of memory. */
-static int outs_of(Solver *s, const Rack *player, const Rack *waiting, OutPlay *outs)
+/* `out` for the play `move` that goes out (see OutPlay). */
+static void out_play(SearchBoard *b, const EgMove *move, OutPlay *out)
 {
     static const int steps[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
-    EgMove *owned;
-    int n, nouts = 0;
-    const EgMove *moves = plays(s, player, waiting, &n, &owned);
-    if (!moves) return -1;
-    SearchBoard *b = &s->board;
     int rows = b->geo.rows, cols = b->geo.cols;
-    for (int i = 0; i < n && nouts < EG_OUTS; i++) { /* the plays that go out come by score */
-        const EgMove *move = &moves[i];
-        if (!move->out) continue;
-        OutPlay *out = &outs[nouts++];
-        out->score = move->score;
-        out->n = 0;
-        for (int k = 0; k < move->n; k++) b->squares[move->square[k]] = move->code[k];
-        for (int k = 0; k < move->n; k++) {
-            int r = move->square[k] / cols, c = move->square[k] % cols;
-            out->square[out->n++] = move->square[k];
-            for (int d = 0; d < 4; d++) {
-                int rr = r + steps[d][0], cc = c + steps[d][1];
-                while (rr >= 0 && cc >= 0 && rr < rows && cc < cols && b->squares[rr * cols + cc] != CODE_EMPTY) {
-                    rr += steps[d][0];
-                    cc += steps[d][1];
-                }
-                if (rr >= 0 && cc >= 0 && rr < rows && cc < cols) out->square[out->n++] = (short)(rr * cols + cc);
+    out->score = move->score;
+    out->n = 0;
+    for (int k = 0; k < move->n; k++) b->squares[move->square[k]] = move->code[k];
+    for (int k = 0; k < move->n; k++) {
+        int r = move->square[k] / cols, c = move->square[k] % cols;
+        out->square[out->n++] = move->square[k];
+        for (int d = 0; d < 4; d++) {
+            int rr = r + steps[d][0], cc = c + steps[d][1];
+            while (rr >= 0 && cc >= 0 && rr < rows && cc < cols && b->squares[rr * cols + cc] != CODE_EMPTY) {
+                rr += steps[d][0];
+                cc += steps[d][1];
             }
+            if (rr >= 0 && cc >= 0 && rr < rows && cc < cols) out->square[out->n++] = (short)(rr * cols + cc);
         }
-        for (int k = 0; k < move->n; k++) b->squares[move->square[k]] = CODE_EMPTY;
     }
-    PyMem_Free(owned);
+    for (int k = 0; k < move->n; k++) b->squares[move->square[k]] = CODE_EMPTY;
+}
+
+/* The best plays (at most EG_OUTS) with which `player` goes out on the board, best first, in `outs`:
+ * from their plays where they are listed, else from the generator's bounded search for the plays that
+ * use every tile. How many, or -1: out of memory. */
+static int outs_of(Solver *s, const Rack *player, OutPlay *outs)
+{
+    SearchBoard *b = &s->board;
+    int n, nouts = 0;
+    const EgMove *moves = listed(s, player, &n);
+    if (moves) {
+        for (int i = 0; i < n && nouts < EG_OUTS; i++) /* the plays that go out come by score */
+            if (moves[i].out) out_play(b, &moves[i], &outs[nouts++]);
+        return nouts;
+    }
+    unsigned char codes[EG_MAX_TILES];
+    int ntiles = 0;
+    for (int kind = 0; kind < TILE_KINDS; kind++)
+        for (int k = 0; k < player->count[kind]; k++) codes[ntiles++] = (unsigned char)kind;
+    uint64_t rack_mask;
+    int blanks;
+    long long leaves;
+    if (set_rack(&b->w, codes, ntiles, &rack_mask, &blanks, &leaves)) return -1;
+    double bonus[1 << EG_MAX_TILES]; /* the last leave index uses every tile */
+    for (long long i = 0; i < leaves; i++) bonus[i] = i == leaves - 1 ? 0.0 : -INFINITY;
+    catch_up(s);
+    if (!b->analysed) {
+        analyse(&b->w, &b->geo);
+        b->analysed = 1;
+    }
+    int found = find_plays(&b->w, EG_OUTS, bonus, leaves, rack_mask, blanks, -INFINITY);
+    if (found < 0) return -1;
+    for (int i = 0; i < found; i++) {
+        EgMove move;
+        record_move(b, &b->w.records[b->w.found[i]], &move);
+        out_play(b, &move, &outs[nouts++]);
+    }
     return nouts;
 }
 
@@ -548,7 +580,7 @@ static int negamax(Solver *s, const Rack *mover, const Rack *other, int scoreles
         }
         int value;
         if (k >= 0 && (move ? !move->out : scoreless + 1 < s->limit)) {
-            if (nouts < 0 && (nouts = outs_of(s, other, mover, outs)) < 0) {
+            if (nouts < 0 && (nouts = outs_of(s, other, outs)) < 0) {
                 s->stopped = -1;
                 break;
             }
