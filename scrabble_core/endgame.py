@@ -329,7 +329,7 @@ def solve_endgame(
     return result
 
 
-DEEPENING: Final = 5
+DEEPENING: Final = 4
 """Iterative deepening searches depths 1 to this one, then ``max_depth`` directly: the shallow depths
 order the moves (the table's best move first), and each depth between would cost nearly as much as the
 whole search, since most lines of an endgame end within a few turns."""

@@ -197,10 +197,10 @@ def _value_of(move: Play | Pass, board: Board, rack: str, other: str, generator:
 
 def test_the_depths_deepen_to_the_deepening_then_jump_to_the_greatest() -> None:
     assert (DEEPENING, _depths(64), _depths(3), _depths(DEEPENING)) == (
-        5,
-        [1, 2, 3, 4, 5, 64],
+        4,
+        [1, 2, 3, 4, 64],
         [1, 2, 3],
-        [1, 2, 3, 4, 5],
+        [1, 2, 3, 4],
     )
 
 
