@@ -251,6 +251,24 @@ static const EgMove *listed(const Solver *s, const Rack *mover, int *n)
     return list->n >= 0 ? s->arena + list->start : NULL;
 }
 
+/* The board analysed and `rack` set for the move generator (set_rack's results); 0, or -1: a rack it
+ * cannot take. */
+static int ready(Solver *s, const Rack *rack, uint64_t *rack_mask, int *blanks, long long *leaves)
+{
+    SearchBoard *b = &s->board;
+    unsigned char codes[MAX_RACK];
+    int ntiles = 0;
+    for (int kind = 0; kind < TILE_KINDS; kind++)
+        for (int k = 0; k < rack->count[kind]; k++) codes[ntiles++] = (unsigned char)kind;
+    if (set_rack(&b->w, codes, ntiles, rack_mask, blanks, leaves)) return -1;
+    catch_up(s);
+    if (!b->analysed) {
+        analyse(&b->w, &b->geo);
+        b->analysed = 1;
+    }
+    return 0;
+}
+
 /* The play the generator found as `record`: its new tiles and score. */
 static void record_move(const SearchBoard *b, const Record *record, EgMove *move)
 {
@@ -279,19 +297,10 @@ static EgMove *plays(Solver *s, const Rack *mover, const Rack *other, int *n, Eg
         return s->arena + s->lists[slot].start;
     }
     SearchBoard *b = &s->board;
-    unsigned char codes[MAX_RACK];
-    int ntiles = 0;
-    for (int kind = 0; kind < TILE_KINDS; kind++)
-        for (int k = 0; k < mover->count[kind]; k++) codes[ntiles++] = (unsigned char)kind;
     uint64_t rack_mask;
     int blanks;
     long long leaves;
-    if (set_rack(&b->w, codes, ntiles, &rack_mask, &blanks, &leaves)) return NULL;
-    catch_up(s);
-    if (!b->analysed) {
-        analyse(&b->w, &b->geo);
-        b->analysed = 1;
-    }
+    if (ready(s, mover, &rack_mask, &blanks, &leaves) < 0) return NULL;
     int found = find_plays(&b->w, -1, NULL, leaves, rack_mask, blanks, -INFINITY);
     if (found < 0) return NULL;
     int cache = s->narena + found <= s->max_cached && s->nlists * 2 < (1 << s->list_bits);
@@ -387,21 +396,12 @@ static int outs_of(Solver *s, const Rack *player, OutPlay *outs)
             if (moves[i].out) out_play(b, &moves[i], &outs[nouts++]);
         return nouts;
     }
-    unsigned char codes[EG_MAX_TILES];
-    int ntiles = 0;
-    for (int kind = 0; kind < TILE_KINDS; kind++)
-        for (int k = 0; k < player->count[kind]; k++) codes[ntiles++] = (unsigned char)kind;
     uint64_t rack_mask;
     int blanks;
     long long leaves;
-    if (set_rack(&b->w, codes, ntiles, &rack_mask, &blanks, &leaves)) return -1;
+    if (ready(s, player, &rack_mask, &blanks, &leaves) < 0) return -1;
     double bonus[1 << EG_MAX_TILES]; /* the last leave index uses every tile */
     for (long long i = 0; i < leaves; i++) bonus[i] = i == leaves - 1 ? 0.0 : -INFINITY;
-    catch_up(s);
-    if (!b->analysed) {
-        analyse(&b->w, &b->geo);
-        b->analysed = 1;
-    }
     int found = find_plays(&b->w, EG_OUTS, bonus, leaves, rack_mask, blanks, -INFINITY);
     if (found < 0) return -1;
     for (int i = 0; i < found; i++) {
