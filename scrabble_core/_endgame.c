@@ -336,17 +336,32 @@ static EgMove *plays(Solver *s, const Rack *mover, const Rack *other, int *n, Eg
     return moves;
 }
 
+/* The table is in buckets of two entries: the first keeps the entry of most work (a complete one, else
+ * the deepest), the second the latest that the first did not take. */
+static Entry *bucket(const Solver *s, uint64_t key) { return &s->table[key & ((1ULL << s->table_bits) - 2)]; }
+
 static Entry *probe(Solver *s, uint64_t key)
 {
-    Entry *entry = &s->table[key & ((1ULL << s->table_bits) - 1)];
-    return entry->used && entry->key == key ? entry : NULL;
+    Entry *pair = bucket(s, key);
+    for (int i = 0; i < 2; i++)
+        if (pair[i].used && pair[i].key == key) return &pair[i];
+    return NULL;
 }
+
+static inline int work(const Entry *entry) { return entry->complete ? 128 : entry->depth; }
 
 static void store(Solver *s, uint64_t key, int depth, int value, int flag, int complete, const Tiny *best)
 {
-    Entry *entry = &s->table[key & ((1ULL << s->table_bits) - 1)];
-    *entry = (Entry){key, value, *best, (signed char)(depth > 127 ? 127 : depth), (unsigned char)flag,
-                     (unsigned char)complete, 1};
+    Entry *pair = bucket(s, key);
+    Entry entry = {key, value, *best, (signed char)(depth > 127 ? 127 : depth), (unsigned char)flag,
+                   (unsigned char)complete, 1};
+    if (pair[1].used && pair[1].key == key) pair[1].used = 0; /* one entry per key */
+    if (!pair[0].used || pair[0].key == key || work(&entry) >= work(&pair[0])) {
+        if (pair[0].used && pair[0].key != key) pair[1] = pair[0];
+        pair[0] = entry;
+    } else {
+        pair[1] = entry;
+    }
 }
 
 static int negamax(Solver *s, const Rack *mover, const Rack *other, int scoreless, int depth, int alpha, int beta,
