@@ -4,7 +4,8 @@
  * Negamax with alpha-beta pruning and iterative deepening (depths 1 to endgame.py's DEEPENING, then
  * the greatest), as endgame.py's _Search: a node one turn from the horizon takes the static endgame
  * rule's best play, a deeper node every play of the mover (find_plays), best first by that rule, then
- * the pass. Beyond endgame.py:
+ * the pass, less the moves that the other player's plays that go out bound at alpha or below (EG_OUTS
+ * of them, endgame.py's OUT_PLAYS). Beyond endgame.py:
  *
  * - the transposition table keeps each position's best move itself, which is tried before the plays are
  *   listed: a position that it cuts off is never listed. Its key is a Zobrist hash: a random 64-bit
@@ -14,10 +15,6 @@
  *   with the whole window when one turns out better;
  * - a node one turn from the horizon whose rack holds a blank searches only the plays worth more than
  *   alpha (fail-low nodes cost a bounded search that finds nothing);
- * - a move after which the other player can go out at once, with one of their best plays that go
- *   out on the board before it (EG_OUTS of them) that the move leaves in place, is worth no more than
- *   its score less that play's and twice the tiles the mover keeps: when that bound is at most alpha,
- *   the move is not searched (a bound that ends no line at a horizon: the values stay exact);
  * - the plays of a (board, rack) are kept from one depth to the next (at most EG_MAX_CACHED in all;
  *   beyond that they are listed again);
  * - the board's analysis for the move generator follows the tiles put on and taken off lazily, when

@@ -16,8 +16,12 @@ is valued by that same rule, so its best play comes from the generator's bounded
 (:meth:`~scrabble_core.movegen.MoveGenerator.best`) instead of the list of every play. It deepens
 iteratively: depth ``d`` looks ``d`` turns ahead and values the positions where it stops by
 :func:`horizon_value`; when a depth finishes without stopping anywhere, its value is exact and the search
-ends. With a deadline (or a node budget) it returns the best move of the deepest depth it finished
-(depth 1 at least, which is the static endgame rule of the ``hard`` level).
+ends. A move after which the other player can go out at once, with one of their :data:`OUT_PLAYS` best
+plays that go out that the move leaves in place, is worth no more than its score less that play's and
+twice the value of the tiles the mover keeps: when that is no better than the best found so far, the
+move is not searched (a bound, not a guess: the values stay exact). With a deadline (or a node budget)
+it returns the best move of the deepest depth it finished (depth 1 at least, which is the static
+endgame rule of the ``hard`` level).
 
 Exchanges are not possible with an empty bag. Games of more than two players are not solved here.
 """
@@ -39,6 +43,9 @@ from scrabble_core.variant import BLANK
 
 OUT_FACTOR: Final = 2
 """Going out earns this many times the value of the opponent's rack (two players)."""
+
+OUT_PLAYS: Final = 8
+"""The other player's plays that go out that bound a node's moves (see :func:`solve_endgame`)."""
 
 Clock = Callable[[], float]
 _EXACT, _LOWER, _UPPER = 0, 1, 2
@@ -145,6 +152,44 @@ class _Search:
         self.moves[key] = nodes
         return nodes
 
+    def outs(self, player: str, waiting: str) -> list[tuple[int, frozenset[Square]]]:
+        """The best plays (at most :data:`OUT_PLAYS`) with which ``player`` goes out on the board, best
+        first: the score of each and the squares whose filling would change it (its own, and the one
+        beyond each end of every word it forms): while none of them is filled it stays on the board."""
+        found: list[tuple[int, frozenset[Square]]] = []
+        for move, score, leave in self.children(player, waiting):
+            if leave or isinstance(move, Pass):
+                continue
+            placements = move.placements()
+            self.board.place(placements)
+            squares = set()
+            for (row, col), _ in placements:
+                squares.add((row, col))
+                for step_row, step_col in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                    at = (row + step_row, col + step_col)
+                    while self.board.occupied(at):
+                        at = (at[0] + step_row, at[1] + step_col)
+                    squares.add(at)
+            self.board.remove(square for square, _ in placements)
+            found.append((score, frozenset(squares)))
+            if len(found) == OUT_PLAYS:
+                break
+        return found
+
+    def going_out_bound(
+        self, move: Play | Pass, score: int, leave: str, outs: list[tuple[int, frozenset[Square]]]
+    ) -> int:
+        """An upper bound on the mover's value of ``move`` (``score`` points, keeping ``leave``) from the
+        other's best play in ``outs`` that it leaves on the board: they go out next turn, earning its
+        score and twice the value of ``leave``. A large number when it leaves none."""
+        filled = (
+            frozenset() if isinstance(move, Pass) else frozenset(square for square, _ in move.placements())
+        )
+        for out_score, squares in outs:
+            if squares.isdisjoint(filled):
+                return score - OUT_FACTOR * self.rack_value(leave) - out_score
+        return 10**6
+
     def last_turn(self, mover: str, other: str, scoreless: int, beta: int) -> tuple[int, Play | Pass, bool]:
         """Depth 1: the best move by the static endgame rule (what the children would be worth with
         the horizon next), found by the generator's bounded search instead of listing every play; and
@@ -243,13 +288,20 @@ class _Search:
         best_value: int | None = None
         best_move: Play | Pass | None = None
         first = entry.best if entry is not None else None
+        outs: list[tuple[int, frozenset[Square]]] | None = None
         for move, score, leave in _first(self.children(mover, other), first):
             if isinstance(move, Pass) and scoreless + 1 >= self.limit:
                 value = self.rack_value(other) - self.rack_value(mover)
             elif not leave:
                 value = score + OUT_FACTOR * self.rack_value(other)
             else:
-                value = self.after(move, score, leave, other, scoreless, depth, alpha, beta)
+                if outs is None:
+                    outs = self.outs(other, mover)
+                bound = self.going_out_bound(move, score, leave, outs)
+                if bound <= alpha:  # the other goes out after it: no better than alpha (fail-soft)
+                    value = bound
+                else:
+                    value = self.after(move, score, leave, other, scoreless, depth, alpha, beta)
             if best_value is None or value > best_value:
                 best_value, best_move = value, move
                 if not self.placed and key == self.root:
