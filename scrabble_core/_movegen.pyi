@@ -85,6 +85,7 @@ def solve_endgame(
     scoreless: int,
     limit: int,
     max_depth: int,
+    deepening: int,
     max_nodes: int,
     deadline: float | None,
     clock: Callable[[], float],
@@ -92,10 +93,10 @@ def solve_endgame(
 ) -> tuple[tuple[int, bytes], int, int, int, int]:
     """The endgame solver (scrabble_core.endgame.solve_endgame, in C): the mover holds ``rack``, the
     other ``other`` (tile codes, at most 8 each), ``scoreless`` scoreless turns played of the ``limit``
-    that end the game. ``max_nodes`` -1 and ``deadline`` None mean no budget; ``clock`` is read at each
-    position (in C when it is ``monotonic``, the same clock). Returns ((kind, placements), value,
-    exact, depth, nodes): a play (1) with three bytes per new tile (square high and low byte, code) or
-    the pass (0).
+    that end the game, searching depths 1 to ``deepening`` then ``max_depth``. ``max_nodes`` -1 and
+    ``deadline`` None mean no budget; ``clock`` is read at each position (in C when it is
+    ``monotonic``, the same clock). Returns ((kind, placements), value, exact, depth, nodes): a play
+    (1) with three bytes per new tile (square high and low byte, code) or the pass (0).
 
     Raises ValueError for arguments out of their ranges; MemoryError; what ``clock`` raises.
     """

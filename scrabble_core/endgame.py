@@ -16,8 +16,12 @@ is valued by that same rule, so its best play comes from the generator's bounded
 (:meth:`~scrabble_core.movegen.MoveGenerator.best`) instead of the list of every play. It deepens
 iteratively: depth ``d`` looks ``d`` turns ahead and values the positions where it stops by
 :func:`horizon_value`; when a depth finishes without stopping anywhere, its value is exact and the search
-ends. With a deadline (or a node budget) it returns the best move of the deepest depth it finished
-(depth 1 at least, which is the static endgame rule of the ``hard`` level).
+ends. A move after which the other player can go out at once, with one of their :data:`OUT_PLAYS` best
+plays that go out that the move leaves in place, is worth no more than its score less that play's and
+twice the value of the tiles the mover keeps: when that is no better than the best found so far, the
+move is not searched (a bound, not a guess: the values stay exact). With a deadline (or a node budget)
+it returns the best move of the deepest depth it finished (depth 1 at least, which is the static
+endgame rule of the ``hard`` level).
 
 Exchanges are not possible with an empty bag. Games of more than two players are not solved here.
 """
@@ -40,6 +44,9 @@ from scrabble_core.variant import BLANK
 OUT_FACTOR: Final = 2
 """Going out earns this many times the value of the opponent's rack (two players)."""
 
+OUT_PLAYS: Final = 8
+"""The other player's plays that go out that bound a node's moves (see :func:`solve_endgame`)."""
+
 Clock = Callable[[], float]
 _EXACT, _LOWER, _UPPER = 0, 1, 2
 
@@ -53,7 +60,8 @@ class EndgameResult:
         value: the spread the mover gains with it from here to the end (exact when ``exact``; else the
             estimate of the deepest finished depth).
         exact: whether the search saw every line to the end of the game.
-        depth: the deepest depth (turns ahead) finished.
+        depth: the turns ahead the deepest finished search looked (exact: the longest line it walked,
+            the positions the table had already solved not walked again).
         nodes: positions searched.
     """
 
@@ -110,6 +118,8 @@ class _Search:
         self.max_nodes = max_nodes
         self.nodes = 0
         self.horizons = 0
+        self.ply = 0  # turns from the root to the node searched
+        self.deepest = 0  # the most turns from the root of a node this depth searched
         self.root: tuple[frozenset[tuple[Square, str]], str, str, int] | None = None
         self.partial: tuple[Play | Pass, int] | None = None
         self.placed: frozenset[tuple[Square, str]] = frozenset()
@@ -141,6 +151,44 @@ class _Search:
         nodes.append((Pass(), 0, rack))
         self.moves[key] = nodes
         return nodes
+
+    def outs(self, player: str, waiting: str) -> list[tuple[int, frozenset[Square]]]:
+        """The best plays (at most :data:`OUT_PLAYS`) with which ``player`` goes out on the board, best
+        first: the score of each and the squares whose filling would change it (its own, and the one
+        beyond each end of every word it forms): while none of them is filled it stays on the board."""
+        found: list[tuple[int, frozenset[Square]]] = []
+        for move, score, leave in self.children(player, waiting):
+            if leave or isinstance(move, Pass):
+                continue
+            placements = move.placements()
+            self.board.place(placements)
+            squares = set()
+            for (row, col), _ in placements:
+                squares.add((row, col))
+                for step_row, step_col in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                    at = (row + step_row, col + step_col)
+                    while self.board.occupied(at):
+                        at = (at[0] + step_row, at[1] + step_col)
+                    squares.add(at)
+            self.board.remove(square for square, _ in placements)
+            found.append((score, frozenset(squares)))
+            if len(found) == OUT_PLAYS:
+                break
+        return found
+
+    def going_out_bound(
+        self, move: Play | Pass, score: int, leave: str, outs: list[tuple[int, frozenset[Square]]]
+    ) -> int:
+        """An upper bound on the mover's value of ``move`` (``score`` points, keeping ``leave``) from the
+        other's best play in ``outs`` that it leaves on the board: they go out next turn, earning its
+        score and twice the value of ``leave``. A large number when it leaves none."""
+        filled = (
+            frozenset() if isinstance(move, Pass) else frozenset(square for square, _ in move.placements())
+        )
+        for out_score, squares in outs:
+            if squares.isdisjoint(filled):
+                return score - OUT_FACTOR * self.rack_value(leave) - out_score
+        return 10**6
 
     def last_turn(self, mover: str, other: str, scoreless: int, beta: int) -> tuple[int, Play | Pass, bool]:
         """Depth 1: the best move by the static endgame rule (what the children would be worth with
@@ -200,8 +248,11 @@ class _Search:
     ) -> int:
         """The spread the mover gains with ``move`` (``score`` points, keeping ``leave``) and what follows,
         searched ``depth`` turns ahead within ``low``/``high`` (fail-soft)."""
+        self.ply += 1
         if isinstance(move, Pass):
-            return -self.negamax(other, leave, scoreless + 1, depth - 1, -high, -low)
+            value = -self.negamax(other, leave, scoreless + 1, depth - 1, -high, -low)
+            self.ply -= 1
+            return value
         placements = move.placements()
         self.board.place(placements)
         before = self.placed
@@ -209,12 +260,14 @@ class _Search:
         try:
             return score - self.negamax(other, leave, 0, depth - 1, score - high, score - low)
         finally:
+            self.ply -= 1
             self.placed = before
             self.board.remove(square for square, _ in placements)
 
     def negamax(self, mover: str, other: str, scoreless: int, depth: int, alpha: int, beta: int) -> int:
         """The spread the mover gains from here, searched ``depth`` turns ahead, within ``alpha``/``beta``
         (fail-soft: outside the window the value is a bound)."""
+        self.deepest = max(self.deepest, self.ply)
         if depth == 0:
             self.horizons += 1
             return horizon_value(self.rack_value, other)
@@ -235,13 +288,20 @@ class _Search:
         best_value: int | None = None
         best_move: Play | Pass | None = None
         first = entry.best if entry is not None else None
+        outs: list[tuple[int, frozenset[Square]]] | None = None
         for move, score, leave in _first(self.children(mover, other), first):
             if isinstance(move, Pass) and scoreless + 1 >= self.limit:
                 value = self.rack_value(other) - self.rack_value(mover)
             elif not leave:
                 value = score + OUT_FACTOR * self.rack_value(other)
             else:
-                value = self.after(move, score, leave, other, scoreless, depth, alpha, beta)
+                if outs is None:
+                    outs = self.outs(other, mover)
+                bound = self.going_out_bound(move, score, leave, outs)
+                if bound <= alpha:  # the other goes out after it: no better than alpha (fail-soft)
+                    value = bound
+                else:
+                    value = self.after(move, score, leave, other, scoreless, depth, alpha, beta)
             if best_value is None or value > best_value:
                 best_value, best_move = value, move
                 if not self.placed and key == self.root:
@@ -282,11 +342,12 @@ def solve_endgame(
     """The best move for the player holding ``rack`` when the opponent holds ``other`` and the bag is
     empty, ``scoreless`` consecutive scoreless turns having been played.
 
-    Searches deeper and deeper until a depth is exact, ``max_depth`` is reached, or the budget runs
-    out: ``deadline`` (a ``clock()`` value; :func:`time.monotonic` by default) or ``max_nodes``
-    positions. Depth 1 always finishes; past the budget, the result of the deepest finished depth is
-    returned, or the best of the root moves the unfinished depth searched (the previous depth's best
-    move is searched first), its ``depth`` being the last finished one. ``board`` is not changed (the search works on a copy).
+    Searches deeper and deeper (depth 1 to :data:`DEEPENING`, then ``max_depth`` at once) until a depth
+    is exact, ``max_depth`` is reached, or the budget runs out: ``deadline`` (a ``clock()`` value;
+    :func:`time.monotonic` by default) or ``max_nodes`` positions. Depth 1 always finishes; past the
+    budget, the result of the deepest finished depth is returned, or the best of the root moves the
+    unfinished depth searched (the previous depth's best move is searched first), its ``depth`` being
+    the last finished one. ``board`` is not changed (the search works on a copy).
     """
     native = generator.native_board(board) if isinstance(generator, MoveGenerator) else None
     if native is not None and max(len(rack), len(other)) <= NATIVE_MAX_TILES:
@@ -295,9 +356,10 @@ def solve_endgame(
     rack, other = _key(rack), _key(other)
     search.root = (frozenset(), rack, other, scoreless)
     result: EndgameResult | None = None
-    for depth in range(1, max_depth + 1):
+    for depth in _depths(max_depth):
         search.horizons = 0
         search.partial = None
+        search.ply = search.deepest = 0
         try:
             value = search.negamax(rack, other, scoreless, depth, -(10**6), 10**6)
         except _OutOfTimeError:
@@ -312,11 +374,22 @@ def solve_endgame(
         entry = search.table[search.root]
         assert entry.best is not None
         exact = search.horizons == 0
-        result = EndgameResult(entry.best, value, exact, depth, search.nodes)
+        result = EndgameResult(entry.best, value, exact, min(depth, search.deepest + 1), search.nodes)
         if exact:
             break
     assert result is not None
     return result
+
+
+DEEPENING: Final = 4
+"""Iterative deepening searches depths 1 to this one, then ``max_depth`` directly: the shallow depths
+order the moves (the table's best move first), and each depth between would cost nearly as much as the
+whole search, since most lines of an endgame end within a few turns."""
+
+
+def _depths(max_depth: int) -> list[int]:
+    """The depths :func:`solve_endgame` searches, in order (see :data:`DEEPENING`)."""
+    return list(range(1, min(DEEPENING, max_depth) + 1)) + ([max_depth] if max_depth > DEEPENING else [])
 
 
 def minimax_value(board: Board, rack: str, other: str, generator: MoveSource, *, scoreless: int = 0) -> int:
@@ -375,6 +448,7 @@ def _native_solve(
         scoreless,
         board.variant.scoreless_turn_limit(2),
         max_depth,
+        DEEPENING,
         -1 if max_nodes is None else max_nodes,
         deadline,
         clock,

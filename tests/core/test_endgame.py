@@ -13,7 +13,7 @@ import pytest
 
 from scrabble_core.ai import Level, MoveSource, SeatView, choose_move
 from scrabble_core.board import Board
-from scrabble_core.endgame import minimax_value, solve_endgame
+from scrabble_core.endgame import DEEPENING, _depths, minimax_value, solve_endgame
 from scrabble_core.move import Pass, Play
 from scrabble_core.movegen import MoveGenerator
 from scrabble_core.native import native_core
@@ -195,6 +195,25 @@ def _value_of(move: Play | Pass, board: Board, rack: str, other: str, generator:
     return score - after.value
 
 
+def test_the_depths_deepen_to_the_deepening_then_jump_to_the_greatest() -> None:
+    assert (DEEPENING, _depths(64), _depths(3), _depths(DEEPENING)) == (
+        4,
+        [1, 2, 3, 4, 64],
+        [1, 2, 3],
+        [1, 2, 3, 4],
+    )
+
+
+def test_a_line_longer_than_the_deepening_is_solved_exactly(generator: MoveSource, standard: Variant) -> None:
+    board = Board.from_rows(standard, BOARDS["seed0"])
+    assert minimax_value(board, "DT", "BG", generator) == 19
+    result = solve_endgame(board, "DT", "BG", generator)
+    # nine turns: the longest line walked, beyond the depths deepened one by one
+    assert (result.move, result.value, result.exact, result.depth) == (Play.from_gcg("6I .D.T"), 19, True, 9)
+    shallow = solve_endgame(board, "DT", "BG", generator, max_depth=DEEPENING)
+    assert (shallow.value, shallow.exact, shallow.depth) == (19, False, DEEPENING)
+
+
 @pytest.mark.parametrize(("name", "seed"), list(itertools.product(sorted(BOARDS), range(3))))
 def test_the_native_solver_agrees_with_the_python_one(
     native_generator: MoveGenerator, python_generator: MoveSource, standard: Variant, name: str, seed: int
@@ -238,6 +257,7 @@ def test_the_native_solver_refuses_what_it_cannot_search(
             0,
             6,
             64,
+            5,
             -1,
             None,
             lambda: 0.0,
