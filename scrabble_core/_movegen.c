@@ -46,17 +46,39 @@ static int new_record(Walk *w, int q, long long score, int used)
     return w->nrecords++;
 }
 
-static inline int kept_less(const Kept *a, const Kept *b)
+/* Whether movegen.py searches start a before start b (b_index's start): in the order of its first
+ * bound (bounds[tiles + 1], see bound_starts), then of the starts. */
+static inline int start_before(const Walk *w, int a, int b)
 {
-    return a->value < b->value || (a->value == b->value && a->seq > b->seq);
+    double x = w->s->starts[a].bounds[w->tiles + 1], y = w->s->starts[b].bounds[w->tiles + 1];
+    return x > y || (x == y && a < b);
 }
+
+/* Whether kept play a is worse than b: a lower value or, of equal values, found after b by movegen.py,
+ * whatever order the starts are searched in here. */
+static inline int kept_less(const Walk *w, const Kept *a, const Kept *b)
+{
+    if (a->value != b->value) return a->value < b->value;
+    return a->start == b->start ? a->seq > b->seq : start_before(w, b->start, a->start);
+}
+
+/* The limit plays must pass: the value of the worst play kept once `top` are (before: the floor). */
+static void set_limit(Walk *w)
+{
+    if (w->nheap < w->top) return;
+    w->limit = w->heap[0].value;
+    w->tie = w->start != w->heap[0].start && start_before(w, w->start, w->heap[0].start);
+}
+
+/* Whether a play or bound of `value` can still be kept. */
+static inline int beats_limit(const Walk *w, double value) { return value > w->limit || (value == w->limit && w->tie); }
 
 static void heap_push(Walk *w, Kept item)
 {
     int i = w->nheap++;
     while (i > 0) {
         int parent = (i - 1) / 2;
-        if (!kept_less(&item, &w->heap[parent])) break;
+        if (!kept_less(w, &item, &w->heap[parent])) break;
         w->heap[i] = w->heap[parent];
         i = parent;
     }
@@ -70,8 +92,8 @@ static void heap_pop(Walk *w)
     for (;;) {
         int child = 2 * i + 1;
         if (child >= w->nheap) break;
-        if (child + 1 < w->nheap && kept_less(&w->heap[child + 1], &w->heap[child])) child++;
-        if (!kept_less(&w->heap[child], &last)) break;
+        if (child + 1 < w->nheap && kept_less(w, &w->heap[child + 1], &w->heap[child])) child++;
+        if (!kept_less(w, &w->heap[child], &last)) break;
         w->heap[i] = w->heap[child];
         i = child;
     }
@@ -87,7 +109,7 @@ static void emit(Walk *w, int q, long long score, int used)
         return;
     }
     double value = (double)score + w->bonus[used];
-    if (!(value > w->limit)) return;
+    if (!beats_limit(w, value)) return;
     int record = new_record(w, q, score, used);
     if (record < 0) {
         w->failed = 1;
@@ -103,9 +125,9 @@ static void emit(Walk *w, int q, long long score, int used)
         w->heap = grown;
         w->cap_heap = cap;
     }
-    heap_push(w, (Kept){value, w->seq++, record});
+    heap_push(w, (Kept){value, w->seq++, record, w->start});
     if (w->nheap > w->top) heap_pop(w);
-    if (w->nheap == w->top) w->limit = w->heap[0].value;
+    set_limit(w);
 }
 
 /* ---- the search (movegen.py's _walk) ---- */
@@ -135,7 +157,7 @@ static void place(Walk *w, int p, int64_t node, int left, uint64_t mask, int bla
     int placed = w->tiles - left + 1;
     int skip = placed == 1 && s->skip[p];
     int bonus = placed == w->rack_size ? w->bingo : 0;
-    int deeper = left > 1 && w->bounds[placed] > w->limit;
+    int deeper = left > 1 && beats_limit(w, w->bounds[placed]);
     int run = s->tile[p + 1] >= 0; /* p is empty, so a run of tiles starts at p + 1 */
     uint64_t spare = blanks ? w->everything : 0;
     uint64_t candidates = allowed & mask;
@@ -198,7 +220,7 @@ static void lead(Walk *w, int p, int64_t node, int left, uint64_t mask, int blan
                  long long multiplier, int used)
 {
     const Position *s = w->s;
-    if (!(w->bounds[w->tiles - left + 1] > w->limit)) return;
+    if (!beats_limit(w, w->bounds[w->tiles - left + 1])) return;
     int lm = s->lm[p];
     long long new_multiplier = multiplier * s->wm[p];
     int q = p + 1;
@@ -262,6 +284,7 @@ static void walk_start(Walk *w, const Start *start, uint64_t rack_mask, int blan
     w->anchor = start->anchor;
     w->anchor_mask = start->mask;
     w->anchor_free = s->tile[start->anchor] == EMPTY;
+    w->start = (int)(start - s->starts);
     int origin = start->origin;
     if (s->tile[origin] >= 0) {
         int64_t node = follow_run(w, 0, origin);
@@ -305,17 +328,19 @@ static void sift_down(Ranked *heap, int n, int i)
 
 /* Search the starts ranked in w->ranked (n of them; their value their bound) in ranked_order, until
  * the next one's bound cannot beat the plays kept: a heap, so the starts never reached are never
- * sorted. */
+ * sorted. The plays kept are those movegen.py keeps, whose order differs (see kept_less). */
 static void walk_ranked(Walk *w, int n, uint64_t rack_mask, int blanks)
 {
     Ranked *heap = w->ranked;
     for (int i = n / 2 - 1; i >= 0; i--) sift_down(heap, n, i);
     while (n && !w->failed) {
         const Start *start = &w->s->starts[heap[0].index];
-        if (!(start->bounds[0] > w->limit)) break;
+        if (heap[0].value < w->limit) break;
         heap[0] = heap[--n];
         sift_down(heap, n, 0);
-        walk_start(w, start, rack_mask, blanks);
+        w->start = (int)(start - w->s->starts);
+        set_limit(w);
+        if (beats_limit(w, start->bounds[0])) walk_start(w, start, rack_mask, blanks);
     }
 }
 
@@ -494,7 +519,107 @@ void reanalyse(Walk *w, const Geometry *geo, const short *changed, int n)
     find_starts(w->s, 0);
 }
 
-/* ---- bounds for top (movegen.py's _windows and _bounded_starts) ---- */
+/* ---- which plays of the whole rack can exist: the lexicon's anagram signatures ---- */
+
+/* A word's signature is the sum of its letters' keys (random 64-bit numbers), so the words of one
+ * multiset of letters share it, and adding a letter to a rack adds its key. Two multisets may share a
+ * signature: that only lets a bound stay higher than it could be. */
+static uint64_t signature_key(int letter)
+{
+    uint64_t z = (uint64_t)(letter + 1) * 0x9E3779B97F4A7C15ULL; /* SplitMix64's mix */
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static inline size_t signature_slot(const Graph *g, uint64_t signature)
+{
+    return (size_t)((signature * 0x9E3779B97F4A7C15ULL) >> 20) & g->signature_mask;
+}
+
+static inline uint64_t nonzero(uint64_t signature) { return signature ? signature : 1; }
+
+/* Visit the words after `node`, whose letters so far sum to `signature`: count them, or add them to the
+ * set (add). */
+static void collect_signatures(Graph *g, int64_t node, uint64_t signature, size_t *count, int add, int depth)
+{
+    const int64_t *wide = g->table;
+    const int32_t *narrow = g->table;
+#define ENTRY(i) (g->wide ? wide[i] : (int64_t)narrow[i])
+    uint64_t children = (uint64_t)ENTRY(node + g->size + 1) & (g->size == 64 ? ~(uint64_t)0 : ((uint64_t)1 << g->size) - 1);
+    while (children && depth < MAX_POS) {
+        uint64_t bit = children & -children;
+        children ^= bit;
+        int letter = letter_of(bit);
+        int64_t child = ENTRY(node + letter);
+        uint64_t next = signature + g->key[letter];
+        if (ENTRY(child + g->size)) {
+            ++*count;
+            if (add) {
+                size_t slot = signature_slot(g, nonzero(next));
+                while (g->signatures[slot] && g->signatures[slot] != nonzero(next)) slot = (slot + 1) & g->signature_mask;
+                g->signatures[slot] = nonzero(next);
+            }
+        }
+        collect_signatures(g, child, next, count, add, depth + 1);
+    }
+#undef ENTRY
+}
+
+/* Make g's signature set (on failure for want of memory, none: every rack then fits). */
+static void make_signatures(Graph *g)
+{
+    g->signatures_made = 1;
+    size_t count = 0, capacity = 1024;
+    collect_signatures(g, 0, 0, &count, 0, 0);
+    while (capacity < 2 * count) capacity *= 2;
+    g->signatures = PyMem_Calloc(capacity, sizeof(uint64_t));
+    if (!g->signatures) return;
+    g->signature_mask = capacity - 1;
+    collect_signatures(g, 0, 0, &count, 1, 0);
+}
+
+/* Whether some word of the lexicon has the letters of signature `signature`, plus any one letter if
+ * `blank`. */
+static int some_word(const Graph *g, uint64_t signature, int blank)
+{
+    for (int letter = blank ? 0 : g->size; letter <= g->size; letter++) {
+        uint64_t wanted = nonzero(signature + (letter < g->size ? g->key[letter] : 0));
+        for (size_t slot = signature_slot(g, wanted); g->signatures[slot]; slot = (slot + 1) & g->signature_mask)
+            if (g->signatures[slot] == wanted) return 1;
+    }
+    return 0;
+}
+
+/* What whole_rack_fits learnt of the rack searched: the words of its tiles alone (-1: not asked), and of
+ * which extra letters (asked: those asked about). */
+typedef struct {
+    uint64_t signature;
+    int alone;
+    uint64_t asked, with;
+} WholeRack;
+
+/* Whether the whole rack can be played in a word holding `through` tiles of the board, the last of them
+ * `letter`: a necessary condition (some word has those letters), false only when no word has them. */
+static int whole_rack_fits(Walk *w, WholeRack *rack, int blanks, int through, int letter)
+{
+    if (blanks > 1 || through > 1) return 1; /* too many unknown letters to be worth the search */
+    Graph *g = (Graph *)w->g; /* the set is made on the first search that needs it */
+    if (!g->signatures_made) make_signatures(g);
+    if (!g->signatures) return 1;
+    if (!through) {
+        if (rack->alone < 0) rack->alone = some_word(g, rack->signature, blanks);
+        return rack->alone;
+    }
+    uint64_t bit = (uint64_t)1 << letter;
+    if (!(rack->asked & bit)) {
+        rack->asked |= bit;
+        if (some_word(g, rack->signature + g->key[letter], blanks)) rack->with |= bit;
+    }
+    return (rack->with & bit) != 0;
+}
+
+/* ---- bounds for top (movegen.py's _windows and _bounded_starts, then tighter) ---- */
 
 static int descending(const void *a, const void *b)
 {
@@ -502,33 +627,65 @@ static int descending(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
-/* Give each start its bounds, tiles + 1 of them in `store`: bounds[j] caps the value of its plays of
- * more than j tiles. */
-static void bound_starts(Walk *w, const long long *tile_values, const double *best_leave, double *store)
+/* Give each start its bounds, tiles + 2 of them in `store`. bounds[tiles + 1] is movegen.py's first
+ * bound, which orders the starts as it does. bounds[j] (j <= tiles) caps the value of its plays of more
+ * than j tiles, tighter: no play reaches a square no tile of the rack fits (its cross-check); each tile
+ * placed is worth at most the best rack tile its square takes; the whole rack earns the bingo only if its
+ * anagrams allow it (see whole_rack_fits). */
+static void bound_starts(Walk *w, const long long *tile_values, const double *best_leave, int blanks,
+                         double *store)
 {
     const Position *s = w->s;
     int tiles = w->tiles;
+    int by_value[MAX_LETTERS], distinct = 0; /* the rack's letters, highest value first */
+    for (int letter = 0; letter < w->size; letter++) {
+        if (!w->counts[letter]) continue;
+        int at = distinct++;
+        for (; at > 0 && w->values[by_value[at - 1]] < w->values[letter]; at--) by_value[at] = by_value[at - 1];
+        by_value[at] = letter;
+    }
+    WholeRack whole = {0, -1, 0, 0};
+    for (int letter = 0; letter < w->size; letter++)
+        whole.signature += (uint64_t)w->counts[letter] * w->g->key[letter];
     for (int i = 0; i < s->nstarts; i++) {
         Start *start = &w->s->starts[i];
-        double *bounds = start->bounds = store + (size_t)i * (tiles + 1);
-        for (int k = 0; k <= tiles; k++) bounds[k] = -INFINITY;
+        double *bounds = start->bounds = store + (size_t)i * (tiles + 2);
+        for (int k = 0; k <= tiles + 1; k++) bounds[k] = -INFINITY;
         long long factors[MAX_RACK], word_mult = 1, fixed_tiles = 0, cross_points = 0;
+        long long capped_main = 0, capped_cross = 0; /* sums of lm * cap and lm * crossing * cap */
         int lms[MAX_RACK], crossings[MAX_RACK];
-        int p = start->origin, placed = 0;
+        int p = start->origin, placed = 0, fits = 1, through = 0, through_letter = 0;
         while (placed < tiles && s->tile[p] != SENTINEL) {
             if (s->tile[p] >= 0) {
-                fixed_tiles += s->value[p++];
+                fixed_tiles += s->value[p];
+                through++;
+                through_letter = s->tile[p++];
                 continue;
             }
             if (!s->xmask[p]) break;
+            long long cap = blanks ? 0 : -1;
+            for (int k = 0; k < distinct; k++) {
+                if (s->xmask[p] >> by_value[k] & 1) {
+                    cap = w->values[by_value[k]];
+                    break;
+                }
+            }
+            fits = fits && cap >= 0;
             word_mult *= s->wm[p];
             lms[placed] = s->lm[p];
             crossings[placed] = s->cross[p] ? s->wm[p] : 0;
             cross_points += (long long)s->cross_base[p] * crossings[placed];
+            if (fits) {
+                capped_main += lms[placed] * cap;
+                capped_cross += (long long)lms[placed] * crossings[placed] * cap;
+            }
             placed++;
-            int end = ++p;
+            int end = ++p, trailing_tiles = 0, last = through_letter;
             long long trailing = 0;
-            while (s->tile[end] >= 0) trailing += s->value[end++];
+            for (; s->tile[end] >= 0; end++, trailing_tiles++) {
+                trailing += s->value[end];
+                last = s->tile[end];
+            }
             if (placed >= start->need) {
                 for (int k = 0; k < placed; k++) { /* highest first: an insertion sort of a few */
                     long long factor = lms[k] * (word_mult + crossings[k]);
@@ -536,10 +693,15 @@ static void bound_starts(Walk *w, const long long *tile_values, const double *be
                     for (; at > 0 && factors[at - 1] < factor; at--) factors[at] = factors[at - 1];
                     factors[at] = factor;
                 }
-                long long total = (fixed_tiles + trailing) * word_mult + cross_points;
-                for (int k = 0; k < placed; k++) total += factors[k] * tile_values[k];
-                if (placed == w->rack_size) total += w->bingo;
-                bounds[placed - 1] = (double)total + best_leave[placed];
+                long long fixed = (fixed_tiles + trailing) * word_mult + cross_points, sorted = 0;
+                for (int k = 0; k < placed; k++) sorted += factors[k] * tile_values[k];
+                int bingo = placed == w->rack_size ? w->bingo : 0;
+                double first = (double)(fixed + sorted + bingo) + best_leave[placed];
+                if (first > bounds[tiles + 1]) bounds[tiles + 1] = first;
+                if (!fits) continue;
+                long long capped = capped_main * word_mult + capped_cross;
+                if (bingo && !whole_rack_fits(w, &whole, blanks, through + trailing_tiles, last)) bingo = 0;
+                bounds[placed - 1] = (double)(fixed + (capped < sorted ? capped : sorted) + bingo) + best_leave[placed];
             }
         }
         for (int k = tiles - 2; k >= 0; k--)
@@ -779,6 +941,7 @@ int find_plays(Walk *w, int count, const double *bonus, long long leaves, uint64
     w->top = count > 0 ? count : 0;
     w->bonus = bonus;
     w->limit = count > 0 ? floor : -INFINITY;
+    w->tie = 0;
     if (s->nstarts + 1 > w->cap_ranked) {
         Ranked *grown = PyMem_Realloc(w->ranked, sizeof(Ranked) * ((size_t)s->nstarts + 1));
         if (!grown) return -1;
@@ -818,14 +981,14 @@ int find_plays(Walk *w, int count, const double *bonus, long long leaves, uint64
             }
             if (bonus[index] > best_leave[used]) best_leave[used] = bonus[index];
         }
-        size_t need = (size_t)s->nstarts * (w->tiles + 1) + 1;
+        size_t need = (size_t)s->nstarts * (w->tiles + 2) + 1;
         if (need > w->cap_bounds) {
             double *grown = PyMem_Realloc(w->bound_store, sizeof(double) * need);
             if (!grown) return -1;
             w->bound_store = grown;
             w->cap_bounds = need;
         }
-        bound_starts(w, tile_values, best_leave, w->bound_store);
+        bound_starts(w, tile_values, best_leave, blanks, w->bound_store);
         for (int i = 0; i < s->nstarts; i++) {
             if (!(s->starts[i].bounds[0] > w->limit)) continue; /* never walked: not above the floor */
             w->ranked[nstarts] = (Ranked){0, s->starts[i].bounds[0], i};
@@ -836,7 +999,7 @@ int find_plays(Walk *w, int count, const double *bonus, long long leaves, uint64
     if (count <= 0) walk(w, order, nstarts, rack_mask, blanks);
     if (w->failed) return -1;
 
-    /* the plays, highest first: by score then in search order, or (top) by value then keeping order;
+    /* the plays, highest first: by score then in search order, or (top) by value then movegen.py's order;
      * count < 0: every play, in search order */
     int n = count > 0 ? w->nheap : w->nrecords;
     if (n + 1 > w->cap_ranked) {
@@ -852,9 +1015,14 @@ int find_plays(Walk *w, int count, const double *bonus, long long leaves, uint64
         for (int i = 0; i < n; i++) found[i] = i;
         return n;
     }
-    for (int i = 0; i < n; i++)
-        w->ranked[i] = count ? (Ranked){0, w->heap[i].value, w->heap[i].record}
-                             : (Ranked){0, (double)w->records[i].score, i};
+    if (count > 0) { /* the worst first off the heap */
+        for (int i = n - 1; i >= 0; i--) {
+            found[i] = w->heap[0].record;
+            heap_pop(w);
+        }
+        return n;
+    }
+    for (int i = 0; i < n; i++) w->ranked[i] = (Ranked){0, (double)w->records[i].score, i};
     qsort(w->ranked, (size_t)n, sizeof(Ranked), ranked_order);
     for (int i = 0; i < n; i++) found[i] = w->ranked[i].index;
     return n;
@@ -964,6 +1132,7 @@ static PyObject *Graph_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     g->wide = width == 8;
     g->length = length;
     g->size = (int)size;
+    for (int letter = 0; letter < g->size; letter++) g->key[letter] = signature_key(letter);
     /* Every child must be 0 or the base of a node: then every read stays in the table. */
     for (Py_ssize_t node = 0; node < length; node += stride) {
         for (Py_ssize_t i = 0; i < size; i++) {
@@ -997,6 +1166,7 @@ done:
 static void Graph_dealloc(Graph *g)
 {
     PyMem_Free(g->table);
+    PyMem_Free(g->signatures);
     Py_TYPE(g)->tp_free((PyObject *)g);
 }
 
