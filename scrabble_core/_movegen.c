@@ -329,17 +329,27 @@ static void sift_down(Ranked *heap, int n, int i)
 /* Search the starts ranked in w->ranked (n of them; their value their bound) in ranked_order, until
  * the next one's bound cannot beat the plays kept: a heap, so the starts never reached are never
  * sorted. The plays kept are those movegen.py keeps, whose order differs (see kept_less). */
-static void walk_ranked(Walk *w, int n, uint64_t rack_mask, int blanks)
+typedef struct Bounding Bounding;
+static void bound_start(Walk *w, Bounding *b, Start *start, int refine);
+
+static void walk_ranked(Walk *w, Bounding *bounding, int n, uint64_t rack_mask, int blanks)
 {
     Ranked *heap = w->ranked;
     for (int i = n / 2 - 1; i >= 0; i--) sift_down(heap, n, i);
     while (n && !w->failed) {
-        const Start *start = &w->s->starts[heap[0].index];
+        Start *start = &w->s->starts[heap[0].index];
         if (heap[0].value < w->limit) break;
+        w->start = heap[0].index;
+        set_limit(w);
+        if (beats_limit(w, start->bounds[0]) && !start->refined) { /* back in its place by its finer bound */
+            bound_start(w, bounding, start, 1);
+            start->refined = 1;
+            heap[0].value = start->bounds[0];
+            sift_down(heap, n, 0);
+            continue;
+        }
         heap[0] = heap[--n];
         sift_down(heap, n, 0);
-        w->start = (int)(start - w->s->starts);
-        set_limit(w);
         if (beats_limit(w, start->bounds[0])) walk_start(w, start, rack_mask, blanks);
     }
 }
@@ -522,8 +532,12 @@ void reanalyse(Walk *w, const Geometry *geo, const short *changed, int n)
 /* ---- which plays of the whole rack can exist: the lexicon's anagram signatures ---- */
 
 /* A word's signature is the sum of its letters' keys (random 64-bit numbers), so the words of one
- * multiset of letters share it, and adding a letter to a rack adds its key. Two multisets may share a
- * signature: that only lets a bound stay higher than it could be. */
+ * multiset of letters share it, and adding a letter to a rack adds its key. The lexicon's signatures are
+ * kept as a Bloom filter, two bits of one 64-bit word for each (a hash of the signature picks them), so
+ * that a question reads one word: two multisets may share bits, which only lets a bound stay higher than
+ * it could be, and the filter stays small enough for the processor's cache. */
+#define SIGNATURE_WORDS 17 /* 2 ** 17 words of 64 bits */
+
 static uint64_t signature_key(int letter)
 {
     uint64_t z = (uint64_t)(letter + 1) * 0x9E3779B97F4A7C15ULL; /* SplitMix64's mix */
@@ -532,16 +546,16 @@ static uint64_t signature_key(int letter)
     return z ^ (z >> 31);
 }
 
-static inline size_t signature_slot(const Graph *g, uint64_t signature)
+/* The word of the filter for `signature` (in *word) and its two bits there. */
+static inline uint64_t signature_bits(uint64_t signature, size_t *word)
 {
-    return (size_t)((signature * 0x9E3779B97F4A7C15ULL) >> 20) & g->signature_mask;
+    uint64_t hash = signature * 0x9E3779B97F4A7C15ULL;
+    *word = (size_t)(hash >> (64 - SIGNATURE_WORDS));
+    return (uint64_t)1 << (hash >> 20 & 63) | (uint64_t)1 << (hash >> 26 & 63);
 }
 
-static inline uint64_t nonzero(uint64_t signature) { return signature ? signature : 1; }
-
-/* Visit the words after `node`, whose letters so far sum to `signature`: count them, or add them to the
- * set (add). */
-static void collect_signatures(Graph *g, int64_t node, uint64_t signature, size_t *count, int add, int depth)
+/* Add the signatures of the words after `node`, whose letters so far sum to `signature`, to g's set. */
+static void collect_signatures(Graph *g, int64_t node, uint64_t signature, int depth)
 {
     const int64_t *wide = g->table;
     const int32_t *narrow = g->table;
@@ -554,14 +568,11 @@ static void collect_signatures(Graph *g, int64_t node, uint64_t signature, size_
         int64_t child = ENTRY(node + letter);
         uint64_t next = signature + g->key[letter];
         if (ENTRY(child + g->size)) {
-            ++*count;
-            if (add) {
-                size_t slot = signature_slot(g, nonzero(next));
-                while (g->signatures[slot] && g->signatures[slot] != nonzero(next)) slot = (slot + 1) & g->signature_mask;
-                g->signatures[slot] = nonzero(next);
-            }
+            size_t word;
+            uint64_t bits = signature_bits(next, &word);
+            g->signatures[word] |= bits;
         }
-        collect_signatures(g, child, next, count, add, depth + 1);
+        collect_signatures(g, child, next, depth + 1);
     }
 #undef ENTRY
 }
@@ -570,23 +581,18 @@ static void collect_signatures(Graph *g, int64_t node, uint64_t signature, size_
 static void make_signatures(Graph *g)
 {
     g->signatures_made = 1;
-    size_t count = 0, capacity = 1024;
-    collect_signatures(g, 0, 0, &count, 0, 0);
-    while (capacity < 2 * count) capacity *= 2;
-    g->signatures = PyMem_Calloc(capacity, sizeof(uint64_t));
-    if (!g->signatures) return;
-    g->signature_mask = capacity - 1;
-    collect_signatures(g, 0, 0, &count, 1, 0);
+    g->signatures = PyMem_Calloc((size_t)1 << SIGNATURE_WORDS, sizeof(uint64_t));
+    if (g->signatures) collect_signatures(g, 0, 0, 0);
 }
 
-/* Whether some word of the lexicon has the letters of signature `signature`, plus any one letter if
- * `blank`. */
+/* Whether some word of the lexicon may have the letters of signature `signature`, plus any one letter
+ * if `blank`. */
 static int some_word(const Graph *g, uint64_t signature, int blank)
 {
     for (int letter = blank ? 0 : g->size; letter <= g->size; letter++) {
-        uint64_t wanted = nonzero(signature + (letter < g->size ? g->key[letter] : 0));
-        for (size_t slot = signature_slot(g, wanted); g->signatures[slot]; slot = (slot + 1) & g->signature_mask)
-            if (g->signatures[slot] == wanted) return 1;
+        size_t word;
+        uint64_t bits = signature_bits(signature + (letter < g->size ? g->key[letter] : 0), &word);
+        if ((g->signatures[word] & bits) == bits) return 1;
     }
     return 0;
 }
@@ -619,6 +625,37 @@ static int whole_rack_fits(Walk *w, WholeRack *rack, int blanks, int through, in
     return (rack->with & bit) != 0;
 }
 
+/* ---- the tiles played and the leave kept, bounded together ---- */
+
+#define JOINT_LEAVES 256
+#define JOINT_FACTORS 64
+
+/* The rack's leaves as joint_best reads them. */
+typedef struct {
+    int n;                          /* leaves; 0 when there are more than JOINT_LEAVES */
+    unsigned char used[JOINT_LEAVES]; /* tiles used */
+    long long points[JOINT_LEAVES];   /* the letter values of the tiles used */
+    uint64_t signature[JOINT_LEAVES]; /* of the letters used (see whole_rack_fits) */
+    unsigned char blanks[JOINT_LEAVES]; /* blanks used */
+    uint64_t known;                   /* the factors m below JOINT_FACTORS whose row is set */
+    double best[JOINT_FACTORS][MAX_RACK + 1];
+} Joint;
+
+/* The highest m * (points of the tiles used) + leave value over the leaves using `used` tiles. */
+static double joint_best(const Walk *w, Joint *j, long long m, int used)
+{
+    double spare[MAX_RACK + 1], *row = m < JOINT_FACTORS ? j->best[m] : spare;
+    if (m >= JOINT_FACTORS || !(j->known >> m & 1)) {
+        for (int k = 0; k <= w->tiles; k++) row[k] = -INFINITY;
+        for (int index = 0; index < j->n; index++) {
+            double value = (double)(m * j->points[index]) + w->bonus[index];
+            if (value > row[j->used[index]]) row[j->used[index]] = value;
+        }
+        if (m < JOINT_FACTORS) j->known |= (uint64_t)1 << m;
+    }
+    return row[used];
+}
+
 /* ---- bounds for top (movegen.py's _windows and _bounded_starts, then tighter) ---- */
 
 static int descending(const void *a, const void *b)
@@ -627,86 +664,203 @@ static int descending(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
-/* Give each start its bounds, tiles + 2 of them in `store`. bounds[tiles + 1] is movegen.py's first
- * bound, which orders the starts as it does. bounds[j] (j <= tiles) caps the value of its plays of more
- * than j tiles, tighter: no play reaches a square no tile of the rack fits (its cross-check); each tile
- * placed is worth at most the best rack tile its square takes; the whole rack earns the bingo only if its
- * anagrams allow it (see whole_rack_fits). */
-static void bound_starts(Walk *w, const long long *tile_values, const double *best_leave, int blanks,
-                         double *store)
+#define WORD_CACHE 256
+
+/* What bounding the starts of a search reads: find_plays sets it up once for the rack. */
+struct Bounding {
+    long long tile_values[MAX_RACK];  /* the rack's letter values, highest first */
+    double best_leave[MAX_RACK + 1];  /* the best leave value of each number of tiles used */
+    long long prefix[MAX_RACK + 1]; /* the sums of the first tile_values */
+    int by_value[MAX_LETTERS], distinct, blanks; /* the rack's letters, highest value first */
+    WholeRack whole;
+    Joint joint;
+    struct {
+        uint64_t through;
+        int tiles, answer;
+    } words[WORD_CACHE]; /* window_has_word's answers */
+};
+
+/* Whether some word of the lexicon has the letters of `tiles` tiles of the rack and of the board's tiles
+ * whose signature is `through` (see whole_rack_fits; the squares' order is not asked): a play of that
+ * many tiles through those letters needs one. */
+static int window_has_word(Walk *w, Bounding *b, int tiles, uint64_t through)
+{
+    Graph *g = (Graph *)w->g; /* the set is made on the first search that needs it */
+    if (!g->signatures_made) make_signatures(g);
+    if (!g->signatures || !b->joint.n) return 1;
+    size_t slot = (size_t)((through + (uint64_t)tiles * 0x9E3779B97F4A7C15ULL) >> 32) & (WORD_CACHE - 1);
+    if (b->words[slot].tiles == tiles && b->words[slot].through == through) return b->words[slot].answer;
+    int answer = 0;
+    for (int index = 0; index < b->joint.n && !answer; index++) {
+        if (b->joint.used[index] != tiles) continue;
+        int blanks = b->joint.blanks[index];
+        answer = blanks > 1 || some_word(g, b->joint.signature[index] + through, blanks);
+    }
+    b->words[slot].tiles = tiles;
+    b->words[slot].through = through;
+    b->words[slot].answer = answer;
+    return answer;
+}
+
+/* Give `start` its bounds, tiles + 2 of them at start->bounds. bounds[tiles + 1] is movegen.py's first
+ * bound, which orders the starts as it does (left as it is when refining). bounds[j] (j <= tiles) caps
+ * the value of its plays of more than j tiles, tighter: no play reaches a square no tile of the rack fits
+ * (its cross-check); each tile placed is worth at most the best rack tile its square takes; the whole
+ * rack earns the bingo only if its anagrams allow it (see whole_rack_fits); the tiles played and the
+ * leave kept are bounded together (joint_best): the sum of factor * value over the tiles played, factors
+ * f1 >= ... >= fk and values v1 >= ... >= vk, is at most the sum of (fi - fk) * (the i-th best value of
+ * the rack) plus fk * the sum of the vi. `refine`: also no play of a number of tiles whose letters and
+ * the board's in its window make no word (window_has_word), a search too slow for every start. */
+static void bound_start(Walk *w, Bounding *b, Start *start, int refine)
 {
     const Position *s = w->s;
-    int tiles = w->tiles;
-    int by_value[MAX_LETTERS], distinct = 0; /* the rack's letters, highest value first */
-    for (int letter = 0; letter < w->size; letter++) {
-        if (!w->counts[letter]) continue;
-        int at = distinct++;
-        for (; at > 0 && w->values[by_value[at - 1]] < w->values[letter]; at--) by_value[at] = by_value[at - 1];
-        by_value[at] = letter;
-    }
-    WholeRack whole = {0, -1, 0, 0};
-    for (int letter = 0; letter < w->size; letter++)
-        whole.signature += (uint64_t)w->counts[letter] * w->g->key[letter];
-    for (int i = 0; i < s->nstarts; i++) {
-        Start *start = &w->s->starts[i];
-        double *bounds = start->bounds = store + (size_t)i * (tiles + 2);
-        for (int k = 0; k <= tiles + 1; k++) bounds[k] = -INFINITY;
-        long long factors[MAX_RACK], word_mult = 1, fixed_tiles = 0, cross_points = 0;
-        long long capped_main = 0, capped_cross = 0; /* sums of lm * cap and lm * crossing * cap */
-        int lms[MAX_RACK], crossings[MAX_RACK];
-        int p = start->origin, placed = 0, fits = 1, through = 0, through_letter = 0;
-        while (placed < tiles && s->tile[p] != SENTINEL) {
-            if (s->tile[p] >= 0) {
-                fixed_tiles += s->value[p];
-                through++;
-                through_letter = s->tile[p++];
-                continue;
-            }
-            if (!s->xmask[p]) break;
-            long long cap = blanks ? 0 : -1;
-            for (int k = 0; k < distinct; k++) {
-                if (s->xmask[p] >> by_value[k] & 1) {
-                    cap = w->values[by_value[k]];
-                    break;
-                }
-            }
-            fits = fits && cap >= 0;
-            word_mult *= s->wm[p];
-            lms[placed] = s->lm[p];
-            crossings[placed] = s->cross[p] ? s->wm[p] : 0;
-            cross_points += (long long)s->cross_base[p] * crossings[placed];
-            if (fits) {
-                capped_main += lms[placed] * cap;
-                capped_cross += (long long)lms[placed] * crossings[placed] * cap;
-            }
-            placed++;
-            int end = ++p, trailing_tiles = 0, last = through_letter;
-            long long trailing = 0;
-            for (; s->tile[end] >= 0; end++, trailing_tiles++) {
-                trailing += s->value[end];
-                last = s->tile[end];
-            }
-            if (placed >= start->need) {
-                for (int k = 0; k < placed; k++) { /* highest first: an insertion sort of a few */
-                    long long factor = lms[k] * (word_mult + crossings[k]);
-                    int at = k;
-                    for (; at > 0 && factors[at - 1] < factor; at--) factors[at] = factors[at - 1];
-                    factors[at] = factor;
-                }
-                long long fixed = (fixed_tiles + trailing) * word_mult + cross_points, sorted = 0;
-                for (int k = 0; k < placed; k++) sorted += factors[k] * tile_values[k];
-                int bingo = placed == w->rack_size ? w->bingo : 0;
-                double first = (double)(fixed + sorted + bingo) + best_leave[placed];
-                if (first > bounds[tiles + 1]) bounds[tiles + 1] = first;
-                if (!fits) continue;
-                long long capped = capped_main * word_mult + capped_cross;
-                if (bingo && !whole_rack_fits(w, &whole, blanks, through + trailing_tiles, last)) bingo = 0;
-                bounds[placed - 1] = (double)(fixed + (capped < sorted ? capped : sorted) + bingo) + best_leave[placed];
+    int tiles = w->tiles, blanks = b->blanks;
+    double *bounds = start->bounds;
+    for (int k = 0; k <= tiles; k++) bounds[k] = -INFINITY;
+    if (!refine) bounds[tiles + 1] = -INFINITY;
+    double first = -INFINITY;
+    long long factors[MAX_RACK], word_mult = 1, fixed_tiles = 0, cross_points = 0;
+    long long capped_main = 0, capped_cross = 0; /* sums of lm * cap and lm * crossing * cap */
+    int lms[MAX_RACK], crossings[MAX_RACK];
+    int p = start->origin, placed = 0, fits = 1, through = 0, through_letter = 0;
+    uint64_t through_signature = 0;
+    while (placed < tiles && s->tile[p] != SENTINEL) {
+        if (s->tile[p] >= 0) {
+            fixed_tiles += s->value[p];
+            through++;
+            through_letter = s->tile[p++];
+            through_signature += w->g->key[through_letter];
+            continue;
+        }
+        if (!s->xmask[p]) break;
+        long long cap = blanks ? 0 : -1;
+        for (int k = 0; refine && k < b->distinct; k++) {
+            if (s->xmask[p] >> b->by_value[k] & 1) {
+                cap = w->values[b->by_value[k]];
+                break;
             }
         }
-        for (int k = tiles - 2; k >= 0; k--)
-            if (bounds[k + 1] > bounds[k]) bounds[k] = bounds[k + 1];
+        fits = fits && cap >= 0;
+        word_mult *= s->wm[p];
+        lms[placed] = s->lm[p];
+        crossings[placed] = s->cross[p] ? s->wm[p] : 0;
+        cross_points += (long long)s->cross_base[p] * crossings[placed];
+        if (fits) {
+            capped_main += lms[placed] * cap;
+            capped_cross += (long long)lms[placed] * crossings[placed] * cap;
+        }
+        placed++;
+        int end = ++p, trailing_tiles = 0, last = through_letter;
+        long long trailing = 0;
+        uint64_t trailing_signature = 0;
+        for (; s->tile[end] >= 0; end++, trailing_tiles++) {
+            trailing += s->value[end];
+            last = s->tile[end];
+            trailing_signature += w->g->key[last];
+        }
+        if (placed < start->need) continue;
+        if (refine && !fits) continue;
+        for (int k = 0; k < placed; k++) { /* highest first: an insertion sort of a few */
+            long long factor = lms[k] * (word_mult + crossings[k]);
+            int at = k;
+            for (; at > 0 && factors[at - 1] < factor; at--) factors[at] = factors[at - 1];
+            factors[at] = factor;
+        }
+        long long fixed = (fixed_tiles + trailing) * word_mult + cross_points, sorted = 0;
+        for (int k = 0; k < placed; k++) sorted += factors[k] * b->tile_values[k];
+        int bingo = placed == w->rack_size ? w->bingo : 0;
+        if (!refine) {
+            double value = (double)(fixed + sorted + bingo) + b->best_leave[placed];
+            if (value > first) first = value;
+            continue;
+        }
+        if (!window_has_word(w, b, placed, through_signature + trailing_signature)) continue;
+        long long capped = capped_main * word_mult + capped_cross;
+        if (bingo && !whole_rack_fits(w, &b->whole, blanks, through + trailing_tiles, last)) bingo = 0;
+        bounds[placed - 1] = (double)(fixed + (capped < sorted ? capped : sorted) + bingo) + b->best_leave[placed];
+        if (b->joint.n) {
+            long long least = factors[placed - 1];
+            /* summed in another order than a play's value: a margin far above the rounding */
+            double shared = (double)(fixed + sorted - least * b->prefix[placed] + bingo) +
+                            joint_best(w, &b->joint, least, placed) + 1e-6;
+            if (shared < bounds[placed - 1]) bounds[placed - 1] = shared;
+        }
     }
+    if (!refine) { /* enough to rank the start until it is refined */
+        bounds[0] = bounds[tiles + 1] = first;
+        return;
+    }
+    for (int k = tiles - 2; k >= 0; k--)
+        if (bounds[k + 1] > bounds[k]) bounds[k] = bounds[k + 1];
+}
+
+/* Set up `b` for the rack set in w (blanks, its leave values `bonus`, `leaves` of them) and give every
+ * start its bounds (bound_start). 0, or -1: out of memory. */
+static int bound_starts(Walk *w, Bounding *b, const double *bonus, long long leaves, int blanks)
+{
+    Position *s = w->s;
+    long long *tile_values = b->tile_values;
+    double *best_leave = b->best_leave;
+    int k = 0;
+    for (int letter = 0; letter < w->size; letter++)
+        for (int n = 0; n < w->counts[letter]; n++) tile_values[k++] = w->values[letter];
+    for (int n = 0; n < blanks; n++) tile_values[k++] = 0;
+    qsort(tile_values, (size_t)k, sizeof tile_values[0], descending);
+    b->blanks = blanks;
+    b->prefix[0] = 0;
+    for (int n = 0; n < w->tiles; n++) b->prefix[n + 1] = b->prefix[n] + tile_values[n];
+    b->distinct = 0;
+    for (int letter = 0; letter < w->size; letter++) {
+        if (!w->counts[letter]) continue;
+        int at = b->distinct++;
+        for (; at > 0 && w->values[b->by_value[at - 1]] < w->values[letter]; at--) b->by_value[at] = b->by_value[at - 1];
+        b->by_value[at] = letter;
+    }
+    b->whole = (WholeRack){0, -1, 0, 0};
+    for (int letter = 0; letter < w->size; letter++)
+        b->whole.signature += (uint64_t)w->counts[letter] * w->g->key[letter];
+    for (int i = 0; i < WORD_CACHE; i++) b->words[i].tiles = -1;
+    Joint *joint = &b->joint;
+    joint->n = leaves <= JOINT_LEAVES ? (int)leaves : 0;
+    joint->known = 0;
+    for (int n = 0; n <= w->tiles; n++) best_leave[n] = -INFINITY;
+    for (long long index = 0; index < leaves; index++) {
+        int used = 0, blanks_used = 0;
+        long long rest = index, points = 0;
+        uint64_t signature = 0;
+        if (blanks) {
+            used += blanks_used = (int)(rest % (blanks + 1));
+            rest /= blanks + 1;
+        }
+        for (int letter = w->size - 1; letter >= 0; letter--) {
+            if (!w->counts[letter]) continue;
+            int digit = (int)(rest % (w->counts[letter] + 1));
+            used += digit;
+            points += (long long)digit * w->values[letter];
+            signature += (uint64_t)digit * w->g->key[letter];
+            rest /= w->counts[letter] + 1;
+        }
+        if (bonus[index] > best_leave[used]) best_leave[used] = bonus[index];
+        if (index < joint->n) {
+            joint->used[index] = (unsigned char)used;
+            joint->points[index] = points;
+            joint->signature[index] = signature;
+            joint->blanks[index] = (unsigned char)blanks_used;
+        }
+    }
+    size_t need = (size_t)s->nstarts * (w->tiles + 2) + 1;
+    if (need > w->cap_bounds) {
+        double *grown = PyMem_Realloc(w->bound_store, sizeof(double) * need);
+        if (!grown) return -1;
+        w->bound_store = grown;
+        w->cap_bounds = need;
+    }
+    for (int i = 0; i < s->nstarts; i++) {
+        s->starts[i].bounds = w->bound_store + (size_t)i * (w->tiles + 2);
+        s->starts[i].refined = 0;
+        bound_start(w, b, &s->starts[i], 0);
+    }
+    return 0;
 }
 
 /* ---- the results as Python objects ---- */
@@ -958,43 +1112,14 @@ int find_plays(Walk *w, int count, const double *bonus, long long leaves, uint64
             order[nstarts++] = &s->starts[i];
         }
     } else {
-        /* the rack's tile values, highest first, and the best leave of each number of tiles used */
-        long long tile_values[MAX_RACK];
-        double best_leave[MAX_RACK + 1];
-        int k = 0;
-        for (int letter = 0; letter < w->size; letter++)
-            for (int n = 0; n < w->counts[letter]; n++) tile_values[k++] = w->values[letter];
-        for (int n = 0; n < blanks; n++) tile_values[k++] = 0;
-        qsort(tile_values, (size_t)k, sizeof tile_values[0], descending);
-        for (int n = 0; n <= w->tiles; n++) best_leave[n] = -INFINITY;
-        for (long long index = 0; index < leaves; index++) {
-            int used = 0;
-            long long rest = index;
-            if (blanks) {
-                used += (int)(rest % (blanks + 1));
-                rest /= blanks + 1;
-            }
-            for (int letter = w->size - 1; letter >= 0; letter--) {
-                if (!w->counts[letter]) continue;
-                used += (int)(rest % (w->counts[letter] + 1));
-                rest /= w->counts[letter] + 1;
-            }
-            if (bonus[index] > best_leave[used]) best_leave[used] = bonus[index];
-        }
-        size_t need = (size_t)s->nstarts * (w->tiles + 2) + 1;
-        if (need > w->cap_bounds) {
-            double *grown = PyMem_Realloc(w->bound_store, sizeof(double) * need);
-            if (!grown) return -1;
-            w->bound_store = grown;
-            w->cap_bounds = need;
-        }
-        bound_starts(w, tile_values, best_leave, blanks, w->bound_store);
+        Bounding bounding;
+        if (bound_starts(w, &bounding, bonus, leaves, blanks) < 0) return -1;
         for (int i = 0; i < s->nstarts; i++) {
             if (!(s->starts[i].bounds[0] > w->limit)) continue; /* never walked: not above the floor */
             w->ranked[nstarts] = (Ranked){0, s->starts[i].bounds[0], i};
             nstarts++;
         }
-        walk_ranked(w, nstarts, rack_mask, blanks);
+        walk_ranked(w, &bounding, nstarts, rack_mask, blanks);
     }
     if (count <= 0) walk(w, order, nstarts, rack_mask, blanks);
     if (w->failed) return -1;

@@ -35,15 +35,15 @@ typedef struct {
     Py_UCS4 lower[MAX_LETTERS];
     /* the words' anagram signatures (see _movegen.c's whole_rack_fits), made when first needed */
     uint64_t key[MAX_LETTERS];
-    uint64_t *signatures; /* an open-addressing set, 0 for a free place; NULL: not made (or no memory) */
-    size_t signature_mask;
+    uint64_t *signatures; /* a set of bits; NULL: not made (or no memory) */
     int signatures_made;
 } Graph;
 
 typedef struct {
     int origin, reach, anchor, need;
     uint64_t mask;
-    double *bounds; /* tiles + 1 entries (top only) */
+    double *bounds; /* tiles + 2 entries (top only: see _movegen.c's bound_start) */
+    int refined;    /* whether the bounds are the finer ones */
 } Start;
 
 typedef struct {
