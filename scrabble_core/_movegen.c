@@ -46,8 +46,8 @@ static int new_record(Walk *w, int q, long long score, int used)
     return w->nrecords++;
 }
 
-/* Whether movegen.py searches start a before start b (b_index's start): in the order of its first
- * bound (bounds[tiles + 1], see bound_starts), then of the starts. */
+/* Whether movegen.py searches start a before start b: in the order of their first bounds
+ * (bounds[tiles + 1], see bound_start), then of the starts. */
 static inline int start_before(const Walk *w, int a, int b)
 {
     double x = w->s->starts[a].bounds[w->tiles + 1], y = w->s->starts[b].bounds[w->tiles + 1];
@@ -328,7 +328,8 @@ static void sift_down(Ranked *heap, int n, int i)
 
 /* Search the starts ranked in w->ranked (n of them; their value their bound) in ranked_order, until
  * the next one's bound cannot beat the plays kept: a heap, so the starts never reached are never
- * sorted. The plays kept are those movegen.py keeps, whose order differs (see kept_less). */
+ * sorted. A start that comes first with its first bound gets its finer one (bound_start) and goes back
+ * in its place. The order differs from movegen.py's, the plays kept do not (see kept_less). */
 typedef struct Bounding Bounding;
 static void bound_start(Walk *w, Bounding *b, Start *start, int refine);
 
@@ -560,7 +561,8 @@ static void collect_signatures(Graph *g, int64_t node, uint64_t signature, int d
     const int64_t *wide = g->table;
     const int32_t *narrow = g->table;
 #define ENTRY(i) (g->wide ? wide[i] : (int64_t)narrow[i])
-    uint64_t children = (uint64_t)ENTRY(node + g->size + 1) & (g->size == 64 ? ~(uint64_t)0 : ((uint64_t)1 << g->size) - 1);
+    uint64_t everything = g->size == 64 ? ~(uint64_t)0 : ((uint64_t)1 << g->size) - 1;
+    uint64_t children = (uint64_t)ENTRY(node + g->size + 1) & everything;
     while (children && depth < MAX_POS) {
         uint64_t bit = children & -children;
         children ^= bit;
@@ -625,36 +627,17 @@ static int whole_rack_fits(Walk *w, WholeRack *rack, int blanks, int through, in
     return (rack->with & bit) != 0;
 }
 
-/* ---- the tiles played and the leave kept, bounded together ---- */
+/* ---- the rack's sub-racks ---- */
 
-#define JOINT_LEAVES 256
-#define JOINT_FACTORS 64
+#define SUBRACKS 256
 
-/* The rack's leaves as joint_best reads them. */
+/* The tiles each leave index of the rack uses, as window_has_word reads them. */
 typedef struct {
-    int n;                          /* leaves; 0 when there are more than JOINT_LEAVES */
-    unsigned char used[JOINT_LEAVES]; /* tiles used */
-    long long points[JOINT_LEAVES];   /* the letter values of the tiles used */
-    uint64_t signature[JOINT_LEAVES]; /* of the letters used (see whole_rack_fits) */
-    unsigned char blanks[JOINT_LEAVES]; /* blanks used */
-    uint64_t known;                   /* the factors m below JOINT_FACTORS whose row is set */
-    double best[JOINT_FACTORS][MAX_RACK + 1];
-} Joint;
-
-/* The highest m * (points of the tiles used) + leave value over the leaves using `used` tiles. */
-static double joint_best(const Walk *w, Joint *j, long long m, int used)
-{
-    double spare[MAX_RACK + 1], *row = m < JOINT_FACTORS ? j->best[m] : spare;
-    if (m >= JOINT_FACTORS || !(j->known >> m & 1)) {
-        for (int k = 0; k <= w->tiles; k++) row[k] = -INFINITY;
-        for (int index = 0; index < j->n; index++) {
-            double value = (double)(m * j->points[index]) + w->bonus[index];
-            if (value > row[j->used[index]]) row[j->used[index]] = value;
-        }
-        if (m < JOINT_FACTORS) j->known |= (uint64_t)1 << m;
-    }
-    return row[used];
-}
+    int n;                              /* leaves; 0 when there are more than SUBRACKS */
+    unsigned char used[SUBRACKS];       /* tiles used */
+    uint64_t signature[SUBRACKS];       /* of the letters used (see whole_rack_fits) */
+    unsigned char blanks[SUBRACKS];     /* blanks used */
+} Subracks;
 
 /* ---- bounds for top (movegen.py's _windows and _bounded_starts, then tighter) ---- */
 
@@ -670,10 +653,9 @@ static int descending(const void *a, const void *b)
 struct Bounding {
     long long tile_values[MAX_RACK];  /* the rack's letter values, highest first */
     double best_leave[MAX_RACK + 1];  /* the best leave value of each number of tiles used */
-    long long prefix[MAX_RACK + 1]; /* the sums of the first tile_values */
     int by_value[MAX_LETTERS], distinct, blanks; /* the rack's letters, highest value first */
     WholeRack whole;
-    Joint joint;
+    Subracks subracks;
     struct {
         uint64_t through;
         int tiles, answer;
@@ -687,14 +669,14 @@ static int window_has_word(Walk *w, Bounding *b, int tiles, uint64_t through)
 {
     Graph *g = (Graph *)w->g; /* the set is made on the first search that needs it */
     if (!g->signatures_made) make_signatures(g);
-    if (!g->signatures || !b->joint.n) return 1;
+    if (!g->signatures || !b->subracks.n) return 1;
     size_t slot = (size_t)((through + (uint64_t)tiles * 0x9E3779B97F4A7C15ULL) >> 32) & (WORD_CACHE - 1);
     if (b->words[slot].tiles == tiles && b->words[slot].through == through) return b->words[slot].answer;
     int answer = 0;
-    for (int index = 0; index < b->joint.n && !answer; index++) {
-        if (b->joint.used[index] != tiles) continue;
-        int blanks = b->joint.blanks[index];
-        answer = blanks > 1 || some_word(g, b->joint.signature[index] + through, blanks);
+    for (int index = 0; index < b->subracks.n && !answer; index++) {
+        if (b->subracks.used[index] != tiles) continue;
+        int blanks = b->subracks.blanks[index];
+        answer = blanks > 1 || some_word(g, b->subracks.signature[index] + through, blanks);
     }
     b->words[slot].tiles = tiles;
     b->words[slot].through = through;
@@ -704,13 +686,11 @@ static int window_has_word(Walk *w, Bounding *b, int tiles, uint64_t through)
 
 /* Give `start` its bounds, tiles + 2 of them at start->bounds. bounds[tiles + 1] is movegen.py's first
  * bound, which orders the starts as it does (left as it is when refining). bounds[j] (j <= tiles) caps
- * the value of its plays of more than j tiles, tighter: no play reaches a square no tile of the rack fits
- * (its cross-check); each tile placed is worth at most the best rack tile its square takes; the whole
- * rack earns the bingo only if its anagrams allow it (see whole_rack_fits); the tiles played and the
- * leave kept are bounded together (joint_best): the sum of factor * value over the tiles played, factors
- * f1 >= ... >= fk and values v1 >= ... >= vk, is at most the sum of (fi - fk) * (the i-th best value of
- * the rack) plus fk * the sum of the vi. `refine`: also no play of a number of tiles whose letters and
- * the board's in its window make no word (window_has_word), a search too slow for every start. */
+ * the value of its plays of more than j tiles. Without `refine`, only bounds[0] is set, to the first
+ * bound. With it, the bounds are finer: no play reaches a square no tile of the rack fits (its
+ * cross-check); each tile placed is worth at most the best rack tile its square takes; the whole rack
+ * earns the bingo only if its anagrams allow it (whole_rack_fits); no play has a number of tiles whose
+ * letters and the board's in its window make no word (window_has_word). */
 static void bound_start(Walk *w, Bounding *b, Start *start, int refine)
 {
     const Position *s = w->s;
@@ -778,13 +758,6 @@ static void bound_start(Walk *w, Bounding *b, Start *start, int refine)
         long long capped = capped_main * word_mult + capped_cross;
         if (bingo && !whole_rack_fits(w, &b->whole, blanks, through + trailing_tiles, last)) bingo = 0;
         bounds[placed - 1] = (double)(fixed + (capped < sorted ? capped : sorted) + bingo) + b->best_leave[placed];
-        if (b->joint.n) {
-            long long least = factors[placed - 1];
-            /* summed in another order than a play's value: a margin far above the rounding */
-            double shared = (double)(fixed + sorted - least * b->prefix[placed] + bingo) +
-                            joint_best(w, &b->joint, least, placed) + 1e-6;
-            if (shared < bounds[placed - 1]) bounds[placed - 1] = shared;
-        }
     }
     if (!refine) { /* enough to rank the start until it is refined */
         bounds[0] = bounds[tiles + 1] = first;
@@ -807,26 +780,24 @@ static int bound_starts(Walk *w, Bounding *b, const double *bonus, long long lea
     for (int n = 0; n < blanks; n++) tile_values[k++] = 0;
     qsort(tile_values, (size_t)k, sizeof tile_values[0], descending);
     b->blanks = blanks;
-    b->prefix[0] = 0;
-    for (int n = 0; n < w->tiles; n++) b->prefix[n + 1] = b->prefix[n] + tile_values[n];
     b->distinct = 0;
     for (int letter = 0; letter < w->size; letter++) {
         if (!w->counts[letter]) continue;
         int at = b->distinct++;
-        for (; at > 0 && w->values[b->by_value[at - 1]] < w->values[letter]; at--) b->by_value[at] = b->by_value[at - 1];
+        for (; at > 0 && w->values[b->by_value[at - 1]] < w->values[letter]; at--)
+            b->by_value[at] = b->by_value[at - 1];
         b->by_value[at] = letter;
     }
     b->whole = (WholeRack){0, -1, 0, 0};
     for (int letter = 0; letter < w->size; letter++)
         b->whole.signature += (uint64_t)w->counts[letter] * w->g->key[letter];
     for (int i = 0; i < WORD_CACHE; i++) b->words[i].tiles = -1;
-    Joint *joint = &b->joint;
-    joint->n = leaves <= JOINT_LEAVES ? (int)leaves : 0;
-    joint->known = 0;
+    Subracks *subracks = &b->subracks;
+    subracks->n = leaves <= SUBRACKS ? (int)leaves : 0;
     for (int n = 0; n <= w->tiles; n++) best_leave[n] = -INFINITY;
     for (long long index = 0; index < leaves; index++) {
         int used = 0, blanks_used = 0;
-        long long rest = index, points = 0;
+        long long rest = index;
         uint64_t signature = 0;
         if (blanks) {
             used += blanks_used = (int)(rest % (blanks + 1));
@@ -836,16 +807,14 @@ static int bound_starts(Walk *w, Bounding *b, const double *bonus, long long lea
             if (!w->counts[letter]) continue;
             int digit = (int)(rest % (w->counts[letter] + 1));
             used += digit;
-            points += (long long)digit * w->values[letter];
             signature += (uint64_t)digit * w->g->key[letter];
             rest /= w->counts[letter] + 1;
         }
         if (bonus[index] > best_leave[used]) best_leave[used] = bonus[index];
-        if (index < joint->n) {
-            joint->used[index] = (unsigned char)used;
-            joint->points[index] = points;
-            joint->signature[index] = signature;
-            joint->blanks[index] = (unsigned char)blanks_used;
+        if (index < subracks->n) {
+            subracks->used[index] = (unsigned char)used;
+            subracks->signature[index] = signature;
+            subracks->blanks[index] = (unsigned char)blanks_used;
         }
     }
     size_t need = (size_t)s->nstarts * (w->tiles + 2) + 1;
