@@ -690,7 +690,8 @@ static int window_has_word(Walk *w, Bounding *b, int tiles, uint64_t through)
  * bound. With it, the bounds are finer: no play reaches a square no tile of the rack fits (its
  * cross-check); each tile placed is worth at most the best rack tile its square takes; the whole rack
  * earns the bingo only if its anagrams allow it (whole_rack_fits); no play has a number of tiles whose
- * letters and the board's in its window make no word (window_has_word). */
+ * letters and the board's in its window make no word (window_has_word), unless its bound cannot beat
+ * the plays kept anyway. */
 static void bound_start(Walk *w, Bounding *b, Start *start, int refine)
 {
     const Position *s = w->s;
@@ -754,10 +755,12 @@ static void bound_start(Walk *w, Bounding *b, Start *start, int refine)
             if (value > first) first = value;
             continue;
         }
-        if (!window_has_word(w, b, placed, through_signature + trailing_signature)) continue;
         long long capped = capped_main * word_mult + capped_cross;
         if (bingo && !whole_rack_fits(w, &b->whole, blanks, through + trailing_tiles, last)) bingo = 0;
-        bounds[placed - 1] = (double)(fixed + (capped < sorted ? capped : sorted) + bingo) + b->best_leave[placed];
+        double bound = (double)(fixed + (capped < sorted ? capped : sorted) + bingo) + b->best_leave[placed];
+        /* the words are looked up only where the bound matters */
+        if (beats_limit(w, bound) && !window_has_word(w, b, placed, through_signature + trailing_signature)) continue;
+        bounds[placed - 1] = bound;
     }
     if (!refine) { /* enough to rank the start until it is refined */
         bounds[0] = bounds[tiles + 1] = first;
