@@ -722,6 +722,7 @@ static void bound_start(Walk *w, Bounding *b, Start *start, int refine)
             }
         }
         fits = fits && cap >= 0;
+        int resort = s->wm[p] != 1; /* every factor changes */
         word_mult *= s->wm[p];
         lms[placed] = s->lm[p];
         crossings[placed] = s->cross[p] ? s->wm[p] : 0;
@@ -729,6 +730,13 @@ static void bound_start(Walk *w, Bounding *b, Start *start, int refine)
         if (fits) {
             capped_main += lms[placed] * cap;
             capped_cross += (long long)lms[placed] * crossings[placed] * cap;
+        }
+        /* the factors, highest first: the new one put in its place, or all sorted again (a few) */
+        for (int k = resort ? 0 : placed; k <= placed; k++) {
+            long long factor = lms[k] * (word_mult + crossings[k]);
+            int at = k;
+            for (; at > 0 && factors[at - 1] < factor; at--) factors[at] = factors[at - 1];
+            factors[at] = factor;
         }
         placed++;
         int end = ++p, trailing_tiles = 0, last = through_letter;
@@ -741,12 +749,6 @@ static void bound_start(Walk *w, Bounding *b, Start *start, int refine)
         }
         if (placed < start->need) continue;
         if (refine && !fits) continue;
-        for (int k = 0; k < placed; k++) { /* highest first: an insertion sort of a few */
-            long long factor = lms[k] * (word_mult + crossings[k]);
-            int at = k;
-            for (; at > 0 && factors[at - 1] < factor; at--) factors[at] = factors[at - 1];
-            factors[at] = factor;
-        }
         long long fixed = (fixed_tiles + trailing) * word_mult + cross_points, sorted = 0;
         for (int k = 0; k < placed; k++) sorted += factors[k] * b->tile_values[k];
         int bingo = placed == w->rack_size ? w->bingo : 0;
