@@ -2,7 +2,9 @@
  *
  * It mirrors movegen.py function for function (_analyse, _add_start, _windows, _bounded_starts,
  * _walk's place and lead, top's heap), so that it finds the same plays in the same order with the
- * same scores; read that module's docstrings for the algorithm. Only the data layout differs:
+ * same scores; read that module's docstrings for the algorithm. The search for the best plays (top)
+ * bounds its starts more finely and searches them in the order of those bounds (bound_start,
+ * walk_ranked), and keeps the plays movegen.py keeps all the same (kept_less). The data layout differs:
  *
  * - Graph wraps a copy of the DAWG's flat table (see dawg.py), checked once when it is made: every
  *   child is 0 or the base of a node, so every read table[node + i] with i < stride is in bounds.
