@@ -613,6 +613,7 @@ typedef struct {
  * `letter`: a necessary condition (some word has those letters), false only when no word has them. */
 static int whole_rack_fits(Walk *w, WholeRack *rack, int blanks, int through, int letter)
 {
+    if (w->tiles != w->rack_size) return 1; /* a rack longer than the variant's: not all of it is played */
     if (blanks > 1 || through > 1) return 1; /* too many unknown letters to be worth the search */
     Graph *g = (Graph *)w->g; /* the set is made on the first search that needs it */
     if (!g->signatures_made) make_signatures(g);

@@ -464,3 +464,18 @@ def test_plays_of_the_whole_rack_are_bounded_by_the_lexicons_words(
             if len(letters.replace(".", "")) == 7:
                 through[letters.count(".")] += 1
     assert through[0] and through[1], through
+
+
+@needs_native
+def test_a_rack_longer_than_the_variants_earns_the_bingo_with_part_of_it(
+    enable_pair: tuple[MoveGenerator, MoveGenerator],
+) -> None:
+    """Seven of eight tiles make the bingo though no word has all eight: the bound keeps the bonus."""
+    native, python = enable_pair
+    board = Board(get_variant("standard"))
+    best = native.top(board, "RETAINSQ", 2)
+    assert best == python.top(board, "RETAINSQ", 2)
+    assert [(move.play.letters, move.score, move.leave) for move in best] == [
+        ("QINTARS", 102, "E"),
+        ("QINTARS", 102, "E"),
+    ]
