@@ -2,7 +2,9 @@
  *
  * It mirrors movegen.py function for function (_analyse, _add_start, _windows, _bounded_starts,
  * _walk's place and lead, top's heap), so that it finds the same plays in the same order with the
- * same scores; read that module's docstrings for the algorithm. Only the data layout differs:
+ * same scores; read that module's docstrings for the algorithm. The search for the best plays (top)
+ * bounds its starts more finely and searches them in the order of those bounds (bound_start,
+ * walk_ranked), and keeps the plays movegen.py keeps all the same (kept_less). The data layout differs:
  *
  * - Graph wraps a copy of the DAWG's flat table (see dawg.py), checked once when it is made: every
  *   child is 0 or the base of a node, so every read table[node + i] with i < stride is in bounds.
@@ -46,17 +48,39 @@ static int new_record(Walk *w, int q, long long score, int used)
     return w->nrecords++;
 }
 
-static inline int kept_less(const Kept *a, const Kept *b)
+/* Whether movegen.py searches start a before start b: in the order of their first bounds
+ * (bounds[tiles + 1], see bound_start), then of the starts. */
+static inline int start_before(const Walk *w, int a, int b)
 {
-    return a->value < b->value || (a->value == b->value && a->seq > b->seq);
+    double x = w->s->starts[a].bounds[w->tiles + 1], y = w->s->starts[b].bounds[w->tiles + 1];
+    return x > y || (x == y && a < b);
 }
+
+/* Whether kept play a is worse than b: a lower value or, of equal values, found after b by movegen.py,
+ * whatever order the starts are searched in here. */
+static inline int kept_less(const Walk *w, const Kept *a, const Kept *b)
+{
+    if (a->value != b->value) return a->value < b->value;
+    return a->start == b->start ? a->seq > b->seq : start_before(w, b->start, a->start);
+}
+
+/* The limit plays must pass: the value of the worst play kept once `top` are (before: the floor). */
+static void set_limit(Walk *w)
+{
+    if (w->nheap < w->top) return;
+    w->limit = w->heap[0].value;
+    w->tie = w->start != w->heap[0].start && start_before(w, w->start, w->heap[0].start);
+}
+
+/* Whether a play or bound of `value` can still be kept. */
+static inline int beats_limit(const Walk *w, double value) { return value > w->limit || (value == w->limit && w->tie); }
 
 static void heap_push(Walk *w, Kept item)
 {
     int i = w->nheap++;
     while (i > 0) {
         int parent = (i - 1) / 2;
-        if (!kept_less(&item, &w->heap[parent])) break;
+        if (!kept_less(w, &item, &w->heap[parent])) break;
         w->heap[i] = w->heap[parent];
         i = parent;
     }
@@ -70,8 +94,8 @@ static void heap_pop(Walk *w)
     for (;;) {
         int child = 2 * i + 1;
         if (child >= w->nheap) break;
-        if (child + 1 < w->nheap && kept_less(&w->heap[child + 1], &w->heap[child])) child++;
-        if (!kept_less(&w->heap[child], &last)) break;
+        if (child + 1 < w->nheap && kept_less(w, &w->heap[child + 1], &w->heap[child])) child++;
+        if (!kept_less(w, &w->heap[child], &last)) break;
         w->heap[i] = w->heap[child];
         i = child;
     }
@@ -87,7 +111,7 @@ static void emit(Walk *w, int q, long long score, int used)
         return;
     }
     double value = (double)score + w->bonus[used];
-    if (!(value > w->limit)) return;
+    if (!beats_limit(w, value)) return;
     int record = new_record(w, q, score, used);
     if (record < 0) {
         w->failed = 1;
@@ -103,9 +127,9 @@ static void emit(Walk *w, int q, long long score, int used)
         w->heap = grown;
         w->cap_heap = cap;
     }
-    heap_push(w, (Kept){value, w->seq++, record});
+    heap_push(w, (Kept){value, w->seq++, record, w->start});
     if (w->nheap > w->top) heap_pop(w);
-    if (w->nheap == w->top) w->limit = w->heap[0].value;
+    set_limit(w);
 }
 
 /* ---- the search (movegen.py's _walk) ---- */
@@ -135,7 +159,7 @@ static void place(Walk *w, int p, int64_t node, int left, uint64_t mask, int bla
     int placed = w->tiles - left + 1;
     int skip = placed == 1 && s->skip[p];
     int bonus = placed == w->rack_size ? w->bingo : 0;
-    int deeper = left > 1 && w->bounds[placed] > w->limit;
+    int deeper = left > 1 && beats_limit(w, w->bounds[placed]);
     int run = s->tile[p + 1] >= 0; /* p is empty, so a run of tiles starts at p + 1 */
     uint64_t spare = blanks ? w->everything : 0;
     uint64_t candidates = allowed & mask;
@@ -198,7 +222,7 @@ static void lead(Walk *w, int p, int64_t node, int left, uint64_t mask, int blan
                  long long multiplier, int used)
 {
     const Position *s = w->s;
-    if (!(w->bounds[w->tiles - left + 1] > w->limit)) return;
+    if (!beats_limit(w, w->bounds[w->tiles - left + 1])) return;
     int lm = s->lm[p];
     long long new_multiplier = multiplier * s->wm[p];
     int q = p + 1;
@@ -262,6 +286,7 @@ static void walk_start(Walk *w, const Start *start, uint64_t rack_mask, int blan
     w->anchor = start->anchor;
     w->anchor_mask = start->mask;
     w->anchor_free = s->tile[start->anchor] == EMPTY;
+    w->start = (int)(start - s->starts);
     int origin = start->origin;
     if (s->tile[origin] >= 0) {
         int64_t node = follow_run(w, 0, origin);
@@ -305,17 +330,30 @@ static void sift_down(Ranked *heap, int n, int i)
 
 /* Search the starts ranked in w->ranked (n of them; their value their bound) in ranked_order, until
  * the next one's bound cannot beat the plays kept: a heap, so the starts never reached are never
- * sorted. */
-static void walk_ranked(Walk *w, int n, uint64_t rack_mask, int blanks)
+ * sorted. A start that comes first with its first bound gets its finer one (bound_start) and goes back
+ * in its place. The order differs from movegen.py's, the plays kept do not (see kept_less). */
+typedef struct Bounding Bounding;
+static void bound_start(Walk *w, Bounding *b, Start *start, int refine);
+
+static void walk_ranked(Walk *w, Bounding *bounding, int n, uint64_t rack_mask, int blanks)
 {
     Ranked *heap = w->ranked;
     for (int i = n / 2 - 1; i >= 0; i--) sift_down(heap, n, i);
     while (n && !w->failed) {
-        const Start *start = &w->s->starts[heap[0].index];
-        if (!(start->bounds[0] > w->limit)) break;
+        Start *start = &w->s->starts[heap[0].index];
+        if (heap[0].value < w->limit) break;
+        w->start = heap[0].index;
+        set_limit(w);
+        if (beats_limit(w, start->bounds[0]) && !start->refined) { /* back in its place by its finer bound */
+            bound_start(w, bounding, start, 1);
+            start->refined = 1;
+            heap[0].value = start->bounds[0];
+            sift_down(heap, n, 0);
+            continue;
+        }
         heap[0] = heap[--n];
         sift_down(heap, n, 0);
-        walk_start(w, start, rack_mask, blanks);
+        if (beats_limit(w, start->bounds[0])) walk_start(w, start, rack_mask, blanks);
     }
 }
 
@@ -494,7 +532,117 @@ void reanalyse(Walk *w, const Geometry *geo, const short *changed, int n)
     find_starts(w->s, 0);
 }
 
-/* ---- bounds for top (movegen.py's _windows and _bounded_starts) ---- */
+/* ---- which plays of the whole rack can exist: the lexicon's anagram signatures ---- */
+
+/* A word's signature is the sum of its letters' keys (random 64-bit numbers), so the words of one
+ * multiset of letters share it, and adding a letter to a rack adds its key. The lexicon's signatures are
+ * kept as a Bloom filter, two bits of one 64-bit word for each (a hash of the signature picks them), so
+ * that a question reads one word: two multisets may share bits, which only lets a bound stay higher than
+ * it could be, and the filter stays small enough for the processor's cache. */
+#define SIGNATURE_WORDS 17 /* 2 ** 17 words of 64 bits */
+
+static uint64_t signature_key(int letter)
+{
+    uint64_t z = (uint64_t)(letter + 1) * 0x9E3779B97F4A7C15ULL; /* SplitMix64's mix */
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* The word of the filter for `signature` (in *word) and its two bits there. */
+static inline uint64_t signature_bits(uint64_t signature, size_t *word)
+{
+    uint64_t hash = signature * 0x9E3779B97F4A7C15ULL;
+    *word = (size_t)(hash >> (64 - SIGNATURE_WORDS));
+    return (uint64_t)1 << (hash >> 20 & 63) | (uint64_t)1 << (hash >> 26 & 63);
+}
+
+/* Add the signatures of the words after `node`, whose letters so far sum to `signature`, to g's set. */
+static void collect_signatures(Graph *g, int64_t node, uint64_t signature, int depth)
+{
+    const int64_t *wide = g->table;
+    const int32_t *narrow = g->table;
+#define ENTRY(i) (g->wide ? wide[i] : (int64_t)narrow[i])
+    uint64_t everything = g->size == 64 ? ~(uint64_t)0 : ((uint64_t)1 << g->size) - 1;
+    uint64_t children = (uint64_t)ENTRY(node + g->size + 1) & everything;
+    while (children && depth < MAX_POS) {
+        uint64_t bit = children & -children;
+        children ^= bit;
+        int letter = letter_of(bit);
+        int64_t child = ENTRY(node + letter);
+        uint64_t next = signature + g->key[letter];
+        if (ENTRY(child + g->size)) {
+            size_t word;
+            uint64_t bits = signature_bits(next, &word);
+            g->signatures[word] |= bits;
+        }
+        collect_signatures(g, child, next, depth + 1);
+    }
+#undef ENTRY
+}
+
+/* Make g's signature set (on failure for want of memory, none: every rack then fits). */
+static void make_signatures(Graph *g)
+{
+    g->signatures_made = 1;
+    g->signatures = PyMem_Calloc((size_t)1 << SIGNATURE_WORDS, sizeof(uint64_t));
+    if (g->signatures) collect_signatures(g, 0, 0, 0);
+}
+
+/* Whether some word of the lexicon may have the letters of signature `signature`, plus any one letter
+ * if `blank`. */
+static int some_word(const Graph *g, uint64_t signature, int blank)
+{
+    for (int letter = blank ? 0 : g->size; letter <= g->size; letter++) {
+        size_t word;
+        uint64_t bits = signature_bits(signature + (letter < g->size ? g->key[letter] : 0), &word);
+        if ((g->signatures[word] & bits) == bits) return 1;
+    }
+    return 0;
+}
+
+/* What whole_rack_fits learnt of the rack searched: the words of its tiles alone (-1: not asked), and of
+ * which extra letters (asked: those asked about). */
+typedef struct {
+    uint64_t signature;
+    int alone;
+    uint64_t asked, with;
+} WholeRack;
+
+/* Whether the whole rack can be played in a word holding `through` tiles of the board, the last of them
+ * `letter`: a necessary condition (some word has those letters), false only when no word has them. */
+static int whole_rack_fits(Walk *w, WholeRack *rack, int blanks, int through, int letter)
+{
+    if (w->tiles != w->rack_size) return 1; /* a rack longer than the variant's: not all of it is played */
+    if (blanks > 1 || through > 1) return 1; /* too many unknown letters to be worth the search */
+    Graph *g = (Graph *)w->g; /* the set is made on the first search that needs it */
+    if (!g->signatures_made) make_signatures(g);
+    if (!g->signatures) return 1;
+    if (!through) {
+        if (rack->alone < 0) rack->alone = some_word(g, rack->signature, blanks);
+        return rack->alone;
+    }
+    uint64_t bit = (uint64_t)1 << letter;
+    if (!(rack->asked & bit)) {
+        rack->asked |= bit;
+        if (some_word(g, rack->signature + g->key[letter], blanks)) rack->with |= bit;
+    }
+    return (rack->with & bit) != 0;
+}
+
+/* ---- the rack's sub-racks ---- */
+
+#define SUBRACKS 256
+
+/* The tiles each leave index of the rack uses, as window_has_word reads them. */
+typedef struct {
+    int n;                              /* leaves; 0 when there are more than SUBRACKS */
+    unsigned char used[SUBRACKS];       /* tiles used */
+    uint64_t signature[SUBRACKS];       /* of the letters used (see whole_rack_fits) */
+    unsigned char blanks[SUBRACKS];     /* blanks used */
+} Subracks;
+
+/* ---- bounds for top (movegen.py's _windows and _bounded_starts, then tighter) ---- */
 
 static int descending(const void *a, const void *b)
 {
@@ -502,49 +650,194 @@ static int descending(const void *a, const void *b)
     return (x < y) - (x > y);
 }
 
-/* Give each start its bounds, tiles + 1 of them in `store`: bounds[j] caps the value of its plays of
- * more than j tiles. */
-static void bound_starts(Walk *w, const long long *tile_values, const double *best_leave, double *store)
+#define WORD_CACHE 256
+
+/* What bounding the starts of a search reads: find_plays sets it up once for the rack. */
+struct Bounding {
+    long long tile_values[MAX_RACK];  /* the rack's letter values, highest first */
+    double best_leave[MAX_RACK + 1];  /* the best leave value of each number of tiles used */
+    int by_value[MAX_LETTERS], distinct, blanks; /* the rack's letters, highest value first */
+    WholeRack whole;
+    Subracks subracks;
+    struct {
+        uint64_t through;
+        int tiles, answer;
+    } words[WORD_CACHE]; /* window_has_word's answers */
+};
+
+/* Whether some word of the lexicon has the letters of `tiles` tiles of the rack and of the board's tiles
+ * whose signature is `through` (see whole_rack_fits; the squares' order is not asked): a play of that
+ * many tiles through those letters needs one. */
+static int window_has_word(Walk *w, Bounding *b, int tiles, uint64_t through)
+{
+    Graph *g = (Graph *)w->g; /* the set is made on the first search that needs it */
+    if (!g->signatures_made) make_signatures(g);
+    if (!g->signatures || !b->subracks.n) return 1;
+    size_t slot = (size_t)((through + (uint64_t)tiles * 0x9E3779B97F4A7C15ULL) >> 32) & (WORD_CACHE - 1);
+    if (b->words[slot].tiles == tiles && b->words[slot].through == through) return b->words[slot].answer;
+    int answer = 0;
+    for (int index = 0; index < b->subracks.n && !answer; index++) {
+        if (b->subracks.used[index] != tiles) continue;
+        int blanks = b->subracks.blanks[index];
+        answer = blanks > 1 || some_word(g, b->subracks.signature[index] + through, blanks);
+    }
+    b->words[slot].tiles = tiles;
+    b->words[slot].through = through;
+    b->words[slot].answer = answer;
+    return answer;
+}
+
+/* Give `start` its bounds, tiles + 2 of them at start->bounds. bounds[tiles + 1] is movegen.py's first
+ * bound, which orders the starts as it does (left as it is when refining). bounds[j] (j <= tiles) caps
+ * the value of its plays of more than j tiles. Without `refine`, only bounds[0] is set, to the first
+ * bound. With it, the bounds are finer: no play reaches a square no tile of the rack fits (its
+ * cross-check); each tile placed is worth at most the best rack tile its square takes; the whole rack
+ * earns the bingo only if its anagrams allow it (whole_rack_fits); no play has a number of tiles whose
+ * letters and the board's in its window make no word (window_has_word), unless its bound cannot beat
+ * the plays kept anyway. */
+static void bound_start(Walk *w, Bounding *b, Start *start, int refine)
 {
     const Position *s = w->s;
-    int tiles = w->tiles;
-    for (int i = 0; i < s->nstarts; i++) {
-        Start *start = &w->s->starts[i];
-        double *bounds = start->bounds = store + (size_t)i * (tiles + 1);
-        for (int k = 0; k <= tiles; k++) bounds[k] = -INFINITY;
-        long long factors[MAX_RACK], word_mult = 1, fixed_tiles = 0, cross_points = 0;
-        int lms[MAX_RACK], crossings[MAX_RACK];
-        int p = start->origin, placed = 0;
-        while (placed < tiles && s->tile[p] != SENTINEL) {
-            if (s->tile[p] >= 0) {
-                fixed_tiles += s->value[p++];
-                continue;
-            }
-            if (!s->xmask[p]) break;
-            word_mult *= s->wm[p];
-            lms[placed] = s->lm[p];
-            crossings[placed] = s->cross[p] ? s->wm[p] : 0;
-            cross_points += (long long)s->cross_base[p] * crossings[placed];
-            placed++;
-            int end = ++p;
-            long long trailing = 0;
-            while (s->tile[end] >= 0) trailing += s->value[end++];
-            if (placed >= start->need) {
-                for (int k = 0; k < placed; k++) { /* highest first: an insertion sort of a few */
-                    long long factor = lms[k] * (word_mult + crossings[k]);
-                    int at = k;
-                    for (; at > 0 && factors[at - 1] < factor; at--) factors[at] = factors[at - 1];
-                    factors[at] = factor;
-                }
-                long long total = (fixed_tiles + trailing) * word_mult + cross_points;
-                for (int k = 0; k < placed; k++) total += factors[k] * tile_values[k];
-                if (placed == w->rack_size) total += w->bingo;
-                bounds[placed - 1] = (double)total + best_leave[placed];
+    int tiles = w->tiles, blanks = b->blanks;
+    double *bounds = start->bounds;
+    for (int k = 0; k <= tiles; k++) bounds[k] = -INFINITY;
+    if (!refine) bounds[tiles + 1] = -INFINITY;
+    double first = -INFINITY;
+    long long factors[MAX_RACK], word_mult = 1, fixed_tiles = 0, cross_points = 0;
+    long long capped_main = 0, capped_cross = 0; /* sums of lm * cap and lm * crossing * cap */
+    int lms[MAX_RACK], crossings[MAX_RACK];
+    int p = start->origin, placed = 0, fits = 1, through = 0, through_letter = 0;
+    uint64_t through_signature = 0;
+    while (placed < tiles && s->tile[p] != SENTINEL) {
+        if (s->tile[p] >= 0) {
+            fixed_tiles += s->value[p];
+            through++;
+            through_letter = s->tile[p++];
+            through_signature += w->g->key[through_letter];
+            continue;
+        }
+        if (!s->xmask[p]) break;
+        long long cap = blanks ? 0 : -1;
+        for (int k = 0; refine && k < b->distinct; k++) {
+            if (s->xmask[p] >> b->by_value[k] & 1) {
+                cap = w->values[b->by_value[k]];
+                break;
             }
         }
-        for (int k = tiles - 2; k >= 0; k--)
-            if (bounds[k + 1] > bounds[k]) bounds[k] = bounds[k + 1];
+        fits = fits && cap >= 0;
+        int resort = s->wm[p] != 1; /* every factor changes */
+        word_mult *= s->wm[p];
+        lms[placed] = s->lm[p];
+        crossings[placed] = s->cross[p] ? s->wm[p] : 0;
+        cross_points += (long long)s->cross_base[p] * crossings[placed];
+        if (fits) {
+            capped_main += lms[placed] * cap;
+            capped_cross += (long long)lms[placed] * crossings[placed] * cap;
+        }
+        /* the factors, highest first: the new one put in its place, or all sorted again (a few) */
+        for (int k = resort ? 0 : placed; k <= placed; k++) {
+            long long factor = lms[k] * (word_mult + crossings[k]);
+            int at = k;
+            for (; at > 0 && factors[at - 1] < factor; at--) factors[at] = factors[at - 1];
+            factors[at] = factor;
+        }
+        placed++;
+        int end = ++p, trailing_tiles = 0, last = through_letter;
+        long long trailing = 0;
+        uint64_t trailing_signature = 0;
+        for (; s->tile[end] >= 0; end++, trailing_tiles++) {
+            trailing += s->value[end];
+            last = s->tile[end];
+            trailing_signature += w->g->key[last];
+        }
+        if (placed < start->need) continue;
+        if (refine && !fits) continue;
+        long long fixed = (fixed_tiles + trailing) * word_mult + cross_points, sorted = 0;
+        for (int k = 0; k < placed; k++) sorted += factors[k] * b->tile_values[k];
+        int bingo = placed == w->rack_size ? w->bingo : 0;
+        if (!refine) {
+            double value = (double)(fixed + sorted + bingo) + b->best_leave[placed];
+            if (value > first) first = value;
+            continue;
+        }
+        long long capped = capped_main * word_mult + capped_cross;
+        if (bingo && !whole_rack_fits(w, &b->whole, blanks, through + trailing_tiles, last)) bingo = 0;
+        double bound = (double)(fixed + (capped < sorted ? capped : sorted) + bingo) + b->best_leave[placed];
+        /* the words are looked up only where the bound matters */
+        if (beats_limit(w, bound) && !window_has_word(w, b, placed, through_signature + trailing_signature)) continue;
+        bounds[placed - 1] = bound;
     }
+    if (!refine) { /* enough to rank the start until it is refined */
+        bounds[0] = bounds[tiles + 1] = first;
+        return;
+    }
+    for (int k = tiles - 2; k >= 0; k--)
+        if (bounds[k + 1] > bounds[k]) bounds[k] = bounds[k + 1];
+}
+
+/* Set up `b` for the rack set in w (blanks, its leave values `bonus`, `leaves` of them) and give every
+ * start its bounds (bound_start). 0, or -1: out of memory. */
+static int bound_starts(Walk *w, Bounding *b, const double *bonus, long long leaves, int blanks)
+{
+    Position *s = w->s;
+    long long *tile_values = b->tile_values;
+    double *best_leave = b->best_leave;
+    int k = 0;
+    for (int letter = 0; letter < w->size; letter++)
+        for (int n = 0; n < w->counts[letter]; n++) tile_values[k++] = w->values[letter];
+    for (int n = 0; n < blanks; n++) tile_values[k++] = 0;
+    qsort(tile_values, (size_t)k, sizeof tile_values[0], descending);
+    b->blanks = blanks;
+    b->distinct = 0;
+    for (int letter = 0; letter < w->size; letter++) {
+        if (!w->counts[letter]) continue;
+        int at = b->distinct++;
+        for (; at > 0 && w->values[b->by_value[at - 1]] < w->values[letter]; at--)
+            b->by_value[at] = b->by_value[at - 1];
+        b->by_value[at] = letter;
+    }
+    b->whole = (WholeRack){0, -1, 0, 0};
+    for (int letter = 0; letter < w->size; letter++)
+        b->whole.signature += (uint64_t)w->counts[letter] * w->g->key[letter];
+    for (int i = 0; i < WORD_CACHE; i++) b->words[i].tiles = -1;
+    Subracks *subracks = &b->subracks;
+    subracks->n = leaves <= SUBRACKS ? (int)leaves : 0;
+    for (int n = 0; n <= w->tiles; n++) best_leave[n] = -INFINITY;
+    for (long long index = 0; index < leaves; index++) {
+        int used = 0, blanks_used = 0;
+        long long rest = index;
+        uint64_t signature = 0;
+        if (blanks) {
+            used += blanks_used = (int)(rest % (blanks + 1));
+            rest /= blanks + 1;
+        }
+        for (int letter = w->size - 1; letter >= 0; letter--) {
+            if (!w->counts[letter]) continue;
+            int digit = (int)(rest % (w->counts[letter] + 1));
+            used += digit;
+            signature += (uint64_t)digit * w->g->key[letter];
+            rest /= w->counts[letter] + 1;
+        }
+        if (bonus[index] > best_leave[used]) best_leave[used] = bonus[index];
+        if (index < subracks->n) {
+            subracks->used[index] = (unsigned char)used;
+            subracks->signature[index] = signature;
+            subracks->blanks[index] = (unsigned char)blanks_used;
+        }
+    }
+    size_t need = (size_t)s->nstarts * (w->tiles + 2) + 1;
+    if (need > w->cap_bounds) {
+        double *grown = PyMem_Realloc(w->bound_store, sizeof(double) * need);
+        if (!grown) return -1;
+        w->bound_store = grown;
+        w->cap_bounds = need;
+    }
+    for (int i = 0; i < s->nstarts; i++) {
+        s->starts[i].bounds = w->bound_store + (size_t)i * (w->tiles + 2);
+        s->starts[i].refined = 0;
+        bound_start(w, b, &s->starts[i], 0);
+    }
+    return 0;
 }
 
 /* ---- the results as Python objects ---- */
@@ -779,6 +1072,7 @@ int find_plays(Walk *w, int count, const double *bonus, long long leaves, uint64
     w->top = count > 0 ? count : 0;
     w->bonus = bonus;
     w->limit = count > 0 ? floor : -INFINITY;
+    w->tie = 0;
     if (s->nstarts + 1 > w->cap_ranked) {
         Ranked *grown = PyMem_Realloc(w->ranked, sizeof(Ranked) * ((size_t)s->nstarts + 1));
         if (!grown) return -1;
@@ -795,48 +1089,19 @@ int find_plays(Walk *w, int count, const double *bonus, long long leaves, uint64
             order[nstarts++] = &s->starts[i];
         }
     } else {
-        /* the rack's tile values, highest first, and the best leave of each number of tiles used */
-        long long tile_values[MAX_RACK];
-        double best_leave[MAX_RACK + 1];
-        int k = 0;
-        for (int letter = 0; letter < w->size; letter++)
-            for (int n = 0; n < w->counts[letter]; n++) tile_values[k++] = w->values[letter];
-        for (int n = 0; n < blanks; n++) tile_values[k++] = 0;
-        qsort(tile_values, (size_t)k, sizeof tile_values[0], descending);
-        for (int n = 0; n <= w->tiles; n++) best_leave[n] = -INFINITY;
-        for (long long index = 0; index < leaves; index++) {
-            int used = 0;
-            long long rest = index;
-            if (blanks) {
-                used += (int)(rest % (blanks + 1));
-                rest /= blanks + 1;
-            }
-            for (int letter = w->size - 1; letter >= 0; letter--) {
-                if (!w->counts[letter]) continue;
-                used += (int)(rest % (w->counts[letter] + 1));
-                rest /= w->counts[letter] + 1;
-            }
-            if (bonus[index] > best_leave[used]) best_leave[used] = bonus[index];
-        }
-        size_t need = (size_t)s->nstarts * (w->tiles + 1) + 1;
-        if (need > w->cap_bounds) {
-            double *grown = PyMem_Realloc(w->bound_store, sizeof(double) * need);
-            if (!grown) return -1;
-            w->bound_store = grown;
-            w->cap_bounds = need;
-        }
-        bound_starts(w, tile_values, best_leave, w->bound_store);
+        Bounding bounding;
+        if (bound_starts(w, &bounding, bonus, leaves, blanks) < 0) return -1;
         for (int i = 0; i < s->nstarts; i++) {
             if (!(s->starts[i].bounds[0] > w->limit)) continue; /* never walked: not above the floor */
             w->ranked[nstarts] = (Ranked){0, s->starts[i].bounds[0], i};
             nstarts++;
         }
-        walk_ranked(w, nstarts, rack_mask, blanks);
+        walk_ranked(w, &bounding, nstarts, rack_mask, blanks);
     }
     if (count <= 0) walk(w, order, nstarts, rack_mask, blanks);
     if (w->failed) return -1;
 
-    /* the plays, highest first: by score then in search order, or (top) by value then keeping order;
+    /* the plays, highest first: by score then in search order, or (top) by value then movegen.py's order;
      * count < 0: every play, in search order */
     int n = count > 0 ? w->nheap : w->nrecords;
     if (n + 1 > w->cap_ranked) {
@@ -852,9 +1117,14 @@ int find_plays(Walk *w, int count, const double *bonus, long long leaves, uint64
         for (int i = 0; i < n; i++) found[i] = i;
         return n;
     }
-    for (int i = 0; i < n; i++)
-        w->ranked[i] = count ? (Ranked){0, w->heap[i].value, w->heap[i].record}
-                             : (Ranked){0, (double)w->records[i].score, i};
+    if (count > 0) { /* the worst first off the heap */
+        for (int i = n - 1; i >= 0; i--) {
+            found[i] = w->heap[0].record;
+            heap_pop(w);
+        }
+        return n;
+    }
+    for (int i = 0; i < n; i++) w->ranked[i] = (Ranked){0, (double)w->records[i].score, i};
     qsort(w->ranked, (size_t)n, sizeof(Ranked), ranked_order);
     for (int i = 0; i < n; i++) found[i] = w->ranked[i].index;
     return n;
@@ -964,6 +1234,7 @@ static PyObject *Graph_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     g->wide = width == 8;
     g->length = length;
     g->size = (int)size;
+    for (int letter = 0; letter < g->size; letter++) g->key[letter] = signature_key(letter);
     /* Every child must be 0 or the base of a node: then every read stays in the table. */
     for (Py_ssize_t node = 0; node < length; node += stride) {
         for (Py_ssize_t i = 0; i < size; i++) {
@@ -997,6 +1268,7 @@ done:
 static void Graph_dealloc(Graph *g)
 {
     PyMem_Free(g->table);
+    PyMem_Free(g->signatures);
     Py_TYPE(g)->tp_free((PyObject *)g);
 }
 

@@ -33,12 +33,17 @@ typedef struct {
     int size; /* letters in the alphabet */
     Py_UCS4 upper[MAX_LETTERS];
     Py_UCS4 lower[MAX_LETTERS];
+    /* the words' anagram signatures (see _movegen.c's whole_rack_fits), made when first needed */
+    uint64_t key[MAX_LETTERS];
+    uint64_t *signatures; /* a set of bits; NULL: not made (or no memory) */
+    int signatures_made;
 } Graph;
 
 typedef struct {
     int origin, reach, anchor, need;
     uint64_t mask;
-    double *bounds; /* tiles + 1 entries (top only) */
+    double *bounds; /* tiles + 2 entries (top only: see _movegen.c's bound_start) */
+    int refined;    /* whether the bounds are the finer ones */
 } Start;
 
 typedef struct {
@@ -58,10 +63,10 @@ typedef struct {
     long long score;
 } Record;
 
-typedef struct { /* an entry of top's heap: ordered by (value, -seq) as movegen.py's tuples */
+typedef struct { /* an entry of top's heap: by value, then the play movegen.py finds first wins */
     double value;
-    long long seq;
-    int record;
+    long long seq; /* the order found, which decides between plays of one start */
+    int record, start;
 } Kept;
 
 typedef struct {
@@ -83,6 +88,8 @@ typedef struct {
     uint64_t anchor_mask;
     const double *bounds;
     double limit;
+    int start; /* its index */
+    int tie;   /* whether a play of the value `limit` is kept: its start is before the one kept's */
     unsigned char word[MAX_POS];
     /* what was found */
     Record *records;

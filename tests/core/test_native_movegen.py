@@ -15,6 +15,7 @@ import logging
 import os
 import random
 from array import array
+from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -436,3 +437,45 @@ def test_a_leave_model_is_valued_in_the_core(enable_pair: tuple[MoveGenerator, M
     for rack in ("AEINST?", "QQUUXZ?", "EEEIIOU"):
         assert native.top(board, rack, 5, model) == python.top(board, rack, 5, model)
         assert native.top(board, rack, 5, model) == native.top(board, rack, 5, model.evaluate)
+
+
+BINGO_RACKS = ("AEINRST", "AEINST?", "ADEIRST", "AEGINRT", "EINORST", "CEIMNOT", "BDGKQVW", "AEEIOUU")
+
+
+@needs_native
+def test_plays_of_the_whole_rack_are_bounded_by_the_lexicons_words(
+    enable_pair: tuple[MoveGenerator, MoveGenerator],
+) -> None:
+    """The native bounds leave out the bingo where no word has the rack's letters (and a board letter's):
+    the best plays, bingos alone, bingos through a board letter and racks with no bingo at all, are
+    those the pure-Python search finds."""
+    native, python = enable_pair
+    model = load_leave_model()
+    rng = random.Random(11)
+    through: Counter[int] = Counter()  # the best plays using the whole rack, by board tiles in them
+    for plays in (0, 3, 6):
+        board = Board(get_variant("standard"))
+        play_some(rng, board, native, "AAEEIIOOUNRSTLDGBCMPFHVWYKJXQZ", plays)
+        for rack in BINGO_RACKS:
+            best = native.top(board, rack, 1, model)
+            assert best == python.top(board, rack, 1, model), f"\n{board}\nrack {rack!r}"
+            assert native.top(board, rack, 4, leave_value) == python.top(board, rack, 4, leave_value)
+            letters = best[0].play.letters if best else ""
+            if len(letters.replace(".", "")) == 7:
+                through[letters.count(".")] += 1
+    assert through[0] and through[1], through
+
+
+@needs_native
+def test_a_rack_longer_than_the_variants_earns_the_bingo_with_part_of_it(
+    enable_pair: tuple[MoveGenerator, MoveGenerator],
+) -> None:
+    """Seven of eight tiles make the bingo though no word has all eight: the bound keeps the bonus."""
+    native, python = enable_pair
+    board = Board(get_variant("standard"))
+    best = native.top(board, "RETAINSQ", 2)
+    assert best == python.top(board, "RETAINSQ", 2)
+    assert [(move.play.letters, move.score, move.leave) for move in best] == [
+        ("QINTARS", 102, "E"),
+        ("QINTARS", 102, "E"),
+    ]
