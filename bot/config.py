@@ -69,6 +69,34 @@ class TurnConfig:
     max_timeouts: int = 3
 
 
+# Discord's rate limits (bot.discord.budget) ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DiscordLimits:
+    """The requests the bot allows itself to send Discord, below which Discord never answers 429:
+    ``requests_per_second`` in all (interaction answers aside), and per channel (and per kind of
+    request: posts, edits, typing) ``channel_requests`` in any ``channel_seconds``. The defaults are
+    Discord's documented limits: 50 requests a second, 5 messages per 5 seconds in a channel."""
+
+    requests_per_second: int = 50
+    channel_requests: int = 5
+    channel_seconds: float = 5.0
+
+
+def _discord_limits(reader: _Reader, data: Mapping[str, object]) -> DiscordLimits:
+    defaults = DiscordLimits()
+    return DiscordLimits(
+        requests_per_second=reader.integer(
+            data, "discord.requests_per_second", defaults.requests_per_second, 1, 10_000
+        ),
+        channel_requests=reader.integer(data, "discord.channel_requests", defaults.channel_requests, 1, 1000),
+        channel_seconds=reader.number(
+            data, "discord.channel_seconds", defaults.channel_seconds, 0.01, 3600.0
+        ),
+    )
+
+
 # The web board (bot.web) ------------------------------------------------------------------------------
 
 
@@ -149,6 +177,7 @@ class Config:
     log_level: str = "INFO"
     token: str | None = field(default=None, repr=False)
     web: WebConfig = field(default_factory=WebConfig)
+    discord: DiscordLimits = field(default_factory=DiscordLimits)
     shards: Shards | None = None
     """The Discord shards this process connects and whose games it owns; ``None``: one process, not
     sharded (see :mod:`bot.host.shards`)."""
@@ -177,7 +206,7 @@ class Config:
 
 
 _TOP_KEYS: Final = frozenset(
-    {"token", "database", "lexicon", "log_level", "dev_guild_id", "game", "ai", "turn", "web"}
+    {"token", "database", "lexicon", "log_level", "dev_guild_id", "game", "ai", "turn", "web", "discord"}
     | {*_SHARD_KEYS, "shard_lease_seconds", "shard_standby"}
 )
 _GAME_KEYS: Final = frozenset(
@@ -186,6 +215,7 @@ _GAME_KEYS: Final = frozenset(
 _AI_KEYS: Final = frozenset({"level", "turn_timeout", "expert_seconds", "expert_hints", "workers", "queue"})
 AI_QUEUES: Final = ("local", "postgresql")
 _TURN_KEYS: Final = frozenset({"time_limit", "on_expiry", "reminder_left", "max_timeouts"})
+_DISCORD_KEYS: Final = frozenset({"requests_per_second", "channel_requests", "channel_seconds"})
 
 
 def _expert_seconds(reader: _Reader, ai: Mapping[str, object], turn_timeout: float) -> float:
@@ -296,6 +326,7 @@ def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> 
         log_level=reader.choice(data, "log_level", defaults.log_level, LOG_LEVELS, fold=True),
         token=env_token or file_token or None,
         web=_web_config(reader, reader.table(data, "web", _WEB_KEYS)),
+        discord=_discord_limits(reader, reader.table(data, "discord", _DISCORD_KEYS)),
         shards=_shards(reader, data, database),
         shard_lease_seconds=reader.number(data, "shard_lease_seconds", DEFAULT_LEASE_SECONDS, 1.0, 3600.0),
         shard_standby=reader.boolean(data, "shard_standby", False),

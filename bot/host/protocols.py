@@ -27,6 +27,11 @@ class Notifier(Protocol):
         """Send ``message`` to ``user_id`` by DM; False if it could not be delivered (DMs closed)."""
         ...
 
+    async def typing(self, channel_id: int) -> None:
+        """Show for a few seconds that the bot is working on its next message in ``channel_id`` (an AI
+        thinking), where the front end can. Errors are logged by the host and ignored."""
+        ...
+
 
 class Clock(Protocol):
     """Wall-clock time, for turn deadlines that survive restarts."""

@@ -182,7 +182,8 @@ class Hub:
             "seq": channel.seq,
         }
         if event["type"] != "state":
-            event["events"] = history_entries(new)
+            assert game is not None  # a game that has a history
+            event["events"] = history_entries(new, game.board, table.row.seats)
         if over:
             event["final"] = final_info(table)
         channel.buffer.append(event)

@@ -44,6 +44,9 @@ class QuietNotifier:
     async def direct(self, user_id: int, message: Message) -> bool:
         return True
 
+    async def typing(self, channel_id: int) -> None:
+        """Nothing: the board shows whose turn it is."""
+
 
 @dataclass
 class GameEnds:

@@ -66,7 +66,7 @@ async def test_hints_from_the_workers_are_the_hints_computed_here(
             from_pool = await pooled.top_moves(game, seat, 3)
             assert from_pool == await local.top_moves(game, seat, 3)
             assert [(s.move, s.score, s.leave) for s in from_pool] == [
-                (player_notation(hint.play), hint.score, hint.leave) for hint in expected
+                (hint.play.gcg(), hint.score, hint.leave) for hint in expected
             ]
             assert len(from_pool) == 3
 
@@ -134,12 +134,12 @@ def test_an_expert_hint_leads_with_the_experts_own_move(enable_lexicon: Lexicon)
         by_score = suggestions(game.board, view.rack, generator, 3)
         if isinstance(expert, Exchange):
             kept = Counter(view.rack) - Counter(expert.tiles)
-            assert found[0] == (f"exchange {expert.tiles}", 0, "".join(sorted(kept.elements())))
+            assert found[0] == (expert.gcg(), 0, "".join(sorted(kept.elements())))
         else:
             assert isinstance(expert, Play)
             every = hints(game.board, view.rack, generator, 1000).moves
             assert found[0] == next(
-                (player_notation(hint.play), hint.score, hint.leave) for hint in every if hint.play == expert
+                (hint.play.gcg(), hint.score, hint.leave) for hint in every if hint.play == expert
             )
         assert found[1:] == [s for s in by_score if s[0] != found[0][0]][:2]
         kinds.append(type(expert).__name__ if found[0] != by_score[0] else "top score")

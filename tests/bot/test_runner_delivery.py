@@ -88,8 +88,8 @@ async def test_a_busy_channels_announcements_keep_their_order_and_coalesce(tmp_p
         # they are then: the first had newer announcements behind it once posted. Each rack once.
         game = harness.svc.game(CHANNEL)
         assert [(user, message.text) for user, message in notifier.dms[dms_before:]] == [
-            (ALICE.id, rack_text(game.players[0].rack, CHANNEL)),
-            (BOB.id, rack_text(game.players[1].rack, CHANNEL)),
+            (ALICE.id, rack_text(game.players[0].rack, game.variant, CHANNEL)),
+            (BOB.id, rack_text(game.players[1].rack, game.variant, CHANNEL)),
         ]
         assert await harness.store.pending_outbox() == []
     finally:
@@ -257,8 +257,8 @@ async def test_racks_left_to_a_newer_announcement_that_a_close_cut_short_go_out_
         ["Bob", "played"]
     ]  # Alice's not again
     assert [(user, message.text) for user, message in harness.notifier.dms] == [
-        (ALICE.id, rack_text(game.players[0].rack, CHANNEL)),
-        (BOB.id, rack_text(game.players[1].rack, CHANNEL)),
+        (ALICE.id, rack_text(game.players[0].rack, game.variant, CHANNEL)),
+        (BOB.id, rack_text(game.players[1].rack, game.variant, CHANNEL)),
     ]
     assert await harness.store.pending_outbox() == []
     await harness.close()

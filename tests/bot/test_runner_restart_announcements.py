@@ -202,7 +202,7 @@ async def test_racks_owed_to_an_announcement_with_none_of_its_own_survive_a_cras
     assert harness.notifier.posts == []  # nothing is posted again
     game = harness.svc.game(CHANNEL)
     assert [(user, message.text) for user, message in harness.notifier.dms] == [
-        (ALICE.id, rack_text(game.players[0].rack, CHANNEL))
+        (ALICE.id, rack_text(game.players[0].rack, game.variant, CHANNEL))
     ]
     assert harness.store is not None
     assert await harness.store.pending_outbox() == []

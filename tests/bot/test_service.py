@@ -842,8 +842,8 @@ async def test_a_failed_announcement_still_replies_and_schedules(
         assert [e.player for e in game.history] == [0, 1]  # the AI's turn still came
         seats = harness.games.tables[CHANNEL].row.seats
         assert harness.notifier.texts()[posts:] == [  # each turn's text at least
-            event_line(game.history[0], seats),
-            event_line(game.history[1], seats),
+            event_line(game.history[0], seats, game.board),
+            event_line(game.history[1], seats, game.board),
         ]
         assert harness.notifier.dms[-1][1].text.endswith(game.players[0].rack)  # the racks still went
         await harness.clock.advance(60)  # and Alice's timer was armed

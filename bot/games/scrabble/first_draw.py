@@ -29,7 +29,7 @@ def draw_first(names: Sequence[str], variant: Variant, rng: random.Random) -> Fi
     while True:
         tiles = rng.sample(variant.full_bag(), len(drawing))
         rounds.append(
-            ", ".join(f"{shown(names[i])} draws {_tile_name(t)}" for i, t in zip(drawing, tiles, strict=True))
+            ", ".join(f"{shown(names[i])} drew {_tile_name(t)}" for i, t in zip(drawing, tiles, strict=True))
         )
         best = min(order[tile] for tile in tiles)
         drawing = [i for i, tile in zip(drawing, tiles, strict=True) if order[tile] == best]
