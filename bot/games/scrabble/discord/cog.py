@@ -245,10 +245,16 @@ class ScrabbleCog(
     # Questions -----------------------------------------------------------------------------------
 
     @app_commands.command(name="rack", description="Show your rack (only you see it) and renew your web link")
-    async def rack(self, interaction: discord.Interaction[GameBot]) -> None:
+    @app_commands.describe(
+        dms="Instead: whether your rack also comes by DM after your own moves, in every game (default: no)"
+    )
+    async def rack(self, interaction: discord.Interaction[GameBot], dms: bool | None = None) -> None:
         """Your rack as letters and an image, ephemerally (with the web board: your link to play there and a
-        button for a new one)."""
+        button for a new one); with ``dms``, the caller's preference set instead (no game needed)."""
         user_id = interaction.user.id
+        if dms is not None:
+            await answer(interaction, await self.commands.rack_dms(user_id, dms))
+            return
         await run(interaction, self.commands.rack, user_id, slow=True, game=GAME)
 
     @app_commands.command(
@@ -355,14 +361,6 @@ class ScrabbleCog(
     async def leaderboard(self, interaction: discord.Interaction[GameBot], public: bool = False) -> None:
         """By conservative rating (or most wins, then best average score, with ratings off)."""
         await run(interaction, self.commands.leaderboard, slow=False, in_guild=True, public=public, game=GAME)
-
-    @app_commands.command(
-        name="dms", description="Choose whether your rack also comes by DM after your moves"
-    )
-    @app_commands.describe(enabled="True: by DM too; False: only in the answer to your move (the default)")
-    async def dms(self, interaction: discord.Interaction[GameBot], enabled: bool) -> None:
-        """Set the caller's preference, in every game and server (ephemerally)."""
-        await answer(interaction, await self.commands.rack_dms(interaction.user.id, enabled))
 
     # No game needed ------------------------------------------------------------------------------
 
