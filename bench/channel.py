@@ -12,7 +12,9 @@ For each game ``OUT_DIR`` gets ``<game>.md``: every message in the order Discord
 sees it (the channel, one player privately, a DM), its text, its buttons and links, its files (the
 images are written beside it, ``<game>-NNN-<name>``), the edits and typing indicators; then the count
 of REST requests (interaction answers aside) and of interaction answers per move, the figures the issue
-of one message a move is measured by. Nothing here is timed.
+of one message a move is measured by, the 429 answers met, and how many of the racks each person held at
+their turns they were shown before (in an answer to them or a DM). Nothing here is timed
+(``tests/bot/test_channel_requests.py`` runs it and checks those figures).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ import asyncio
 import re
 import sys
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Final
@@ -51,8 +53,10 @@ from bot.host.protocols import Notifier  # noqa: E402
 from bot.host.runner import Host  # noqa: E402
 from scrabble_core.game import Game  # noqa: E402
 from scrabble_core.lexicon import load_enable  # noqa: E402
+from scrabble_core.move_words import rack_in_words  # noqa: E402
 from scrabble_core.movegen import MoveGenerator, load_move_generator  # noqa: E402
 from scrabble_core.notation import player_notation  # noqa: E402
+from scrabble_core.variant import get_variant  # noqa: E402
 
 ALICE: Final = 700_000_000_000_000_001
 BOB: Final = 700_000_000_000_000_002
@@ -62,6 +66,7 @@ SEED: Final = 3
 """The seed of every game (its bag and its draw for the first turn)."""
 TIMEOUT: Final = 60.0
 MOVE_KINDS: Final = ("play", "exchange", "pass")
+STANDARD: Final = get_variant("standard")
 
 
 @dataclass
@@ -91,15 +96,20 @@ class Players:
         self.bot = bot
         self.fake = fake
         self.generator = generator
+        self.racks: list[tuple[int, str]] = []
+        """Each rack a person held at a turn of theirs (user id, rack), in order."""
 
     @property
     def host(self) -> Host:
         return self.bot.host
 
     async def send(self, table: Table, payload: dict[str, Any]) -> RecordedRequest:
-        """Dispatch ``payload`` as the gateway does; return its callback once what it caused went out."""
+        """Dispatch ``payload`` as the gateway does; return its callback once what it caused went out
+        (a deferred one's answer is its followup)."""
         self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
         callback = await self.fake.callback_for(payload, timeout=TIMEOUT)
+        if callback.json.get("type") in (5, 6):
+            await self.fake.followups_for(payload, timeout=TIMEOUT)
         await asyncio.wait_for(self.host.idle(), TIMEOUT)
         return callback
 
@@ -141,6 +151,7 @@ class Players:
                 continue
             user = users[seat]
             rack = game.players[seat].rack
+            self.racks.append((user, rack))
             best = self.generator.best(game.board, rack)
             if best is not None:
                 await self.fill(table, "play", "move", player_notation(best.play, game.variant), user)
@@ -175,6 +186,8 @@ class Transcript:
     fake: FakeDiscord
     out: Path
     lines: list[str] = field(default_factory=list)
+    private: dict[int, list[str]] = field(default_factory=dict)
+    """The texts each person alone saw (answers to them, DMs)."""
     rest: int = 0
     answers: int = 0
     files: int = 0
@@ -217,7 +230,11 @@ class Transcript:
         body = request.body
         if request.method == "PATCH":
             who += ", edit of an earlier message"
-        text = str(body.get("content") or "").replace("\n", "\n  > ")
+        content = str(body.get("content") or "")
+        for user, name in NAMES.items():
+            if who in (f"{name}, privately", f"DM to {name}"):
+                self.private.setdefault(user, []).append(content)
+        text = content.replace("\n", "\n  > ")
         parts = [f"- **{who}**:"] + ([f"\n  > {text}"] if text else [])
         extras = _buttons(body) + [self.image(recorded) for recorded in request.files]
         if extras:
@@ -233,8 +250,17 @@ class Transcript:
         (self.out / name).write_bytes(recorded.data)
         return f"[{recorded.filename}]({name})"
 
-    def text(self, moves: int) -> str:
-        """The whole transcript, with the counts per move."""
+    def racks_seen(self, racks: Sequence[tuple[int, str]]) -> int:
+        """How many of ``racks`` (a person's rack at a turn of theirs) that person was shown before
+        (in an answer to them or a DM), as the rack message says it."""
+        seen = 0
+        for user, rack in racks:
+            said = f": {rack_in_words(rack, STANDARD)}"
+            seen += any(said in text for text in self.private.get(user, []))
+        return seen
+
+    def text(self, moves: int, racks: Sequence[tuple[int, str]]) -> str:
+        """The whole transcript, with the counts per move and the racks seen."""
         per_move = max(moves, 1)
         return "\n".join(
             [
@@ -245,7 +271,8 @@ class Transcript:
                 f"Moves: {moves}. REST requests (interaction answers aside): {self.rest}, "
                 f"{self.rest / per_move:.2f} a move. Interaction answers: {self.answers}, "
                 f"{self.answers / per_move:.2f} a move.",
-                f"429 answers met: {len(self.fake.rate_limited)}.",
+                f"429 answers met: {len(self.fake.rate_limited)}. Racks shown to their player before their "
+                f"turn: {self.racks_seen(racks)} of {len(racks)}.",
                 "",
             ]
         )
@@ -256,12 +283,16 @@ async def play_game(
 ) -> None:
     """Open, start and play out one game in ``table``'s channel; write its transcript."""
     first = len(fake.requests)
+    players.racks.clear()
     if against_ai:
         await players.send(table, table.slash("new", integer_option("ai_opponents", 1)))
     else:
         await players.send(table, table.slash("new"))
         await players.press(table, "join", BOB)
     await players.press(table, "start", ALICE)
+    if players.game(table) is None:
+        said = [f"{request.method} {request.path} {request.json}" for request in fake.requests[first:]]
+        raise AssertionError(f"{table.name}: the game did not start: {said}"[-3000:])
     game_id = players.host.tables[table.channel_id].row.id
     await players.play_out(table, seats_of(players.bot, table.channel_id))
     await asyncio.wait_for(players.host.idle(), TIMEOUT)
@@ -271,9 +302,9 @@ async def play_game(
     written = Transcript(table, fake, out)
     for request in fake.requests[first:]:
         written.add(request)
-    text = written.text(moves)
+    text = written.text(moves, players.racks)
     (out / f"{table.name}.md").write_text(text)
-    print(text.splitlines()[-2], "|", table.name)
+    print(" ".join(text.splitlines()[-3:-1]), "|", table.name)
 
 
 async def main(out: Path) -> None:
