@@ -129,10 +129,12 @@ class Players:
         return await self.send(table, table.sent_by(payload, user))
 
     async def fill(self, table: Table, action: str, field_id: str, text: str, user: int) -> None:
-        """``user`` presses ``action`` (Play or Exchange), then sends its form with ``text``."""
+        """``user`` presses ``action`` (Play or Exchange), then sends its form with ``text`` (the
+        message of the button along, as Discord sends it)."""
+        message = self.newest_with(table, action)
         opened = await self.press(table, action, user)
         form = opened.json["data"]["custom_id"]
-        payload = table.payloads.modal_submit(form, {field_id: text}, user_id=user)
+        payload = table.payloads.modal_submit(form, {field_id: text}, user_id=user, message=message)
         await self.send(table, table.sent_by(payload, user))
 
     def game(self, table: Table) -> Game | None:

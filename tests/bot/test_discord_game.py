@@ -9,6 +9,7 @@ accepts every word, except in the whole-game test, which plays ENABLE with the r
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import logging
 import random
@@ -37,6 +38,7 @@ import bot.discord.delivery
 import bot.discord.notifier
 from bot.config import Config
 from bot.discord.notifier import DiscordNotifier
+from bot.games.scrabble import text
 from bot.games.scrabble.advisor import GeneratorAdvisor
 from bot.games.scrabble.buttons import ScrabbleButton as Button
 from bot.games.scrabble.commands import ScrabbleCommands
@@ -298,7 +300,7 @@ async def test_a_thread_has_its_own_game(harness: BotHarness) -> None:
     assert lobby_post.content.startswith("New standard game by <@700000000000000001>")
     assert_private(await slash(harness, "join", user_id=BOB), NO_GAME)  # not in the parent channel
     reply = await slash(harness, "new")
-    assert reply.content.startswith("Game ")
+    assert reply.content == "Your game is open: the others press Join, then you press Start."
     assert len(posts(harness)) == 1
 
 
@@ -313,14 +315,11 @@ async def test_new_defers_posts_the_lobby_with_its_buttons_and_acknowledges_priv
     await harness.service.idle()
     (post,) = posts(harness)
     gid = game_id(harness)
-    assert followup.body["content"] == (
-        f"Game {gid} created: others join with /scrabble join, then start it with /scrabble start."
-    )
+    assert followup.body["content"] == "Your game is open: the others press Join, then you press Start."
     assert followup.body["flags"] == EPHEMERAL
     assert post.json["content"] == (
         "New standard game by <@700000000000000001>: void challenges, no time limit, 3 hints each.\n"
-        "Players (1/4): Alice (<@700000000000000001>)\n"
-        "Join with /scrabble join; the creator starts it with /scrabble start."
+        "Players (1/4): Alice (<@700000000000000001>)"
     )
     assert post.json["allowed_mentions"] == {"parse": [], "users": [ALICE]}
     stored = harness.fake.channel_messages(channel(harness))[-1]
@@ -342,8 +341,7 @@ async def test_new_takes_its_options(harness: BotHarness) -> None:
     )
     assert last_post(harness).content == (
         "New super game by <@700000000000000001>: double challenges, 90 s per turn, no hints.\n"
-        "Players (3/4): Alice (<@700000000000000001>), AI, AI 2\n"
-        "Join with /scrabble join; the creator starts it with /scrabble start."
+        "Players (3/4): Alice (<@700000000000000001>), AI, AI 2"
     )
 
 
@@ -353,19 +351,21 @@ async def test_a_second_game_in_the_channel_is_refused(harness: BotHarness) -> N
     assert_private(reply, "This channel already has a game: finish or cancel it first (/scrabble cancel)")
 
 
-async def test_join_and_leave_repost_the_lobby(harness: BotHarness) -> None:
+async def test_join_and_leave_edit_the_lobby(harness: BotHarness) -> None:
     await slash(harness, "new")
     assert_private(await slash(harness, "join", user_id=BOB), "You joined the game.")
-    assert (
-        "Players (2/4): Alice (<@700000000000000001>), User700000000000000002" in last_post(harness).content
-    )
-    assert last_post(harness).json["allowed_mentions"] == {"parse": [], "users": [ALICE, BOB]}
+    assert len(posts(harness)) == 1  # the lobby, edited in place, not posted again
+    (edit,) = harness.fake.find("PATCH", f"/channels/{channel(harness)}/messages/")
+    assert "Players (2/4): Alice (<@700000000000000001>), User700000000000000002" in edit.content
+    assert edit.json["allowed_mentions"] == {"parse": [], "users": [ALICE, BOB]}
     assert_private(await slash(harness, "join", user_id=BOB), "You have already joined this game")
     assert_private(
         await slash(harness, "leave"), "You created this game: cancel it with /scrabble cancel instead"
     )
     assert_private(await slash(harness, "leave", user_id=BOB), "You left the game.")
-    assert "Players (1/4)" in last_post(harness).content
+    assert (
+        "Players (1/4)" in harness.fake.find("PATCH", f"/channels/{channel(harness)}/messages/")[-1].content
+    )
 
 
 async def test_lobby_buttons_join_add_ai_and_start(harness: BotHarness) -> None:
@@ -377,22 +377,30 @@ async def test_lobby_buttons_join_add_ai_and_start(harness: BotHarness) -> None:
     assert_private(await click(harness, "add-ai"), "AI (expert) joined the game.")
     assert (
         "Players (3/4): Alice (<@700000000000000001>), User700000000000000002 (<@700000000000000002>), AI"
-        in (last_post(harness).content)
+        in harness.fake.channel_messages(channel(harness))[-1]["content"]
     )
     assert_private(await click(harness, "start", user_id=BOB), "Only the game's creator can start it")
-    assert_private(await click(harness, "start"), "The game has started: your rack comes by DM.")
+    reply = await click(harness, "start")
     await harness.service.idle()
     game = harness.service.game(channel(harness))
+    assert_private(
+        reply, f"The game has started.\nYour rack in <#{channel(harness)}>: {game.players[0].rack}"
+    )
     assert [p.name for p in game.players] == ["Alice", "User700000000000000002", "AI"]
 
 
-async def test_start_posts_the_board_with_the_turn_buttons_and_dms_each_rack(harness: BotHarness) -> None:
+async def test_start_posts_the_board_with_the_turn_buttons_and_shows_or_dms_each_rack(
+    harness: BotHarness,
+) -> None:
     await lobby(harness)
     assert_private(await slash(harness, "start", user_id=BOB), "Only the game's creator can start it")
     reply = await slash(harness, "start")
-    assert_private(reply, "The game has started: your rack comes by DM.")
     game = harness.service.game(channel(harness))
-    turn = next(p for p in posts(harness) if p.content.startswith("The game begins!"))
+    assert_private(
+        reply, f"The game has started.\nYour rack in <#{channel(harness)}>: {game.players[0].rack}"
+    )
+    assert reply.filenames == ["rack.png"]  # the starter's rack in the answer, the others' by DM
+    turn = next(p for p in posts(harness) if p.content.startswith("The game has started."))
     assert turn.filenames == ["board.png"]
     assert turn.json["attachments"] == [{"id": 0, "filename": "board.png"}]
     assert turn.content.endswith("Next: Alice (<@700000000000000001>). 86 tiles in the bag.")
@@ -406,13 +414,13 @@ async def test_start_posts_the_board_with_the_turn_buttons_and_dms_each_rack(har
         "Hint",
         "Show my rack",
     ]
-    for seat, user in enumerate((ALICE, BOB)):
-        (dm,) = harness.fake.dms_to(user)
-        assert dm.content == f"Your rack in <#{channel(harness)}>: {game.players[seat].rack}"
-        assert dm.filenames == ["rack.png"]
-        assert dm.json["allowed_mentions"] == {"parse": []}
-    (create_alice, create_bob) = harness.fake.find("POST", "/users/@me/channels")
-    assert (create_alice.json, create_bob.json) == ({"recipient_id": ALICE}, {"recipient_id": BOB})
+    assert harness.fake.dms_to(ALICE) == []
+    (dm,) = harness.fake.dms_to(BOB)
+    assert dm.content == f"Your rack in <#{channel(harness)}>: {game.players[1].rack}"
+    assert dm.filenames == ["rack.png"]
+    assert dm.json["allowed_mentions"] == {"parse": []}
+    (create_bob,) = harness.fake.find("POST", "/users/@me/channels")
+    assert create_bob.json == {"recipient_id": BOB}
 
 
 async def test_the_draw_for_the_first_turn_is_announced_and_decides_who_plays(
@@ -420,9 +428,9 @@ async def test_the_draw_for_the_first_turn_is_announced_and_decides_who_plays(
 ) -> None:
     harness = await make_harness(seed=7)  # Bob draws first
     await started(harness)
-    turn = next(p for p in posts(harness) if p.content.startswith("The game begins!"))
+    turn = next(p for p in posts(harness) if p.content.startswith("The game has started."))
     assert turn.content.splitlines()[1] == (
-        "Draw for the first turn: Alice draws T, User700000000000000002 draws S. User700000000000000002 plays first."
+        "Draw for the first turn: Alice drew T, User700000000000000002 drew S. User700000000000000002 plays first."
     )
     assert turn.json["allowed_mentions"] == {"parse": [], "users": [BOB]}
     assert_private(await click(harness, "pass"), "it is User700000000000000002's turn, not Alice's")
@@ -436,8 +444,8 @@ async def test_cancel_by_the_creator_or_a_moderator_only(harness: BotHarness) ->
     )
     moderator = str(int(DEFAULT_PERMISSIONS) | MANAGE_MESSAGES)
     reply = await slash(harness, "cancel", user_id=CAROL, permissions=moderator)
-    assert_private(reply, "The game is cancelled.")
-    assert last_post(harness).content == "The game was cancelled by <@700000000000000003>."
+    assert_private(reply, "You cancelled the game.")
+    assert last_post(harness).content == "<@700000000000000003> cancelled the game."
     assert_private(await slash(harness, "board"), NO_GAME)
 
 
@@ -447,9 +455,11 @@ async def test_cancel_button_and_buttons_of_a_closed_game(harness: BotHarness) -
     assert_private(
         await click(harness, "cancel", user_id=BOB), "Only the game's creator or a moderator can cancel it"
     )
-    assert_private(await click(harness, "cancel"), "The game is cancelled.")
+    stale = copy.deepcopy(harness.fake.last_with_button(channel(harness), f"scrabble:join:{old}"))
+    assert_private(await click(harness, "cancel"), "You cancelled the game.")
+    with pytest.raises(AssertionError):  # the cancellation took the lobby's buttons away
+        harness.fake.last_with_button(channel(harness), f"scrabble:join:{old}")
     await slash(harness, "new", user_id=BOB)  # a new game in the same channel
-    stale = harness.fake.last_with_button(channel(harness), f"scrabble:join:{old}")
     reply = await harness.reply(harness.payloads.component(stale, f"scrabble:join:{old}", user_id=CAROL))
     assert_private(reply, "That game is over")
     assert "Players (1/4)" in last_post(harness).content  # no one joined the new game
@@ -466,13 +476,17 @@ async def test_play_command_plays_the_move_and_dms_the_new_rack(harness: BotHarn
     followup = await answered_at_once(harness, payload)
     after = harness.service.game(channel(harness))
     event = after.history[-1]
-    assert followup.body["content"] == f"You played {event.move} for {event.score}."
+    said = text.play_text(event.move, event.score, event.detail, after.board)
+    assert followup.body["content"] == (
+        f"You played {said}.\nYour rack in <#{channel(harness)}>: {after.players[0].rack}"
+    )
     assert followup.body["flags"] == EPHEMERAL
+    assert followup.filenames == ["rack.png"]
     await harness.service.idle()
     turn = last_post(harness)
-    assert turn.content.startswith(f"Alice played {event.move} for {event.score}")
+    assert turn.content.startswith(f"Alice played {said}.")
     assert turn.json["allowed_mentions"] == {"parse": [], "users": [BOB]}
-    assert harness.fake.dms_to(ALICE)[-1].content.endswith(after.players[0].rack)
+    assert harness.fake.dms_to(ALICE) == []  # the answer showed the new rack
 
 
 async def test_refusals_of_turn_commands_are_private_with_the_engines_text(harness: BotHarness) -> None:
@@ -492,21 +506,23 @@ async def test_refusals_of_turn_commands_are_private_with_the_engines_text(harne
 
 async def test_exchange_pass_and_resign(harness: BotHarness) -> None:
     game = await started(harness)
+    gid = game_id(harness)
     tiles = game.players[0].rack[:3]
+    reply = await slash(harness, "exchange", string_option("tiles", tiles))
+    after = harness.service.game(channel(harness))
     assert_private(
-        await slash(harness, "exchange", string_option("tiles", tiles)),
-        "Exchanged: your new rack comes by DM.",
+        reply, f"You exchanged {tiles}.\nYour rack in <#{channel(harness)}>: {after.players[0].rack}"
     )
     assert last_post(harness).content.startswith("Alice exchanged 3 tiles.\n")
     assert tiles not in last_post(harness).content.split("\n")[0]
-    assert len(harness.fake.dms_to(ALICE)) == 2
+    assert harness.fake.dms_to(ALICE) == []
     assert_private(await slash(harness, "pass", user_id=BOB), "You passed.")
     assert last_post(harness).content.startswith("User700000000000000002 passed.\n")
     assert_private(await slash(harness, "resign", user_id=BOB), "You resigned.")
     final = last_post(harness)
-    assert final.content.startswith("Game over! Final scores:")
-    gid = game_id(harness)
-    assert final.filenames == ["scores.png", f"game-{gid}.gcg"]
+    assert "User700000000000000002 resigned.\nGame over: Alice (<@700000000000000001>) wins." in final.content
+    assert "(resigned)" in final.content
+    assert final.filenames == ["board.png", "scores.png", f"game-{gid}.gcg"]
     assert final.json["allowed_mentions"] == {"parse": [], "users": [ALICE]}
 
 
@@ -522,8 +538,8 @@ async def test_challenge_and_the_challenge_button(make_harness: MakeHarness) -> 
     assert buttons(harness.fake.channel_messages(channel(harness))[-1]) == [*TURN_BUTTONS, "challenge"]
     assert_private(await click(harness, "challenge", user_id=CAROL), NOT_SEATED)
     reply = await click(harness, "challenge", user_id=BOB)
-    assert_private(reply, "Challenge upheld: the play comes off the board.")
-    assert "Challenge upheld" in last_post(harness).content
+    assert_private(reply, "Your challenge was upheld: the play came off the board.")
+    assert "The challenge was upheld" in last_post(harness).content
 
 
 async def test_accept_and_challenge_refusals_give_the_engines_text(harness: BotHarness) -> None:
@@ -620,7 +636,8 @@ async def test_exchange_modal_shows_the_rack_privately(harness: BotHarness) -> N
     assert row["components"][0]["placeholder"] == f"Your rack: {rack} (? is a blank)"
     submit = harness.payloads.modal_submit(modal["custom_id"], {"tiles": rack[:2]})
     reply = await harness.reply(submit)
-    assert_private(reply, "Exchanged: your new rack comes by DM.")
+    assert_private(reply)
+    assert reply.content.startswith(f"You exchanged {rack[:2]}.\nYour rack in ")
 
 
 async def test_play_modal_engine_error_is_a_private_followup(harness: BotHarness) -> None:
@@ -687,7 +704,9 @@ async def test_exchange_form_is_answered_once_even_after_a_restart(
         await harness.bot.close()
         harness = await make_harness()
     submit = harness.payloads.modal_submit(form, {"tiles": rack[:2]})
-    assert_private(await harness.reply(submit), "Exchanged: your new rack comes by DM.")
+    reply = await harness.reply(submit)
+    assert_private(reply)
+    assert reply.content.startswith(f"You exchanged {rack[:2]}.\nYour rack in ")
     await assert_answered_once(harness, submit)
     assert harness.service.game(channel(harness)).current == 1
 
@@ -760,7 +779,7 @@ async def test_a_challenge_button_under_an_older_play_is_refused(make_harness: M
     assert len(posts(harness)) == sent
     newest = harness.fake.last_with_button(channel(harness), f"scrabble:challenge:{gid}:2")
     click_new = harness.payloads.component(newest, f"scrabble:challenge:{gid}:2", user_id=challenger)
-    assert_private(await harness.reply(click_new), "Challenge upheld: the play comes off the board.")
+    assert_private(await harness.reply(click_new), "Your challenge was upheld: the play came off the board.")
 
 
 async def test_turn_buttons_sent_before_turns_were_carried_act_on_the_current_turn(
@@ -1056,7 +1075,8 @@ async def test_play_autocomplete_never_says_whether_a_word_is_in_the_dictionary(
         {"name": f"{taken} → H8 is already taken by {play.letters[0].upper()}", "value": taken}
     ]
     assert_private(
-        await slash(harness, "challenge", user_id=BOB), "Challenge upheld: the play comes off the board."
+        await slash(harness, "challenge", user_id=BOB),
+        "Your challenge was upheld: the play came off the board.",
     )
 
 
