@@ -974,6 +974,11 @@ def string_option(name: str, value: str) -> JSON:
     return {"name": name, "type": 3, "value": value}
 
 
+def bool_option(name: str, value: bool) -> JSON:
+    """A filled boolean option (type 5) of a slash command."""
+    return {"name": name, "type": 5, "value": value}
+
+
 def integer_option(name: str, value: int) -> JSON:
     """A filled integer option (type 4) of a slash command."""
     return {"name": name, "type": 4, "value": value}

@@ -26,6 +26,7 @@ from discord_fake import (
     FakeDiscord,
     MakeHarness,
     RecordedRequest,
+    bool_option,
     custom_ids,
     integer_option,
     string_option,
@@ -49,6 +50,7 @@ from scrabble_core.ai import Level, choose_move, seat_view
 from scrabble_core.game import EventKind, Game
 from scrabble_core.lexicon import load_enable
 from scrabble_core.move import Move, Play
+from scrabble_core.move_words import play_in_words
 from scrabble_core.movegen import MoveGenerator, load_move_generator
 from scrabble_core.variant import assets_dir
 
@@ -850,9 +852,13 @@ async def test_forms_outside_the_namespace_are_ignored(harness: BotHarness) -> N
 # -- questions ----------------------------------------------------------------------------------------
 
 
-async def test_board_is_reposted_publicly_with_the_turn_buttons(harness: BotHarness) -> None:
+async def test_board_is_private_or_reposted_publicly_with_the_turn_buttons(harness: BotHarness) -> None:
     await started(harness)
-    payload = harness.payloads.slash("board", user_id=BOB)
+    private = await answered_at_once(harness, harness.payloads.slash("board", user_id=BOB))
+    assert_private(private)
+    assert private.filenames == ["board.png"]
+    assert private.body.get("components", []) == []  # its buttons stay on the turn's post
+    payload = harness.payloads.slash("board", [bool_option("public", True)], user_id=BOB)
     followup = await answered_at_once(harness, payload)
     assert not followup.ephemeral
     assert followup.filenames == ["board.png"]
@@ -871,6 +877,7 @@ async def test_score_is_public_and_bag_history_check_are_private(harness: BotHar
         "data": {
             "tts": False,
             "content": "Scores: Alice 0 · User700000000000000002 0\n86 tiles in the bag.",
+            "flags": EPHEMERAL,
             "allowed_mentions": {"parse": []},
         },
     }
@@ -977,7 +984,7 @@ async def test_history_attaches_the_gcg_file_without_racks_until_the_game_ends(h
     await slash(harness, "resign")
     reply = await slash(harness, "history", user_id=CAROL)
     assert_private(reply)
-    assert reply.content.startswith(f"The last game here, game {gid}:\n1. ")
+    assert reply.content.startswith(f"The last game here (game {gid} for /scrabble analyze):\n1. ")
     assert reply.filenames == [f"game-{gid}.gcg"]
     assert reply.files[0].data.decode().startswith("#")
 
@@ -1025,7 +1032,7 @@ async def test_play_autocomplete_previews_the_typed_play_without_using_a_hint(ha
     assert play is not None
     move = typed(play)
     assert await play_preview(harness, f" {move} ") == [
-        {"name": f"{move} → {play.gcg()}: {points(play, game)} points", "value": move}
+        {"name": f"{move} → {play_in_words(play, game.board)}: {points(play, game)} points", "value": move}
     ]
     elsewhere = typed(Play(0, 0, True, play.letters))  # 1A: misses the start square
     assert await play_preview(harness, elsewhere) == [
@@ -1067,7 +1074,7 @@ async def test_play_autocomplete_never_says_whether_a_word_is_in_the_dictionary(
     lexicon.phonies.add(play.letters.upper())
     move = typed(play)
     assert await play_preview(harness, move) == [
-        {"name": f"{move} → {play.gcg()}: {points(play, game)} points", "value": move}
+        {"name": f"{move} → {play_in_words(play, game.board)}: {points(play, game)} points", "value": move}
     ]
     await slash(harness, "play", string_option("move", move))
     taken = f"{play.coordinate} {'Z' * len(play.letters)}"
@@ -1112,7 +1119,7 @@ async def test_closed_dms_are_reported_in_the_channel_without_the_rack(harness: 
     notice = next(p for p in posts(harness) if "could not send you your rack" in p.content)
     assert notice.content == (
         "<@700000000000000002>, I could not send you your rack by DM (are your DMs closed?): "
-        "use the Show my rack button or /scrabble rack."
+        "press Show my rack."
     )
     assert notice.files == ()
     assert notice.json["allowed_mentions"] == {"parse": [], "users": [BOB]}
@@ -1124,15 +1131,17 @@ async def test_closed_dms_are_reported_in_the_channel_without_the_rack(harness: 
     assert_private(reply, f"Your rack in <#{channel(harness)}>: {game.players[1].rack}")
     (refused,) = harness.fake.dms_to(BOB)  # the one attempt, refused with 50007
     assert refused.filenames == ["rack.png"]
-    assert len(harness.fake.find("POST", "/users/@me/channels")) == 2
+    assert (
+        len(harness.fake.find("POST", "/users/@me/channels")) == 1
+    )  # Bob's only: Alice's rack is in her answer
     assert assert_no_rack_in_public(harness.fake) > 0
 
 
 async def test_old_game_buttons_say_the_game_is_over(harness: BotHarness) -> None:
     await started(harness)
     gid = game_id(harness)
+    message = copy.deepcopy(harness.fake.last_with_button(channel(harness), f"scrabble:hint:{gid}"))
     await slash(harness, "resign")
-    message = harness.fake.last_with_button(channel(harness), f"scrabble:hint:{gid}")
     reply = await harness.reply(harness.payloads.component(message, f"scrabble:hint:{gid}"))
     assert_private(reply, "That game is over")
     with pytest.raises(NoGameError):
@@ -1202,7 +1211,8 @@ async def test_whole_game_against_the_ai_keeps_racks_private_and_exports(
     final_racks = {player.rack for player in Game.from_dict(row.state).players}
     assert assert_no_rack_in_public(fake, start=last_action, allowed=final_racks) >= 2
     assert not [p for p in posts(harness) if p.content == "AI is thinking…"]  # a quick AI just plays
-    ai_moves = [p for p in posts(harness) if p.content.startswith("AI played")]
+    assert harness.fake.find("POST", f"/channels/{channel(harness)}/typing") == []  # nor typing
+    ai_moves = [p for p in posts(harness) if "AI played" in p.content]
     assert ai_moves
     export = await slash(harness, "history")
     assert_private(export)
@@ -1241,14 +1251,14 @@ class GreedyAi:
 
 
 async def test_a_moderator_cancels_with_the_button(harness: BotHarness) -> None:
-    await started(harness)
+    await lobby(harness)
     moderator = str(int(DEFAULT_PERMISSIONS) | MANAGE_MESSAGES)
     message = harness.fake.channel_messages(channel(harness))[0]  # the lobby message
     payload = harness.payloads.component(
         message, f"scrabble:cancel:{game_id(harness)}", user_id=CAROL, permissions=moderator
     )
-    assert_private(await harness.reply(payload), "The game is cancelled.")
-    assert last_post(harness).content == "The game was cancelled by <@700000000000000003>."
+    assert_private(await harness.reply(payload), "You cancelled the game.")
+    assert last_post(harness).content == "<@700000000000000003> cancelled the game."
 
 
 async def test_notifier_splits_long_posts_with_files_and_buttons_on_the_last(harness: BotHarness) -> None:
@@ -1363,10 +1373,14 @@ async def test_the_no_challenge_button_lets_the_ai_play_at_once(harness: BotHarn
     play = find_play(game, 0)
     assert play is not None
     await slash(harness, "play", string_option("move", typed(play)))
-    window = last_post(harness)
-    assert window.content.startswith("AI plays in 15 seconds: challenge the last play now if you doubt it")
+    window = last_post(harness)  # the play's own post says how long the AI waits
+    assert window.content.startswith("Alice played ")
+    assert window.content.endswith(
+        "AI plays in 15 seconds, or as soon as everyone else has pressed No challenge: press Challenge if "
+        "you doubt the last play."
+    )
     stored = harness.fake.last_with_button(channel(harness), f"scrabble:no-challenge:{gid}:1")
-    assert custom_ids(stored) == [f"scrabble:challenge:{gid}:1", f"scrabble:no-challenge:{gid}:1"]
+    assert custom_ids(stored)[-2:] == [f"scrabble:challenge:{gid}:1", f"scrabble:no-challenge:{gid}:1"]
     assert len(harness.service.game(channel(harness)).history) == 1
     assert_private(await click(harness, "no-challenge", user_id=BOB), "You let the play stand.")
     await asyncio.wait_for(harness.service.idle(), 5)  # not 15 seconds: Bob was the only other human
