@@ -152,7 +152,7 @@ class ScrabbleCog(
         user_id = interaction.user.id
         await run(interaction, self.commands.leave, user_id, slow=True, game=GAME)
 
-    @app_commands.command(name="start", description="Start the game you created: racks come by DM")
+    @app_commands.command(name="start", description="Start the game you created")
     async def start(self, interaction: discord.Interaction[GameBot]) -> None:
         """Deal and post the first turn (an AI may play at once)."""
         user_id = interaction.user.id
@@ -160,7 +160,7 @@ class ScrabbleCog(
 
     @app_commands.command(
         name="cancel",
-        description="Cancel this channel's game (its creator, or anyone who can manage messages)",
+        description="Cancel this channel's game (its creator or a moderator)",
     )
     async def cancel(self, interaction: discord.Interaction[GameBot]) -> None:
         """Cancel the game, in the lobby or in play, without stats."""
@@ -296,7 +296,7 @@ class ScrabbleCog(
 
     @app_commands.command(
         name="analyze",
-        description="Analyse the last game finished here (or a game id): the best moves and misses",
+        description="Analyse the last game finished here (or a game id)",
     )
     @app_commands.describe(
         game_id="The game to analyse (default: the last one finished in this channel)", public=PUBLIC_OPTION
