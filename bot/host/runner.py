@@ -495,7 +495,8 @@ class Host:
         if self._newest.get(game_id) is queued:
             del self._newest[game_id]
         if queued.superseded:  # said at the top of the next post; the newer one owes what it owed
-            self._carried.setdefault(channel_id, []).append(plugin.past_message(table, announcement).text)
+            if said := plugin.past_message(table, announcement).text:
+                self._carried.setdefault(channel_id, []).append(said)
             owed = self._owed.setdefault(game_id, _Owed())
             owed.seats.update(announcement.private)
             if pending is not None:

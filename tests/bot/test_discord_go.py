@@ -549,7 +549,10 @@ async def test_a_player_out_of_time_loses_and_the_channel_is_told(harness: BotHa
         lambda r: r.path == f"/channels/{channel(h)}/messages" and "ran out of time" in r.content
     )
     assert lost.content.splitlines()[0] == "Alice (Black) ran out of time."
-    assert lost.content.splitlines()[2] == f"Game over: {BOB_NAME} (White) wins against LOSER, timed out)."
+    assert (
+        lost.content.splitlines()[2]
+        == f"Game over: {BOB_NAME} (White) wins against Alice (Black, timed out)."
+    )
     assert go_buttons(lost.json) == []
 
 
@@ -567,7 +570,10 @@ async def test_resume_plays_on_and_resign_ends_the_game(harness: BotHarness) -> 
     assert (await click(h, "go-resign")).content == "You resigned."
     result = last_post(h)
     assert result.content.splitlines()[0] == "Alice (Black) resigned."
-    assert result.content.splitlines()[2] == f"Game over: {BOB_NAME} (White) wins against LOSER, resigned)."
+    assert (
+        result.content.splitlines()[2]
+        == f"Game over: {BOB_NAME} (White) wins against Alice (Black, resigned)."
+    )
     assert go_buttons(result.json) == []
     over = await h.reply(h.payloads.component(scoring_message, accept))
     assert over.content == "That game is over"

@@ -286,7 +286,7 @@ async def test_against_the_ai(harness: GoHarness) -> None:
     assert harness.texts()[-1] == (
         "AI (White) resigned.\n"
         "Black: Alice (captured 0) · White: AI (captured 0)\n"
-        "Game over: Alice (Black) wins against LOSER, resigned)."
+        "Game over: Alice (Black) wins against AI (White, resigned)."
     )
     levels = {level for level, _ in harness.ai.calls}
     assert [str(level) for level in levels] == ["hard"]
@@ -362,7 +362,7 @@ async def test_a_move_that_runs_out_of_time_loses_even_across_a_restart(harness:
     assert harness.texts()[-1] == (
         "Bob (White) ran out of time.\n"
         "Black: Alice (captured 0) · White: Bob (captured 0)\n"
-        "Game over: Alice (Black) wins against LOSER, timed out)."
+        "Game over: Alice (Black) wins against Bob (White, timed out)."
     )
     assert not harness.go.has_game(GO_CHANNEL)
     assert [entry.kind for entry in await harness.db.log(1)][-1] == "timeout"
@@ -386,7 +386,7 @@ async def test_the_player_to_move_is_reminded_once_before_the_deadline(harness: 
     assert harness.texts()[-1] == "<@11>, it is your move: 25 seconds left."
     await harness.clock.advance(1)
     await harness.go.idle()
-    assert harness.texts()[-1].endswith("Game over: Bob (White) wins against LOSER, timed out).")
+    assert harness.texts()[-1].endswith("Game over: Bob (White) wins against Alice (Black, timed out).")
     assert [entry.kind for entry in await harness.db.log(1)][-2:] == ["reminder", "timeout"]
 
 
@@ -448,7 +448,7 @@ async def test_cancel_and_resign(harness: GoHarness) -> None:
         await harness.go.cancel(GO_CHANNEL, ALICE.id)
     await harness.go.resign(GO_CHANNEL, CAROL.id)
     await harness.go.delivered()
-    assert harness.texts()[-1].endswith("Game over: Alice (Black) wins against LOSER, resigned).")
+    assert harness.texts()[-1].endswith("Game over: Alice (Black) wins against Carol (White, resigned).")
     carol = await harness.db.stats(GUILD, "go", CAROL.id)
     assert carol is not None and (carol.games, carol.wins) == (1, 0)
 
