@@ -179,7 +179,7 @@ async def test_two_players_play_to_the_end_with_dead_stones_accepted_and_the_res
     result = last_post(h)
     assert result.content == (
         f"{BOB_NAME} (White) accepted the count.\n{PLAYERS_LINE}\n"
-        f"Game over: White ({BOB_NAME}) wins by 2.5 points.\n"
+        f"Game over: {BOB_NAME} (White) wins against Alice (Black) by 2.5 points.\n"
         "Black 15 (stones 5 + territory 10), White 17.5 (stones 5 + territory 5 + komi 7.5): White wins by 2.5"
     )
     assert go_buttons(result.json) == []
@@ -228,7 +228,7 @@ async def test_a_game_against_the_ai_to_the_end(make_harness: MakeHarness) -> No
     assert scoring.content.splitlines()[-1] == "Accepted by: White."
     await click(h, "go-accept-score")
     assert last_post(h).content.splitlines()[2:] == [
-        "Game over: White (AI) wins by 2.5 points.",
+        "Game over: AI (White) wins against Alice (Black) by 2.5 points.",
         "Black 15 (stones 5 + territory 10), White 17.5 (stones 5 + territory 5 + komi 7.5): White wins by 2.5",
     ]
     assert {level for level, _ in ai.calls} == {Level.HARD}

@@ -127,10 +127,10 @@ async def test_a_game_between_members_is_counted_after_the_dead_stones_are_agree
     await harness.go.accept_score(GO_CHANNEL, BOB.id)
     await harness.go.delivered()
     _, final = harness.notifier.posts[-1]
-    assert final.text == (
+    assert final.text.split("\n\n")[-1] == (
         "Bob (White) accepted the count.\n"
         "Black: Alice (captured 1) · White: Bob (captured 0)\n"
-        "Game over: Black (Alice) wins by 24.5 points.\n"
+        "Game over: Alice (Black) wins against Bob (White) by 24.5 points.\n"
         "Black 25 (stones 3 + territory 22), White 0.5 (stones 0 + territory 0 + komi 0.5): Black wins by 24.5"
     )
     assert final.buttons == ()
@@ -217,7 +217,7 @@ async def test_undo_needs_the_opponents_consent(harness: GoHarness) -> None:
     assert ack.text == "You asked to take back your move: your opponent answers."
     await harness.go.delivered()
     _, question = harness.notifier.posts[-1]
-    assert question.text == (
+    assert question.text.split("\n\n")[-1] == (
         "Black: Alice (captured 0) · White: Bob (captured 0)\n"
         "<@12>, Alice asked to take back Black's C3 and White's D4: do you accept?"
     )
@@ -304,7 +304,7 @@ async def test_the_ai_accepts_only_its_own_proposal(harness: GoHarness) -> None:
     await harness.go.accept_score(GO_CHANNEL, ALICE.id)
     await harness.go.delivered()
     assert harness.texts()[-1].endswith(
-        "Game over: White (AI) wins by 7.5 points.\n"
+        "Game over: AI (White) wins against Alice (Black) by 7.5 points.\n"
         "Black 0 (stones 0 + territory 0), White 7.5 (stones 0 + territory 0 + komi 7.5): White wins by 7.5"
     )
 
@@ -495,7 +495,10 @@ async def test_export_of_an_open_game(harness: GoHarness) -> None:
     await harness.go.join(GO_CHANNEL, BOB)
     await harness.moves((BOB, ALICE), "E5", "C3")
     record = await harness.go.export_sgf(GO_CHANNEL)
-    assert record.text == "The record of Go game 1 (9×9, komi 7.5, area scoring, no time limit)."
+    assert (
+        record.text
+        == "The record of the Go game Bob (Black) vs Alice (White) (9×9, komi 7.5, area scoring, no time limit)."
+    )
     imported = import_sgf(record.attachments[0].data.decode())
     assert (imported.black, imported.white) == ("Bob", "Alice")
     assert imported.game.to_dict() == harness.go.game(GO_CHANNEL).to_dict()
