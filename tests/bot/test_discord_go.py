@@ -190,7 +190,7 @@ async def test_two_players_play_to_the_end_with_dead_stones_accepted_and_the_res
     stats = await go(
         h, "stats", user_option("user", BOB, h.payloads.guild_id)[0], resolved=invited["resolved"]
     )
-    assert not stats.ephemeral
+    assert stats.ephemeral  # for the asker alone unless shared
     assert stats.content.splitlines() == [
         f"Go in this server, {BOB_NAME}: 1 game, 1 won, 0 lost, 0 drawn.",
         "Go: Rating 3.4 (μ 27.64, σ 8.07; rating = μ − 3σ: the skill estimate μ less three times its "
@@ -210,8 +210,9 @@ async def test_a_game_against_the_ai_to_the_end(make_harness: MakeHarness) -> No
     )
     await go(h, "play", string_option("point", "C1"))
     await h.service.idle()
-    assert posts(h)[-2].content.startswith("Alice (Black) played C1.\n")
-    assert last_post(h).content.splitlines()[0] == "AI (White) played D1."
+    played, ai_played = last_post(h).content.split("\n\n")  # the AI's move in the same post
+    assert played == "Alice (Black) played C1."
+    assert ai_played.splitlines()[0] == "AI (White) played D1."
 
     taken = await go(h, "undo")  # the AI consents at once
     assert taken.content == "Your move was taken back."
@@ -224,7 +225,7 @@ async def test_a_game_against_the_ai_to_the_end(make_harness: MakeHarness) -> No
     await go(h, "pass")
     await h.service.idle()  # the AI passes too: it accepts its own proposal
     scoring = last_post(h)
-    assert scoring.content.splitlines()[0] == "AI (White) passed."
+    assert scoring.content.startswith("Alice (Black) passed.\n\nAI (White) passed.\n")
     assert scoring.content.splitlines()[-1] == "Accepted by: White."
     await click(h, "go-accept-score")
     assert last_post(h).content.splitlines()[2:] == [
