@@ -195,11 +195,14 @@ class MoveAnalysis:
             "loss": self.loss,
             "marks": list(self.marks),
             "snippet": self.snippet,
+            "move_words": self.move_words,
+            "best_words": self.best_words,
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MoveAnalysis:
-        """The analysis saved by :meth:`to_dict`."""
+        """The analysis saved by :meth:`to_dict` (one saved without its moves in words has them
+        empty)."""
         fields = dict(data)
         fields["marks"] = tuple(fields["marks"])
         return cls(**fields)
