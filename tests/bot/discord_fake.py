@@ -292,7 +292,9 @@ def form_parts(body: bytes, content_type: str) -> list[tuple[str, str | None, by
     return parts
 
 
-_MAJOR_PARAMETERS = ("channel_id", "guild_id", "interaction_id", "app_id")
+_MAJOR_PARAMETERS = ("channel_id", "guild_id", "interaction_id", "app_id", "token")
+"""The path parameters that make a route's rate-limit bucket (Discord's major parameters: an interaction's
+followups are limited by its webhook and token, each interaction apart)."""
 _INTERACTION_ENDPOINTS = (f"{API_PREFIX}/interactions/", f"{API_PREFIX}/webhooks/")
 """The paths outside the global rate limit."""
 
