@@ -31,6 +31,7 @@ from service_fakes import (
     play_to_end,
     play_turn,
     seat_users,
+    settle,
     started_game,
     typed,
 )
@@ -568,17 +569,25 @@ async def test_restart_mid_ai_turn_reruns_it(tmp_path: Path) -> None:
     game = harness.svc.game(CHANNEL)
     play = find_play(game, 0)
     assert play is not None
+    await harness.svc.idle()
+    posts = len(harness.notifier.posts)
     await harness.svc.play(CHANNEL, ALICE.id, typed(play))
-    await delivered(harness)
+    await settle()
     await harness.clock.advance(THINKING_NOTICE_AFTER)
-    await delivered(harness)
-    assert harness.notifier.texts()[-1] == "AI is thinking…"
+    assert harness.notifier.typings == [CHANNEL]  # the channel sees the bot typing
+    assert len(harness.notifier.posts) == posts  # Alice's play waits for the AI's move
     assert len(harness.ai.calls) == 1
     await harness.restart()  # the blocked AI turn is cancelled, and re-run at start-up
     harness.ai.gate.set()
     await harness.svc.idle()
     assert harness.ai.calls[0] == harness.ai.calls[1]
     assert harness.svc.game(CHANNEL).to_dict() == expected
+    # Alice's play, cut short at the restart, goes out at the start (before the AI's re-run turn
+    # began); then the AI's move. Each once.
+    assert [text.split(" ")[:2] for text in harness.notifier.texts()[posts:]] == [
+        ["Alice", "played"],
+        ["AI", "played"],
+    ]
     await harness.close()
 
 
@@ -587,20 +596,25 @@ async def test_the_ai_thinks_again_when_the_turn_moves_on_while_it_thinks(harnes
     harness.ai.gate = asyncio.Event()
     play = find_play(harness.svc.game(CHANNEL), 0)
     assert play is not None
+    await harness.svc.idle()
+    posts = len(harness.notifier.posts)
     await harness.svc.play(CHANNEL, ALICE.id, typed(play))
-    await delivered(harness)
+    await settle()
     assert len(harness.ai.calls) == 1  # the AI is thinking
     await harness.svc.resign(CHANNEL, CAROL.id)  # the history moves on: that thought is stale
     await harness.clock.advance(THINKING_NOTICE_AFTER)
-    await delivered(harness)
-    assert "AI is thinking…" not in harness.notifier.texts()  # not for a stale turn
+    assert harness.notifier.typings == []  # not for a stale turn
     harness.ai.gate.set()
     await harness.svc.idle()
     game = harness.svc.game(CHANNEL)
     assert [(e.player, e.kind.value) for e in game.history] == [(0, "play"), (3, "resign"), (1, "play")]
     assert game.current == 2
     assert len(harness.ai.calls) == 2
-    assert harness.notifier.texts()[-1].startswith("AI played ")
+    # The play, the resignation and the AI's move, each said once and in order (the AI's move joins
+    # their post or follows it, as the stale thought's turn ends before or after it goes out).
+    said = "\n\n".join(harness.notifier.texts()[posts:])
+    heads = [part.split("\n")[0].split(" ")[:2] for part in said.split("\n\n")]
+    assert heads == [["Alice", "played"], ["Carol", "resigned."], ["AI", "played"]]
 
 
 # Timers ------------------------------------------------------------------------------------------
@@ -1105,11 +1119,6 @@ WINDOW_TEXT = (
     "AI plays in {} seconds: challenge the last play now if you doubt it, or press No challenge "
     "(once everyone else has, it plays at once)."
 )
-
-
-async def settle() -> None:
-    for _ in range(20):
-        await asyncio.sleep(0)
 
 
 async def window_game(harness: Harness, mode: str = "single") -> tuple[int, ...]:
