@@ -70,6 +70,7 @@ class StartupError(Exception):
 
 register_builtin()  # the games' terminal commands are the command line's
 _TERMINALS: Final = [game.terminal for game in registry.games() if game.terminal is not None]
+_ON_THE_BOARD: Final = " or ".join(game.title for game in registry.games() if game.web is not None)
 
 ENTRY_POINTS: Final = {
     **{terminal.command: (terminal.module, "main") for terminal in _TERMINALS},
@@ -84,7 +85,7 @@ after the command's name; imported only when that command runs (none of them loa
 COMMANDS: Final = {
     "run": "run the bot on Discord (the default: no command)",
     **{terminal.command: terminal.summary for terminal in _TERMINALS},
-    "web": "play Scrabble in the browser; no Discord needed",
+    "web": f"play {_ON_THE_BOARD} in the browser; no Discord needed",
     "arena": "play bot programs against the AI; print their win rates",
     "worker": "answer the AI jobs a bot queues on PostgreSQL",
     "migrate-db": "copy a database into an empty one, and verify it",
@@ -157,8 +158,12 @@ async def run(config: Config, token: str) -> None:
     from bot.host.assembly import AssemblyError, host_parts
     from bot.host.drawing import DRAWING
     from bot.host.leases import ShardHeldError, held_shards, kept
+    from bot.stopping import stop_on_signals
     from bot.web.server import board_server
 
+    main_task = asyncio.current_task()
+    assert main_task is not None
+    stop_on_signals(main_task)
     DRAWING.use_process()
     sys.setswitchinterval(SWITCH_INTERVAL)
     try:
@@ -253,7 +258,7 @@ def run_bot(argv: Sequence[str]) -> int:
     except StartupError as error:
         print(f"scrabble-bot: {error}", file=sys.stderr)
         return EXIT_RUNTIME_ERROR
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):  # stopped by a signal (bot.stopping)
         pass
     return 0
 

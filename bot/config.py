@@ -3,7 +3,14 @@
 Every setting has a default, so an empty file (or no file) is a valid configuration. A key the bot does
 not know, or a value of the wrong type or out of range, is refused with a :class:`ConfigError` naming
 the file and the key. The Discord token comes from ``$DISCORD_TOKEN`` if set, else from the file's
-``token``; it is never part of any ``repr`` or message.
+``token``; it is never part of any ``repr`` or message, nor is the Activity's client secret (from
+``$DISCORD_CLIENT_SECRET`` if set, else from the file's ``[activity] client_secret``).
+
+The host's settings are read here; each registered game reads its own (:attr:`Config.games`) from its
+table of the file (``[scrabble]``, ``[go]``) through its settings part
+(:attr:`bot.host.registry.GameModule.settings`), which may also name keys it reads where files kept them
+before games had tables of their own (Scrabble's ``lexicon``, ``[game]`` and ``[ai] level``), so that
+those files stay valid.
 """
 
 from __future__ import annotations
@@ -14,35 +21,28 @@ import logging
 import os
 import re
 import tomllib
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Final
+from typing import Any, Final, Protocol, TypeVar
 
+from bot.host import registry
 from bot.host.shards import MAX_SHARDS, Shards
 from bot.host.store.backends import is_postgresql_url
-from scrabble_core.ai import Level
-from scrabble_core.errors import VariantError, echo
-from scrabble_core.game import ChallengeMode
-from scrabble_core.variant import VARIANTS
+from scrabble_core.errors import echo
 
 TOKEN_ENV: Final = "DISCORD_TOKEN"
-DEFAULT_EXPERT_SECONDS: Final = 3.0
-"""How long ``expert`` thinks about a move unless configured (below the AI turn timeout)."""
-AI_LEVELS: Final = tuple(Level)
-"""The AI's levels, the engine's (:class:`scrabble_core.ai.Level`)."""
+CLIENT_SECRET_ENV: Final = "DISCORD_CLIENT_SECRET"
 LOG_LEVELS: Final = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 MAX_TURN_SECONDS: Final = 7 * 24 * 3600
 """The longest turn time limit a game (or the configured default) may have, in seconds."""
-MAX_HINTS: Final = 100
-"""The most hints per player a game (or the configured default) may allow."""
-MAX_CHALLENGE_WINDOW: Final = 600
-"""The longest challenge window (seconds an AI waits before playing after a human's play)."""
 MAX_AI_WORKERS: Final = 64
 """The most AI worker processes the bot may start."""
 DEFAULT_LEASE_SECONDS: Final = 30.0
 """How long a shard lease lasts unless configured."""
+MIN_SECRET: Final = 16
 _SHARD_KEYS: Final = ("shard_count", "shard_ids", "cluster_index", "cluster_count")
+_T = TypeVar("_T")
 
 
 class ConfigError(ValueError):
@@ -122,8 +122,8 @@ _HOST_NAME: Final = re.compile(r"\*|[A-Za-z0-9._-]{1,253}")
 def _web_config(reader: _Reader, data: Mapping[str, object]) -> WebConfig:
     enabled = reader.boolean(data, "web.enabled", False)
     secret = reader.string(data, "web.secret", "")
-    if secret and len(secret) < 16:
-        raise reader.error("web.secret", "must be at least 16 characters long")
+    if secret and len(secret) < MIN_SECRET:
+        raise reader.error("web.secret", f"must be at least {MIN_SECRET} characters long")
     hosts = reader.strings(data, "web.allowed_hosts")
     for name in hosts:
         if not _HOST_NAME.fullmatch(name) and not is_ip_address(name):
@@ -137,6 +137,65 @@ def _web_config(reader: _Reader, data: Mapping[str, object]) -> WebConfig:
         secret=secret or None,
         allowed_hosts=tuple(name.lower() for name in hosts),
     )
+
+
+DISCORD_API: Final = "https://discord.com/api/v10"
+DISCORD_CLIENTS: Final = (
+    "https://discord.com",
+    "https://ptb.discord.com",
+    "https://canary.discord.com",
+    "https://discordapp.com",
+    "https://ptb.discordapp.com",
+    "https://canary.discordapp.com",
+)
+"""The origins of Discord's clients (web and desktop) that frame an Activity."""
+
+
+@dataclass(frozen=True, slots=True)
+class ActivityConfig:
+    """The web board as a Discord Activity: the application's OAuth2 ``client_id`` and
+    ``client_secret`` (the secret is never logged, never part of any ``repr``, never sent to a page);
+    ``api`` is Discord's API (where the code is exchanged and the user read), ``clients`` the page
+    origins that may frame the Activity (Discord's clients)."""
+
+    client_id: int
+    client_secret: str = field(repr=False)
+    api: str = DISCORD_API
+    clients: tuple[str, ...] = DISCORD_CLIENTS
+
+    @property
+    def proxy_host(self) -> str:
+        """The host of Discord's proxy that serves the Activity's page (``<client_id>.discordsays.com``)."""
+        return f"{self.client_id}.discordsays.com"
+
+
+_ACTIVITY_KEYS: Final = frozenset({"client_id", "client_secret"})
+
+
+def _activity_config(
+    reader: _Reader, data: Mapping[str, object], env: Mapping[str, str], web: WebConfig
+) -> ActivityConfig | None:
+    """``[activity]``: None unless ``client_id`` is set; the secret from ``$DISCORD_CLIENT_SECRET`` or
+    the file; the web board must be enabled (the Activity is its page)."""
+    client_id = reader.string(data, "activity.client_id", "").strip()
+    secret = (
+        env.get(CLIENT_SECRET_ENV, "").strip() or reader.string(data, "activity.client_secret", "").strip()
+    )
+    if not client_id:
+        if "client_secret" in data:
+            raise reader.error("activity.client_id", "must be set with activity.client_secret")
+        return None
+    if not client_id.isdigit() or not 15 <= len(client_id) <= 21:
+        raise reader.error("activity.client_id", "must be the application's id (its digits, from the portal)")
+    if not secret:
+        raise reader.error(
+            "activity.client_secret", f"must be set (or ${CLIENT_SECRET_ENV}) with activity.client_id"
+        )
+    if not web.enabled:
+        raise reader.error(
+            "activity.client_id", "the Activity is the web board's page: set web.enabled = true"
+        )
+    return ActivityConfig(int(client_id), secret)
 
 
 def is_ip_address(text: str) -> bool:
@@ -153,20 +212,11 @@ def is_ip_address(text: str) -> bool:
 
 @dataclass(frozen=True, slots=True)
 class Config:
-    """Every setting of the bot, with its default."""
+    """Every setting of the bot, with its default; each game's own are in :attr:`games`."""
 
     database: Path | str = Path("scrabble.sqlite3")
     """An SQLite file, or the URL of a PostgreSQL database (``postgresql://...``)."""
-    lexicon: str = "enable"
-    variant: str = "standard"
-    variant_files: tuple[Path, ...] = ()
-    challenge_mode: ChallengeMode = ChallengeMode.VOID
-    hints_per_player: int = 3
-    challenge_window_seconds: int = 15
-    ai_level: Level = Level.EXPERT
     ai_turn_timeout: float = 10.0
-    ai_expert_seconds: float = DEFAULT_EXPERT_SECONDS
-    ai_expert_hints: bool = False
     ai_workers: int = 0
     """AI worker processes; 0: one per CPU core (:meth:`ai_worker_count`)."""
     ai_queue: str = "local"
@@ -178,6 +228,8 @@ class Config:
     token: str | None = field(default=None, repr=False)
     web: WebConfig = field(default_factory=WebConfig)
     discord: DiscordLimits = field(default_factory=DiscordLimits)
+    activity: ActivityConfig | None = None
+    """The web board as a Discord Activity (``[activity]``); None: the board opens by its links only."""
     shards: Shards | None = None
     """The Discord shards this process connects and whose games it owns; ``None``: one process, not
     sharded (see :mod:`bot.host.shards`)."""
@@ -185,6 +237,23 @@ class Config:
     """How long a process's hold on its shards lasts without renewal (it renews every third of it)."""
     shard_standby: bool = False
     """Wait for shards another process holds (until its lease lapses) instead of refusing to start."""
+    games: Mapping[str, Any] = field(default_factory=dict)
+    """Each game's settings as its settings part read them, by kind, for the games whose settings the
+    file changes; :meth:`settings` gives any game's."""
+
+    def settings(self, kind: str) -> Any:
+        """The settings of the game of ``kind``: as read from the file, else its defaults.
+
+        Raises:
+            KeyError: no game of that kind is registered, or it has no settings part.
+        """
+        found = self.games.get(kind)
+        if found is not None:
+            return found
+        part = registry.game(kind).settings
+        if part is None:
+            raise KeyError(f"the {kind} game has no settings")
+        return registry.load(part).read(GameSettings(_Reader("(defaults)"), kind, {}, {}, None, self))
 
     def ai_worker_count(self) -> int:
         """How many AI worker processes to start: :attr:`ai_workers`, or one per CPU core when 0."""
@@ -205,28 +274,99 @@ class Config:
         return Path("scrabble.links.json")
 
 
+class SettingsPart(Protocol):
+    """What a game's settings part is (the module :attr:`bot.host.registry.GameModule.settings` names):
+    the keys of its table (``[kind]``), the keys it reads elsewhere in older files, and how it reads
+    them."""
+
+    KEYS: frozenset[str]
+    LEGACY: Mapping[str, str]
+    """File keys (``lexicon``, ``game.variant``...) that hold one of its settings (the value) in files
+    written before it had a table; such a key and the same setting in its table may not both be set."""
+
+    def read(self, settings: GameSettings) -> Any:
+        """The game's settings (its defaults for what the file leaves out).
+
+        Raises:
+            ConfigError: a bad value (:meth:`GameSettings.error`).
+        """
+        ...
+
+
+class GameSettings:
+    """A game's settings as the file holds them, for its settings part to read: each read names the key
+    as the file writes it in its errors (``scrabble.variant``, or ``game.variant`` in an older file)."""
+
+    def __init__(
+        self,
+        reader: _Reader,
+        kind: str,
+        values: Mapping[str, object],
+        keys: Mapping[str, str],
+        base: Path | None,
+        host: Config,
+    ) -> None:
+        """``values`` by setting name, ``keys`` the file key of those not in the game's table; relative
+        paths are taken from ``base``; ``host`` holds the host's settings, read first."""
+        self._reader = reader
+        self._kind = kind
+        self._values = values
+        self._keys = keys
+        self.base = base
+        self.host = host
+
+    def key(self, name: str) -> str:
+        """The key of setting ``name`` as the file writes it."""
+        return self._keys.get(name, f"{self._kind}.{name}")
+
+    def error(self, name: str, problem: str) -> ConfigError:
+        """The error of a bad value of setting ``name``."""
+        return self._reader.error(self.key(name), problem)
+
+    def _read(self, name: str, read: Callable[[Mapping[str, object], str], _T]) -> _T:
+        key = self.key(name)
+        leaf = key.rpartition(".")[2]
+        return read({leaf: self._values[name]} if name in self._values else {}, key)
+
+    def string(self, name: str, default: str) -> str:
+        """A string setting."""
+        return self._read(name, lambda data, key: self._reader.string(data, key, default))
+
+    def strings(self, name: str) -> list[str]:
+        """A list of strings (empty by default)."""
+        return self._read(name, self._reader.strings)
+
+    def paths(self, name: str) -> tuple[Path, ...]:
+        """A list of file paths, relative ones taken from the file's directory."""
+        files = map(Path, self.strings(name))
+        return tuple(file if self.base is None or file.is_absolute() else self.base / file for file in files)
+
+    def choice(self, name: str, default: str, choices: list[str] | tuple[str, ...]) -> str:
+        """One of ``choices``."""
+        return self._read(name, lambda data, key: self._reader.choice(data, key, default, choices))
+
+    def boolean(self, name: str, default: bool) -> bool:
+        """True or false."""
+        return self._read(name, lambda data, key: self._reader.boolean(data, key, default))
+
+    def integer(self, name: str, default: int, low: int, high: int) -> int:
+        """A whole number from ``low`` to ``high``."""
+        return self._read(name, lambda data, key: self._reader.integer(data, key, default, low, high))
+
+    def number(self, name: str, default: float, low: float, high: float) -> float:
+        """A number from ``low`` to ``high``."""
+        return self._read(name, lambda data, key: self._reader.number(data, key, default, low, high))
+
+
 _TOP_KEYS: Final = frozenset(
-    {"token", "database", "lexicon", "log_level", "dev_guild_id", "game", "ai", "turn", "web", "discord"}
+    {"token", "database", "log_level", "dev_guild_id", "ai", "turn", "web", "activity", "discord"}
     | {*_SHARD_KEYS, "shard_lease_seconds", "shard_standby"}
 )
-_GAME_KEYS: Final = frozenset(
-    {"variant", "variant_files", "challenge_mode", "hints_per_player", "challenge_window_seconds"}
-)
-_AI_KEYS: Final = frozenset({"level", "turn_timeout", "expert_seconds", "expert_hints", "workers", "queue"})
+_AI_KEYS: Final = frozenset({"turn_timeout", "workers", "queue"})
 AI_QUEUES: Final = ("local", "postgresql")
 _TURN_KEYS: Final = frozenset({"time_limit", "on_expiry", "reminder_left", "max_timeouts"})
 _DISCORD_KEYS: Final = frozenset({"requests_per_second", "channel_requests", "channel_seconds"})
-
-
-def _expert_seconds(reader: _Reader, ai: Mapping[str, object], turn_timeout: float) -> float:
-    """``ai.expert_seconds``: the expert's thinking time, within the turn timeout (the default is cut
-    down to a shorter timeout; a longer value set in the file is refused)."""
-    seconds = reader.number(ai, "ai.expert_seconds", min(DEFAULT_EXPERT_SECONDS, turn_timeout), 0.1, 600.0)
-    if seconds > turn_timeout:
-        raise reader.error(
-            "ai.expert_seconds", f"must be at most ai.turn_timeout ({turn_timeout}), not {seconds}"
-        )
-    return seconds
+_HOST_TABLES: Final = {"ai": _AI_KEYS, "turn": _TURN_KEYS}
 
 
 def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> Config:
@@ -239,7 +379,6 @@ def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> 
     Raises:
         ConfigError: the file cannot be read or is not TOML, or holds an unknown key or a bad value.
     """
-    env = os.environ if environ is None else environ
     data: dict[str, object] = {}
     source = "(defaults)"
     if path is not None:
@@ -252,10 +391,39 @@ def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> 
         except tomllib.TOMLDecodeError as error:
             raise ConfigError(f"{source}: not valid TOML ({error})") from None
     reader = _Reader(source)
-    reader.known(data, _TOP_KEYS, "")
-    game = reader.table(data, "game", _GAME_KEYS)
-    ai = reader.table(data, "ai", _AI_KEYS)
-    turn = reader.table(data, "turn", _TURN_KEYS)
+    parts = {
+        game.kind: registry.load(game.settings) for game in registry.games() if game.settings is not None
+    }
+    legacy = {key: (kind, name) for kind, part in parts.items() for key, name in part.LEGACY.items()}
+    legacy_tables: dict[str, set[str]] = {}
+    for key in legacy:
+        table, _, leaf = key.rpartition(".")
+        legacy_tables.setdefault(table, set()).add(leaf)
+    top = _TOP_KEYS | set(parts) | legacy_tables.pop("", set()) | set(legacy_tables)
+    reader.known(data, frozenset(top), "")
+    tables = {
+        table: reader.table(data, table, _HOST_TABLES.get(table, frozenset()) | leaves)
+        for table, leaves in {**{table: set() for table in _HOST_TABLES}, **legacy_tables}.items()
+    }
+    host = _host_config(reader, data, tables, path, os.environ if environ is None else environ)
+    base = None if path is None else path.parent
+    games = {}
+    for kind, part in parts.items():
+        settings = part.read(_game_settings(reader, data, tables, kind, part, legacy, base, host))
+        if settings != host.settings(kind):
+            games[kind] = settings
+    return replace(host, games=games)
+
+
+def _host_config(
+    reader: _Reader,
+    data: Mapping[str, object],
+    tables: Mapping[str, Mapping[str, object]],
+    path: Path | None,
+    env: Mapping[str, str],
+) -> Config:
+    """The host's settings (no game's)."""
+    ai, turn = tables["ai"], tables["turn"]
     defaults = Config()
     turn_defaults = TurnConfig()
 
@@ -264,18 +432,6 @@ def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> 
         database = Path(database)
         if path is not None and not database.is_absolute():
             database = path.parent / database
-    files = tuple(
-        file if path is None or file.is_absolute() else path.parent / file
-        for file in map(Path, reader.strings(game, "game.variant_files"))
-    )
-    try:
-        VARIANTS.add_files(files)
-    except VariantError as error:
-        raise reader.error("game.variant_files", str(error)) from None
-    turn_timeout = reader.number(ai, "ai.turn_timeout", defaults.ai_turn_timeout, 0.1, 600.0)
-    variant = reader.string(game, "game.variant", defaults.variant)
-    if variant not in VARIANTS:
-        raise reader.error("game.variant", f"no variant {variant!r} (known: {', '.join(VARIANTS.names())})")
     guild = reader.integer(data, "dev_guild_id", 0, 0, 2**63 - 1)
     ai_queue = reader.choice(ai, "ai.queue", defaults.ai_queue, AI_QUEUES)
     if ai_queue == "postgresql" and not is_postgresql_url(database):
@@ -284,32 +440,10 @@ def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> 
         )
     env_token = env.get(TOKEN_ENV, "").strip()
     file_token = reader.string(data, "token", "").strip()
+    web = _web_config(reader, reader.table(data, "web", _WEB_KEYS))
     return Config(
         database=database,
-        lexicon=reader.string(data, "lexicon", defaults.lexicon),
-        variant=variant,
-        variant_files=files,
-        challenge_mode=ChallengeMode(
-            reader.choice(
-                game, "game.challenge_mode", defaults.challenge_mode.value, [m.value for m in ChallengeMode]
-            )
-        ),
-        hints_per_player=reader.integer(
-            game, "game.hints_per_player", defaults.hints_per_player, 0, MAX_HINTS
-        ),
-        challenge_window_seconds=reader.integer(
-            game,
-            "game.challenge_window_seconds",
-            defaults.challenge_window_seconds,
-            0,
-            MAX_CHALLENGE_WINDOW,
-        ),
-        ai_level=Level(
-            reader.choice(ai, "ai.level", defaults.ai_level.value, [level.value for level in Level])
-        ),
-        ai_turn_timeout=turn_timeout,
-        ai_expert_seconds=_expert_seconds(reader, ai, turn_timeout),
-        ai_expert_hints=reader.boolean(ai, "ai.expert_hints", defaults.ai_expert_hints),
+        ai_turn_timeout=reader.number(ai, "ai.turn_timeout", defaults.ai_turn_timeout, 0.1, 600.0),
         ai_workers=reader.integer(ai, "ai.workers", defaults.ai_workers, 0, MAX_AI_WORKERS),
         ai_queue=ai_queue,
         turn=TurnConfig(
@@ -325,12 +459,43 @@ def load_config(path: Path | None, environ: Mapping[str, str] | None = None) -> 
         dev_guild_id=guild or None,
         log_level=reader.choice(data, "log_level", defaults.log_level, LOG_LEVELS, fold=True),
         token=env_token or file_token or None,
-        web=_web_config(reader, reader.table(data, "web", _WEB_KEYS)),
+        web=web,
         discord=_discord_limits(reader, reader.table(data, "discord", _DISCORD_KEYS)),
+        activity=_activity_config(reader, reader.table(data, "activity", _ACTIVITY_KEYS), env, web),
         shards=_shards(reader, data, database),
         shard_lease_seconds=reader.number(data, "shard_lease_seconds", DEFAULT_LEASE_SECONDS, 1.0, 3600.0),
         shard_standby=reader.boolean(data, "shard_standby", False),
     )
+
+
+def _game_settings(
+    reader: _Reader,
+    data: Mapping[str, object],
+    tables: Mapping[str, Mapping[str, object]],
+    kind: str,
+    part: SettingsPart,
+    legacy: Mapping[str, tuple[str, str]],
+    base: Path | None,
+    host: Config,
+) -> GameSettings:
+    """The settings of the game of ``kind`` as the file holds them: its table, and its keys where
+    older files kept them (``legacy``: file key -> its game and setting).
+
+    Raises:
+        ConfigError: an unknown key in its table, or a setting given both in its table and elsewhere.
+    """
+    own = reader.table(data, kind, part.KEYS)
+    values: dict[str, object] = dict(own)
+    keys: dict[str, str] = {}
+    for key, (owner, name) in legacy.items():
+        table, _, leaf = key.rpartition(".")
+        found = (tables[table] if table else data).get(leaf)
+        if owner != kind or found is None:
+            continue
+        if name in own:
+            raise reader.error(key, f"set twice: {kind}.{name} is the same setting")
+        values[name], keys[name] = found, key
+    return GameSettings(reader, kind, values, keys, base, host)
 
 
 def _shards(reader: _Reader, data: Mapping[str, object], database: Path | str) -> Shards | None:

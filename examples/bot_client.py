@@ -49,8 +49,13 @@ class Finder:
                     found.update(self.by_letters.get("".join(sorted(real + "".join(fill) + extra)), ()))
         return found
 
-    def plays(self, board: list[str], rack: str, start: list[int]) -> list[str]:
-        """Plays in notation (``8H WORD``), longest first."""
+    def plays(
+        self, board: list[str], rack: str, start: list[int], origin: list[int], infinite: bool
+    ) -> list[str]:
+        """Plays in notation, longest first: ``8H WORD``, or on an infinite board ``-3,5 across WORD``.
+        ``board`` holds the squares from ``origin`` (``[row, col]``); ``start`` is the board's own."""
+        top, left = origin
+        start = [start[0] - top, start[1] - left]
 
         def at(r: int, c: int) -> str | None:  # a tile, "" for an empty square, None off the board
             inside = 0 <= r < len(board) and 0 <= c < len(board[0]) and board[r][c] != "#"
@@ -65,10 +70,15 @@ class Finder:
                 for (r, c, letter), across, i in itertools.product(group, (True, False), range(len(word))):
                     sr, sc = (r, c - i) if across else (r - i, c)
                     if word[i] == (letter or word[i]) and self.fits(word, sr, sc, across, at, bool(letter)):
-                        found.add(
-                            f"{sr + 1}{LETTERS[sc]} {word}" if across else f"{LETTERS[sc]}{sr + 1} {word}"
-                        )
+                        found.add(self.notation(word, sr + top, sc + left, across, infinite))
         return sorted(found, key=lambda move: -len(move))
+
+    @staticmethod
+    def notation(word: str, r: int, c: int, across: bool, infinite: bool) -> str:
+        """``word`` from the board's square (r, c), as a player types it."""
+        if infinite:
+            return f"{c},{r} {'across' if across else 'down'} {word}"
+        return f"{r + 1}{LETTERS[c]} {word}" if across else f"{LETTERS[c]}{r + 1} {word}"
 
     def fits(self, word: str, r: int, c: int, across: bool, at, through: bool) -> bool:
         """Whether ``word`` fits from (r, c) with every crossing word in the list."""
@@ -118,7 +128,10 @@ async def play(url: str, token: str, finder: Finder) -> None:
             if state["challenge"] and state["challenge"]["final"]:
                 queue = [{"type": "accept"}]
             else:
-                moves = finder.plays(state["board"], state["rack"], state["variant"]["start"])[:5]
+                variant = state["variant"]
+                moves = finder.plays(
+                    state["board"], state["rack"], variant["start"], variant["origin"], variant["infinite"]
+                )[:5]
                 queue = [{"type": "play", "move": move} for move in moves]
                 last_resort = (
                     {"type": "exchange", "tiles": state["rack"]} if state["bag"] >= 7 else {"type": "pass"}

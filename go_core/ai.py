@@ -14,7 +14,9 @@ with light knowledge in its playouts, for when GNU Go is not installed.
   :data:`RESIGN_MIN_PLAYOUTS` playouts and the playouts' expected count is a loss too.
 - **Root parallelism.** :func:`search_share` runs one seeded search and returns its root's statistics
   (:class:`SearchShare`); shares of several processes (each its own seed) add up with
-  :func:`merge_shares`, and :func:`decide` picks the move from the sum, as one search would.
+  :func:`merge_shares`, and :func:`decide` picks the move from the sum, as one search would; a share
+  crosses processes as plain data (:meth:`SearchShare.to_dict`). After the opponent's pass, the dead
+  stones of the count come from playouts without a tree (:func:`status_share`), which add up the same way.
 - **Dead stones and seki** (:meth:`Thinker.statuses`): see :mod:`go_core.status`.
 
 Seeded by the :class:`random.Random` passed in: with a budget of playouts and time to spare, the same
@@ -25,9 +27,9 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 from go_core.errors import IllegalMoveError
 from go_core.game import Game, Phase
@@ -61,11 +63,13 @@ RESIGN_MIN_PLAYOUTS: Final = 2_000
 
 @dataclass(frozen=True, slots=True)
 class Budget:
-    """How long the AI may think: ``seconds`` on ``clock``, and at most ``playouts`` playouts."""
+    """How long the AI may think: ``seconds`` on ``clock``, and at most ``playouts`` playouts; and
+    until ``stop`` (asked between steps of playouts) says to stop, if given."""
 
     seconds: float = 1.0
     playouts: int = LEVEL_PLAYOUTS["medium"]
     clock: Clock = time.monotonic
+    stop: Callable[[], bool] | None = None
 
 
 STATUS_BUDGET: Final = Budget(seconds=2.0, playouts=4_000)
@@ -84,6 +88,32 @@ class SearchShare:
     black_owned: tuple[int, ...]
     white_owned: tuple[int, ...]
 
+    def to_dict(self) -> dict[str, object]:
+        """The share as plain data (JSON), for :meth:`from_dict` in another process."""
+        return {
+            "size": self.size,
+            "playouts": self.playouts,
+            "moves": [list(move) for move in self.moves],
+            "black_owned": list(self.black_owned),
+            "white_owned": list(self.white_owned),
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SearchShare:
+        """The share :meth:`to_dict` gave.
+
+        Raises:
+            KeyError, TypeError, ValueError: ``data`` is not a share's (a field missing or of the wrong
+                type, an ownership of another length than the board's points).
+        """
+        size, playouts = int(data["size"]), int(data["playouts"])
+        moves = tuple((int(move), int(visits), float(wins)) for move, visits, wins in data["moves"])
+        black = tuple(int(count) for count in data["black_owned"])
+        white = tuple(int(count) for count in data["white_owned"])
+        if len(black) != size * size or len(white) != size * size:
+            raise ValueError(f"a search share of a {size}x{size} board has {size * size} points to own")
+        return cls(size, playouts, moves, black, white)
+
 
 def search_share(game: Game, seed: int, budget: Budget = Budget(), color: Color | None = None) -> SearchShare:
     """One search share of ``color``'s move (default: the player to move) in ``game`` (not changed),
@@ -94,6 +124,18 @@ def search_share(game: Game, seed: int, budget: Budget = Budget(), color: Color 
     """
     _check_playing(game)
     tree = new_search(position_of(game, color), seed)
+    run_search(tree, budget)
+    return _share(tree, game.size)
+
+
+def status_share(
+    game: Game, seed: int, budget: Budget = STATUS_BUDGET, *, native: bool | None = None
+) -> SearchShare:
+    """Playouts of ``game``'s board to the end from a search of one node (no tree: a won game's tree
+    plays any move, sacrifices too, and the playouts' ownership would show them), seeded with ``seed``,
+    within ``budget``: the ownership :func:`share_statuses` reads; shares of several processes add up
+    with :func:`merge_shares`. ``native`` as :func:`go_core.search.new_search`."""
+    tree = new_search(position_of(game, passes=0), seed, max_nodes=1, native=native)
     run_search(tree, budget)
     return _share(tree, game.size)
 
@@ -136,7 +178,7 @@ def decide(
     if not share.moves:
         return None
     best, visits, wins = max(share.moves, key=lambda entry: (entry[1], entry[0] >= 0, -entry[0]))
-    if _passed(game, color):
+    if opponent_passed(game, color):
         if dead is None:
             dead = share_statuses(game, share).dead
         if game.score(dead).winner is color:
@@ -167,7 +209,7 @@ def run_search(tree: SearchTree, budget: Budget) -> None:
     done = 0
     while done < budget.playouts:
         now = clock()
-        if now >= deadline and done:
+        if done and (now >= deadline or (budget.stop is not None and budget.stop())):
             return
         step = min(CHECK_EVERY - done % CHECK_EVERY, budget.playouts - done)
         rate = done / (now - started) if done and now > started else 0.0
@@ -214,18 +256,16 @@ class Thinker:
         run_search(tree, budget)
         self.last_share = _share(tree, game.size)
         dead = None
-        if _passed(game, color):
+        if opponent_passed(game, color):
             left = max(budget.seconds - (budget.clock() - started), 0.0)
             status_budget = Budget(min(left, STATUS_BUDGET.seconds), STATUS_BUDGET.playouts, budget.clock)
             dead = self.statuses(game, rng, status_budget).dead
         return decide(game, self.last_share, color, dead)
 
     def statuses(self, game: Game, rng: random.Random, budget: Budget = STATUS_BUDGET) -> StoneStatuses:
-        """The dead stones and seki of ``game``'s board, from playouts of it to the end (no tree: a
-        won game's tree plays any move, sacrifices too, and the playouts' ownership would show them)."""
-        tree = new_search(position_of(game, passes=0), seed_from(rng), max_nodes=1, native=self._native)
-        run_search(tree, budget)
-        return share_statuses(game, _share(tree, game.size))
+        """The dead stones and seki of ``game``'s board, from playouts of it to the end
+        (:func:`status_share`)."""
+        return share_statuses(game, status_share(game, seed_from(rng), budget, native=self._native))
 
     def _tree_for(self, game: Game, color: Color, seed: int) -> SearchTree:
         """The kept tree moved on to ``game``'s position when it can be, else a new one."""
@@ -294,7 +334,7 @@ def _expected_lead(game: Game, share: SearchShare, color: Color) -> float:
     return lead if color is Color.BLACK else -lead
 
 
-def _passed(game: Game, color: Color) -> bool:
+def opponent_passed(game: Game, color: Color) -> bool:
     """Whether the last move was the opponent's pass."""
     last = game.last_move
     return last is not None and last.is_pass and last.color is color.opponent

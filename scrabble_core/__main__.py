@@ -29,7 +29,7 @@ from scrabble_core.lexicon import ENABLE_NAME, load_lexicon
 from scrabble_core.move import PLAYED_THROUGH
 from scrabble_core.movegen import GeneratedMove, load_move_generator
 from scrabble_core.tiles import word_text
-from scrabble_core.variant import find_variant, get_variant
+from scrabble_core.variant import VARIANTS, find_variant, get_variant
 
 Handler = Callable[[argparse.Namespace, TextIO], int]
 
@@ -97,7 +97,7 @@ def add_moves_command(commands: argparse._SubParsersAction[argparse.ArgumentPars
         "--variant",
         default="standard",
         metavar="NAME|FILE",
-        help="a bundled variant (standard, super) or a variant TOML file (default: standard)",
+        help=f"a variant's name ({', '.join(VARIANTS.names())}) or a variant TOML file (default: standard)",
     )
     moves.add_argument("--top", type=_positive, metavar="N", help="print only the N best plays")
     moves.set_defaults(handler=run_moves)

@@ -13,101 +13,12 @@
  *
  * Scores are 64-bit: movegen.py only sends the variants whose highest score fits well within that.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "_movegen.h"
 #include <structmember.h>
 #include <math.h>
-#include <stdint.h>
 #include <string.h>
 
-#define LOOKAHEAD 7
-#define MAX_LETTERS 63
-#define MAX_SIDE 63
-#define MAX_RACK 64
-#define MAX_LEAVES (1 << 20)
-/* Both directions end to end, a sentinel after each line, one before the first. */
-#define MAX_POS (2 * MAX_SIDE * (MAX_SIDE + 1) + 1)
-
-#define SENTINEL (-2)
-#define EMPTY (-1)
-#define CODE_BLANK 64
-#define CODE_EMPTY 255
-#define CODE_THROUGH 255 /* in a play's letters: a tile already on the board */
-
-typedef struct {
-    PyObject_HEAD
-    void *table; /* int32_t or int64_t entries, as `wide` says */
-    int wide;
-    Py_ssize_t length;
-    int size; /* letters in the alphabet */
-    Py_UCS4 upper[MAX_LETTERS];
-    Py_UCS4 lower[MAX_LETTERS];
-} Graph;
-
-typedef struct {
-    int origin, reach, anchor, need;
-    uint64_t mask;
-    double *bounds; /* tiles + 1 entries (top only) */
-} Start;
-
-typedef struct {
-    int n;
-    int tile[MAX_POS], value[MAX_POS], lm[MAX_POS], wm[MAX_POS], cross_base[MAX_POS];
-    int run_end[MAX_POS], run_points[MAX_POS]; /* for the first square of a run of tiles */
-    uint64_t xmask[MAX_POS];
-    char cross[MAX_POS], skip[MAX_POS], anchor[MAX_POS];
-    signed char row[MAX_POS], col[MAX_POS], across[MAX_POS];
-    int nstarts;
-    Start starts[MAX_POS];
-} Position;
-
-typedef struct {
-    int origin, length, word; /* word: offset of its codes in the arena */
-    int used;
-    long long score;
-} Record;
-
-typedef struct { /* an entry of top's heap: ordered by (value, -seq) as movegen.py's tuples */
-    double value;
-    long long seq;
-    int record;
-} Kept;
-
-typedef struct {
-    const Graph *g;
-    Position *s;
-    int size, is_word, children;
-    uint64_t everything;
-    /* the rack */
-    int tiles, counts[MAX_LETTERS], values[MAX_LETTERS], weights[MAX_LETTERS], blank_weight;
-    int bingo, rack_size;
-    /* the start being searched */
-    int origin, reach, anchor, anchor_free;
-    uint64_t anchor_mask;
-    const double *bounds;
-    double limit;
-    unsigned char word[MAX_POS];
-    /* what was found */
-    Record *records;
-    int nrecords, cap_records;
-    unsigned char *arena;
-    int narena, cap_arena;
-    int top; /* 0: keep everything; else the number of plays kept */
-    const double *bonus;
-    Kept *heap;
-    int nheap, cap_heap;
-    long long seq;
-    int failed; /* out of memory */
-} Walk;
-
 static PyObject *s_row, *s_col, *s_across, *s_letters, *s_play, *s_score, *s_leave;
-
-static inline int64_t T(const Walk *w, int64_t i)
-{
-    return w->g->wide ? ((const int64_t *)w->g->table)[i] : ((const int32_t *)w->g->table)[i];
-}
-
-static inline int letter_of(uint64_t bit) { return __builtin_ctzll(bit); }
 
 /* ---- what a search finds ---- */
 
@@ -371,13 +282,6 @@ static void walk(Walk *w, Start **order, int nstarts, uint64_t rack_mask, int bl
 
 /* ---- the board (movegen.py's _analyse and _add_start) ---- */
 
-typedef struct {
-    int rows, cols, start, bingo, rack_size;
-    const unsigned char *premiums; /* letter then word multiplier per square; word 0: a hole */
-    const unsigned char *board;
-    uint64_t allowed;
-} Geometry;
-
 static inline int is_hole(const Geometry *geo, int r, int c) { return geo->premiums[2 * (r * geo->cols + c) + 1] == 0; }
 static inline int code_at(const Geometry *geo, int r, int c)
 {
@@ -403,6 +307,7 @@ static uint64_t cross_mask(Walk *w, const Geometry *geo, int r, int c, int dr, i
     while (code_along(geo, r, c, dr, dc, after + 1) != CODE_EMPTY) after++;
     *crossing = before || after;
     *points = 0;
+    if (!*crossing) return 0; /* no cross-word: the mask is not read */
     for (int k = -before; k <= after; k++) {
         int code = k ? code_along(geo, r, c, dr, dc, k) : CODE_BLANK;
         if (code < CODE_BLANK) *points += w->values[code];
@@ -461,40 +366,36 @@ static void add_start(Position *s, int start, int min_tiles)
     entry->bounds = NULL;
 }
 
-static void analyse(Walk *w, const Geometry *geo)
+/* The position of square (r, c) in the line layout: on its row (across) or its column. */
+static inline int position_of(const Geometry *geo, int across, int r, int c)
+{
+    return across ? 1 + r * (geo->cols + 1) + c : 1 + geo->rows * (geo->cols + 1) + c * (geo->rows + 1) + r;
+}
+
+/* Lay out square (r, c) of an across or down line at the next position (analyse's inner step). */
+static void add_board_square(Walk *w, const Geometry *geo, int across, int r, int c, int empty_board)
 {
     Position *s = w->s;
-    int empty_board = 1;
-    for (int r = 0; r < geo->rows; r++)
-        for (int c = 0; c < geo->cols; c++)
-            if (code_at(geo, r, c) != CODE_EMPTY) empty_board = 0;
-    s->n = 0;
-    s->nstarts = 0;
-    add_square(s, SENTINEL, 0, 0, 0, 0, 1, 1, 0, 0, -1, -1, 1);
-    for (int across = 1; across >= 0; across--) {
-        int lines = across ? geo->rows : geo->cols, length = across ? geo->cols : geo->rows;
-        for (int i = 0; i < lines; i++) {
-            for (int j = 0; j < length; j++) {
-                int r = across ? i : j, c = across ? j : i;
-                int lm = geo->premiums[2 * (r * geo->cols + c)], wm = geo->premiums[2 * (r * geo->cols + c) + 1];
-                int code = code_at(geo, r, c);
-                if (is_hole(geo, r, c)) {
-                    add_square(s, SENTINEL, 0, 0, 0, 0, 1, 1, 0, 0, r, c, across);
-                } else if (code != CODE_EMPTY) {
-                    int letter = code % CODE_BLANK;
-                    add_square(s, letter, code < CODE_BLANK ? w->values[letter] : 0, 0, 0, 0, lm, wm, 0, 1, r, c, across);
-                } else {
-                    int crossing, points;
-                    /* the cross-word runs across the line: down for an across line */
-                    uint64_t found = cross_mask(w, geo, r, c, across, !across, &crossing, &points);
-                    add_square(s, EMPTY, 0, crossing ? geo->allowed & found : geo->allowed, crossing, points, lm, wm,
-                               crossing && !across, crossing || (empty_board && r * geo->cols + c == geo->start), r, c,
-                               across);
-                }
-            }
-            add_square(s, SENTINEL, 0, 0, 0, 0, 1, 1, 0, 0, -1, -1, across);
-        }
+    int lm = geo->premiums[2 * (r * geo->cols + c)], wm = geo->premiums[2 * (r * geo->cols + c) + 1];
+    int code = code_at(geo, r, c);
+    if (is_hole(geo, r, c)) {
+        add_square(s, SENTINEL, 0, 0, 0, 0, 1, 1, 0, 0, r, c, across);
+    } else if (code != CODE_EMPTY) {
+        int letter = code % CODE_BLANK;
+        add_square(s, letter, code < CODE_BLANK ? w->values[letter] : 0, 0, 0, 0, lm, wm, 0, 1, r, c, across);
+    } else {
+        int crossing, points;
+        /* the cross-word runs across the line: down for an across line */
+        uint64_t found = cross_mask(w, geo, r, c, across, !across, &crossing, &points);
+        add_square(s, EMPTY, 0, crossing ? geo->allowed & found : geo->allowed, crossing, points, lm, wm,
+                   crossing && !across, crossing || (empty_board && r * geo->cols + c == geo->start), r, c, across);
     }
+}
+
+/* The runs of tiles and the starts of the laid-out board (analyse's last pass). */
+static void find_starts(Position *s, int empty_board)
+{
+    s->nstarts = 0;
     for (int p = 1; p < s->n; p++) {
         if (s->tile[p] >= 0 && s->tile[p - 1] < 0) {
             int end = p, points = 0;
@@ -504,6 +405,54 @@ static void analyse(Walk *w, const Geometry *geo)
         }
         if (s->tile[p] != SENTINEL && s->tile[p - 1] < 0) add_start(s, p, empty_board ? 2 : 1);
     }
+}
+
+void analyse(Walk *w, const Geometry *geo)
+{
+    Position *s = w->s;
+    int empty_board = 1;
+    for (int r = 0; r < geo->rows; r++)
+        for (int c = 0; c < geo->cols; c++)
+            if (code_at(geo, r, c) != CODE_EMPTY) empty_board = 0;
+    s->n = 0;
+    add_square(s, SENTINEL, 0, 0, 0, 0, 1, 1, 0, 0, -1, -1, 1);
+    for (int across = 1; across >= 0; across--) {
+        int lines = across ? geo->rows : geo->cols, length = across ? geo->cols : geo->rows;
+        for (int i = 0; i < lines; i++) {
+            for (int j = 0; j < length; j++) add_board_square(w, geo, across, across ? i : j, across ? j : i, empty_board);
+            add_square(s, SENTINEL, 0, 0, 0, 0, 1, 1, 0, 0, -1, -1, across);
+        }
+    }
+    find_starts(s, empty_board);
+}
+
+/* Lay out square (r, c) again in the line of `across`, at its position. */
+static void relay(Walk *w, const Geometry *geo, int across, int r, int c)
+{
+    Position *s = w->s;
+    int end = s->n;
+    s->n = position_of(geo, across, r, c);
+    add_board_square(w, geo, across, r, c, 0);
+    s->n = end;
+}
+
+void reanalyse(Walk *w, const Geometry *geo, const short *changed, int n)
+{
+    static const int steps[4][2] = {{-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+    for (int i = 0; i < n; i++) {
+        int r = changed[i] / geo->cols, c = changed[i] % geo->cols;
+        relay(w, geo, 1, r, c);
+        relay(w, geo, 0, r, c);
+        /* the empty square each run of tiles through (r, c) ends at: its cross-word changed */
+        for (int d = 0; d < 4; d++) {
+            int dr = steps[d][0], dc = steps[d][1], k = 1;
+            while (code_along(geo, r, c, dr, dc, k) != CODE_EMPTY) k++;
+            int er = r + k * dr, ec = c + k * dc;
+            if (er < 0 || ec < 0 || er >= geo->rows || ec >= geo->cols || is_hole(geo, er, ec)) continue;
+            relay(w, geo, dc == 0, er, ec); /* a vertical run crosses the square's row: its across line */
+        }
+    }
+    find_starts(w->s, 0);
 }
 
 /* ---- bounds for top (movegen.py's _windows and _bounded_starts) ---- */
@@ -542,8 +491,12 @@ static void bound_starts(Walk *w, const long long *tile_values, const double *be
             long long trailing = 0;
             while (s->tile[end] >= 0) trailing += s->value[end++];
             if (placed >= start->need) {
-                for (int k = 0; k < placed; k++) factors[k] = lms[k] * (word_mult + crossings[k]);
-                qsort(factors, (size_t)placed, sizeof factors[0], descending);
+                for (int k = 0; k < placed; k++) { /* highest first: an insertion sort of a few */
+                    long long factor = lms[k] * (word_mult + crossings[k]);
+                    int at = k;
+                    for (; at > 0 && factors[at - 1] < factor; at--) factors[at] = factors[at - 1];
+                    factors[at] = factor;
+                }
                 long long total = (fixed_tiles + trailing) * word_mult + cross_points;
                 for (int k = 0; k < placed; k++) total += factors[k] * tile_values[k];
                 if (placed == w->rack_size) total += w->bingo;
@@ -556,12 +509,6 @@ static void bound_starts(Walk *w, const long long *tile_values, const double *be
 }
 
 /* ---- the results as Python objects ---- */
-
-typedef struct {
-    long long key;
-    double value;
-    int index;
-} Ranked;
 
 static int ranked_order(const void *a, const void *b) /* highest first, then in search order */
 {
@@ -648,12 +595,12 @@ static PyObject *move_object(const Walk *w, const Record *record, PyObject *leav
     return make(move, move_values);
 }
 
-static PyObject *move_list(const Walk *w, const Ranked *ranked, int n, PyObject *leaves, const Maker *play,
+static PyObject *move_list(const Walk *w, const int *found, int n, PyObject *leaves, const Maker *play,
                            const Maker *move)
 {
     PyObject *list = PyList_New(n);
     for (int i = 0; list && i < n; i++) {
-        PyObject *item = move_object(w, &w->records[ranked[i].index], leaves, play, move);
+        PyObject *item = move_object(w, &w->records[found[i]], leaves, play, move);
         if (!item) Py_CLEAR(list);
         else PyList_SET_ITEM(list, i, item);
     }
@@ -662,20 +609,43 @@ static PyObject *move_list(const Walk *w, const Ranked *ranked, int n, PyObject 
 
 /* ---- the Python interface ---- */
 
-/* Read the arguments of search() into `w` and `geo`; 0, or -1 with an exception set. */
-static int read_arguments(Graph *g, Walk *w, Geometry *geo, PyObject *geometry, Py_buffer *board, Py_buffer *rack,
-                          PyObject *leaves, int count, PyObject *bonus, uint64_t *rack_mask, int *blanks)
+void walk_init(Walk *w, const Graph *g, Position *s)
+{
+    memset(w, 0, sizeof *w);
+    w->g = g;
+    w->s = s;
+    w->size = g->size;
+    w->is_word = g->size;
+    w->children = g->size + 1;
+    w->everything = g->size == 64 ? ~(uint64_t)0 : ((uint64_t)1 << g->size) - 1;
+}
+
+void walk_free(Walk *w)
+{
+    PyMem_Free(w->records);
+    PyMem_Free(w->arena);
+    PyMem_Free(w->heap);
+    PyMem_Free(w->bound_store);
+    PyMem_Free(w->ranked);
+    PyMem_Free(w->found);
+}
+
+int read_geometry(Walk *w, Geometry *geo, PyObject *geometry)
 {
     const char *premiums;
     Py_ssize_t npremiums;
     PyObject *values;
     unsigned long long allowed;
+    if (!PyTuple_Check(geometry)) {
+        PyErr_SetString(PyExc_TypeError, "a geometry must be a tuple");
+        return -1;
+    }
     if (!PyArg_ParseTuple(geometry, "iiy#O!Kiii", &geo->rows, &geo->cols, &premiums, &npremiums, &PyTuple_Type, &values,
                           &allowed, &geo->start, &geo->bingo, &geo->rack_size))
         return -1;
     if (geo->rows < 1 || geo->rows > MAX_SIDE || geo->cols < 1 || geo->cols > MAX_SIDE ||
         npremiums != 2 * geo->rows * geo->cols || geo->start < -1 || geo->start >= geo->rows * geo->cols ||
-        PyTuple_GET_SIZE(values) != g->size || geo->bingo < 0 || geo->bingo > 1000000 || geo->rack_size < 0) {
+        PyTuple_GET_SIZE(values) != w->size || geo->bingo < 0 || geo->bingo > 1000000 || geo->rack_size < 0) {
         PyErr_SetString(PyExc_ValueError, "a geometry of the wrong shape");
         return -1;
     }
@@ -685,7 +655,7 @@ static int read_arguments(Graph *g, Walk *w, Geometry *geo, PyObject *geometry, 
             return -1;
         }
     }
-    for (int i = 0; i < g->size; i++) {
+    for (int i = 0; i < w->size; i++) {
         long value = PyLong_AsLong(PyTuple_GET_ITEM(values, i));
         if (value == -1 && PyErr_Occurred()) return -1;
         if (value < 0 || value > 1000) {
@@ -696,35 +666,49 @@ static int read_arguments(Graph *g, Walk *w, Geometry *geo, PyObject *geometry, 
     }
     geo->premiums = (const unsigned char *)premiums;
     geo->allowed = allowed & w->everything;
+    geo->board = NULL;
+    w->bingo = geo->bingo;
+    w->rack_size = geo->rack_size;
+    return 0;
+}
+
+/* Whether every square of `board` (rows * cols bytes) is empty or a letter of the alphabet: 0, or -1
+ * with an exception set. */
+static int check_board(const Walk *w, const Geometry *geo, const Py_buffer *board)
+{
     if (board->len != (Py_ssize_t)geo->rows * geo->cols) {
         PyErr_SetString(PyExc_ValueError, "the board does not match the geometry");
         return -1;
     }
-    geo->board = board->buf;
     for (Py_ssize_t i = 0; i < board->len; i++) {
-        int code = geo->board[i];
-        if (code != CODE_EMPTY && code % CODE_BLANK >= g->size) {
+        int code = ((const unsigned char *)board->buf)[i];
+        if (code != CODE_EMPTY && code % CODE_BLANK >= w->size) {
             PyErr_SetString(PyExc_ValueError, "a board square that is not a letter of the alphabet");
             return -1;
         }
     }
-    if (rack->len > MAX_RACK) {
-        PyErr_SetString(PyExc_ValueError, "a rack of more than 64 tiles");
-        return -1;
-    }
-    w->tiles = (int)rack->len;
+    return 0;
+}
+
+const char *set_rack(Walk *w, const unsigned char *codes, Py_ssize_t n, uint64_t *rack_mask, int *blanks,
+                     long long *leaves)
+{
+    if (n > MAX_RACK) return "a rack of more than 64 tiles";
+    memset(w->counts, 0, sizeof w->counts);
+    memset(w->weights, 0, sizeof w->weights);
+    w->blank_weight = 0;
+    w->tiles = (int)n;
     *rack_mask = 0;
     *blanks = 0;
-    for (Py_ssize_t i = 0; i < rack->len; i++) {
-        int code = ((const unsigned char *)rack->buf)[i];
+    for (Py_ssize_t i = 0; i < n; i++) {
+        int code = codes[i];
         if (code == CODE_BLANK) {
             ++*blanks;
-        } else if (code < g->size) {
+        } else if (code < w->size) {
             w->counts[code]++;
             *rack_mask |= (uint64_t)1 << code;
         } else {
-            PyErr_SetString(PyExc_ValueError, "a rack tile that is not a letter of the alphabet or a blank");
-            return -1;
+            return "a rack tile that is not a letter of the alphabet or a blank";
         }
     }
     /* The leave index: the counts used of the distinct tiles (letters in order, then the blank) as
@@ -734,26 +718,130 @@ static int read_arguments(Graph *g, Walk *w, Geometry *geo, PyObject *geometry, 
         w->blank_weight = 1;
         radix = *blanks + 1;
     }
-    for (int letter = g->size - 1; letter >= 0; letter--) {
+    for (int letter = w->size - 1; letter >= 0; letter--) {
         if (!w->counts[letter]) continue;
         w->weights[letter] = (int)radix;
         radix *= w->counts[letter] + 1;
-        if (radix > MAX_LEAVES) break;
+        if (radix > MAX_LEAVES) return "a rack of more than 2**20 leaves";
     }
-    if (!PyList_Check(leaves) || PyList_GET_SIZE(leaves) != radix) {
-        PyErr_SetString(PyExc_ValueError, "leaves must be a list of one leave per sub-rack");
-        return -1;
-    }
-    if (count < 0) {
-        PyErr_SetString(PyExc_ValueError, "count must be at least 0");
-        return -1;
-    }
-    if (bonus != Py_None && (!PyList_Check(bonus) || PyList_GET_SIZE(bonus) != radix)) {
-        PyErr_SetString(PyExc_ValueError, "bonus must be None or a list of one value per leave");
-        return -1;
-    }
-    return 0;
+    *leaves = radix;
+    return NULL;
 }
+
+/* Sort `n` ranked items as ranked_order does: an insertion sort for the few starts of a board, qsort for
+ * longer lists. */
+static void rank(Ranked *items, int n)
+{
+    if (n > 256) {
+        qsort(items, (size_t)n, sizeof(Ranked), ranked_order);
+        return;
+    }
+    for (int i = 1; i < n; i++) {
+        Ranked item = items[i];
+        int at = i;
+        for (; at > 0 && (items[at - 1].value < item.value ||
+                          (items[at - 1].value == item.value && items[at - 1].index > item.index));
+             at--)
+            items[at] = items[at - 1];
+        items[at] = item;
+    }
+}
+
+int find_plays(Walk *w, int count, const double *bonus, long long leaves, uint64_t rack_mask, int blanks,
+               double floor)
+{
+    Position *s = w->s;
+    Start *order[MAX_POS];
+    int nstarts = 0;
+    w->nrecords = w->narena = w->nheap = 0;
+    w->seq = 0;
+    w->failed = 0;
+    w->top = count > 0 ? count : 0;
+    w->bonus = bonus;
+    w->limit = count > 0 ? floor : -INFINITY;
+    if (s->nstarts + 1 > w->cap_ranked) {
+        Ranked *grown = PyMem_Realloc(w->ranked, sizeof(Ranked) * ((size_t)s->nstarts + 1));
+        if (!grown) return -1;
+        w->ranked = grown;
+        w->cap_ranked = s->nstarts + 1;
+    }
+    if (count <= 0) {
+        /* every play: no bound, every start that can be reached with the rack's tiles */
+        static double unbounded[MAX_RACK + 1];
+        for (int k = 0; k <= MAX_RACK; k++) unbounded[k] = INFINITY;
+        for (int i = 0; i < s->nstarts; i++) {
+            if (s->starts[i].need > w->tiles) continue;
+            s->starts[i].bounds = (double *)unbounded;
+            order[nstarts++] = &s->starts[i];
+        }
+    } else {
+        /* the rack's tile values, highest first, and the best leave of each number of tiles used */
+        long long tile_values[MAX_RACK];
+        double best_leave[MAX_RACK + 1];
+        int k = 0;
+        for (int letter = 0; letter < w->size; letter++)
+            for (int n = 0; n < w->counts[letter]; n++) tile_values[k++] = w->values[letter];
+        for (int n = 0; n < blanks; n++) tile_values[k++] = 0;
+        qsort(tile_values, (size_t)k, sizeof tile_values[0], descending);
+        for (int n = 0; n <= w->tiles; n++) best_leave[n] = -INFINITY;
+        for (long long index = 0; index < leaves; index++) {
+            int used = 0;
+            long long rest = index;
+            if (blanks) {
+                used += (int)(rest % (blanks + 1));
+                rest /= blanks + 1;
+            }
+            for (int letter = w->size - 1; letter >= 0; letter--) {
+                if (!w->counts[letter]) continue;
+                used += (int)(rest % (w->counts[letter] + 1));
+                rest /= w->counts[letter] + 1;
+            }
+            if (bonus[index] > best_leave[used]) best_leave[used] = bonus[index];
+        }
+        size_t need = (size_t)s->nstarts * (w->tiles + 1) + 1;
+        if (need > w->cap_bounds) {
+            double *grown = PyMem_Realloc(w->bound_store, sizeof(double) * need);
+            if (!grown) return -1;
+            w->bound_store = grown;
+            w->cap_bounds = need;
+        }
+        bound_starts(w, tile_values, best_leave, w->bound_store);
+        for (int i = 0; i < s->nstarts; i++) {
+            if (!(s->starts[i].bounds[0] > w->limit)) continue; /* never walked: not above the floor */
+            w->ranked[nstarts] = (Ranked){0, s->starts[i].bounds[0], i};
+            nstarts++;
+        }
+        rank(w->ranked, nstarts);
+        for (int i = 0; i < nstarts; i++) order[i] = &s->starts[w->ranked[i].index];
+    }
+    walk(w, order, nstarts, rack_mask, blanks);
+    if (w->failed) return -1;
+
+    /* the plays, highest first: by score then in search order, or (top) by value then keeping order;
+     * count < 0: every play, in search order */
+    int n = count > 0 ? w->nheap : w->nrecords;
+    if (n + 1 > w->cap_ranked) {
+        Ranked *grown = PyMem_Realloc(w->ranked, sizeof(Ranked) * ((size_t)n + 1));
+        if (!grown) return -1;
+        w->ranked = grown;
+        w->cap_ranked = n + 1;
+    }
+    int *found = PyMem_Realloc(w->found, sizeof(int) * ((size_t)n + 1));
+    if (!found) return -1;
+    w->found = found;
+    if (count < 0) {
+        for (int i = 0; i < n; i++) found[i] = i;
+        return n;
+    }
+    for (int i = 0; i < n; i++)
+        w->ranked[i] = count ? (Ranked){0, w->heap[i].value, w->heap[i].record}
+                             : (Ranked){0, (double)w->records[i].score, i};
+    qsort(w->ranked, (size_t)n, sizeof(Ranked), ranked_order);
+    for (int i = 0; i < n; i++) found[i] = w->ranked[i].index;
+    return n;
+}
+
+/* ---- the Python interface ---- */
 
 /* Graph.search(): see the docstring in _movegen.pyi. */
 static PyObject *Graph_search(Graph *g, PyObject *args)
@@ -765,36 +853,43 @@ static PyObject *Graph_search(Graph *g, PyObject *args)
                           &play_type, &move_type))
         return NULL;
     PyObject *result = NULL;
-    double *bonus_values = NULL, *bound_store = NULL;
-    Ranked *ranked = NULL;
-    Start **order = NULL;
+    double *bonus_values = NULL;
     Geometry geo;
     uint64_t rack_mask;
     int blanks;
-    Walk *w = PyMem_Calloc(1, sizeof(Walk));
+    long long nleaves;
+    Walk *w = PyMem_Malloc(sizeof(Walk));
     Position *s = PyMem_Malloc(sizeof(Position));
     if (!w || !s) {
         PyErr_NoMemory();
         goto done;
     }
-    w->g = g;
-    w->s = s;
-    w->size = g->size;
-    w->is_word = g->size;
-    w->children = g->size + 1;
-    w->everything = g->size == 64 ? ~(uint64_t)0 : ((uint64_t)1 << g->size) - 1;
+    walk_init(w, g, s);
     Maker play, move;
     PyObject *play_names[] = {s_row, s_col, s_across, s_letters}, *move_names[] = {s_play, s_score, s_leave};
     if (maker(&play, play_type, play_names, 4) < 0 || maker(&move, move_type, move_names, 3) < 0 ||
-        read_arguments(g, w, &geo, geometry, &board, &rack, leaves, count, bonus, &rack_mask, &blanks) < 0)
+        read_geometry(w, &geo, geometry) < 0 || check_board(w, &geo, &board) < 0)
         goto done;
-    w->bingo = geo.bingo;
-    w->rack_size = geo.rack_size;
-    w->top = count;
-    Py_ssize_t nleaves = PyList_GET_SIZE(leaves);
+    geo.board = board.buf;
+    const char *problem = set_rack(w, rack.buf, rack.len, &rack_mask, &blanks, &nleaves);
+    if (problem) {
+        PyErr_SetString(PyExc_ValueError, problem);
+        goto done;
+    }
+    if (!PyList_Check(leaves) || PyList_GET_SIZE(leaves) != nleaves) {
+        PyErr_SetString(PyExc_ValueError, "leaves must be a list of one leave per sub-rack");
+        goto done;
+    }
+    if (count < 0) {
+        PyErr_SetString(PyExc_ValueError, "count must be at least 0");
+        goto done;
+    }
+    if (bonus != Py_None && (!PyList_Check(bonus) || PyList_GET_SIZE(bonus) != nleaves)) {
+        PyErr_SetString(PyExc_ValueError, "bonus must be None or a list of one value per leave");
+        goto done;
+    }
     bonus_values = PyMem_Calloc((size_t)nleaves, sizeof(double));
-    order = PyMem_Malloc(sizeof(Start *) * MAX_POS);
-    if (!bonus_values || !order) {
+    if (!bonus_values) {
         PyErr_NoMemory();
         goto done;
     }
@@ -802,226 +897,21 @@ static PyObject *Graph_search(Graph *g, PyObject *args)
         bonus_values[i] = PyFloat_AsDouble(PyList_GET_ITEM(bonus, i));
         if (bonus_values[i] == -1.0 && PyErr_Occurred()) goto done;
     }
-    w->bonus = bonus_values;
     analyse(w, &geo);
-
-    int nstarts = 0;
-    if (!count) {
-        /* every play: no bound, every start that can be reached with the rack's tiles */
-        static double unbounded[MAX_RACK + 1];
-        for (int k = 0; k <= MAX_RACK; k++) unbounded[k] = INFINITY;
-        w->limit = -INFINITY;
-        for (int i = 0; i < s->nstarts; i++) {
-            if (s->starts[i].need > w->tiles) continue;
-            s->starts[i].bounds = (double *)unbounded;
-            order[nstarts++] = &s->starts[i];
-        }
-    } else {
-        /* the rack's tile values, highest first, and the best leave of each number of tiles used */
-        long long tile_values[MAX_RACK];
-        double best_leave[MAX_RACK + 1];
-        int k = 0;
-        for (int letter = 0; letter < g->size; letter++)
-            for (int n = 0; n < w->counts[letter]; n++) tile_values[k++] = w->values[letter];
-        for (int n = 0; n < blanks; n++) tile_values[k++] = 0;
-        qsort(tile_values, (size_t)k, sizeof tile_values[0], descending);
-        for (int n = 0; n <= w->tiles; n++) best_leave[n] = -INFINITY;
-        for (Py_ssize_t index = 0; index < nleaves; index++) {
-            int used = 0;
-            Py_ssize_t rest = index;
-            if (blanks) {
-                used += (int)(rest % (blanks + 1));
-                rest /= blanks + 1;
-            }
-            for (int letter = g->size - 1; letter >= 0; letter--) {
-                if (!w->counts[letter]) continue;
-                used += (int)(rest % (w->counts[letter] + 1));
-                rest /= w->counts[letter] + 1;
-            }
-            if (bonus_values[index] > best_leave[used]) best_leave[used] = bonus_values[index];
-        }
-        bound_store = PyMem_Malloc(sizeof(double) * (size_t)s->nstarts * (w->tiles + 1) + 1);
-        ranked = PyMem_Malloc(sizeof(Ranked) * ((size_t)s->nstarts + 1));
-        if (!bound_store || !ranked) {
-            PyErr_NoMemory();
-            goto done;
-        }
-        bound_starts(w, tile_values, best_leave, bound_store);
-        for (int i = 0; i < s->nstarts; i++) {
-            if (!(s->starts[i].bounds[0] > -INFINITY)) continue;
-            ranked[nstarts] = (Ranked){0, s->starts[i].bounds[0], i};
-            nstarts++;
-        }
-        qsort(ranked, (size_t)nstarts, sizeof(Ranked), ranked_order);
-        for (int i = 0; i < nstarts; i++) order[i] = &s->starts[ranked[i].index];
-        w->limit = -INFINITY;
-        PyMem_Free(ranked);
-        ranked = NULL;
-    }
-    walk(w, order, nstarts, rack_mask, blanks);
-    if (w->failed) {
+    int n = find_plays(w, count, bonus_values, nleaves, rack_mask, blanks, -INFINITY);
+    if (n < 0) {
         PyErr_NoMemory();
         goto done;
     }
-
-    /* the plays, highest first: by score then in search order, or (top) by value then keeping order */
-    int n = count ? w->nheap : w->nrecords;
-    ranked = PyMem_Malloc(sizeof(Ranked) * ((size_t)n + 1));
-    if (!ranked) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    for (int i = 0; i < n; i++)
-        ranked[i] = count ? (Ranked){0, w->heap[i].value, w->heap[i].record}
-                          : (Ranked){0, (double)w->records[i].score, i};
-    qsort(ranked, (size_t)n, sizeof(Ranked), ranked_order);
-    result = move_list(w, ranked, n, leaves, &play, &move);
+    result = move_list(w, w->found, n, leaves, &play, &move);
 
 done:
-    if (w) {
-        PyMem_Free(w->records);
-        PyMem_Free(w->arena);
-        PyMem_Free(w->heap);
-    }
+    if (w) walk_free(w);
     PyMem_Free(w);
     PyMem_Free(s);
     PyMem_Free(bonus_values);
-    PyMem_Free(bound_store);
-    PyMem_Free(ranked);
-    PyMem_Free(order);
     PyBuffer_Release(&board);
     PyBuffer_Release(&rack);
-    return result;
-}
-
-/* leave_values(table, leaves): the value of each leave under a leave model, as leaves.py's
- * _Tables.value sums it (same terms in the same order, so the same doubles). ``table`` is
- * LeaveModel.native_table: (chars, tile weights, duplicate weights, kinds, balance, side, synergies);
- * chars are sorted by code point, the weights are doubles (one per char), kinds one byte per char
- * (0 consonant, 1 vowel, 2 neither), balance side * side doubles by (vowels, consonants), and each
- * synergy is (char indexes, counts needed, weight). A char not in chars weighs nothing and counts as
- * a consonant. */
-#define MAX_LEAVE_CHARS 255
-#define MAX_SYNERGY 16
-
-typedef struct {
-    int n;
-    unsigned char index[MAX_SYNERGY], need[MAX_SYNERGY];
-    double weight;
-} Synergy;
-
-static int char_index(const Py_UCS4 *codes, int n, Py_UCS4 ch)
-{
-    int low = 0, high = n - 1;
-    while (low <= high) {
-        int mid = (low + high) / 2;
-        if (codes[mid] == ch) return mid;
-        if (codes[mid] < ch) low = mid + 1;
-        else high = mid - 1;
-    }
-    return -1;
-}
-
-static PyObject *leave_values(PyObject *module, PyObject *args)
-{
-    PyObject *chars, *synergies, *leaves, *result = NULL;
-    Py_buffer tiles, dups, kinds, balance;
-    int side;
-    (void)module;
-    if (!PyArg_ParseTuple(args, "(Uy*y*y*y*iO!)O!", &chars, &tiles, &dups, &kinds, &balance, &side, &PyTuple_Type,
-                          &synergies, &PyList_Type, &leaves))
-        return NULL;
-    Py_ssize_t n = PyUnicode_GET_LENGTH(chars), nsyn = PyTuple_GET_SIZE(synergies);
-    Synergy *syn = PyMem_Calloc((size_t)(nsyn ? nsyn : 1), sizeof(Synergy));
-    Py_UCS4 codes[MAX_LEAVE_CHARS];
-    if (!syn) {
-        PyErr_NoMemory();
-        goto done;
-    }
-    if (n > MAX_LEAVE_CHARS || side < 1 || side > 256 || tiles.len != n * (Py_ssize_t)sizeof(double) ||
-        dups.len != tiles.len || kinds.len != n || balance.len != (Py_ssize_t)side * side * (Py_ssize_t)sizeof(double)) {
-        PyErr_SetString(PyExc_ValueError, "leave table: sizes do not match");
-        goto done;
-    }
-    for (Py_ssize_t i = 0; i < n; i++) {
-        codes[i] = PyUnicode_READ_CHAR(chars, i);
-        if (i && codes[i] <= codes[i - 1]) {
-            PyErr_SetString(PyExc_ValueError, "leave table: chars must be sorted and distinct");
-            goto done;
-        }
-    }
-    for (Py_ssize_t k = 0; k < nsyn; k++) {
-        const char *index, *need;
-        Py_ssize_t nindex, nneed;
-        if (!PyArg_ParseTuple(PyTuple_GET_ITEM(synergies, k), "y#y#d", &index, &nindex, &need, &nneed,
-                              &syn[k].weight))
-            goto done;
-        if (nindex != nneed || nindex > MAX_SYNERGY) {
-            PyErr_SetString(PyExc_ValueError, "leave table: a synergy's indexes and needs differ in length");
-            goto done;
-        }
-        syn[k].n = (int)nindex;
-        for (Py_ssize_t i = 0; i < nindex; i++) {
-            syn[k].index[i] = (unsigned char)index[i];
-            syn[k].need[i] = (unsigned char)need[i];
-            if (syn[k].index[i] >= n) {
-                PyErr_SetString(PyExc_ValueError, "leave table: a synergy's char is not in chars");
-                goto done;
-            }
-        }
-    }
-    const double *tile_w = tiles.buf, *dup_w = dups.buf, *bal = balance.buf;
-    const unsigned char *kind = kinds.buf;
-    Py_ssize_t nleaves = PyList_GET_SIZE(leaves);
-    long counts[MAX_LEAVE_CHARS] = {0}; /* back to zeros after each leave */
-    result = PyList_New(nleaves);
-    if (!result) goto done;
-    for (Py_ssize_t j = 0; j < nleaves; j++) {
-        PyObject *leave = PyList_GET_ITEM(leaves, j);
-        if (!PyUnicode_Check(leave)) {
-            PyErr_SetString(PyExc_TypeError, "leaves must be strings");
-            Py_CLEAR(result);
-            goto done;
-        }
-        long vowels = 0, consonants = 0;
-        Py_ssize_t length = PyUnicode_GET_LENGTH(leave);
-        for (Py_ssize_t i = 0; i < length; i++) {
-            int at = char_index(codes, (int)n, PyUnicode_READ_CHAR(leave, i));
-            if (at < 0) consonants++;
-            else counts[at]++;
-        }
-        double total = 0.0;
-        for (Py_ssize_t i = 0; i < n; i++) {
-            long count = counts[i];
-            if (!count) continue;
-            total += tile_w[i] * (double)count;
-            if (count > 1) total += dup_w[i] * (double)(count - 1);
-            if (kind[i] == 1) vowels += count;
-            else if (kind[i] == 0) consonants += count;
-        }
-        total += vowels < side && consonants < side ? bal[vowels * side + consonants] : 0.0;
-        for (Py_ssize_t k = 0; k < nsyn; k++) {
-            int all = 1;
-            for (int i = 0; i < syn[k].n && all; i++) all = counts[syn[k].index[i]] >= syn[k].need[i];
-            if (all) total += syn[k].weight;
-        }
-        for (Py_ssize_t i = 0; i < length; i++) {
-            int at = char_index(codes, (int)n, PyUnicode_READ_CHAR(leave, i));
-            if (at >= 0) counts[at] = 0;
-        }
-        PyObject *value = PyFloat_FromDouble(total);
-        if (!value) {
-            Py_CLEAR(result);
-            goto done;
-        }
-        PyList_SET_ITEM(result, j, value);
-    }
-done:
-    PyMem_Free(syn);
-    PyBuffer_Release(&tiles);
-    PyBuffer_Release(&dups);
-    PyBuffer_Release(&kinds);
-    PyBuffer_Release(&balance);
     return result;
 }
 
@@ -1096,7 +986,7 @@ static PyMethodDef Graph_methods[] = {
     {NULL, NULL, 0, NULL},
 };
 
-static PyTypeObject GraphType = {
+PyTypeObject GraphType = {
     PyVarObject_HEAD_INIT(NULL, 0)
     .tp_name = "scrabble_core._movegen.Graph",
     .tp_doc = "A DAWG's flat table, checked and copied, for the native move search.",
@@ -1107,14 +997,9 @@ static PyTypeObject GraphType = {
     .tp_methods = Graph_methods,
 };
 
-static PyMethodDef module_methods[] = {
-    {"leave_values", leave_values, METH_VARARGS, "The value of each leave under a leave model: see _movegen.pyi."},
-    {NULL, NULL, 0, NULL},
-};
-
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_movegen", "The native core of scrabble_core.movegen.", -1, module_methods,
-    NULL, NULL, NULL, NULL,
+    PyModuleDef_HEAD_INIT, "_movegen", "The native core of scrabble_core: move generation and the searches.", -1,
+    NULL, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__movegen(void)
@@ -1129,6 +1014,10 @@ PyMODINIT_FUNC PyInit__movegen(void)
     Py_INCREF(&GraphType);
     if (PyModule_AddObject(m, "Graph", (PyObject *)&GraphType) < 0) {
         Py_DECREF(&GraphType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    if (add_leave_functions(m) < 0 || add_search_functions(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

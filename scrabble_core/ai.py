@@ -1,16 +1,15 @@
 """The AI player: picks a move for one seat from what that seat can see.
 
-A move's *equity* is its score plus the value of the tiles it keeps (:mod:`scrabble_core.leaves`). When
-the bag is empty the leave model no longer applies: a play that goes out earns what the rules give for
-it (twice the opponent's rack with two players; the sum of the other racks with more), and a play that
-keeps tiles loses twice their value (the swing if an opponent goes out first). Exchanges are candidates
-while the bag allows them, valued by the leave they keep; a pass is chosen only when there is nothing
-else.
+A move's *equity* is its score plus the value of the tiles it keeps, or with the bag empty the endgame
+rule (:mod:`scrabble_core.equity`). Exchanges are candidates while the bag allows them, valued by the
+leave they keep; a pass is chosen only when there is nothing else. What a seat sees and the move
+generator the levels search with are the types of :mod:`scrabble_core.ai_types`.
 
 Levels (:class:`Level`):
 
 - ``expert``: simulates the best candidates a few turns ahead against racks drawn from the unseen tiles,
-  and solves the endgame exactly once the bag is empty (:mod:`scrabble_core.simulation`);
+  plays the pre-endgame out on every draw and solves the endgame once the bag is empty
+  (:mod:`scrabble_core.expert`);
 - ``hard``: the move of highest equity (a static, leave-based player);
 - ``medium`` and ``easy``: weaker *human-like* players, not a strong bot that blunders at random. They
   know fewer words (a longest main word, a most tiles played at once), weigh the leave less or not at
@@ -29,9 +28,11 @@ scores), built by :func:`seat_view`; other racks and the bag order cannot change
 
 Anytime: with a ``deadline`` (a :func:`time.monotonic` value), a quick move (the highest-scoring play)
 is found first and returned if the deadline has passed by then; otherwise the level's own search runs
-and its move is returned. A search step is one call of the move generator (a few ms to ~0.1 s with the
-bounded search, more for the full list the weaker levels rank), which cannot be interrupted: the
-deadline is overrun by at most that step. The executor (:mod:`bot.ai_executor`) enforces a hard limit.
+and its move is returned. A search step cannot be interrupted: one call of the move generator (a few
+ms to ~0.1 s with the bounded search, more for the full list the weaker levels rank), one simulation
+iteration, one endgame position, one pre-endgame playout, or the expert's inference (a few dozen bounded
+searches before its simulation starts); the deadline is overrun by at most that step. The executor
+(:mod:`bot.ai_executor`) enforces a hard limit.
 """
 
 from __future__ import annotations
@@ -39,22 +40,45 @@ from __future__ import annotations
 import enum
 import random
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from itertools import combinations
-from typing import Any, Final, Protocol
+from typing import Final
 
-from scrabble_core.board import Board
-from scrabble_core.game import Game
-from scrabble_core.leaves import LeaveModel, load_leave_model
+from scrabble_core.ai_types import DEFAULT_BUDGET, Candidate, ExpertBudget, MoveSource, SeatView, seat_view
+from scrabble_core.equity import (
+    ENDGAME_RACK_FACTOR,
+    best_exchange_value,
+    default_leave_model,
+    endgame_leave_value,
+    exchange_options,
+    leave_model_for,
+    move_equity,
+)
+from scrabble_core.expert import expert_move
+from scrabble_core.leaves import LeaveModel
 from scrabble_core.lexicon import WordList
-from scrabble_core.move import Exchange, Move, Pass, Play
-from scrabble_core.validation import remove_tiles
-from scrabble_core.variant import Variant, variant_from_dict, variant_to_dict
+from scrabble_core.move import Exchange, Move, Pass
 
-ENDGAME_RACK_FACTOR = 2
-"""Bag empty: tiles kept cost this many times their value (and going out earns as much, with two players)."""
+__all__ = [
+    "AI_LEVELS",
+    "CHALLENGE_RATES",
+    "DEFAULT_BUDGET",
+    "ENDGAME_RACK_FACTOR",
+    "Candidate",
+    "ExpertBudget",
+    "Level",
+    "MoveSource",
+    "SeatView",
+    "best_exchange_value",
+    "choose_move",
+    "default_leave_model",
+    "endgame_leave_value",
+    "exchange_options",
+    "leave_model_for",
+    "move_equity",
+    "seat_view",
+    "should_challenge",
+]
 
 
 class Level(enum.StrEnum):
@@ -81,52 +105,6 @@ CHALLENGE_RATES: Final[Mapping[Level, float]] = {
 
 
 @dataclass(frozen=True, slots=True)
-class ExpertBudget:
-    """How long ``expert`` searches when its turn has no deadline: a fixed amount of work, so its
-    choice is reproducible and the same on a loaded machine as on a quiet one.
-
-    Attributes:
-        iterations: simulation iterations (one draw of the unseen tiles, every candidate played out
-            on it; see :mod:`scrabble_core.simulation`).
-        endgame_nodes: positions the endgame solver searches once the bag is empty.
-    """
-
-    iterations: int = 6
-    endgame_nodes: int = 60
-
-
-DEFAULT_BUDGET: Final = ExpertBudget()
-"""The ``expert`` budget without a deadline when none is given: small, for tests and quick self-play."""
-
-
-class Candidate(Protocol):
-    """A legal play as the move generator reports it."""
-
-    @property
-    def play(self) -> Play: ...
-
-    @property
-    def score(self) -> int: ...
-
-    @property
-    def leave(self) -> str: ...
-
-
-class MoveSource(Protocol):
-    """The part of :class:`scrabble_core.movegen.MoveGenerator` the AI uses."""
-
-    def generate(self, board: Board, rack: str) -> Sequence[Candidate]: ...
-
-    def best(
-        self, board: Board, rack: str, leave_value: Callable[[str], float] | None = None
-    ) -> Candidate | None: ...
-
-    def top(
-        self, board: Board, rack: str, count: int, leave_value: Callable[[str], float] | None = None
-    ) -> Sequence[Candidate]: ...
-
-
-@dataclass(frozen=True, slots=True)
 class _Style:
     """How a level chooses among its candidates."""
 
@@ -143,71 +121,6 @@ _STYLES = {
 }
 
 
-@dataclass(frozen=True)
-class SeatView:
-    """What one seat may know: the board, its own rack, the tiles it cannot see, the bag size and scores.
-
-    ``unseen`` holds the bag and the other racks together, sorted, so it says nothing about who holds
-    what. ``scores`` is indexed by seat; ``board`` is a copy that the AI does not change.
-    """
-
-    variant: Variant
-    board: Board
-    rack: str
-    unseen: str
-    bag_size: int
-    scores: tuple[int, ...]
-    seat: int
-
-    @property
-    def players(self) -> int:
-        """Number of seats in the game."""
-        return len(self.scores)
-
-    def to_dict(self) -> dict[str, Any]:
-        """The view as plain, picklable data; :meth:`from_dict` restores it."""
-        return {
-            "variant": variant_to_dict(self.variant),
-            "board": self.board.rows_text(),
-            "rack": self.rack,
-            "unseen": self.unseen,
-            "bag_size": self.bag_size,
-            "scores": list(self.scores),
-            "seat": self.seat,
-        }
-
-    @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> SeatView:
-        """The view saved by :meth:`to_dict`.
-
-        Raises:
-            VariantError, ScrabbleError, KeyError: the data is not a saved view.
-        """
-        variant = variant_from_dict(data["variant"], "seat view")
-        return cls(
-            variant=variant,
-            board=Board.from_rows(variant, data["board"]),
-            rack=data["rack"],
-            unseen=data["unseen"],
-            bag_size=data["bag_size"],
-            scores=tuple(data["scores"]),
-            seat=data["seat"],
-        )
-
-
-def seat_view(game: Game, seat: int) -> SeatView:
-    """What ``seat`` of ``game`` can see now (the board is copied)."""
-    return SeatView(
-        variant=game.variant,
-        board=game.board.copy(),
-        rack=game.players[seat].rack,
-        unseen=game.unseen_tiles(seat),
-        bag_size=len(game.bag),
-        scores=tuple(player.score for player in game.players),
-        seat=seat,
-    )
-
-
 def should_challenge(words: Sequence[str], level: Level, lexicon: WordList, rng: random.Random) -> bool:
     """Whether ``level`` challenges the play that formed ``words`` (what any seat sees on the board:
     :meth:`Game.challengeable_words <scrabble_core.game.Game.challengeable_words>`).
@@ -220,16 +133,6 @@ def should_challenge(words: Sequence[str], level: Level, lexicon: WordList, rng:
         return False
     rate = CHALLENGE_RATES[level]
     return rate >= 1.0 or rng.random() < rate
-
-
-@cache
-def default_leave_model() -> LeaveModel:
-    """The bundled English leave model, loaded once per process.
-
-    Raises:
-        LeaveModelError: the bundled asset is missing or invalid.
-    """
-    return load_leave_model()
 
 
 def choose_move(
@@ -247,9 +150,9 @@ def choose_move(
     Always returns a move: a :class:`Play` the generator found, else an :class:`Exchange` while the bag
     holds at least ``variant.exchange_min_bag`` tiles, else a :class:`Pass`. Randomness (``easy`` and
     ``medium`` only) comes from ``rng``. With a ``deadline`` (:func:`time.monotonic` value), the best
-    move found when it passes is returned (at worst the highest-scoring play, found first).
-    ``leaves`` defaults to :func:`default_leave_model`. ``expert`` without a deadline searches
-    ``budget`` (:func:`scrabble_core.simulation.expert_move`).
+    move found when it passes is returned (at worst the highest-scoring play, found first). Leaves are
+    valued by :func:`leave_model_for` the variant and ``leaves``. ``expert`` without a deadline searches
+    ``budget`` (:func:`scrabble_core.expert.expert_move`).
     """
     board, rack = view.board, view.rack
     if level is Level.GREEDY:
@@ -258,11 +161,7 @@ def choose_move(
             return best.play
         allowed = view.bag_size >= max(view.variant.exchange_min_bag, 1, len(rack))
         return Exchange(rack) if allowed and rack else Pass()
-    model = leaves if leaves is not None else default_leave_model()
-    if view.variant.tile_sets:
-        model = model.with_sets(
-            {tile_set.symbol: "".join(tile_set.points) for tile_set in view.variant.tile_sets}
-        )
+    model = leave_model_for(view.variant, leaves)
     if deadline is not None:
         quick = _or_exchange(generator.best(board, rack), view, model)
         if time.monotonic() >= deadline:
@@ -270,71 +169,8 @@ def choose_move(
     if level is Level.HARD:
         return _hard(view, generator, model)
     if level is Level.EXPERT:
-        from scrabble_core.simulation import expert_move  # it builds on this module
-
         return expert_move(view, generator, model, rng, deadline, budget=budget)
     return _human(view, generator, _STYLES[level], model, rng)
-
-
-def exchange_options(view: SeatView, model: LeaveModel, weight: float = 1.0) -> list[tuple[float, Exchange]]:
-    """Every exchange the seat may make, valued ``weight`` times the leave it keeps, best first.
-
-    Empty when the bag holds fewer than ``variant.exchange_min_bag`` tiles (or none). At most as many
-    tiles as the bag holds are put back. Ties are broken by the exchange's notation.
-    """
-    rack = view.rack
-    ranked = [
-        (weight * model.evaluate(keep), Exchange(remove_tiles(rack, keep))) for keep in _exchange_keeps(view)
-    ]
-    ranked.sort(key=lambda option: (-option[0], option[1].tiles))
-    return ranked
-
-
-def best_exchange_value(view: SeatView, model: LeaveModel) -> float | None:
-    """The value of the first of :func:`exchange_options` (``None`` when there is none), without
-    listing them."""
-    keeps = _exchange_keeps(view)
-    return max(model.values(list(keeps))) if keeps else None
-
-
-def _exchange_keeps(view: SeatView) -> tuple[str, ...]:
-    """The distinct racks an allowed exchange may keep (tiles sorted)."""
-    if view.bag_size < max(view.variant.exchange_min_bag, 1):
-        return ()
-    return _sub_racks("".join(sorted(view.rack)), max(len(view.rack) - view.bag_size, 0))
-
-
-@lru_cache(maxsize=4096)
-def _sub_racks(tiles: str, smallest: int) -> tuple[str, ...]:
-    """The distinct sub-racks of ``tiles`` (sorted) of ``smallest`` tiles up to one fewer than all."""
-    return tuple(
-        dict.fromkeys(
-            "".join(kept) for size in range(smallest, len(tiles)) for kept in combinations(tiles, size)
-        )
-    )
-
-
-def endgame_leave_value(view: SeatView) -> Callable[[str], float]:
-    """What a play's leave adds to its score under the endgame rule of :func:`move_equity` (bag
-    empty), as a leave valuation for :meth:`MoveSource.best`."""
-    out = (ENDGAME_RACK_FACTOR if view.players == 2 else 1) * view.variant.rack_value(view.unseen)
-    value = view.variant.rack_value
-
-    def leave_value(leave: str) -> float:
-        return out if not leave else -ENDGAME_RACK_FACTOR * value(leave)
-
-    return leave_value
-
-
-def move_equity(view: SeatView, candidate: Candidate, model: LeaveModel, leave_weight: float = 1.0) -> float:
-    """Score plus ``leave_weight`` times the leave value; with an empty bag the endgame rule instead
-    (going out: + the end-of-game bonus for the unseen tiles; tiles kept: - twice their value)."""
-    if view.bag_size == 0:
-        if not candidate.leave:
-            out_factor = ENDGAME_RACK_FACTOR if view.players == 2 else 1
-            return candidate.score + out_factor * view.variant.rack_value(view.unseen)
-        return candidate.score - ENDGAME_RACK_FACTOR * view.variant.rack_value(candidate.leave)
-    return candidate.score + leave_weight * model.evaluate(candidate.leave)
 
 
 def _hard(view: SeatView, generator: MoveSource, model: LeaveModel) -> Move:

@@ -36,12 +36,13 @@ from typing import Any, Final
 
 from scrabble_core.ai import Level, MoveSource, SeatView, exchange_options, move_equity
 from scrabble_core.board import Board
-from scrabble_core.game import Event, EventKind, Game
+from scrabble_core.game import TURN_KINDS, Event, EventKind, Game
 from scrabble_core.gcg import GcgRecord
 from scrabble_core.leaves import LeaveModel
 from scrabble_core.lexicon import WordList
 from scrabble_core.move import Exchange, Move, Pass, Play, move_from_gcg
 from scrabble_core.move_words import move_in_words, tiles_in_words
+from scrabble_core.simulation import simulate
 from scrabble_core.squares import Square
 from scrabble_core.tiles import is_set_tile, letter_of
 from scrabble_core.validation import canonical_play, check_play, formed_words, remove_tiles
@@ -309,6 +310,8 @@ def positions(
                     _position(tracker, names, index, event, len(found) + 1, False, False, phony_standing)
                 )
             phony_standing = False
+        if event.kind in TURN_KINDS:
+            tracker.last_turns[event.player] = event.move if event.kind is EventKind.PLAY else ""
         tracker.score(event.player, event.score)
     return found
 
@@ -355,6 +358,7 @@ class _Tracker:
         self.bag = max(variant.tile_count - players * variant.rack_size, 0)
         self.scores = [0] * players
         self._last: dict[int, tuple[Play, int]] = {}
+        self.last_turns: dict[int, str] = {}  # each seat's last turn: its play (GCG), or "" for another move
 
     def play(self, seat: int, play: Play) -> None:
         self.board.place(play.placements())
@@ -382,7 +386,8 @@ class _Tracker:
         tiles = "".join(sorted((+unseen).elements(), key=lambda tile: (tile == BLANK, tile)))
         others = sum(size for other, size in enumerate(self.sizes) if other != seat)
         bag = max(min(self.bag, len(tiles) - others), 0)
-        return SeatView(self.variant, self.board.copy(), rack, tiles, bag, tuple(self.scores), seat)
+        last = self.last_turns.get(1 - seat, "") if len(self.scores) == 2 else ""
+        return SeatView(self.variant, self.board.copy(), rack, tiles, bag, tuple(self.scores), seat, last)
 
 
 # One position -------------------------------------------------------------------------------------
@@ -516,8 +521,6 @@ def _simulated(
 ) -> tuple[Move, int, float]:
     """The best move by simulation, its score and the loss of ``made`` on the simulation's scale (see
     the module docstring); the static best and loss when the simulation keeps the static choice."""
-    from scrabble_core.simulation import simulate  # it imports the AI, which this module's users load lazily
-
     extra = {} if clock is None else {"clock": clock}
     result = simulate(
         position.view, generator, model, random.Random(seed), deadline, max_iterations=iterations, **extra

@@ -29,10 +29,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
-from scrabble_core.ai import MoveSource
+from scrabble_core.ai_types import MoveSource
 from scrabble_core.board import Board
 from scrabble_core.move import Pass, Play
+from scrabble_core.movegen import MoveGenerator, NativeBoard
 from scrabble_core.squares import Square
+from scrabble_core.validation import play_from_tiles
 from scrabble_core.variant import BLANK
 
 OUT_FACTOR: Final = 2
@@ -144,7 +146,7 @@ class _Search:
         """Depth 1: the best move by the static endgame rule (what the children would be worth with
         the horizon next), found by the generator's bounded search instead of listing every play; and
         whether that value rests on the horizon (not when a play that goes out reaches ``beta``, which
-        is where the full list, going out first, would cut off)."""
+        is where the full list, going out first, would cut off: the value is then a lower bound)."""
         out = OUT_FACTOR * self.rack_value(other)
         rack_value = self.rack_value
         move: Play | Pass = Pass()
@@ -224,7 +226,7 @@ class _Search:
         if depth == 1:
             value, move, horizon = self.last_turn(mover, other, scoreless, beta)
             self.horizons += horizon
-            self.table[key] = _Entry(depth, value, _EXACT, not horizon, move)
+            self.table[key] = _Entry(depth, value, _EXACT if horizon else _LOWER, not horizon, move)
             if key == self.root:
                 self.partial = (move, value)
             return value
@@ -286,6 +288,9 @@ def solve_endgame(
     returned, or the best of the root moves the unfinished depth searched (the previous depth's best
     move is searched first), its ``depth`` being the last finished one. ``board`` is not changed (the search works on a copy).
     """
+    native = generator.native_board(board) if isinstance(generator, MoveGenerator) else None
+    if native is not None and max(len(rack), len(other)) <= NATIVE_MAX_TILES:
+        return _native_solve(native, board, rack, other, scoreless, deadline, clock, max_nodes, max_depth)
     search = _Search(board.copy(), generator, deadline, clock, max_nodes)
     rack, other = _key(rack), _key(other)
     search.root = (frozenset(), rack, other, scoreless)
@@ -341,3 +346,51 @@ def minimax_value(board: Board, rack: str, other: str, generator: MoveSource, *,
         return best
 
     return value(rack, other, scoreless)
+
+
+NATIVE_MAX_TILES: Final = 8
+"""The native solver takes racks of at most this many tiles (larger ones are searched in Python)."""
+
+
+def _native_solve(
+    native: NativeBoard,
+    board: Board,
+    rack: str,
+    other: str,
+    scoreless: int,
+    deadline: float | None,
+    clock: Clock,
+    max_nodes: int | None,
+    max_depth: int,
+) -> EndgameResult:
+    """:func:`solve_endgame` in the native core (``_endgame.c``)."""
+    from scrabble_core._movegen import solve_endgame as native_solve  # the extension, present here
+
+    (kind, placed), value, exact, depth, nodes = native_solve(
+        native.graph,
+        native.geometry,
+        native.squares,
+        native.tiles(rack),
+        native.tiles(other),
+        scoreless,
+        board.variant.scoreless_turn_limit(2),
+        max_depth,
+        -1 if max_nodes is None else max_nodes,
+        deadline,
+        clock,
+        time.monotonic,
+    )
+    move: Play | Pass = Pass()
+    if kind == _NATIVE_PLAY:
+        tiles = {code: tile for tile, code in native.codes.items() if tile != BLANK}
+        cols = board.variant.cols
+        placements = []
+        for index in range(0, len(placed), 3):
+            square, code = placed[index] << 8 | placed[index + 1], placed[index + 2]
+            tile = tiles[code % 64] if code < 64 else tiles[code % 64].lower()
+            placements.append(((square // cols, square % cols), tile))
+        move = play_from_tiles(board, placements)
+    return EndgameResult(move, value, bool(exact), depth, nodes)
+
+
+_NATIVE_PLAY: Final = 1

@@ -75,6 +75,12 @@ class EventKind(enum.StrEnum):
     TIME_PENALTY = "time-penalty"
 
 
+TURN_KINDS: Final[frozenset[EventKind]] = frozenset(
+    {EventKind.PLAY, EventKind.EXCHANGE, EventKind.PASS, EventKind.PHONY_WITHDRAWN, EventKind.LOST_TURN}
+)
+"""The kinds of event that are a seat's turn: a play, an exchange, a pass, a withdrawn phony, a lost turn."""
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """One entry of the history, as a GCG line records it.
@@ -351,7 +357,7 @@ class Game:
                 EventKind.PLAY,
                 seat,
                 rack,
-                play.gcg(),
+                play.record_text(self.variant.infinite),
                 breakdown.total,
                 player.score,
                 breakdown.describe(),

@@ -112,7 +112,7 @@ def record_of(game: Game, notes: Mapping[int, str] | None = None) -> GcgRecord:
             nicks[event.player],
             event.rack,
             event.kind,
-            _move_text(game, event.kind, event.move),
+            event.move,
             event.score,
             event.total,
         )
@@ -123,15 +123,6 @@ def record_of(game: Game, notes: Mapping[int, str] | None = None) -> GcgRecord:
     pragmas = {} if game.lexicon is None else {LEXICON_PRAGMA: game.lexicon.name}
     pragmas[VARIANT_PRAGMA] = game.variant.name
     return GcgRecord(tuple(zip(nicks, names, strict=True)), events, pragmas, record_notes)
-
-
-def _move_text(game: Game, kind: EventKind, move: str) -> str:
-    """A move of the game's history as its record writes it: plays on an infinite board with signed
-    coordinates (see the module docstring)."""
-    if kind is not EventKind.PLAY or not game.variant.infinite:
-        return move
-    play = Play.from_gcg(move)
-    return f"{game.variant.coordinate_name(play.start, play.across)} {play.letters}"
 
 
 def export_gcg(game: Game, notes: Mapping[int, str] | None = None) -> str:

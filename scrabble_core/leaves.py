@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Final
 
 from scrabble_core.errors import ScrabbleError, cut, echo
+from scrabble_core.native import native_core
 from scrabble_core.variant import BLANK, assets_dir
 
 FORMAT: Final = 1
@@ -253,12 +254,10 @@ def _with_sets(model: LeaveModel, sets: tuple[tuple[str, str], ...]) -> SetLeave
 
 @functools.cache
 def _native_leave_values() -> Callable[[NativeLeaveTable, list[str]], list[float]] | None:
-    """The native core's ``leave_values`` where the move generators use the core, else ``None``."""
-    from scrabble_core.movegen import native_core  # movegen builds on this module
-
+    """The native core's ``leave_values`` where the searches use the core, else ``None``."""
     if native_core() is None:
         return None
-    from scrabble_core._movegen import leave_values
+    from scrabble_core._movegen import leave_values  # the optional extension, present here
 
     return leave_values
 

@@ -14,7 +14,13 @@ from dataclasses import dataclass
 from typing import Final
 
 from scrabble_core.errors import InvalidMoveError, echo
-from scrabble_core.squares import MAX_BOARD_SIZE, Square, coordinate_name, parse_coordinate
+from scrabble_core.squares import (
+    MAX_BOARD_SIZE,
+    Square,
+    coordinate_name,
+    parse_coordinate,
+    signed_coordinate_name,
+)
 from scrabble_core.tiles import SET_BLOCK, SET_SYMBOLS, is_set_tile, rack_tile, set_tile, word_text
 from scrabble_core.variant import BLANK
 
@@ -71,6 +77,13 @@ class Play:
     def gcg(self) -> str:
         """The move in GCG notation, e.g. ``"8H QUIZ"`` (``"8H Q[1U]IZ"`` with a set tile)."""
         return f"{self.coordinate} {word_text(self.letters)}"
+
+    def record_text(self, infinite: bool) -> str:
+        """The move as the game's history and records write it: :meth:`gcg` on a finite board; on an
+        infinite one always with the signed one-token coordinate (``0,0d QUIZ``, never ``A1 QUIZ``)."""
+        if not infinite:
+            return self.gcg()
+        return f"{signed_coordinate_name(self.start, self.across)} {word_text(self.letters)}"
 
     def squares(self) -> list[Square]:
         """The squares the written word covers, in order (off-board squares included as they are)."""

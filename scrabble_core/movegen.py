@@ -22,7 +22,7 @@ each letter a blank stands for is its own move.
 Native core. The same search is also written in C (``scrabble_core/_movegen.c``, an optional extension
 built at install where a compiler is available): it analyses the board, walks the same DAWG table and
 returns the same moves in the same order with the same scores, several times faster. A generator uses
-it when it is built, unless ``SCRABBLE_PURE_PYTHON=1`` is set (which one is in use is logged once); a
+it when it is built, unless ``SCRABBLE_PURE_PYTHON=1`` is set (:mod:`scrabble_core.native` chooses); a
 variant whose scores could overflow its 64-bit arithmetic, or a rack of more than 64 tiles, is searched
 in Python.
 
@@ -38,9 +38,7 @@ from __future__ import annotations
 import functools
 import heapq
 import itertools
-import logging
 import math
-import os
 import threading
 from array import array
 from collections import Counter, defaultdict
@@ -56,6 +54,7 @@ from scrabble_core.errors import InvalidMoveError, ScrabbleError
 from scrabble_core.leaves import LeaveModel, NativeLeaveTable
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Play
+from scrabble_core.native import import_native, native_core
 from scrabble_core.scoring import score_placements, word_runs
 from scrabble_core.squares import Square
 from scrabble_core.tiles import is_set_tile, letter_of, set_tile
@@ -76,8 +75,6 @@ _POSITION_CACHE_SIZE: Final = 8
 _CROSS_CACHE_SIZE: Final = 100_000
 _RACK_CACHE_SIZE: Final = 256
 
-PURE_PYTHON_ENV: Final = "SCRABBLE_PURE_PYTHON"
-"""Set to ``1`` to use the pure-Python search even where the native core is built."""
 # What the native core accepts (see _movegen.c): racks of up to 64 tiles and 2**20 leaves; scores
 # that stay exact in a double (the bounds are doubles).
 _NATIVE_MAX_RACK: Final = 64
@@ -99,8 +96,6 @@ _NATIVE_MAX_LEAVES: Final = 1 << 20
 _NATIVE_MAX_SCORE: Final = 1 << 52
 _NATIVE_BLANK: Final = 64
 _NATIVE_EMPTY: Final = 255
-
-logger = logging.getLogger(__name__)
 
 # A run of tiles on the board: (letter indexes, sum of their values, "." per tile, position after it).
 _Run = tuple[tuple[int, ...], int, str, int]
@@ -128,6 +123,29 @@ class GeneratedMove:
     play: Play
     score: int
     leave: str
+
+
+@dataclass(frozen=True, slots=True)
+class NativeBoard:
+    """A board as the native searches (:mod:`scrabble_core.simulation`, :mod:`scrabble_core.endgame`)
+    take it: the generator's DAWG in the native core, the variant's layout and rules, the squares.
+
+    Attributes:
+        graph: the DAWG in the native core.
+        geometry: the variant's layout, letter values and rules (see ``_movegen.c``).
+        squares: the board's squares row by row, one code each (``_movegen.c``'s codes).
+        codes: the code of each tile: a letter's index in the lexicon's alphabet, 64 for a blank.
+    """
+
+    graph: Graph
+    geometry: tuple[int, int, bytes, tuple[int, ...], int, int, int, int]
+    squares: bytes
+    codes: Mapping[str, int]
+
+    def tiles(self, rack: str) -> bytes:
+        """``rack``'s tiles as codes, in its order."""
+        codes = self.codes
+        return bytes(codes[tile] for tile in rack)
 
 
 @dataclass(slots=True, eq=False)
@@ -251,7 +269,7 @@ class MoveGenerator:
         """
         self.lexicon = lexicon
         self.dawg = dawg
-        graph = native_core() if native is None else _import_native() if native else None
+        graph = native_core() if native is None else import_native() if native else None
         if native and graph is None:
             raise ScrabbleError("the native move generator is not built (no C compiler at install?)")
         self._native = _NativeSearch(graph, dawg) if graph is not None else None
@@ -544,6 +562,27 @@ class MoveGenerator:
             self._windows.clear()
         self._cross_cache.clear()
 
+    def native_board(self, board: Board) -> NativeBoard | None:
+        """``board`` as the native searches take it, with this generator's DAWG; ``None`` when the
+        searches do not run in the native core or it does not take the variant.
+
+        The native searches play on a fixed layout of multipliers with letter and blank tiles: a board
+        that is infinite, scored by square programs or with letter-set tiles is searched in Python (the
+        native move generator still serves those searches, through :meth:`generate` and :meth:`top`).
+
+        Raises:
+            ScrabbleError: the variant has letters outside the lexicon's alphabet.
+        """
+        native = self._native
+        variant = board.variant
+        if native is None or variant.infinite or variant.scored_by_programs or variant.tile_sets:
+            return None
+        self._check_alphabet(variant)
+        geometry = native.geometry(variant)
+        if geometry is None:
+            return None
+        return NativeBoard(native.graph, geometry, native.squares(board), native.tile_codes)
+
     def _native_search(
         self,
         variant: Variant,
@@ -673,15 +712,16 @@ _Geometry = tuple[int, int, bytes, tuple[int, ...], int, int, int, int]
 class _NativeSearch:
     """The native core's copy of one DAWG, with what it needs of each variant (cached)."""
 
-    __slots__ = ("_codes", "_geometries", "_graph", "_index", "_leave_values", "_set_codes")
+    __slots__ = ("_codes", "_geometries", "_index", "_leave_values", "_set_codes", "graph", "tile_codes")
 
     def __init__(self, graph: type[Graph], dawg: Dawg) -> None:
         from scrabble_core._movegen import leave_values  # built with the graph
 
         self._leave_values = leave_values
         alphabet = dawg.alphabet
-        self._graph = graph(array("i" if len(alphabet) <= 31 else "q", dawg.table), alphabet)
+        self.graph = graph(array("i" if len(alphabet) <= 31 else "q", dawg.table), alphabet)
         self._index = {letter: i for i, letter in enumerate(alphabet)}
+        self.tile_codes = {**self._index, BLANK: _NATIVE_BLANK}
         # Board text to the core's square codes: a letter, a blank (lowercase), empty (or a hole).
         codes = {ord(letter): i for i, letter in enumerate(alphabet)}
         codes.update({ord(letter.lower()): _NATIVE_BLANK + i for i, letter in enumerate(alphabet)})
@@ -768,7 +808,11 @@ class _NativeSearch:
     ) -> list[GeneratedMove]:
         """Every play (``count`` 0) or the ``count`` best by score plus ``bonus`` of the leave, on the
         board whose squares are ``squares`` (a code a square, row by row: :meth:`codes`)."""
-        return self._graph.search(geometry, squares, tiles, leaves, count, bonus, Play, GeneratedMove)
+        return self.graph.search(geometry, squares, tiles, leaves, count, bonus, Play, GeneratedMove)
+
+    def squares(self, board: Board) -> bytes:
+        """The squares of ``board`` as the core reads them (a board without set tiles)."""
+        return board.squares_text().translate(self._codes).encode("latin-1")
 
 
 def _letter_factors(board: Board, play: Play) -> list[int]:
@@ -849,30 +893,6 @@ def window_variant(variant: Variant, corner: Square, far: Square) -> Variant:
     return replace(
         variant, layout=layout, start=(start_row - top, start_col - left), programs=None, infinite=False
     )
-
-
-def _import_native() -> type[Graph] | None:
-    """The native core's graph class, or ``None`` if the extension is not built."""
-    try:
-        from scrabble_core._movegen import Graph
-    except ImportError:
-        return None
-    return Graph
-
-
-@functools.cache
-def native_core() -> type[Graph] | None:
-    """The native core's graph class if generators use it by default (it is built and
-    ``SCRABBLE_PURE_PYTHON`` is not ``1``), else ``None``. Logs the choice the first time."""
-    if os.environ.get(PURE_PYTHON_ENV) == "1":
-        logger.info("move generation: pure Python (%s=1)", PURE_PYTHON_ENV)
-        return None
-    graph = _import_native()
-    if graph is None:
-        logger.info("move generation: pure Python (the native core scrabble_core._movegen is not built)")
-    else:
-        logger.info("move generation: native core")
-    return graph
 
 
 def load_move_generator(lexicon: Lexicon, cache_dir: Path | None = None) -> MoveGenerator:

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from scrabble_core.ai import DEFAULT_BUDGET, ExpertBudget, Level, MoveSource, choose_move, seat_view
+from scrabble_core.ai import DEFAULT_BUDGET, ExpertBudget, Level, MoveSource, SeatView, choose_move, seat_view
 from scrabble_core.game import Game
 from scrabble_core.leaves import LeaveModel
 from scrabble_core.lexicon import WordList
+from scrabble_core.move import Move
 from scrabble_core.validation import remove_tiles
 from scrabble_core.variant import Variant
 
@@ -45,6 +46,10 @@ class GameRecord:
     turns: list[TurnRecord] = field(default_factory=list)
 
 
+Mover = Callable[[SeatView, random.Random, float | None], Move]
+"""A seat's own player: its move for a view, from its random stream, by a deadline (or none)."""
+
+
 def play_game(
     variant: Variant,
     lexicon: WordList,
@@ -55,10 +60,12 @@ def play_game(
     leaves: LeaveModel | None = None,
     time_per_turn: float | None = None,
     budget: ExpertBudget = DEFAULT_BUDGET,
+    movers: Sequence[Mover | None] = (),
 ) -> GameRecord:
     """Play one game to its end, seat ``n`` played by ``levels[n]``, words checked on play; with
     ``time_per_turn``, each AI turn gets a deadline that many seconds after it starts, else ``expert``
-    searches ``budget``.
+    searches ``budget``. A seat with a mover in ``movers`` (by seat; ``None`` or missing: the level)
+    plays its mover's moves instead (another leave model, another version of the AI).
 
     Raises:
         ScrabbleError: the AI chose a move the game refuses (a bug).
@@ -79,9 +86,14 @@ def play_game(
         rack, bag_before = game.players[seat].rack, len(game.bag)
         started = time.perf_counter()
         deadline = None if time_per_turn is None else time.monotonic() + time_per_turn
-        move = choose_move(
-            seat_view(game, seat), generator, levels[seat], rngs[seat], deadline, leaves=leaves, budget=budget
-        )
+        mover = movers[seat] if seat < len(movers) else None
+        view = seat_view(game, seat)
+        if mover is not None:
+            move = mover(view, rngs[seat], deadline)
+        else:
+            move = choose_move(
+                view, generator, levels[seat], rngs[seat], deadline, leaves=leaves, budget=budget
+            )
         seconds = time.perf_counter() - started
         events = game.push(seat, move)
         kept = remove_tiles(rack, move.rack_tiles())

@@ -456,13 +456,18 @@ def bundled_variant_names() -> list[str]:
 
 def example_variants_dir() -> Path:
     """The folder of the example variants (``assets/variants/examples/``): boards written as programs,
-    loaded by path (``--variant``) or added as variant files."""
+    known by name like the bundled variants, or loaded by path (``--variant``)."""
     return assets_dir() / "variants" / "examples"
 
 
+def example_variant_names() -> list[str]:
+    """Names of the example variants shipped in ``assets/variants/examples/``, sorted."""
+    return sorted(path.stem for path in example_variants_dir().glob("*.toml"))
+
+
 class VariantRegistry:
-    """The variants known by name: the bundled ones (each loaded once, on first use), then the variant
-    files added, in the order added.
+    """The variants known by name: the bundled ones, then the examples (each loaded once, on first
+    use), then the variant files added, in the order added.
 
     :data:`VARIANTS` is the process's one registry: the engine's and the consoles' ``--variant
     FILE.toml``, the bot's ``variant_files``, its lobby and its web state all look variants up in it.
@@ -480,12 +485,12 @@ class VariantRegistry:
 
         Raises:
             VariantError: the file is missing, is not TOML, or does not describe a valid variant; or,
-                by name, a bundled variant has its name.
+                by name, a bundled variant or an example has its name.
         """
         resolved = path.expanduser().resolve()
         variant = load_variant(resolved if by_path else path)
         name = str(resolved) if by_path else variant.name
-        if name in bundled_variant_names():
+        if name in self._shipped():
             raise VariantError(cut(str(path), MAX_PATH_SHOWN), "name", f"a variant is already named {name!r}")
         self._added[name] = variant
         return name
@@ -507,14 +512,20 @@ class VariantRegistry:
         return [self.add_file(path) for path in paths]
 
     def names(self) -> list[str]:
-        """Every name :meth:`get` knows: the bundled variants, then the files added."""
-        return [*bundled_variant_names(), *self._added]
+        """Every name :meth:`get` knows: the bundled variants, the examples, then the files added."""
+        return [*self._shipped(), *self._added]
+
+    @staticmethod
+    def _shipped() -> list[str]:
+        """The names of the bundled variants, then of the examples."""
+        return [*bundled_variant_names(), *example_variant_names()]
 
     def __contains__(self, name: object) -> bool:
-        return isinstance(name, str) and (name in self._added or name in bundled_variant_names())
+        return isinstance(name, str) and (name in self._added or name in self._shipped())
 
     def get(self, name: str) -> Variant:
-        """The bundled variant ``name`` (``"standard"``, ``"super"``), or the file added under ``name``.
+        """The bundled variant ``name`` (``"standard"``, ``"super"``), the example ``name``
+        (``"infinite"``...), or the file added under ``name``.
 
         Raises:
             VariantError: no variant has that name.
@@ -522,13 +533,15 @@ class VariantRegistry:
         found = self._added.get(name) or self._bundled.get(name)
         if found is not None:
             return found
-        known = bundled_variant_names()
         directory = assets_dir() / "variants"
-        if name not in known:
-            raise VariantError(
-                str(directory), "name", f"no bundled variant {echo(name)} (known: {', '.join(known)})"
-            )
-        variant = self._bundled[name] = load_variant(directory / f"{name}.toml")
+        if name in bundled_variant_names():
+            path = directory / f"{name}.toml"
+        elif name in example_variant_names():
+            path = example_variants_dir() / f"{name}.toml"
+        else:
+            known = ", ".join(self._shipped())
+            raise VariantError(str(directory), "name", f"no bundled variant {echo(name)} (known: {known})")
+        variant = self._bundled[name] = load_variant(path)
         return variant
 
     def find(self, name_or_path: str) -> Variant:

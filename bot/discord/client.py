@@ -11,6 +11,7 @@ import discord
 from discord.ext import commands
 
 from bot.config import Config
+from bot.discord.activity import add_open_board, sync_keeping_entry_point
 from bot.discord.buttons import DYNAMIC_ITEMS, submit_form
 from bot.discord.errors import GameCommandTree
 from bot.discord.notifier import DiscordNotifier
@@ -81,9 +82,11 @@ class GameBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         """Build the host if :meth:`prepare` did not, add each registered game's Discord part (its
-        ``setup(bot)``: commands, buttons, forms), register the persistent buttons, sync the commands if
-        asked to, then start the host (which resumes the open games: timers, AI turns)."""
+        ``setup(bot)``: commands, buttons, forms) and the Open the board button they share, register the
+        persistent buttons, sync the commands if asked to, then start the host (which resumes the open
+        games: timers, AI turns)."""
         await self.prepare()
+        add_open_board()
         for game in registry.games():
             if game.discord is not None:
                 await registry.load(game.discord).setup(self)
@@ -113,9 +116,15 @@ class GameBot(commands.Bot):
         await super().close()
 
     async def sync_app_commands(self) -> None:
-        """Send the commands to Discord: to the dev guild if the config names one, else globally."""
+        """Send the commands to Discord: to the dev guild if the config names one, else globally (with
+        the Activity configured, keeping the application's Entry Point command)."""
         guild_id = self.config.dev_guild_id
-        if guild_id is None:
+        if guild_id is None and self.config.activity is not None:
+            log.info(
+                "Synced %d global commands (the Entry Point's kept)",
+                await sync_keeping_entry_point(self.tree),
+            )
+        elif guild_id is None:
             synced = await self.tree.sync()
             log.info("Synced %d global commands", len(synced))
         else:

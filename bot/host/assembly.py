@@ -7,13 +7,14 @@ command all use it; each brings its own notifier and the settings of its games (
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Collection, Mapping
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot.config import Config
+from bot.host import registry
 from bot.host.ai.executor import AiExecutor
 from bot.host.ai.jobs import WorkerConfig
 from bot.host.protocols import Notifier
@@ -39,6 +40,8 @@ class HostParts:
     pool: AiExecutor
     queue: AiJobQueue | None = None
     """The PostgreSQL queue of ``ai.queue``, if configured (the games' AI moves go there)."""
+    kinds: Collection[str] | None = None
+    """The games this process plays (``None``: every registered game)."""
 
     async def host(self, notifier: Notifier, options: Mapping[str, Mapping[str, Any]] | None = None) -> Host:
         """The host over these parts with every registered game, sending through ``notifier``; each
@@ -49,7 +52,13 @@ class HostParts:
         """
         try:
             return await build_host(
-                self.config, self.store, notifier, pool=self.pool, queue=self.queue, options=options
+                self.config,
+                self.store,
+                notifier,
+                pool=self.pool,
+                queue=self.queue,
+                options=options,
+                kinds=self.kinds,
             )
         except Exception as error:  # a lexicon, a variant file: whatever a game needs
             raise AssemblyError(f"cannot start the games: {error}") from error
@@ -78,10 +87,13 @@ async def _queue(url: str) -> AsyncIterator[AiJobQueue]:
 
 
 @asynccontextmanager
-async def host_parts(config: Config, database: Path | str | None = None) -> AsyncIterator[HostParts]:
-    """Open the store (``database``, by default the config's), then the AI workers (for every registered
-    game) and the queue if configured, for the ``async with`` block; close them (the workers first) when
-    it ends.
+async def host_parts(
+    config: Config, database: Path | str | None = None, *, kinds: Collection[str] | None = None
+) -> AsyncIterator[HostParts]:
+    """Open the store (``database``, by default the config's), then the AI workers and the queue if
+    configured, for the ``async with`` block; close them (the workers first) when it ends. The process
+    plays the games of ``kinds`` (``None``: every registered game): its workers load theirs alone (a Go
+    console loads no dictionary).
 
     Raises:
         AssemblyError: the database cannot be opened or the AI workers cannot start.
@@ -93,7 +105,8 @@ async def host_parts(config: Config, database: Path | str | None = None) -> Asyn
         raise AssemblyError(str(error)) from error
     except (sqlite3.Error, OSError, ValueError) as error:
         raise AssemblyError(f"cannot open the database {display_name(path)}: {error}") from error
-    pool = AiExecutor(WorkerConfig(config), workers=config.ai_worker_count())
+    games = tuple(registry.packages(kinds))
+    pool = AiExecutor(WorkerConfig(config, games=games), workers=config.ai_worker_count())
     try:
         try:
             await pool.start()
@@ -101,9 +114,9 @@ async def host_parts(config: Config, database: Path | str | None = None) -> Asyn
             raise AssemblyError(f"cannot start the AI workers: {error}") from error
         if config.ai_queue == "postgresql":
             async with _queue(str(path)) as queue:
-                yield HostParts(config, store, pool, queue)
+                yield HostParts(config, store, pool, queue, kinds)
         else:
-            yield HostParts(config, store, pool)
+            yield HostParts(config, store, pool, None, kinds)
     finally:
         await pool.close()
         await store.close()

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from bot.host.errors import FeatureOffError
-from bot.host.features import Feature, feature_named, features_text
+from bot.host.features import Feature, feature_named, feature_off, features_text
 from bot.host.messages import Message
 from bot.host.runner import Host
 from bot.host.storage import typed_storage_errors
@@ -69,7 +68,7 @@ class GameCommands:
             FeatureOffError: the guild turned ratings off; StorageError: the write failed.
         """
         if not await self.feature_enabled(guild_id, Feature.RATINGS):
-            raise FeatureOffError(Feature.RATINGS)
+            raise feature_off(Feature.RATINGS)
         with typed_storage_errors():
             games = await self.host.store.rebuild_ratings(guild_id)
         logger.info("guild %d: ratings rebuilt from %d games", guild_id, games)

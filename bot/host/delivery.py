@@ -24,8 +24,9 @@ Job: TypeAlias = Callable[[], Awaitable[None]]
 """A delivery: builds what it sends (rendering included) and sends it; it should not raise (one that
 does is logged, and the channel's next job runs)."""
 
-CLOSE_GRACE_SECONDS: Final = 10.0
-"""How long the host's close lets the queued deliveries finish (:meth:`Deliveries.close`)."""
+CLOSE_GRACE_SECONDS: Final = 2.0
+"""How long the host's close lets the queued deliveries finish (:meth:`Deliveries.close`): a part of
+the few seconds a stop may take (:data:`bot.stopping.STOP_SECONDS`)."""
 
 
 class Deliveries:

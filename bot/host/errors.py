@@ -141,10 +141,4 @@ class SettingError(ServiceError):
 
 
 class FeatureOffError(ServiceError):
-    """A command of a feature the guild turned off."""
-
-    def __init__(self, feature: str) -> None:
-        super().__init__(
-            f"The {feature} feature is turned off in this server: someone who can manage the server can "
-            f"turn it on with /scrabble-settings enable {feature}"
-        )
+    """A command of a feature the guild turned off (:func:`bot.host.features.feature_off` words it)."""

@@ -24,7 +24,7 @@ from typing import Any, Final
 
 from bot.host import registry
 from bot.host.store import Store, StoreOpenError
-from bot.host.store.backends import Backend, display_name, is_postgresql_url
+from bot.host.store.backends import Backend, display_name, identifier, is_postgresql_url
 
 CHUNK: Final = 2000
 """Rows read and written per trip."""
@@ -120,7 +120,7 @@ async def _common_tables(source: Backend, target: Backend) -> list[str]:
 
 async def _columns(backend: Backend, table: str) -> list[str]:
     return await backend.run(
-        lambda db: [str(c[0]) for c in db.execute(f"SELECT * FROM {table} LIMIT 0").description]
+        lambda db: [str(c[0]) for c in db.execute(f"SELECT * FROM {identifier(table)} LIMIT 0").description]
     )
 
 
@@ -131,7 +131,8 @@ async def _chunks(
     order = ", ".join(str(n) for n in range(1, len(columns) + 1))
     offset = 0
     while rows := await backend.fetchall(
-        f"SELECT {', '.join(columns)} FROM {table} ORDER BY {order} LIMIT ? OFFSET ?", (CHUNK, offset)
+        f"SELECT {', '.join(map(identifier, columns))} FROM {identifier(table)} ORDER BY {order} LIMIT ? OFFSET ?",
+        (CHUNK, offset),
     ):
         yield rows
         offset += len(rows)
@@ -143,10 +144,11 @@ async def _copy(source: Backend, target: Backend, tables: Sequence[str]) -> None
     await target.begin()
     try:
         for table in reversed(tables):
-            await target.execute(f"DELETE FROM {table}")
+            await target.execute(f"DELETE FROM {identifier(table)}")
         for table in tables:
             columns = await _columns(source, table)
-            insert = f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' for _ in columns)})"
+            names = ", ".join(map(identifier, columns))
+            insert = f"INSERT INTO {identifier(table)} ({names}) VALUES ({', '.join('?' for _ in columns)})"
             async for rows in _chunks(source, table, columns):
                 await target.executemany(insert, rows)
         await target.restart_ids()

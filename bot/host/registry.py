@@ -12,8 +12,8 @@ its terminal part.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bot.host.errors import ServiceError
@@ -48,8 +48,13 @@ class GameModule:
     message is for the player (``refusals``), and the modules of its parts: ``codec`` (its stored form),
     ``parts`` (with
     ``async build(context: GameContext) -> GameParts``: its plugin and commands over a host),
-    ``discord`` (with ``setup(bot)``), ``worker`` (the functions that answer its AI jobs:
-    :mod:`bot.host.ai.jobs`) and its ``terminal`` front end."""
+    ``settings`` (its settings in the config file: :class:`bot.config.SettingsPart`), ``discord``
+    (with ``setup(bot)``), ``worker`` (the functions that answer its AI jobs: :mod:`bot.host.ai.jobs`),
+    ``web`` (its part of the web board: :class:`bot.web.parts.WebPart`) and its ``terminal`` front end.
+
+    ``features`` says where its commands show each feature a guild can turn off (the feature's value:
+    ``ratings``), and ``settings_command`` names the command of its front end that turns them on and
+    off: the host words its texts about features with them."""
 
     kind: str
     title: str
@@ -57,9 +62,13 @@ class GameModule:
     codec: str
     """The module of its stored form, with ``replay(state)``: the state read and written again."""
     refusals: tuple[type[Exception], ...] = ()
+    settings: str | None = None
     discord: str | None = None
     worker: str | None = None
+    web: str | None = None
     terminal: TerminalGame | None = None
+    features: Mapping[str, str] = field(default_factory=dict)
+    settings_command: str | None = None
 
 
 _GAMES: dict[str, GameModule] = {}
@@ -88,9 +97,17 @@ def unregister(kind: str) -> None:
     _PACKAGES.pop(kind, None)
 
 
-def games() -> list[GameModule]:
-    """The registered games, in the order they were registered."""
-    return list(_GAMES.values())
+def games(kinds: Collection[str] | None = None) -> list[GameModule]:
+    """The registered games (those of ``kinds``, if given), in the order they were registered.
+
+    Raises:
+        KeyError: a kind of ``kinds`` is not registered.
+    """
+    if kinds is not None:
+        unknown = set(kinds) - set(_GAMES)
+        if unknown:
+            raise KeyError(f"no game of kind {', '.join(sorted(unknown))} is registered")
+    return [game for game in _GAMES.values() if kinds is None or game.kind in kinds]
 
 
 def game(kind: str) -> GameModule:
@@ -102,10 +119,10 @@ def game(kind: str) -> GameModule:
     return _GAMES[kind]
 
 
-def packages() -> list[str]:
-    """The registered games' packages, in order (for processes that register them again: the AI
-    workers)."""
-    return list(_PACKAGES.values())
+def packages(kinds: Collection[str] | None = None) -> list[str]:
+    """The registered games' packages (those of ``kinds``, if given), in order (for processes that
+    register them again: the AI workers)."""
+    return [_PACKAGES[game.kind] for game in games(kinds)]
 
 
 def is_refusal(error: BaseException) -> bool:

@@ -37,7 +37,7 @@ from bot.config import Config
 from bot.host.delivery import CLOSE_GRACE_SECONDS, Deliveries, Job
 from bot.host.errors import NoGameError, ServiceError, StaleTurnError, StorageError, StorageRangeError
 from bot.host.features import Feature, is_on
-from bot.host.links import with_board_link, with_seat_link
+from bot.host.links import with_board_link, with_launch_button, with_seat_link
 from bot.host.listeners import GameListener, Listeners
 from bot.host.locks import ChannelLocks
 from bot.host.messages import Message
@@ -167,7 +167,7 @@ class Host:
         for row in await self.store.open_games():
             plugin = self.plugins.get(row.kind)
             if plugin is None:
-                logger.warning(
+                logger.info(
                     "game %d is a %s game, which this host does not play: left alone", row.id, row.kind
                 )
                 continue
@@ -211,6 +211,11 @@ class Host:
         """Wait until no AI turn or timer action is running and every queued delivery went out."""
         await self._tasks.idle()
         await self.delivered()
+
+    async def timer_actions_done(self) -> None:
+        """Wait until no timer action (a reminder, a timeout) is running: a clock that jumps ahead waits
+        for the actions it woke before it wakes the next (see :class:`~bot.host.protocols.Clock`)."""
+        await self._tasks.work_done()
 
     async def delivered(self) -> None:
         """Wait until every queued delivery went out (AI turns and timers may still be running)."""
@@ -453,6 +458,13 @@ class Host:
         if not plugin.board_links or not table.row.status.is_open:  # the board's links end with the game
             return message
         return with_board_link(message, self.links, table.row.id)
+
+    def lobby_message(self, table: AnyTable, message: Message) -> Message:
+        """A game's lobby ``message`` with the Open the board button, when the board runs as a Discord
+        Activity and the plugin's messages carry the board's links."""
+        if not self.plugins[table.row.kind].board_links:
+            return message
+        return with_launch_button(message, self.links, table.row.id)
 
     def announce(self, table: AnyTable, announcement: Announcement, pending: int | None = None) -> None:
         """After a saved change: queue its announcement in the channel's delivery task and return at
@@ -718,7 +730,7 @@ class Host:
                 key = plugin.turn_key(table)
                 self._tasks.start_ai_turn(channel_id, self._ai_turn(channel_id, table.row.id, key))
         elif table.row.deadline is not None:
-            self._tasks.arm_timer(channel_id, self._timer(table))
+            self._arm_timer(table)
 
     def _current(self, channel_id: int, game_id: int, key: tuple[int, ...]) -> AnyTable | None:
         """The channel's table if it is still game ``game_id`` at turn ``key``."""
@@ -850,8 +862,9 @@ class Host:
             logger.info("game %d: the turn moved on while the AI thought; it thinks again", game_id)
             await self.schedule(table)
 
-    async def _timer(self, table: AnyTable) -> None:
-        """Wait for the reminder (once), then the deadline, and hand the action to a work task."""
+    def _arm_timer(self, table: AnyTable) -> None:
+        """Arm the channel's timer: the reminder (once), else the deadline; the action runs in a work
+        task, at once if its time has come."""
         row = table.row
         plugin = self.plugins[row.kind]
         channel_id, game_id, key, deadline = row.channel_id, row.id, plugin.turn_key(table), row.deadline
@@ -859,12 +872,10 @@ class Host:
         now = self.clock.now()
         fraction = self.config.turn.reminder_left
         remind_at = deadline - plugin.time_limit(table) * fraction
+        action, at = self._expire, deadline
         if not row.reminded and fraction > 0 and now < deadline:
-            await self.clock.sleep(remind_at - now)
-            self._tasks.spawn(self._remind(channel_id, game_id, key))
-            return
-        await self.clock.sleep(deadline - now)
-        self._tasks.spawn(self._expire(channel_id, game_id, key))
+            action, at = self._remind, remind_at
+        self._tasks.arm_timer(channel_id, self.clock, at, lambda: action(channel_id, game_id, key))
 
     async def _remind(self, channel_id: int, game_id: int, key: tuple[int, ...]) -> None:
         """Remind the person on move (once per turn) and re-arm the timer for the deadline."""

@@ -3,7 +3,7 @@ registered game (:mod:`bot.host.registry`) build its parts over it, from a :clas
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -44,15 +44,17 @@ async def build_host(
     pool: AiExecutor | None = None,
     queue: AiJobQueue | None = None,
     options: Mapping[str, Mapping[str, Any]] | None = None,
+    kinds: Collection[str] | None = None,
 ) -> Host:
-    """A host over ``store`` sending through ``notifier``, with every registered game's parts built
-    over it (``options`` by kind: each game's settings of this process). Call its ``start`` before use.
+    """A host over ``store`` sending through ``notifier``, with the parts of every registered game (of
+    ``kinds``, if given) built over it (``options`` by kind: each game's settings of this process). Call
+    its ``start`` before use.
 
     Raises:
         Exception: a game cannot build its parts (its lexicon cannot be loaded...).
     """
     host = Host(config, store, notifier, [], clock)
-    for game in registry.games():
+    for game in registry.games(kinds):
         context = GameContext(config, host, pool, queue, (options or {}).get(game.kind, {}))
         host.add(await registry.load(game.parts).build(context))
     return host

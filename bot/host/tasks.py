@@ -5,8 +5,10 @@ runner's (:mod:`bot.host.runner`)."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from typing import Any
+
+from bot.host.protocols import Clock
 
 
 class Tasks:
@@ -19,9 +21,25 @@ class Tasks:
         self._ai_turns: dict[int, asyncio.Task[None]] = {}
         self._work: set[asyncio.Task[None]] = set()
 
-    def arm_timer(self, channel_id: int, timer: Coroutine[Any, Any, None]) -> None:
-        """Run ``timer`` as the channel's turn timer (after :meth:`cancel_timer`)."""
-        self._timers[channel_id] = asyncio.create_task(timer)
+    def arm_timer(
+        self,
+        channel_id: int,
+        clock: Clock,
+        at: float,
+        action: Callable[[], Coroutine[Any, Any, None]],
+    ) -> None:
+        """Arm the channel's turn timer (after :meth:`cancel_timer`): at ``at`` by ``clock``, run
+        ``action()`` as a work task. If that time has come the work task starts here, so that
+        :meth:`idle` waits for it from this moment on."""
+        if at <= clock.now():
+            self.spawn(action())
+            return
+
+        async def timer() -> None:
+            await clock.sleep(at - clock.now())
+            self.spawn(action())
+
+        self._timers[channel_id] = asyncio.create_task(timer())
 
     def cancel_timer(self, channel_id: int) -> None:
         """Cancel the channel's turn timer, if any."""
@@ -69,6 +87,11 @@ class Tasks:
         self._timers.clear()
         self._ai_turns.clear()
         self._work.clear()
+
+    async def work_done(self) -> None:
+        """Wait until no work task (a timer's action) is running, those started meanwhile included."""
+        while work := list(self._work):
+            await asyncio.wait(work)  # cancelling the wait cancels no work
 
     async def idle(self) -> None:
         """Wait until no AI turn or work task is running (timers waiting for their time are not waited

@@ -47,14 +47,9 @@ PREMIUM_COLOURS: Final[dict[Premium, RGB]] = {
     Premium.TRIPLE_WORD: (210, 52, 48),
     Premium.QUADRUPLE_WORD: (236, 124, 36),
 }
-PREMIUM_LABELS: Final[dict[Premium, str]] = {
-    Premium.DOUBLE_LETTER: "DL",
-    Premium.TRIPLE_LETTER: "TL",
-    Premium.QUADRUPLE_LETTER: "QL",
-    Premium.DOUBLE_WORD: "DW",
-    Premium.TRIPLE_WORD: "TW",
-    Premium.QUADRUPLE_WORD: "QW",
-}
+PROGRAM_SQUARE: Final[RGB] = (122, 92, 168)
+"""A square whose programs are not a letter or word multiplier of the classic board (labelled ``P`` and
+its square id)."""
 LIGHT_LABEL: Final[RGB] = (255, 255, 255)
 DARK_LABEL: Final[RGB] = (52, 58, 64)
 START_STAR: Final[RGB] = (40, 40, 40)
@@ -66,6 +61,10 @@ TILE_TEXT: Final[RGB] = (44, 32, 20)
 BLANK_FACE: Final[RGB] = (231, 224, 246)
 BLANK_EDGE: Final[RGB] = (140, 120, 184)
 BLANK_TEXT: Final[RGB] = (98, 46, 170)
+SET_FACE: Final[RGB] = (196, 232, 204)
+SET_EDGE: Final[RGB] = (78, 146, 100)
+SET_TEXT: Final[RGB] = (22, 82, 48)
+"""A letter-set tile: a mint face, its letters in dark green."""
 LAST_MOVE_FACE: Final[RGB] = (255, 228, 92)
 LAST_MOVE_RING: Final[RGB] = (232, 88, 12)
 SHADOW: Final = (0, 0, 0, 90)

@@ -2,10 +2,12 @@
 and the built-in AI, with win rates.
 
 ``web`` starts a local game (you against the AI, or friends with ``--players``; ``--host 0.0.0.0`` for
-the LAN), prints a link per player and a spectator link, and serves the board until the game ends and
-its pages have been closed (code 1000, as ``docs/protocol.md`` says).
-``--bot-seat`` adds a seat for a program and prints its token (see ``docs/protocol.md`` and
-``examples/bot_client.py``).
+the LAN): Scrabble, or Go with ``--game go`` (``scrabble-bot go --web`` says the same). It prints a link
+per player and a spectator link, and serves the board until the game ends and its pages have been
+closed (code 1000, as ``docs/protocol.md`` says). Its games are kept in its database: ``--list`` lists
+the unfinished ones (reading the database only) and ``--resume [ID]`` serves one again (the one played
+last by default). ``--bot-seat`` adds a seat for a program and prints its token (see
+``docs/protocol.md`` and ``examples/bot_client.py``).
 
 ``arena`` plays ``--games`` games, each between the ``--bot`` commands (each started per game with
 ``--url URL --token TOKEN`` appended) and ``--ai`` AI opponents, and prints each entrant's win rate with
@@ -27,16 +29,27 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Final
 
-from bot.config import AI_LEVELS, Config, ConfigError, load_config
+from bot.config import Config, ConfigError, load_config
+from bot.console.cli import add_resume_options, default_database
+from bot.console.saved import LAST_PLAYED
+from bot.games import register_builtin
+from bot.games.go.engines import Level
+from bot.games.go.kind import KIND as GO
+from bot.games.go.options import COLOURS, GoNewGame
 from bot.games.scrabble.commands import NewGame
-from bot.games.scrabble.console.cli import default_database
+from bot.games.scrabble.console.cli import shipped_variant_names, variant_file
+from bot.games.scrabble.kind import KIND as SCRABBLE
+from bot.games.scrabble.settings import AI_LEVELS, scrabble_settings
+from bot.host import registry
+from bot.host.errors import ServiceError
+from bot.host.store import GameRow, GameStatus, Store
 from bot.host.table import AnyTable
 from bot.web.hub import GAME_OVER_GRACE
 from bot.web.links import Grant, Role
-from bot.web.local import LocalHost, local_host
+from bot.web.local import LocalGame, LocalHost, local_host
+from bot.web.parts import web_part
 from scrabble_core.errors import ScrabbleError
 from scrabble_core.game import MAX_PLAYERS, MIN_PLAYERS, ChallengeMode
-from scrabble_core.variant import bundled_variant_names
 
 __all__ = ["arena_main", "main", "wilson_interval"]
 
@@ -66,9 +79,15 @@ def _common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, default=8765, help="the port (0: any free port)")
     parser.add_argument("--public-url", help="the base URL of the links (behind a proxy or a tunnel)")
     parser.add_argument(
-        "--level", choices=AI_LEVELS, help="the AI's level (default: the config's ai.level, expert)"
+        "--level",
+        choices=sorted({*AI_LEVELS, *(level.value for level in Level)}),
+        help="the AI's level (Scrabble's default: the config's ai.level, expert; Go's: medium)",
     )
-    parser.add_argument("--variant", choices=bundled_variant_names(), help="the board (default: standard)")
+    parser.add_argument(
+        "--variant",
+        help=f"Scrabble's board: {', '.join(shipped_variant_names())} (default: standard; all but the "
+        "first two written as programs, see docs/boards.md), or a variant file (FILE.toml)",
+    )
     parser.add_argument("--challenge", choices=[m.value for m in ChallengeMode], help="challenge mode")
     parser.add_argument("--time-limit", type=int, default=0, metavar="SECONDS", help="per turn (0: none)")
     parser.add_argument("--seed", type=int, help="fix the shuffle of the bag")
@@ -85,11 +104,20 @@ def parse_web_args(argv: Sequence[str]) -> argparse.Namespace:
     """The options of ``scrabble-bot web``; exits with a usage message on bad ones."""
     parser = argparse.ArgumentParser(
         prog="scrabble-bot web",
-        description="Play Scrabble in the browser, against the AI or with friends; no Discord needed.",
+        description="Play Scrabble or Go in the browser, against the AI or with friends; no Discord needed.",
+    )
+    parser.add_argument(
+        "--game", choices=[SCRABBLE, GO], default=SCRABBLE, help="the game (default: scrabble)"
     )
     parser.add_argument(
         "--players", default="You", metavar="NAMES", help="comma-separated names of the people"
     )
+    add_resume_options(parser)
+    go = parser.add_argument_group("Go (with --game go)")
+    go.add_argument("--size", type=int, help="the board's width, 2 to 25 (default 19)")
+    go.add_argument("--komi", type=float, help="White's komi (default 7.5, 0.5 with a handicap)")
+    go.add_argument("--handicap", type=int, help="Black's handicap stones")
+    go.add_argument("--colour", choices=COLOURS, help="the first player's colour (default black)")
     parser.add_argument(
         "--ai", type=int, metavar="N", help="AI opponents (default: 1 for one player, else 0)"
     )
@@ -100,11 +128,24 @@ def parse_web_args(argv: Sequence[str]) -> argparse.Namespace:
     names = [name.strip() for name in args.players.split(",")]
     if any(not name for name in names) or len(set(names)) != len(names):
         parser.error("--players: every player needs a name of their own")
+    if args.variant is not None and args.variant not in shipped_variant_names():
+        args.variant = variant_file(parser, args.variant)
+    args.names = names
+    if args.game == GO:
+        given = [
+            f"--{name}" for name in ("variant", "challenge", "hints", "ai") if getattr(args, name) is not None
+        ]
+        if given or args.bot_seat:
+            parser.error(f"Go has no {', '.join(given) or '--bot-seat'}")
+        if len(names) > 2:
+            parser.error("--players: one name (against the AI) or two (with a friend) for Go")
+        if args.level is not None and args.level not in {level.value for level in Level}:
+            parser.error(f"--level: Go's levels are {', '.join(level.value for level in Level)}")
+        return args
     seats = len(names) + (1 if args.bot_seat else 0)
     args.ai = (1 if seats == 1 else 0) if args.ai is None else args.ai
     if not MIN_PLAYERS <= seats + args.ai <= MAX_PLAYERS:
         parser.error(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players: check --players, --ai, --bot-seat")
-    args.names = names
     return args
 
 
@@ -120,10 +161,53 @@ def _options(args: argparse.Namespace, seed: int | None = None) -> NewGame:
     )
 
 
+def _go_options(args: argparse.Namespace) -> GoNewGame:
+    return GoNewGame(
+        size=args.size,
+        komi=args.komi,
+        handicap=args.handicap,
+        ai_level=(args.level or Level.MEDIUM.value) if len(args.names) == 1 else None,
+        time_limit=args.time_limit,
+        colour=args.colour,
+        seed=args.seed,
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``scrabble-bot web`` with ``argv`` (the arguments after ``web``); return the exit code."""
     args = parse_web_args(sys.argv[1:] if argv is None else argv)
+    if args.list:
+        return asyncio.run(_list(args.db))
     return _run(args, _web)
+
+
+async def _list(database: Path) -> int:
+    """Print the unfinished games of ``database``, the one played last at the end, reading it only."""
+    register_builtin()
+    store = await Store.open_to_read(database)
+    rows: list[GameRow] = []
+    if store is not None:
+        try:
+            rows = sorted(
+                (row for row in await store.open_games() if row.status is not GameStatus.LOBBY),
+                key=lambda row: (row.updated_at, row.id),
+            )
+        finally:
+            await store.close()
+    if not rows:
+        print("No game is saved: start one with scrabble-bot web")
+    for row in rows:
+        print(f"Game {row.id}: {_describe(row)}")
+    return 0
+
+
+def _describe(row: GameRow) -> str:
+    """``Go: Ann vs AI (medium)``."""
+    known = {game.kind: game.title for game in registry.games()}
+    players = " vs ".join(
+        seat.name if seat.ai_level is None else f"{seat.name} ({seat.ai_level})" for seat in row.seats
+    )
+    return f"{known.get(row.kind, row.kind)}: {players}"
 
 
 def _run(args: argparse.Namespace, command: Callable[[argparse.Namespace, Config], Awaitable[int]]) -> int:
@@ -137,7 +221,7 @@ def _run(args: argparse.Namespace, command: Callable[[argparse.Namespace, Config
     except KeyboardInterrupt:
         print("\nStopped. The game is saved in the database.")
         return 0
-    except ScrabbleError as error:
+    except (ScrabbleError, ServiceError) as error:  # an option a game refuses
         print(f"scrabble-bot: {error}", file=sys.stderr)
         return EXIT_USAGE
     except OSError as error:
@@ -153,12 +237,19 @@ async def _call(
 
 async def _web(args: argparse.Namespace, config: Config) -> int:
     async with _host(args, config) as host:
-        seats = [(name, Role.PLAYER) for name in args.names]
-        if args.bot_seat:
-            seats.append(("Bot", Role.BOT))
-        game = await host.new_game(seats, _options(args))
+        if args.resume is not None:
+            game = _resumed(host, args.resume)
+            if game is None:
+                return EXIT_USAGE
+        elif args.game == GO:
+            game = await host.new_go_game(args.names, _go_options(args))
+        else:
+            seats = [(name, Role.PLAYER) for name in args.names]
+            if args.bot_seat:
+                seats.append(("Bot", Role.BOT))
+            game = await host.new_game(seats, _options(args))
         print(f"Game {game.game_id} is on. Open your link in a browser:")
-        table = host.service.open_table(game.game_id)
+        table = host.games.open_table(game.game_id)
         for seat, (link, token) in enumerate(zip(game.links, game.tokens, strict=True)):
             name = table.row.seats[seat].name
             if token is not None and table.row.seats[seat].name == "Bot" and args.bot_seat:
@@ -169,13 +260,32 @@ async def _web(args: argparse.Namespace, config: Config) -> int:
         print(f"  spectators: {game.spectator}")
         print("Press Ctrl-C to stop (the game is saved).", flush=True)
         final = await host.ends.wait(game.game_id)
-        if final.game is not None:
-            scores = ", ".join(f"{p.name} {p.score}" for p in final.game.players)
-            print(f"Game over: {scores}.", flush=True)
+        print(web_part(final.row.kind).summary(final), flush=True)
         # The pages get game_over, then the hub closes them (code 1000): the server answers until then.
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(host.server.connections_closed(game.game_id), GAME_OVER_GRACE + EXIT_GRACE)
     return 0
+
+
+def _resumed(host: LocalHost, wanted: int) -> LocalGame | None:
+    """The links of the saved game ``wanted`` (:data:`LAST_PLAYED`: the one played last); ``None``
+    after saying why when there is none."""
+    rows = sorted(
+        (table.row for table in host.games.tables.values()), key=lambda row: (row.updated_at, row.id)
+    )
+    rows = [row for row in rows if row.status is not GameStatus.LOBBY]
+    if not rows:
+        print("There is no unfinished game to resume: start one with scrabble-bot web", file=sys.stderr)
+        return None
+    chosen = rows[-1] if wanted == LAST_PLAYED else next((row for row in rows if row.id == wanted), None)
+    if chosen is None:
+        known = ", ".join(str(row.id) for row in rows)
+        print(
+            f"No unfinished game has the id {wanted} (saved: {known}); scrabble-bot web --list",
+            file=sys.stderr,
+        )
+        return None
+    return host.links(chosen.id)
 
 
 def _host(args: argparse.Namespace, config: Config) -> contextlib.AbstractAsyncContextManager[LocalHost]:
@@ -231,7 +341,7 @@ class BotFailedError(Exception):
 
 async def _arena(args: argparse.Namespace, config: Config) -> int:
     names = [f"bot{i + 1}" for i in range(len(args.bot))]
-    level = args.level or config.ai_level
+    level = args.level or scrabble_settings(config).ai_level
     entrants = [*names, *[f"AI ({level})"] * min(args.ai, 1)]
     wins = dict.fromkeys(entrants, 0.0)
     async with _host(args, config) as host:

@@ -9,12 +9,12 @@ or the engine's error (or :class:`~bot.web.errors.ProtocolError` for a malformed
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Final, TypeGuard
+from typing import Any, Final
 
 from bot.games.scrabble.commands import ScrabbleCommands, preview
-from bot.host.errors import NotSeatedError
 from bot.web.errors import ProtocolError
-from bot.web.links import Grant, seat_of
+from bot.web.links import Grant
+from bot.web.parts import player, turn_of, whole
 from bot.web.tiles import PlacedTile, play_from_tiles
 from scrabble_core.board import Board
 from scrabble_core.move import Play
@@ -41,17 +41,12 @@ async def run_command(
     if kind == "ping":
         return {"now": now}
     table = service.open_table(grant.game_id)
-    seat = seat_of(grant, table.row.seats)
-    if seat is None:
-        raise NotSeatedError
-    user_id = table.row.seats[seat].user_id
-    if user_id is None:  # an AI's seat: no token is ever issued for one
-        raise NotSeatedError
+    seat, user_id = player(table, grant)
     channel, game_id = table.row.channel_id, grant.game_id
-    turn = _turn(message)
+    turn = turn_of(message)
     if kind == "preview":
         play, score = preview(table.started(), seat, _move(message, table.started().board))
-        return {"move": play.gcg(), "score": score}
+        return {"move": play.record_text(table.started().variant.infinite), "score": score}
     if kind == "play":
         move = _move(message, table.started().board)
         reply = await service.play(channel, user_id, move, game_id=game_id, turn=turn, answered=False)
@@ -88,23 +83,26 @@ def _tiles(value: Any) -> list[PlacedTile]:
     for item in value:
         if not isinstance(item, dict):
             raise ProtocolError("bad_message", "each tile is an object with row, col, letter and blank")
-        row, col, letter, blank = (
+        row, col, letter, blank, tile_set = (
             item.get("row"),
             item.get("col"),
             item.get("letter"),
             item.get("blank", False),
+            item.get("set"),
         )
         if (
-            not _is_int(row)
-            or not _is_int(col)
+            not whole(row)
+            or not whole(col)
             or not isinstance(letter, str)
             or len(letter) != 1
             or not isinstance(blank, bool)
+            or not (tile_set is None or (isinstance(tile_set, str) and len(tile_set) == 1))
         ):
             raise ProtocolError(
-                "bad_message", "each tile has an integer row and col, one letter and a blank flag"
+                "bad_message",
+                "each tile has an integer row and col, one letter, a blank flag and maybe its set",
             )
-        tiles.append(PlacedTile(row, col, letter.upper(), blank))
+        tiles.append(PlacedTile(row, col, letter.upper(), blank, tile_set))
     return tiles
 
 
@@ -113,14 +111,3 @@ def _text(message: Mapping[str, Any], field: str) -> str:
     if not isinstance(value, str) or len(value) > MAX_TEXT:
         raise ProtocolError("bad_message", f"{field} must be a string of at most {MAX_TEXT} characters")
     return value
-
-
-def _turn(message: Mapping[str, Any]) -> int | None:
-    value = message.get("turn")
-    if value is not None and not _is_int(value):
-        raise ProtocolError("bad_message", "turn must be an integer (the state's turn) or null")
-    return value
-
-
-def _is_int(value: object) -> TypeGuard[int]:
-    return isinstance(value, int) and not isinstance(value, bool)

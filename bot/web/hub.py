@@ -16,10 +16,9 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, Final
 
-from bot.games.scrabble.table import ScrabbleTable
 from bot.host.table import AnyTable
 from bot.web.links import Grant, Role, seat_of
-from bot.web.state import final_info, game_state, history_entries
+from bot.web.parts import web_part
 
 __all__ = ["Connection", "Hub"]
 
@@ -118,34 +117,31 @@ class Hub:
         channel = self._channels.get(game_id)
         return len(channel.connections) if channel else 0
 
-    def join(self, connection: Connection, table: ScrabbleTable, last_seq: int | None) -> dict[str, Any]:
-        """Add ``connection`` to its game (as ``table`` stands now) and return its ``welcome``."""
+    def join(self, connection: Connection, table: AnyTable, last_seq: int | None) -> dict[str, Any]:
+        """Add ``connection`` to its game (as ``table`` stands now) and return its ``welcome``.
+
+        Raises:
+            NoGameError: the game is not one the board shows.
+        """
         game_id = table.row.id
+        part = web_part(table.row.kind)
         channel = self._channels.get(game_id)
         if channel is None:
-            history = len(table.game.history) if table.game is not None else 0
-            channel = self._channels[game_id] = _Channel(history)
+            channel = self._channels[game_id] = _Channel(part.history_length(table))
         channel.connections.add(connection)
         missed = None
         if last_seq is not None and 0 <= last_seq <= channel.seq:
             events = [event for event in channel.buffer if event["seq"] > last_seq]
             if len(events) == channel.seq - last_seq:
                 missed = events
-        seat = connection.seat_in(table)
-        seat_row = table.row.seats[seat] if seat is not None else None
-        return {
-            "type": "welcome",
-            "protocol": 1,
-            "game_id": game_id,
-            "you": {
-                "role": connection.grant.role.value,
-                "seat": seat,
-                "name": seat_row.name if seat_row else None,
-            },
-            "seq": channel.seq,
-            "state": game_state(table, seat, self._now()),
-            "missed": missed,
-        }
+        return _welcome(connection.grant, table, channel.seq, missed, self._now())
+
+    def ended(self, grant: Grant, table: AnyTable) -> dict[str, Any]:
+        """The ``welcome`` of a connection with ``grant`` to ``table``'s game, which is over: its final
+        state and ``final``, no events (the connection joins nothing; the server closes it)."""
+        welcome = _welcome(grant, table, 0, None, self._now())
+        welcome["final"] = web_part(table.row.kind).final(table)
+        return welcome
 
     def connected(self, grant: Grant) -> bool:
         """Whether a connection that said hello with ``grant`` (its game, role and number) is open."""
@@ -169,12 +165,11 @@ class Hub:
     def game_changed(self, table: AnyTable) -> None:
         """Send every connection of the game the event of this change (see the module's text)."""
         channel = self._channels.get(table.row.id)
-        if channel is None or not isinstance(table, ScrabbleTable):
+        if channel is None:
             return
-        game = table.game
-        history = game.history if game is not None else ()
-        new = history[channel.history_length :]
-        channel.history_length = len(history)
+        part = web_part(table.row.kind)
+        new = part.history(table, channel.history_length)
+        channel.history_length = part.history_length(table)
         over = not table.row.status.is_open
         channel.seq += 1
         event: dict[str, Any] = {
@@ -182,22 +177,43 @@ class Hub:
             "seq": channel.seq,
         }
         if event["type"] != "state":
-            assert game is not None  # a game that has a history
-            event["events"] = history_entries(new, game.board, table.row.seats)
+            event["events"] = new
         if over:
-            event["final"] = final_info(table)
+            event["final"] = part.final(table)
         channel.buffer.append(event)
         now = self._now()
         texts: dict[int | None, bytes] = {}
         for connection in channel.connections:
             seat = connection.seat_in(table)
             if seat not in texts:
-                texts[seat] = json.dumps(event | {"state": game_state(table, seat, now)}).encode()
+                texts[seat] = json.dumps(event | {"state": part.state(table, seat, now)}).encode()
             connection.send(texts[seat])
         if over:
             del self._channels[table.row.id]
             connections = list(channel.connections)
             asyncio.get_running_loop().call_later(GAME_OVER_GRACE, _close_all, connections)
+
+
+def _welcome(
+    grant: Grant, table: AnyTable, seq: int, missed: list[dict[str, Any]] | None, now: float
+) -> dict[str, Any]:
+    """The ``welcome`` of a connection with ``grant`` to ``table``'s game at event ``seq``.
+
+    Raises:
+        ProtocolError: its token plays no seat of the game any more.
+    """
+    seat = seat_of(grant, table.row.seats)
+    seat_row = table.row.seats[seat] if seat is not None else None
+    return {
+        "type": "welcome",
+        "protocol": 1,
+        "game_id": table.row.id,
+        "kind": table.row.kind,
+        "you": {"role": grant.role.value, "seat": seat, "name": seat_row.name if seat_row else None},
+        "seq": seq,
+        "state": web_part(table.row.kind).state(table, seat, now),
+        "missed": missed,
+    }
 
 
 def _close_all(connections: list[Connection]) -> None:

@@ -1,8 +1,9 @@
-"""A game host without Discord, for ``scrabble-bot web`` and ``scrabble-bot arena``: the bot's game service
-(its lexicon, SQLite store, AI workers and hints) and the board's web server, in one event loop.
+"""A game host without Discord, for ``scrabble-bot web`` and ``scrabble-bot arena``: the bot's host with
+its games (Scrabble's lexicon, the SQLite store, the AI workers) and the board's web server, in one
+event loop.
 
 Players are local pseudo-users (ids from 1) and each game gets a channel of its own; nothing is posted
-anywhere (:class:`QuietNotifier`): the board shows everything.
+anywhere (:class:`~bot.host.protocols.QuietNotifier`): the board shows everything.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import itertools
-import logging
 import socket
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -19,33 +19,22 @@ from pathlib import Path
 
 from bot.config import Config
 from bot.games import register_builtin
+from bot.games.go.commands import GoCommands
+from bot.games.go.kind import KIND as GO
+from bot.games.go.options import GoNewGame
 from bot.games.scrabble.commands import NewGame, ScrabbleCommands
 from bot.games.scrabble.kind import KIND
 from bot.host.assembly import host_parts
-from bot.host.messages import Message
-from bot.host.seats import User
+from bot.host.protocols import QuietNotifier
+from bot.host.runner import Host
+from bot.host.seats import User, is_program
 from bot.host.table import AnyTable
 from bot.web.links import LinkSigner, Role, board_url, program_number
 from bot.web.server import DEFAULT_LIMITS, Limits, WebServer
 
 __all__ = ["GameEnds", "LocalGame", "QuietNotifier", "local_host"]
 
-logger = logging.getLogger("bot.web")
-
 LOCAL_GUILD = 0
-
-
-class QuietNotifier:
-    """Posts go nowhere (logged at debug level); every DM counts as delivered (racks are on the board)."""
-
-    async def post(self, channel_id: int, message: Message) -> None:
-        logger.debug("channel %d: %s", channel_id, message.text)
-
-    async def direct(self, user_id: int, message: Message) -> bool:
-        return True
-
-    async def typing(self, channel_id: int) -> None:
-        """Nothing: the board shows whose turn it is."""
 
 
 @dataclass
@@ -83,18 +72,25 @@ class LocalGame:
 
 @dataclass
 class LocalHost:
-    """The service and web server of a local host; :meth:`new_game` starts games on it."""
+    """The games and web server of a local host; :meth:`new_game` (Scrabble) and :meth:`new_go_game`
+    start games on it, :meth:`links` gives an open game's links."""
 
-    service: ScrabbleCommands
+    games: Host
     server: WebServer
     base_url: str
     ends: GameEnds
     _channels: itertools.count[int] = field(default_factory=lambda: itertools.count(int(time.time() * 1000)))
     _users: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
 
+    @property
+    def service(self) -> ScrabbleCommands:
+        """Scrabble's commands."""
+        commands: ScrabbleCommands = self.games.commands[KIND]
+        return commands
+
     async def new_game(self, seats: Sequence[tuple[str, Role]], options: NewGame) -> LocalGame:
-        """Create and start a game: the ``seats`` (a name and ``Role.PLAYER`` or ``Role.BOT`` each; the
-        first creates the game) and then ``options.ai_opponents`` AI seats; return its links."""
+        """Create and start a Scrabble game: the ``seats`` (a name and ``Role.PLAYER`` or ``Role.BOT``
+        each; the first creates the game) and then ``options.ai_opponents`` AI seats; return its links."""
         channel = next(self._channels)
         # a program's seat has a negative pseudo user id, as in Discord (bot.host.seats.is_program)
         users = [User(next(self._users) * (-1 if role is Role.BOT else 1), name) for name, role in seats]
@@ -102,14 +98,32 @@ class LocalHost:
         for user in users[1:]:
             await self.service.join(channel, user)
         await self.service.start_game(channel, users[0].id)
-        table = self.service.open_table(self.ends.games[channel])
-        roles = {user.id: role for user, (_, role) in zip(users, seats, strict=True)}
+        return self.links(self.ends.games[channel])
+
+    async def new_go_game(self, names: Sequence[str], options: GoNewGame) -> LocalGame:
+        """Create and start a Go game: the first of ``names`` against the second, or against the AI
+        (``options.ai_level``) when there is one name; return its links."""
+        go: GoCommands = self.games.commands[GO]
+        channel = next(self._channels)
+        users = [User(next(self._users), name) for name in names]
+        await go.new_game(LOCAL_GUILD, channel, users[0], options)
+        for user in users[1:]:
+            await go.join(channel, user)
+        return self.links(self.games.tables[channel].row.id)
+
+    def links(self, game_id: int) -> LocalGame:
+        """The links of the open game ``game_id``: each person's, each program's token, the spectators'.
+
+        Raises:
+            NoGameError: no open game has that id.
+        """
+        table = self.games.open_table(game_id)
         signer = self.server.signer
         tokens = tuple(
             None
             if seat.user_id is None
             else signer.token(table.row.id, Role.BOT, program_number(seat.user_id))
-            if roles[seat.user_id] is Role.BOT
+            if is_program(seat.user_id)
             else signer.token(table.row.id, Role.PLAYER, seat.seat)
             for seat in table.row.seats
         )
@@ -131,23 +145,22 @@ async def local_host(
     public_url: str | None = None,
     limits: Limits = DEFAULT_LIMITS,
 ) -> AsyncIterator[LocalHost]:
-    """Load the lexicon and move generator, open the store and the AI workers, start the service and
-    serve the board on ``host:port``; everything is closed on exit."""
+    """Load the lexicon and move generator, open the store and the AI workers, start the games (the
+    saved ones resume) and serve the board on ``host:port``; everything is closed on exit."""
     register_builtin()
     database.parent.mkdir(parents=True, exist_ok=True)
     async with host_parts(config, database) as parts:
         games = await parts.host(QuietNotifier())
-        service: ScrabbleCommands = games.commands[KIND]
         ends = GameEnds()
         games.subscribe(ends)
         signer = LinkSigner(path=database.with_name(database.name + ".links.json"))
-        server = WebServer(service, signer, host=host, port=port, limits=limits)
+        server = WebServer(games.commands[KIND], signer, host=host, port=port, limits=limits)
         await games.start()
         await server.start()
         try:
             shown = socket.gethostbyname(socket.gethostname()) if host in ("0.0.0.0", "") else host
             base = public_url or f"http://{shown}:{server.port}"
-            yield LocalHost(service, server, base, ends)
+            yield LocalHost(games, server, base, ends)
         finally:
             await server.close()
             await games.close()

@@ -1,6 +1,6 @@
 """The web server's perimeter, one aiohttp middleware (:func:`perimeter`): the headers every response
 carries, errors included (a strict Content-Security-Policy, no sniffing, no framing, no referrer, and a
-``Server`` header without versions); the hosts the server answers to (:class:`HostPolicy`: against DNS
+``Server`` header without versions; the Activity's page alone may be framed, by Discord's clients only); the hosts the server answers to (:class:`HostPolicy`: against DNS
 rebinding, a page of another site that renames its own domain to this machine's address); and the
 origins whose pages may open the websocket (against a page of another site connecting in the player's
 name). Programs, which send no ``Origin``, connect as before.
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import socket
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Final
 from urllib.parse import urlsplit
 
@@ -19,15 +19,15 @@ from aiohttp import hdrs, web
 from bot.config import is_ip_address
 from scrabble_core.errors import echo
 
-__all__ = ["ANY_HOST", "CSP", "SECURITY_HEADERS", "SERVER_NAME", "HostPolicy", "perimeter"]
+__all__ = ["ANY_HOST", "CSP", "SECURITY_HEADERS", "SERVER_NAME", "HostPolicy", "framed_headers", "perimeter"]
 
 logger = logging.getLogger("bot.web")
 
-CSP: Final = (
+_CSP_SOURCES: Final = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
-    "form-action 'none'"
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'none'"
 )
+CSP: Final = f"{_CSP_SOURCES}; frame-ancestors 'none'"
 SERVER_NAME: Final = "scrabble-host"
 """The ``Server`` header: no program or version for a scanner to look up."""
 SECURITY_HEADERS: Final = {
@@ -45,6 +45,15 @@ WILDCARDS: Final = frozenset({"", "0.0.0.0", "::"})
 DEFAULT_PORTS: Final = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 
 
+def framed_headers(ancestors: Iterable[str]) -> dict[str, str]:
+    """:data:`SECURITY_HEADERS` for a page that the ``ancestors`` (origins: Discord's clients for the
+    Activity) may frame, and nobody else: the same sources, ``frame-ancestors`` naming them, and no
+    ``X-Frame-Options`` (which can only deny every frame or allow the page's own origin)."""
+    headers = {name: value for name, value in SECURITY_HEADERS.items() if name != "X-Frame-Options"}
+    headers["Content-Security-Policy"] = f"{_CSP_SOURCES}; frame-ancestors {' '.join(ancestors)}"
+    return headers
+
+
 class HostPolicy:
     """The hosts the server answers to and the page origins that may open its websocket.
 
@@ -53,10 +62,15 @@ class HostPolicy:
     IP address (a rebinding page always names a domain). A page may open the websocket when its origin's
     host is allowed and it is the page's own server (the same host and port as the request's ``Host``),
     or a named host: ``public_url``'s or one of ``extra`` (behind a proxy that rewrites ``Host``).
+    ``proxy`` is the host of Discord's proxy when the board runs as an Activity
+    (``<client_id>.discordsays.com``): its requests and its pages (over https) are admitted too.
     """
 
-    def __init__(self, bound: str, public_url: str = "", extra: Iterable[str] = ()) -> None:
+    def __init__(
+        self, bound: str, public_url: str = "", extra: Iterable[str] = (), proxy: str | None = None
+    ) -> None:
         extra = {name.lower() for name in extra}
+        self._proxy = proxy.lower() if proxy else None
         self._any = ANY_HOST in extra
         public = urlsplit(public_url)
         self._public = (public.hostname, _port(public.scheme, public.port)) if public.hostname else None
@@ -64,7 +78,11 @@ class HostPolicy:
         self._every_interface = bound in WILDCARDS
         local = {socket.gethostname().lower(), socket.getfqdn().lower()} if self._every_interface else set()
         self._hosts = (
-            LOOPBACK | self._named | local | ({bound.lower()} if not self._every_interface else set())
+            LOOPBACK
+            | self._named
+            | local
+            | ({bound.lower()} if not self._every_interface else set())
+            | ({self._proxy} if self._proxy else set())
         )
 
     def allows_host(self, name: str) -> bool:
@@ -87,29 +105,40 @@ class HostPolicy:
             return False
         if self._any or name in self._named or where == self._public:
             return True
+        if (
+            self._proxy is not None
+            and parsed.scheme == "https"
+            and where == (self._proxy, DEFAULT_PORTS["https"])
+        ):
+            return True
         return request is not None and (request[0], request[1] or DEFAULT_PORTS["http"]) == where
 
 
-def perimeter(policy: HostPolicy) -> Callable[..., Awaitable[web.StreamResponse]]:
+def perimeter(
+    policy: HostPolicy, framed: Mapping[str, Mapping[str, str]] | None = None
+) -> Callable[..., Awaitable[web.StreamResponse]]:
     """The middleware: requests for another host, and pages of another origin, are refused before any
-    handler runs; every response, a refusal or an error included, gets :data:`SECURITY_HEADERS`; a
-    handler's crash is logged and answered 500."""
+    handler runs; every response, a refusal or an error included, gets :data:`SECURITY_HEADERS`, but
+    those of the paths in ``framed``, which get their own (:func:`framed_headers`); a handler's crash
+    is logged and answered 500."""
+    framed = dict(framed or {})
 
     @web.middleware
     async def middleware(
         request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]
     ) -> web.StreamResponse:
+        headers = framed.get(request.path, SECURITY_HEADERS)
         try:
             _check(request, policy)
             response = await handler(request)
         except web.HTTPException as error:
-            error.headers.update(SECURITY_HEADERS)
+            error.headers.update(headers)
             raise
         except Exception:
             logger.exception("%s %s failed", request.method, request.path)
             response = web.Response(status=500, text="the server failed to answer that request")
         if not response.prepared:  # a websocket's headers went out with its handshake
-            response.headers.update(SECURITY_HEADERS)
+            response.headers.update(headers)
         return response
 
     return middleware

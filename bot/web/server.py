@@ -2,7 +2,9 @@
 the websocket of the protocol (``docs/protocol.md``).
 
 :class:`WebServer` serves ``/game`` (the page), ``/static/...`` (its files, shipped in the package),
-``/healthz`` and ``/ws``, behind its perimeter (:mod:`bot.web.perimeter`: the security headers on every
+``/healthz`` and ``/ws``, and when the board runs as a Discord Activity, the Activity's page at ``/`` (the
+root of its URL mapping; framed by Discord's clients only), the application's client id for its SDK
+(``/activity/client``) and its sign-in, ``/activity/session`` (:mod:`bot.web.activity`), behind its perimeter (:mod:`bot.web.perimeter`: the security headers on every
 response, the hosts it answers to, the page origins allowed to open the websocket). The websocket
 handler enforces the limits (message size and nesting, messages per second, connections per game and
 per address, sockets per address waiting to say hello, the hello timeout) and answers every bad message
@@ -24,17 +26,19 @@ from typing import Any, Final
 
 from aiohttp import WSMsgType, web
 
-from bot.config import Config
-from bot.games.scrabble.commands import ScrabbleCommands
-from bot.games.scrabble.kind import KIND
-from bot.host.errors import ServiceError
+from bot.config import ActivityConfig, Config
+from bot.host.commands import GameCommands
+from bot.host.errors import NoGameError, ServiceError
+from bot.host.registry import is_refusal
 from bot.host.runner import Host
-from bot.web.commands import COMMANDS, run_command
+from bot.host.table import AnyTable
+from bot.web.activity import ActivitySignIn
 from bot.web.errors import ProtocolError, error_body
 from bot.web.hub import Connection, Hub
 from bot.web.links import Grant, LinkSigner, Role, board_url, program_number, seat_of
-from bot.web.perimeter import SECURITY_HEADERS, HostPolicy, perimeter
-from scrabble_core.errors import ScrabbleError, echo
+from bot.web.parts import web_part
+from bot.web.perimeter import SECURITY_HEADERS, HostPolicy, framed_headers, perimeter
+from scrabble_core.errors import echo
 
 __all__ = ["DEFAULT_LIMITS", "PROTOCOL_VERSION", "Limits", "ServerLinks", "WebServer", "board_server"]
 
@@ -47,7 +51,16 @@ CLOSE_HELLO: Final = 4000
 CLOSE_RATE: Final = 4008
 CLOSE_TOO_LARGE: Final = 1009
 CLOSE_GOING_AWAY: Final = 1001
+CLOSE_GAME_OVER: Final = 1000
 HEARTBEAT_SECONDS: Final = 20.0
+ACTIVITY_PAGE: Final = "/"
+SIGN_IN: Final = "/activity/session"
+ACTIVITY_CLIENT: Final = "/activity/client"
+MAX_SIGN_IN_BYTES: Final = 1024
+MAX_SIGN_IN_ADDRESSES: Final = 10_000
+NO_STORE: Final = {"Cache-Control": "no-store"}
+ACTIVITY_SDK: Final = STATIC_DIR / "sdk" / "discord-sdk.js"
+"""Discord's Embedded App SDK as one module, built from ``bot/web/sdk`` (its lockfile pins the version)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +68,9 @@ class Limits:
     """What one client may do (see the protocol's errors). ``per_address`` counts the connections of an
     address that said hello; ``waiting_per_address`` its sockets still waiting to (past it, the oldest
     one is closed: sockets that never say hello cannot lock a player out); ``nesting`` is how deep a
-    message's arrays and objects may nest."""
+    message's arrays and objects may nest; ``sign_in_rate`` and ``sign_in_burst`` how many Activity
+    sign-ins an address may make (each costs three calls to Discord's API; behind a reverse proxy or
+    Discord's, many users share an address)."""
 
     message_bytes: int = 8 * 1024
     nesting: int = 16
@@ -66,6 +81,8 @@ class Limits:
     per_address: int = 50
     waiting_per_address: int = 10
     hello_seconds: float = 10.0
+    sign_in_rate: float = 2.0
+    sign_in_burst: int = 20
 
 
 DEFAULT_LIMITS: Final = Limits()
@@ -90,13 +107,16 @@ class _Bucket:
 
 
 class WebServer:
-    """The board's web server over a started :class:`ScrabbleCommands`. :meth:`start` binds it (by default
+    """The board's web server for the games of a started host (``service``: one of its games' commands,
+    :class:`~bot.host.commands.GameCommands`; the board shows every game whose registration names a web
+    part, :mod:`bot.web.parts`). :meth:`start` binds it (by default
     to 127.0.0.1 only), :meth:`close` stops it. It answers to the hosts of :class:`HostPolicy`: the
-    bound address, ``public_url``'s host and ``allowed_hosts``."""
+    bound address, ``public_url``'s host and ``allowed_hosts``, and with ``activity`` (the board as a
+    Discord Activity, which needs the bot's ``bot_token``) Discord's proxy of the application."""
 
     def __init__(
         self,
-        service: ScrabbleCommands,
+        service: GameCommands,
         signer: LinkSigner,
         *,
         host: str = "127.0.0.1",
@@ -105,13 +125,25 @@ class WebServer:
         now: Callable[[], float] = time.time,
         public_url: str = "",
         allowed_hosts: Sequence[str] = (),
+        activity: ActivityConfig | None = None,
+        bot_token: str | None = None,
     ) -> None:
         self.service = service
         self.public_url = public_url
         self.signer = signer
         self.host, self.port = host, port
         self.limits = limits
-        self.policy = HostPolicy(host, public_url, allowed_hosts)
+        self.activity = activity
+        self.policy = HostPolicy(host, public_url, allowed_hosts, activity.proxy_host if activity else None)
+        if activity is not None and not bot_token:
+            raise ValueError("the Activity needs the bot's token (to ask Discord where an instance runs)")
+        self.sign_in = (
+            ActivitySignIn(activity, service.host, signer, bot_token)
+            if activity is not None and bot_token
+            else None
+        )
+        self._sign_ins: dict[str, _Bucket] = {}
+        """Each address's allowance of sign-ins."""
         self._now = now
         self.hub = Hub(now)
         self._addresses: Counter[str] = Counter()
@@ -144,16 +176,27 @@ class WebServer:
 
     def app(self) -> web.Application:
         """The aiohttp application (tests serve it with aiohttp's test server)."""
-        app = web.Application(middlewares=[perimeter(self.policy)])
+        framed = {ACTIVITY_PAGE: framed_headers(self.activity.clients)} if self.activity else {}
+        app = web.Application(middlewares=[perimeter(self.policy, framed)])
         app.router.add_get("/ws", self._websocket)
         app.router.add_get("/game", _page)
         app.router.add_get("/healthz", _health)
+        if self.activity is not None:
+            app.router.add_get(ACTIVITY_PAGE, _page)
+            app.router.add_get(ACTIVITY_CLIENT, self._activity_client)
+            app.router.add_post(SIGN_IN, self._sign_in)
         if STATIC_DIR.is_dir():
             app.router.add_static("/static", STATIC_DIR, follow_symlinks=False)
         return app
 
     async def start(self) -> None:
         """Serve on ``host:port`` (port 0: any free port, then read :attr:`port`)."""
+        if self.activity is not None and not ACTIVITY_SDK.is_file():
+            logger.error(
+                "the Activity's page needs Discord's SDK, which is not built: run npm ci, then npm run "
+                "build, in %s",
+                STATIC_DIR.parent / "sdk",
+            )
         self._runner = web.AppRunner(self.app(), access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port)
@@ -168,6 +211,43 @@ class WebServer:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        if self.sign_in is not None:
+            await self.sign_in.close()
+
+    async def _activity_client(self, request: web.Request) -> web.StreamResponse:
+        """``GET /activity/client``: the application's client id, which the page's SDK names itself with
+        (public: it is in the Activity's address)."""
+        assert self.activity is not None  # the route exists with the Activity only
+        return web.json_response({"client_id": str(self.activity.client_id)}, headers=NO_STORE)
+
+    async def _sign_in(self, request: web.Request) -> web.StreamResponse:
+        """``POST /activity/session``: sign the Discord user of the Activity in (see
+        :class:`~bot.web.activity.ActivitySignIn`); a refusal is answered with its error."""
+        assert self.sign_in is not None  # the route exists with the Activity only
+        address = request.remote or "?"
+        if len(self._sign_ins) > MAX_SIGN_IN_ADDRESSES:
+            self._sign_ins.clear()
+        bucket = self._sign_ins.setdefault(
+            address, _Bucket(self.limits.sign_in_rate, self.limits.sign_in_burst)
+        )
+        try:
+            if not bucket.take():
+                raise ProtocolError(
+                    "rate_limited", "too many sign-ins: wait a minute and open the board again"
+                )
+            if (request.content_length or 0) > MAX_SIGN_IN_BYTES:
+                raise ProtocolError("too_large", "that request is too large")
+            try:
+                body = json.loads(await request.content.read(MAX_SIGN_IN_BYTES + 1))
+            except ValueError:
+                raise ProtocolError("bad_message", "send a JSON object") from None
+            session = await self.sign_in.session(body)
+        except ProtocolError as error:
+            status = _SIGN_IN_STATUS.get(error.code, 400)
+            return web.json_response(
+                {"ok": False, "error": error_body(error)}, status=status, headers=NO_STORE
+            )
+        return web.json_response(session.to_json(), headers=NO_STORE)
 
     async def drop_connections(self) -> None:
         """Close every open websocket with code 1001 (going away), as at shutdown."""
@@ -268,22 +348,48 @@ class WebServer:
             if last_seq is not None and (not isinstance(last_seq, int) or isinstance(last_seq, bool)):
                 raise ProtocolError("bad_message", "last_seq must be an integer or null")
             grant = self.signer.verify(token)
-            table = self.service.open_table(grant.game_id)
+            table = await self._table(grant.game_id)
+            web_part(table.row.kind)
             seat_of(grant, table.row.seats)
             if self._addresses[address] >= self.limits.per_address:
                 raise ProtocolError("too_many_connections", "too many connections from your address")
             if self.hub.connections(grant.game_id) >= self.limits.per_game:
                 raise ProtocolError("too_many_connections", "this game has too many viewers")
-        except (ProtocolError, ScrabbleError, ServiceError) as error:
+        except Exception as error:
+            if not (isinstance(error, ProtocolError | ServiceError) or is_refusal(error)):
+                raise
             if not ws.closed:
                 await ws.send_str(_reply(message_id, error=error))
                 await ws.close(code=CLOSE_HELLO, message=b"hello refused")
+            return None
+        if not table.row.status.is_open:
+            await ws.send_str(json.dumps(self.hub.ended(grant, table)))
+            await ws.close(code=CLOSE_GAME_OVER, message=b"game over")
             return None
         connection = self._connection(ws, grant)
         welcome = self.hub.join(connection, table, last_seq)
         connection.send(json.dumps(welcome))
         logger.info("game %d: a %s connected", grant.game_id, grant.role.value)
         return connection
+
+    async def _table(self, game_id: int) -> AnyTable:
+        """Game ``game_id``: an open one as it stands, or one that is over as the store keeps it.
+
+        Raises:
+            NoGameError: no such game, or one this host cannot show (another shard's, unreadable).
+        """
+        host = self.service.host
+        try:
+            return host.open_table(game_id)
+        except NoGameError:
+            try:
+                row = await host.store.game(game_id)
+                plugin = None if row is None or row.status.is_open else host.plugins.get(row.kind)
+                if row is not None and plugin is not None:
+                    return plugin.restore(row)
+            except Exception as error:  # a kept game that cannot be read is shown as gone
+                logger.warning("game %d: its record cannot be read (%s)", game_id, error)
+            raise
 
     def _connection(self, ws: web.WebSocketResponse, grant: Grant) -> Connection:
         def abort(code: int) -> None:
@@ -336,18 +442,33 @@ class WebServer:
             kind = message.get("type")
             if kind == "hello":
                 raise ProtocolError("bad_message", "hello was already sent")
-            if kind not in COMMANDS:
-                raise ProtocolError("unknown_type", f"unknown message type {echo(str(kind))}")
-            result = await run_command(self.service, connection.grant, message, self._now())
-        except (ProtocolError, ScrabbleError, ServiceError) as error:
-            connection.send(_reply(message_id, error=error))
-            if isinstance(error, ProtocolError) and error.code == "too_large":
-                connection.close(CLOSE_TOO_LARGE, "message too large")
+            result = await self._run(connection.grant, kind, message)
         except Exception as error:
-            logger.exception("game %d: a command failed", connection.grant.game_id)
-            connection.send(_reply(message_id, error=error))
+            if isinstance(error, ProtocolError | ServiceError) or is_refusal(error):
+                connection.send(_reply(message_id, error=error))
+                if isinstance(error, ProtocolError) and error.code == "too_large":
+                    connection.close(CLOSE_TOO_LARGE, "message too large")
+            else:
+                logger.exception("game %d: a command failed", connection.grant.game_id)
+                connection.send(_reply(message_id, error=error))
         else:
             connection.send(_reply(message_id, result=result))
+
+    async def _run(self, grant: Grant, kind: object, message: dict[str, Any]) -> dict[str, Any]:
+        """The result of the client command ``message`` (of type ``kind``) for ``grant``, run by the
+        web part of its game.
+
+        Raises:
+            ProtocolError: ``unknown_type``, or the part's; the game's refusal.
+        """
+        if kind == "ping":
+            return {"now": self._now()}
+        table = self.service.host.open_table(grant.game_id)
+        part = web_part(table.row.kind)
+        if kind not in part.commands:
+            raise ProtocolError("unknown_type", f"unknown message type {echo(str(kind))}")
+        commands = self.service.host.commands[table.row.kind]
+        return await part.run(commands, grant, message, self._now())
 
     def _id_of(self, frame: Any) -> Any:
         """The id of the message in ``frame``, or None if it has none or is not valid."""
@@ -393,6 +514,11 @@ class ServerLinks:
     def __init__(self, server: WebServer) -> None:
         self._server = server
 
+    @property
+    def activity(self) -> bool:
+        """Whether the board opens inside Discord, as an Activity."""
+        return self._server.activity is not None
+
     def spectator(self, game_id: int) -> str:
         """See :meth:`WebServer.link` (no seat)."""
         return self._server.link(game_id)
@@ -412,7 +538,7 @@ class ServerLinks:
 
 @contextlib.asynccontextmanager
 async def board_server(config: Config, host: Host) -> AsyncIterator[WebServer | None]:
-    """Serve the board for the Scrabble games of the bot's ``host`` while inside, if the config's ``[web]`` enables it
+    """Serve the board for the games of the bot's ``host`` while inside, if the config's ``[web]`` enables it
     (links signed with its secret, or with one kept beside the database), and put its links in the
     service's messages; None when disabled."""
     web = config.web
@@ -424,12 +550,14 @@ async def board_server(config: Config, host: Host) -> AsyncIterator[WebServer | 
         config.links_file,
     )
     server = WebServer(
-        host.commands[KIND],
+        next(iter(host.commands.values())),
         signer,
         host=web.host,
         port=web.port,
         public_url=web.public_url,
         allowed_hosts=web.allowed_hosts,
+        activity=config.activity,
+        bot_token=config.token,
     )
     await server.start()
     host.use_links(ServerLinks(server))
@@ -463,6 +591,15 @@ def nests_at_most(text: str, depth: int) -> bool:
         elif char in "]}":
             level -= 1
     return True
+
+
+_SIGN_IN_STATUS: Final = {
+    "unauthorized": 401,
+    "no_game": 404,
+    "too_large": 413,
+    "rate_limited": 429,
+    "discord_unavailable": 503,
+}
 
 
 def _reply(message_id: Any, *, result: dict[str, Any] | None = None, error: Exception | None = None) -> str:

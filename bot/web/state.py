@@ -7,11 +7,13 @@ engine's ``rack`` and an exchange shows only how many tiles were exchanged.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 from bot.games.scrabble import text
 from bot.games.scrabble.announcements import last_play_squares
+from bot.games.scrabble.board_view import Window, square_look, square_rules, view_window
 from bot.games.scrabble.table import ScrabbleTable
 from bot.host.store import GameStatus, SeatRow
 from scrabble_core.board import Board
@@ -19,6 +21,7 @@ from scrabble_core.game import ChallengeMode, Event, EventKind
 from scrabble_core.gcg import export_gcg
 from scrabble_core.move import Play
 from scrabble_core.move_words import play_in_words
+from scrabble_core.tiles import is_set_tile, letter_of, rack_tile
 from scrabble_core.variant import BLANK, Variant, get_variant
 
 __all__ = ["final_info", "game_state", "history_entry"]
@@ -49,21 +52,74 @@ def history_entries(events: Sequence[Event], board: Board, seats: Sequence[SeatR
     return [history_entry(event, board, seats) for event in events]
 
 
-def variant_info(variant: Variant) -> dict[str, Any]:
-    """The board's layout and the tile values."""
+_PROGRAM_NAMES: Final = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+"""The second character of a program square's ``P`` code in ``premiums``, by its order among them."""
+
+
+def board_window(board: Board) -> Window:
+    """The squares the page is sent: a finite board whole; of an infinite one, the squares around its
+    tiles and start that any play could reach (a rack's length more on each side, grown by blocks:
+    :func:`~bot.games.scrabble.board_view.view_window`, never cut)."""
+    margin = board.variant.rack_size
+    return view_window(board, margin=margin, least=2 * margin + 1, most=sys.maxsize)
+
+
+def variant_info(variant: Variant, window: Window) -> dict[str, Any]:
+    """The board's squares in ``window``, its program squares and set tiles, and the tile values."""
     values = {kind.letter: kind.value for kind in variant.tiles}
     values[BLANK] = 0
+    programs = [rule for rule in square_rules(variant) if rule.look.program is not None]
+    codes = {rule.square_id: f"P{_PROGRAM_NAMES[index]}" for index, rule in enumerate(programs)}
+    premiums = []
+    for row in range(window.top, window.top + window.rows):
+        line = []
+        for col in range(window.left, window.left + window.cols):
+            look = square_look(variant, (row, col))
+            if look is None:
+                line.append(HOLE)
+            elif look.program is not None:
+                line.append(codes[look.program])
+            else:
+                line.append(look.premium.value)
+        premiums.append("".join(line))
     return {
         "name": variant.name,
-        "rows": variant.rows,
-        "cols": variant.cols,
+        "infinite": variant.infinite,
+        "origin": [window.top, window.left],
+        "rows": window.rows,
+        "cols": window.cols,
         "start": list(variant.start),
         "rack_size": variant.rack_size,
-        "premiums": [
-            "".join(HOLE if premium is None else premium.value for premium in line) for line in variant.layout
-        ],
+        "premiums": premiums,
+        "programs": {
+            codes[rule.square_id]: {"label": rule.look.label, "rule": rule.words or rule.code}
+            for rule in programs
+        },
         "values": values,
+        "tile_sets": [
+            {"symbol": tile_set.symbol, "count": tile_set.count, "letters": dict(tile_set.letters)}
+            for tile_set in variant.tile_sets
+        ],
     }
+
+
+def board_info(board: Board, window: Window) -> dict[str, Any]:
+    """The tiles of ``board`` in ``window`` as the protocol's rows (a set tile as its letter) and the
+    squares holding set tiles with their set."""
+    rows, sets = [], []
+    for row in range(window.top, window.top + window.rows):
+        line = []
+        for col in range(window.left, window.left + window.cols):
+            tile = board[(row, col)]
+            if tile is None:
+                line.append("." if square_look(board.variant, (row, col)) is not None else "#")
+            elif is_set_tile(tile):
+                line.append(letter_of(tile))
+                sets.append([row, col, rack_tile(tile)])
+            else:
+                line.append(tile)
+        rows.append("".join(line))
+    return {"board": rows, "set_tiles": sets}
 
 
 def game_state(table: ScrabbleTable, seat: int | None, now: float) -> dict[str, Any]:
@@ -72,6 +128,8 @@ def game_state(table: ScrabbleTable, seat: int | None, now: float) -> dict[str, 
     row, game = table.row, table.game
     options = table.options
     variant = game.variant if game is not None else get_variant(options.variant)
+    board = game.board if game is not None else Board(variant)
+    window = board_window(board)
     players = []
     for seat_row in row.seats:
         player = game.players[seat_row.seat] if game is not None else None
@@ -89,7 +147,7 @@ def game_state(table: ScrabbleTable, seat: int | None, now: float) -> dict[str, 
     state: dict[str, Any] = {
         "game_id": row.id,
         "status": row.status.value,
-        "variant": variant_info(variant),
+        "variant": variant_info(variant, window),
         "options": {
             "challenge_mode": options.challenge_mode,
             "turn_seconds": options.turn_seconds,
@@ -101,9 +159,8 @@ def game_state(table: ScrabbleTable, seat: int | None, now: float) -> dict[str, 
         "now": now,
     }
     if game is None:
-        empty = ["".join("." if p is not None else "#" for p in line) for line in variant.layout]
+        state |= board_info(board, window)
         state |= {
-            "board": empty,
             "last_move": [],
             "current": None,
             "turn": 0,
@@ -128,8 +185,8 @@ def game_state(table: ScrabbleTable, seat: int | None, now: float) -> dict[str, 
                 "window": table.challenge_window(game) is not None and row.deadline is not None,
             }
         over = game.is_over or not row.status.is_open
+        state |= board_info(board, window)
         state |= {
-            "board": game.board.rows_text(),
             "last_move": [list(square) for square in last_play_squares(game)],
             "current": None if over else game.current,
             "turn": len(game.history),

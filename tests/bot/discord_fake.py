@@ -306,7 +306,11 @@ class FakeDiscord:
     Every request is recorded in :attr:`requests`; :meth:`wait_for` waits for one that matches.
     Messages posted to channels are stored (with their components) so tests can click their buttons.
     With ``valid_token`` set, ``GET /users/@me`` refuses any other token with a 401, as Discord does.
-    With :attr:`rate_limits` set, it enforces Discord's rate limits. A message created with a nonce
+    Its OAuth2 side is an Activity's: :meth:`authorize` gives a user's code (what the client's
+    ``authorize`` command answers the page), ``POST /oauth2/token`` exchanges a code once for an access
+    token, given the application's :attr:`client_secret`, and ``GET /users/@me`` with ``Bearer`` and
+    that token answers the user; :meth:`join_activity` puts a user in an Activity's instance, which
+    ``GET /applications/{id}/activity-instances/{instance}`` (as the bot) answers. With :attr:`rate_limits` set, it enforces Discord's rate limits. A message created with a nonce
     and ``enforce_nonce`` (discord.py sends both) is created once: the same nonce in the same channel
     returns the first message, as on Discord; if its text is another (a message Discord would swallow),
     the request is kept in :attr:`swallowed`.
@@ -339,6 +343,8 @@ class FakeDiscord:
     expired_interactions: set[str] = field(default_factory=set)
     """The ids of the interactions whose callback is answered 404 Unknown interaction (code 10062), as
     Discord answers one that was not acknowledged within 3 seconds."""
+    launch_refused: bool = False
+    """Whether Discord refuses to launch the Activity (callback type 12), as where Activities cannot run."""
     _windows: dict[str, _Window] = field(default_factory=dict)
     _nonces: dict[tuple[int, str], int] = field(default_factory=dict)
     gateway_url: str = "ws://127.0.0.1:1/"
@@ -349,6 +355,51 @@ class FakeDiscord:
     _runner: web.AppRunner | None = None
     _changed: asyncio.Condition | None = None
     port: int = 0
+    client_secret: str = "fake-client-secret-0123456789"
+    """The application's OAuth2 client secret (its client id is :attr:`application_id`)."""
+    oauth_users: dict[int, JSON] = field(default_factory=dict)
+    """The users who signed in to the application, by id."""
+    oauth_codes: dict[str, int] = field(default_factory=dict)
+    """The codes not exchanged yet, and their users."""
+    access_tokens: dict[str, int] = field(default_factory=dict)
+    """The access tokens given, and their users."""
+    activity_instances: dict[str, JSON] = field(default_factory=dict)
+    """The Activity's running instances, by id: where each runs and who is in it."""
+    _oauth_ids: itertools.count[int] = field(default_factory=lambda: itertools.count(1))
+
+    def join_activity(self, instance_id: str, channel_id: int, guild_id: int | None, user_id: int) -> None:
+        """Put user ``user_id`` in the Activity's instance ``instance_id`` of the channel (launched then,
+        if it is not running), as Discord does when a user opens the Activity there."""
+        instance = self.activity_instances.setdefault(
+            instance_id,
+            {
+                "application_id": str(self.application_id),
+                "instance_id": instance_id,
+                "launch_id": str(self.next_id()),
+                "location": {
+                    "id": f"gc-{guild_id}-{channel_id}",
+                    "kind": "gc",
+                    "channel_id": str(channel_id),
+                    "guild_id": None if guild_id is None else str(guild_id),
+                },
+                "users": [],
+            },
+        )
+        if str(user_id) not in instance["users"]:
+            instance["users"].append(str(user_id))
+
+    def authorize(self, user_id: int, name: str) -> str:
+        """A new OAuth2 code of user ``user_id`` for the application (scope ``identify``), as Discord's
+        client gives an Activity that runs the SDK's ``authorize``."""
+        self.oauth_users[user_id] = user_payload(user_id, name)
+        code = hashlib.sha256(f"code{next(self._oauth_ids)}".encode()).hexdigest()[:30]
+        self.oauth_codes[code] = user_id
+        return code
+
+    def access_token_of(self, user_id: int) -> str | None:
+        """The newest access token given to user ``user_id``."""
+        tokens = [token for token, owner in self.access_tokens.items() if owner == user_id]
+        return tokens[-1] if tokens else None
 
     @property
     def api_base(self) -> str:
@@ -371,6 +422,8 @@ class FakeDiscord:
         routes = [
             web.get("/users/@me", self._get_me),
             web.get("/oauth2/applications/@me", self._get_application),
+            web.post("/oauth2/token", self._oauth_token),
+            web.get("/applications/{app_id}/activity-instances/{instance_id}", self._get_activity_instance),
             web.get("/gateway/bot", self._get_gateway),
             web.put("/applications/{app_id}/commands", self._put_commands),
             web.put("/applications/{app_id}/guilds/{guild_id}/commands", self._put_commands),
@@ -527,6 +580,8 @@ class FakeDiscord:
                     files.append(RecordedFile(name, filename, data))
                 elif name == "payload_json":
                     payload = json.loads(data)
+        elif content_type.startswith("application/x-www-form-urlencoded"):
+            payload = dict(await request.post())
         elif request.can_read_body:
             raw = await request.read()
             payload = json.loads(raw) if raw else None
@@ -640,8 +695,41 @@ class FakeDiscord:
 
     # -- handlers ------------------------------------------------------------------------------------
 
+    async def _oauth_token(self, request: web.Request) -> web.Response:
+        """Discord's token endpoint for the authorization-code grant: a code is exchanged once."""
+        form = self._recorded(request).json or {}
+        if (
+            form.get("client_id") != str(self.application_id)
+            or form.get("client_secret") != self.client_secret
+        ):
+            return _json({"error": "invalid_client"}, status=401)
+        if form.get("grant_type") != "authorization_code":
+            return _json({"error": "unsupported_grant_type"}, status=400)
+        user_id = self.oauth_codes.pop(str(form.get("code")), None)
+        if user_id is None:
+            return _json(
+                {"error": "invalid_grant", "error_description": 'Invalid "code" in request.'}, status=400
+            )
+        token = hashlib.sha256(f"token{next(self._oauth_ids)}".encode()).hexdigest()[:30]
+        self.access_tokens[token] = user_id
+        grant = {"access_token": token, "token_type": "Bearer", "expires_in": 604800, "scope": "identify"}
+        return _json(grant | {"refresh_token": token[::-1]})
+
+    async def _get_activity_instance(self, request: web.Request) -> web.Response:
+        if not request.headers.get("Authorization", "").startswith("Bot "):
+            return _json({"message": "401: Unauthorized", "code": 0}, status=401)
+        instance = self.activity_instances.get(request.match_info["instance_id"])
+        if instance is None or request.match_info["app_id"] != str(self.application_id):
+            return _json({"message": "Unknown Activity Instance", "code": 10000}, status=404)
+        return _json(instance)
+
     async def _get_me(self, request: web.Request) -> web.Response:
         authorization = request.headers.get("Authorization", "")
+        if authorization.startswith("Bearer "):
+            user_id = self.access_tokens.get(authorization.removeprefix("Bearer "))
+            if user_id is None:
+                return _json({"message": "401: Unauthorized", "code": 0}, status=401)
+            return _json(self.oauth_users[user_id])
         if authorization in ("", "Bot ") or (self.valid_token and authorization != f"Bot {self.valid_token}"):
             return _json({"message": "401: Unauthorized", "code": 0}, status=401)
         me = self.bot_user | {"verified": True, "mfa_enabled": False, "email": None, "locale": "en-US"}
@@ -715,6 +803,10 @@ class FakeDiscord:
             "response_message_ephemeral": bool(data.get("flags", 0) & EPHEMERAL),
         }
         result: JSON = {"interaction": interaction}
+        if kind == 12 and self.launch_refused:
+            return _json({"message": "Cannot launch an activity here", "code": 50035}, status=400)
+        if kind == 12:
+            result["resource"] = {"type": kind, "activity_instance": {"id": f"i-{self.next_id()}"}}
         if kind in (4, 5):
             message = self._message(0, recorded)
             self.messages[int(message["id"])] = message

@@ -10,7 +10,7 @@ import asyncio
 import heapq
 import itertools
 import sqlite3
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -58,12 +58,18 @@ and tests that use them find who is on turn (:func:`on_turn`)."""
 
 
 class FakeClock:
-    """A clock that moves only when told to: :meth:`advance` wakes the sleepers whose time came."""
+    """A clock that moves only when told to: :meth:`advance` wakes the sleepers whose time came, and
+    after each waits for what it woke (:attr:`settle`) before it moves on."""
 
     def __init__(self, now: float = START_TIME) -> None:
         self._now = now
         self._sleepers: list[tuple[float, int, asyncio.Future[None]]] = []
         self._order = itertools.count()
+        self._slept = asyncio.Event()
+        self.settle: Callable[[], Awaitable[None]] | None = None
+        """What :meth:`advance` awaits after waking a sleeper, until it is over or something sleeps on
+        this clock again: the host's timer actions (they save in the store's thread, in real time, may
+        arm the next timer, or sleep before retrying a save)."""
 
     def now(self) -> float:
         return self._now
@@ -74,21 +80,38 @@ class FakeClock:
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         heapq.heappush(self._sleepers, (self._now + seconds, next(self._order), future))
+        self._slept.set()
         await future
 
     async def advance(self, seconds: float) -> None:
-        """Move time forward, waking sleepers in order and letting them run."""
+        """Move time forward, waking sleepers in order and letting what each woke run (:attr:`settle`).
+        Tasks started just before (a timer armed by the last command) begin their sleep first."""
+        for _ in range(5):
+            await asyncio.sleep(0)
         target = self._now + seconds
         while self._sleepers and self._sleepers[0][0] <= target:
             wake, _, future = heapq.heappop(self._sleepers)
             self._now = max(self._now, wake)
+            self._slept.clear()
             if not future.done():
                 future.set_result(None)
             for _ in range(5):
                 await asyncio.sleep(0)
+            await self._settled()
         self._now = target
         for _ in range(5):
             await asyncio.sleep(0)
+
+    async def _settled(self) -> None:
+        """Wait until :attr:`settle` is over or something sleeps on this clock (since the last wake)."""
+        if self.settle is None or self._slept.is_set():
+            return
+        waits = [asyncio.ensure_future(self.settle()), asyncio.ensure_future(self._slept.wait())]
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for wait in waits:
+                wait.cancel()
 
 
 @dataclass
@@ -281,7 +304,8 @@ async def games_host(
 ) -> Host:
     """A host over ``store`` with the built-in games and these stand-ins (Scrabble's ``lexicon``, ``ai``,
     ``advisor`` and ``renderer``, by default :class:`QuickRenderer`; Go's AI, by default the built-in
-    one in a thread, and board renderer), as the bot builds it (:func:`bot.host.setup.build_host`)."""
+    one in a thread, and board renderer), as the bot builds it (:func:`bot.host.setup.build_host`). A
+    :class:`FakeClock` settles on the host's timer actions (:attr:`FakeClock.settle`)."""
     scrabble: dict[str, object] = {"lexicon": lexicon, "ai": ai, "advisor": advisor}
     scrabble["renderer"] = renderer or QuickRenderer()
     go: dict[str, object] = {"ai": go_ai or ThreadGoAi(0.2, "builtin")}
@@ -289,7 +313,10 @@ async def games_host(
         go["renderer"] = go_renderer
     if new_seed is not None:
         scrabble["new_seed"] = go["new_seed"] = new_seed
-    return await build_host(config, store, notifier, clock=clock, options={"scrabble": scrabble, "go": go})
+    host = await build_host(config, store, notifier, clock=clock, options={"scrabble": scrabble, "go": go})
+    if isinstance(clock, FakeClock):
+        clock.settle = host.timer_actions_done
+    return host
 
 
 def make_config(**turn: object) -> Config:

@@ -15,7 +15,8 @@ from service_fakes import ALICE, CHANNEL, open_harness, started_game
 from bot.games.scrabble.advisor import GeneratorAdvisor, expert_suggestions, suggestions, view_suggestions
 from bot.games.scrabble.ai_turns import ScrabblePool
 from bot.host.ai.executor import AiExecutor, WorkerConfig
-from scrabble_core.ai import DEFAULT_BUDGET, Level, choose_move, seat_view
+from scrabble_core.ai import DEFAULT_BUDGET, Level, SeatView, choose_move, seat_view
+from scrabble_core.board import Board
 from scrabble_core.game import Game
 from scrabble_core.hints import hints
 from scrabble_core.lexicon import Lexicon
@@ -143,8 +144,20 @@ def test_an_expert_hint_leads_with_the_experts_own_move(enable_lexicon: Lexicon)
             )
         assert found[1:] == [s for s in by_score if s[0] != found[0][0]][:2]
         kinds.append(type(expert).__name__ if found[0] != by_score[0] else "top score")
-    # seeded: the expert's choice is not the highest-scoring play but at two turns (twice an exchange)
-    assert kinds == ["Play", "Exchange", "Play", "Exchange", "top score", "top score", "Play", "Play"]
+    # seeded: the expert's choice is not the highest-scoring play at six turns (one an exchange)
+    assert kinds == ["Play", "top score", "Play", "Exchange", "Play", "Play", "Play", "top score"]
+    # a rack with no play on an empty board: the expert exchanges, and the hint says so
+    view = SeatView(
+        get_variant("standard"), Board(get_variant("standard")), "IIUUVVW", "AEINRST" * 3, 40, (0, 0), 0
+    )
+    expert = choose_move(view, generator, Level.EXPERT, random.Random(0), budget=DEFAULT_BUDGET)
+    assert isinstance(expert, Exchange)
+    kept = Counter(view.rack) - Counter(expert.tiles)
+    assert expert_suggestions(generator, view.to_dict(), 3, None, 0)[0] == (
+        f"exchange {expert.tiles}",
+        0,
+        "".join(sorted(kept.elements())),
+    )
 
 
 async def test_expert_hints_are_searched_in_the_workers_within_their_time(
@@ -162,5 +175,31 @@ async def test_expert_hints_are_searched_in_the_workers_within_their_time(
     assert [(s.move, s.score, s.leave) for s in found[1:]] == [s for s in by_score if s[0] != found[0].move][
         :2
     ]
-    first = parse_player_play(found[0].move, game.board, game.players[seat].rack)
-    check_play(game.board, first, rack=game.players[seat].rack, lexicon=enable_lexicon)
+    rack = game.players[seat].rack
+    if found[0].move.startswith("exchange "):  # a search cut short (a loaded machine) may end on one
+        tiles = Counter(found[0].move.removeprefix("exchange "))
+        assert not tiles - Counter(rack)
+        assert (found[0].score, Counter(found[0].leave)) == (0, Counter(rack) - tiles)
+    else:
+        first = parse_player_play(found[0].move, game.board, rack)
+        check_play(game.board, first, rack=rack, lexicon=enable_lexicon)
+
+
+def test_hints_on_an_infinite_board_name_their_squares_signed(enable_lexicon: Lexicon) -> None:
+    """Each hint, the expert's move first, reads back as the play it names: ``0,0 down`` (never
+    ``A1``) even where a square also has a letter and a number."""
+    game = Game(get_variant("infinite"), ["a", "b"], rng=random.Random(3), lexicon=enable_lexicon)
+    generator = load_move_generator(enable_lexicon)
+    view = seat_view(game, 0)
+    found = expert_suggestions(generator, view.to_dict(), 5, None, 1)
+    found = [
+        *(hint for hint in found if not hint[0].startswith(("exchange", "pass"))),
+        *suggestions(game.board, view.rack, generator, 40),
+    ]
+    starts = {text.split(" ")[0] for text, _, _ in found}
+    assert "0,0" in starts  # a square also named A1 on a finite board
+    for text, score, _ in found:
+        play = parse_player_play(text, game.board, view.rack)
+        assert check_play(game.board, play, rack=view.rack).total == score
+        assert text == player_notation(play, game.variant)
+        assert " across " in text or " down " in text

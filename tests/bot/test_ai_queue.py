@@ -31,6 +31,7 @@ from bot.games.go.ai_turns import QueueGoAi, ThreadGoAi
 from bot.games.go.engines import Level as GoLevel
 from bot.games.scrabble.ai_turns import QueueAiPlayer, ScrabblePool, ScrabbleQueue
 from bot.games.scrabble.commands import NewGame, ScrabbleCommands
+from bot.games.scrabble.settings import ScrabbleSettings
 from bot.host.ai.executor import AiExecutor, WorkerConfig
 from bot.host.ai.queue import AiJobQueue
 from bot.host.ai.worker import APPLICATION_NAME, claim_job, finish_job
@@ -232,7 +233,8 @@ async def test_a_games_ai_turns_go_through_the_queue_to_a_worker(
     url: str, start_worker: object, enable_lexicon: Lexicon, generator: MoveGenerator
 ) -> None:
     start_worker("w1")  # type: ignore[operator]
-    config = Config(database=url, ai_queue="postgresql", ai_workers=1, challenge_window_seconds=0)
+    no_window = ScrabbleSettings(challenge_window_seconds=0)
+    config = Config(database=url, ai_queue="postgresql", ai_workers=1, games={"scrabble": no_window})
     async with host_parts(config) as parts:
         settings = {"lexicon": enable_lexicon, "generator": generator, "renderer": QuickRenderer()}
         host = await parts.host(RecordingNotifier(), {"scrabble": settings})

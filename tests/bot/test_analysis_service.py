@@ -54,8 +54,11 @@ def expected(lexicon: Lexicon, generator: MoveGenerator, game_id: int) -> GameAn
 
 
 async def test_the_analysis_runs_turn_by_turn_in_the_pool_shows_progress_and_is_stored(
-    harness: Harness, enable_lexicon: Lexicon, generator: MoveGenerator
+    harness: Harness, enable_lexicon: Lexicon, generator: MoveGenerator, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # The exact figures below are those of a search that runs to its end; a loaded machine would cut
+    # the turns' searches at the bot's budget, so the test gives them all the time they need.
+    monkeypatch.setattr("bot.games.scrabble.analysis.MOVE_BUDGET", MOVE_TIMEOUT)
     game_id = await finished(harness, enable_lexicon)
     pool = InlinePool(generator)
     harness.svc.use_pool(pool, render_loss_chart)

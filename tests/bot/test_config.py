@@ -1,18 +1,25 @@
-"""Loading the bot's configuration: defaults, the example file, errors naming the key, the token."""
+"""Loading the bot's configuration: defaults, the example file and a file of the layout before each game had
+a table of its own, each registered game's settings, errors naming the key, the token."""
 
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
 
 from bot.config import Config, ConfigError, TimeoutAction, TurnConfig, load_config
+from bot.games.go.settings import GoSettings
+from bot.games.scrabble.settings import ScrabbleSettings, scrabble_settings
 from scrabble_core.ai import Level
 from scrabble_core.game import ChallengeMode
 from scrabble_core.variant import assets_dir
 
 EXAMPLE = Path(__file__).parents[2] / "config.example.toml"
+BEFORE_GAME_TABLES = Path(__file__).parent / "configs" / "before-game-tables.toml"
+"""The example file as it was before each game had a table of its own (Scrabble's settings at the top, in
+``[game]`` and in ``[ai]``)."""
 
 
 def write(tmp_path: Path, text: str) -> Path:
@@ -28,6 +35,48 @@ def test_no_file_gives_the_defaults() -> None:
 def test_the_example_documents_the_defaults() -> None:
     config = load_config(EXAMPLE, {})
     assert config == Config(database=EXAMPLE.parent / "scrabble.sqlite3")
+
+
+def test_a_file_of_the_layout_before_game_tables_still_reads() -> None:
+    config = load_config(BEFORE_GAME_TABLES, {})
+    assert config == Config(database=BEFORE_GAME_TABLES.parent / "scrabble.sqlite3")
+    assert scrabble_settings(config) == ScrabbleSettings()
+
+
+def test_each_game_reads_its_own_table(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        """
+[ai]
+turn_timeout = 2.5
+[scrabble]
+lexicon = "words.txt"
+variant = "super"
+challenge_mode = "double"
+hints_per_player = 0
+challenge_window_seconds = 30
+ai_level = "hard"
+expert_seconds = 2.0
+expert_hints = true
+[go]
+engine = "builtin"
+""",
+    )
+    scrabble = ScrabbleSettings(
+        lexicon="words.txt",
+        variant="super",
+        challenge_mode=ChallengeMode.DOUBLE,
+        hints_per_player=0,
+        challenge_window_seconds=30,
+        ai_level=Level.HARD,
+        ai_expert_seconds=2.0,
+        ai_expert_hints=True,
+    )
+    config = load_config(path, {})
+    games = {"scrabble": scrabble, "go": GoSettings("builtin")}
+    assert config == Config(database=tmp_path / "scrabble.sqlite3", ai_turn_timeout=2.5, games=games)
+    assert config.settings("go") == GoSettings("builtin")
+    assert Config().settings("go") == GoSettings("auto")
 
 
 def test_every_setting_is_read(tmp_path: Path) -> None:
@@ -56,21 +105,24 @@ reminder_left = 0.5
 max_timeouts = 0
 """,
     )
-    assert load_config(path, {}) == Config(
-        database=Path("/data/games.db"),
+    scrabble = ScrabbleSettings(
         lexicon="words.txt",
         variant="super",
         challenge_mode=ChallengeMode.DOUBLE,
         hints_per_player=0,
         challenge_window_seconds=30,
         ai_level=Level.HARD,
-        ai_turn_timeout=2.5,
         ai_expert_seconds=2.0,
         ai_expert_hints=True,
+    )
+    assert load_config(path, {}) == Config(
+        database=Path("/data/games.db"),
+        ai_turn_timeout=2.5,
         ai_workers=3,
         turn=TurnConfig(600, TimeoutAction.FORFEIT, 0.5, 0),
         dev_guild_id=1234,
         log_level="DEBUG",
+        games={"scrabble": scrabble},
     )
 
 
@@ -80,7 +132,11 @@ max_timeouts = 0
         ("colour = 1", r"config\.toml: colour: unknown setting"),
         ("[game]\nvariants = 'standard'", r"game\.variants: unknown setting"),
         ("game = 3", r"game: must be a table"),
-        ("[game]\nvariant = 'chess'", r"game\.variant: no variant 'chess' \(known: standard, super\)$"),
+        (
+            "[game]\nvariant = 'chess'",
+            r"game\.variant: no variant 'chess' "
+            r"\(known: standard, super, diamond, infinite, letter-sets, standard-program\)$",
+        ),
         (
             "[game]\nvariant_files = 'a.toml'",
             r"game\.variant_files: must be a list of strings, not 'a.toml'$",
@@ -109,6 +165,23 @@ max_timeouts = 0
         ("[turn]\non_expiry = 'explode'", r"turn\.on_expiry: must be one of pass, forfeit"),
         ("[turn]\nreminder_left = 1.0", r"turn\.reminder_left: must be between 0\.0 and 0\.9"),
         ("log_level = 'LOUD'", r"log_level: must be one of DEBUG"),
+        (
+            "[scrabble]\nvariant = 'chess'",
+            r"scrabble\.variant: no variant 'chess' "
+            r"\(known: standard, super, diamond, infinite, letter-sets, standard-program\)$",
+        ),
+        ("[scrabble]\ncolour = 1", r"scrabble\.colour: unknown setting \(known: ai_level, challenge_mode,"),
+        ("[scrabble]\nexpert_seconds = 12", r"scrabble\.expert_seconds: must be at most ai\.turn_timeout"),
+        ("[go]\nengine = 'katago'", r"go\.engine: must be one of auto, gnugo, builtin, not 'katago'$"),
+        ("go = 1", r"go: must be a table"),
+        (
+            "lexicon = 'a.txt'\n[scrabble]\nlexicon = 'b.txt'",
+            r"config\.toml: lexicon: set twice: scrabble\.lexicon is the same setting$",
+        ),
+        (
+            "[game]\nvariant = 'super'\n[scrabble]\nvariant = 'super'",
+            r"game\.variant: set twice: scrabble\.variant is the same setting$",
+        ),
         ("database = 5", r"database: must be a string, not 5"),
         ("dev_guild_id = -3", r"dev_guild_id: must be between 0"),
         ("token = = 1", r"config\.toml: not valid TOML"),
@@ -121,12 +194,20 @@ def test_bad_settings_are_named(tmp_path: Path, text: str, message: str) -> None
 
 def test_expert_is_the_default_level_and_thinks_less_than_the_turn_timeout(tmp_path: Path) -> None:
     config = load_config(None, {})
-    assert (config.ai_level, config.ai_expert_seconds, config.ai_turn_timeout) == (Level.EXPERT, 3.0, 10.0)
-    assert config.ai_expert_hints is False
+    scrabble = scrabble_settings(config)
+    assert (scrabble.ai_level, scrabble.ai_expert_seconds, config.ai_turn_timeout) == (
+        Level.EXPERT,
+        3.0,
+        10.0,
+    )
+    assert scrabble.ai_expert_hints is False
     assert (config.ai_workers, config.ai_worker_count()) == (0, os.cpu_count())
     assert load_config(write(tmp_path, "[ai]\nworkers = 2"), {}).ai_worker_count() == 2
     short = load_config(write(tmp_path, "[ai]\nturn_timeout = 1.5"), {})
-    assert (short.ai_turn_timeout, short.ai_expert_seconds) == (1.5, 1.5)  # the default, cut to the timeout
+    assert (short.ai_turn_timeout, scrabble_settings(short).ai_expert_seconds) == (
+        1.5,
+        1.5,
+    )  # cut to the timeout
 
 
 def test_missing_file(tmp_path: Path) -> None:
@@ -155,8 +236,8 @@ def test_variant_files_add_variants_named_in_them(tmp_path: Path) -> None:
     (tmp_path / "boards" / "club.toml").write_text(standard.replace('name = "standard"', 'name = "club"'))
     path = write(tmp_path, '[game]\nvariant = "club"\nvariant_files = ["boards/club.toml"]\n')
     config = load_config(path, {})
-    assert config.variant_files == (tmp_path / "boards" / "club.toml",)
-    assert config.variant == "club"
+    assert scrabble_settings(config).variant_files == (tmp_path / "boards" / "club.toml",)
+    assert scrabble_settings(config).variant == "club"
     taken = write(tmp_path, f'[game]\nvariant_files = ["{assets_dir() / "variants" / "super.toml"}"]\n')
     with pytest.raises(
         ConfigError, match=r"game\.variant_files: .*super\.toml: name: a variant is already named 'super'$"
@@ -175,3 +256,48 @@ def test_the_web_servers_allowed_hosts(tmp_path: Path) -> None:
             ConfigError, match=r"^.*web\.allowed_hosts: .* is not a host name or address \(no port\)$"
         ):
             load_config(write(tmp_path, f"[web]\nallowed_hosts = [{bad!r}]\n"), {})
+
+
+ACTIVITY = '[web]\nenabled = true\n[activity]\nclient_id = "900000000000000001"\n'
+
+
+def test_the_activitys_client_id_and_secret(tmp_path: Path) -> None:
+    assert load_config(None, {}).activity is None
+    config = load_config(write(tmp_path, ACTIVITY + 'client_secret = "from-the-file"\n'), {})
+    assert config.activity is not None
+    assert (config.activity.client_id, config.activity.client_secret) == (900000000000000001, "from-the-file")
+    assert config.activity.api == "https://discord.com/api/v10"
+    assert config.activity.proxy_host == "900000000000000001.discordsays.com"
+    assert "from-the-file" not in repr(config)
+    from_env = load_config(write(tmp_path, ACTIVITY), {"DISCORD_CLIENT_SECRET": " from-the-env "})
+    assert from_env.activity is not None and from_env.activity.client_secret == "from-the-env"
+
+
+@pytest.mark.parametrize(
+    ("text", "refusal"),
+    [
+        (
+            ACTIVITY,
+            r"activity\.client_secret: must be set \(or \$DISCORD_CLIENT_SECRET\) with activity\.client_id",
+        ),
+        (
+            '[activity]\nclient_secret = "s"\n',
+            r"activity\.client_id: must be set with activity\.client_secret",
+        ),
+        (
+            '[web]\nenabled = true\n[activity]\nclient_id = "my-app"\nclient_secret = "s"\n',
+            r"activity\.client_id: must be the application's id \(its digits, from the portal\)",
+        ),
+        (
+            '[activity]\nclient_id = "900000000000000001"\nclient_secret = "s"\n',
+            r"activity\.client_id: the Activity is the web board's page: set web\.enabled = true",
+        ),
+        (
+            '[activity]\nclient_ids = "1"\n',
+            r"activity\.client_ids: unknown setting \(known: client_id, client_secret\)",
+        ),
+    ],
+)
+def test_a_wrong_activity_setting_is_refused(tmp_path: Path, text: str, refusal: str) -> None:
+    with pytest.raises(ConfigError, match=rf"^{re.escape(str(tmp_path))}/config\.toml: {refusal}$"):
+        load_config(write(tmp_path, text), {})

@@ -15,17 +15,17 @@ from bot.config import Config
 from bot.console.terminal import Terminal
 from bot.games.scrabble.console.app import GUILD
 from bot.games.scrabble.console.cli import parse_args, play
-from bot.games.scrabble.console.commands import CommandError, parse_command
+from bot.games.scrabble.console.commands import Command, CommandError, Verb, parse_command
 from bot.host.store import Store
 from scrabble_core import variant as variant_module
 from scrabble_core.gcg import parse_gcg, replay
 from scrabble_core.lexicon import Lexicon
-from scrabble_core.variant import get_variant
+from scrabble_core.variant import example_variant_names, example_variants_dir, get_variant
 
 Player = Callable[[str, str], str]
 """A scripted player: the answer to a prompt, given the prompt and everything shown so far."""
 
-_HINT = re.compile(r"^1\. (\S+ \S+): \d+ points", re.MULTILINE)
+_HINT = re.compile(r"^1\. (.+?): \d+ points", re.MULTILINE)
 _MAX_LINES = 600
 
 
@@ -123,7 +123,8 @@ async def test_a_full_game_against_the_ai(tmp_path: Path, enable_lexicon: Lexico
     assert code == 0
     assert "Game over: " in output
     assert "The final board:" in output
-    assert "<@" not in output and "<#" not in output
+    for discord in ("<@", "<#", "/scrabble", "Join", "button", "DM"):
+        assert discord not in output  # the lobby's and the channel's wording are Discord's
     assert "attached" not in output  # Discord's wording: the console says where the file is
     records = list(tmp_path.glob("game-*.gcg"))
     assert len(records) == 1
@@ -272,19 +273,18 @@ def test_resume_takes_no_game_options(options: list[str], capsys: pytest.Capture
 
 
 @pytest.mark.usefixtures("cache")
+async def one_play_on(db: Path, variant: str) -> tuple[int, Script]:
+    """A new game of Ann against the AI on ``variant``: Ann plays her best hint, asks for the board
+    and quits."""
+    return await run(db, hint_player(then=["board", "quit"]), "--players", "Ann", "--variant", variant)
+
+
 async def test_a_variant_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(variant_module.VARIANTS, "_added", {})
     standard = (variant_module.assets_dir() / "variants" / "standard.toml").read_text()
     board = tmp_path / "my board.toml"
     board.write_text(standard.replace('name = "standard"', 'name = "homemade"'))
-    code, script = await run(
-        tmp_path / "c.sqlite3",
-        hint_player(then=["board", "quit"]),
-        "--players",
-        "Ann",
-        "--variant",
-        str(board),
-    )
+    code, script = await one_play_on(tmp_path / "c.sqlite3", str(board))
     assert code == 0
     assert "Game 1: Ann vs AI (greedy). Homemade board" in script.output
     assert re.search(r"^Ann played \S+ at \S+ \((?:across|down)\) for \d+", script.output, re.MULTILINE)
@@ -298,13 +298,68 @@ async def test_a_variant_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     assert "CAT is in ENABLE." in script.output
 
 
+@pytest.mark.usefixtures("cache")
+@pytest.mark.parametrize("name", example_variant_names())
+async def test_every_example_variant_file_plays(name: str, tmp_path: Path) -> None:
+    """``--variant FILE.toml`` with each example: a play each way, the board shown after it."""
+    code, script = await one_play_on(tmp_path / "c.sqlite3", str(example_variants_dir() / f"{name}.toml"))
+    output = script.output
+    assert code == 0
+    players = r"(Ann vs AI \(greedy\)|AI \(greedy\) vs Ann)"
+    assert re.search(rf"^Game 1: {players}\. {name.capitalize()} board", output, re.MULTILINE)
+    assert re.search(r"^Ann played \S+ \S+ for \d+", output, re.MULTILINE)
+    assert re.search(r"^AI played \S+ \S+ for \d+", output, re.MULTILINE)
+    header = r"^ +-?\d+ +-?\d+ " if name == "infinite" else r"^ +A +B "
+    columns = re.findall(header, output, re.MULTILINE)
+    assert len(columns) >= 6  # the board before the first play, after the AI's and on asking, each framed
+
+
+@pytest.mark.usefixtures("cache")
+async def test_an_infinite_board_takes_signed_coordinates_at_the_prompt(tmp_path: Path) -> None:
+    """The hint's play (in the long form, ``-4,0 across FOLDS``) typed with no direction, refused with
+    the notation named, then typed as ``(-4, 0) a folds``; the example chosen by name."""
+
+    def player(prompt: str, output: str) -> str:
+        if "Ann played" in output:
+            raise EOFError
+        found = re.findall(r"^1\. (-?\d+),(-?\d+) (across|down) (\S+):", output, re.MULTILINE)
+        if not found:
+            return "hint"
+        x, y, direction, word = found[-1]
+        if "names no direction" not in output:
+            return f"{x},{y} {word}"
+        return f"({x}, {y}) {direction[0]} {word.lower()}"
+
+    code, script = await run(tmp_path / "c.sqlite3", player, "--players", "Ann", "--variant", "infinite")
+    output = script.output
+    assert code == 0
+    assert "names no direction: add across or down, e.g." in output
+    assert re.search(r"^Ann played -?\d+,-?\d+[ad] \S+ for \d+", output, re.MULTILINE)
+
+
+@pytest.mark.parametrize(
+    ("line", "move"),
+    [
+        ("-3,5 across QUIZ", "-3,5 across QUIZ"),
+        ("(2, -1) down quiz", "(2, -1) down quiz"),
+        ("0,0d QUIZ", "0,0d QUIZ"),
+        ("+4 ,0 a QU[1E]Z", "+4 ,0 a QU[1E]Z"),
+        ("8H QUIZ", "8H QUIZ"),
+        ("play -3,5 across QUIZ", "-3,5 across QUIZ"),
+    ],
+)
+def test_a_line_that_starts_with_a_coordinate_is_a_play(line: str, move: str) -> None:
+    assert parse_command(line) == Command(Verb.PLAY, move)
+
+
 @pytest.mark.parametrize(
     ("variant", "error"),
     [
         ("nowhere.toml", "nowhere.toml: (file): no such file"),
         (
             "bogus" * 100,
-            "--variant: no variant 'bogusbogusbogusbogusbogusbogusbogusbogu…': choose standard or super",
+            "--variant: no variant 'bogusbogusbogusbogusbogusbogusbogusbogu…': choose one of standard, super, diamond, "
+            "infinite, letter-sets, standard-program, or give a variant file (FILE.toml)",
         ),
     ],
 )

@@ -9,6 +9,7 @@ import pytest
 from bot.console.terminal_board import Style, draw_board, draw_header, draw_rack, draw_scores, legend
 from bot.games.scrabble.images import BoardHeader, PlayerLine
 from scrabble_core.board import Board
+from scrabble_core.tiles import set_tile
 from scrabble_core.variant import get_variant, variant_from_dict
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -115,3 +116,64 @@ def test_the_legend_explains_every_premium_of_the_board() -> None:
         "DW double word, TL triple letter, * start, # no square; a lowercase tile is a blank (0 points); "
         "> marks the tiles of the last move."
     )
+
+
+def test_an_infinite_board_is_drawn_as_its_window_with_signed_coordinates() -> None:
+    variant = get_variant("infinite")
+    board = Board(variant)
+    board.place([((0, col), tile) for col, tile in zip(range(-2, 2), "QUiZ", strict=True)])  # -2,0 across
+    text = draw_board(board, {(0, -2), (0, -1)}, Style.PLAIN)
+    lines = text.splitlines()
+    assert len(lines) == 11 + 2
+    assert lines[0].split() == [str(x) for x in range(-5, 6)] == lines[-1].split()  # x from -5 to 5
+    assert lines[1].split() == ["-5", *["."] * 11, "-5"]
+    assert lines[2].split() == ["-4", ".", "TW", ".", ".", ".", "TL", ".", ".", ".", "TW", ".", "-4"]
+    assert lines[6] == " 0  .   TL  .  >Q10>U1  i   Z10 .   .   TL  .   0"
+    assert len({line.rindex(" ") for line in lines[1:-1]}) == 1
+    rich = _ANSI.sub("", draw_board(board, (), Style.RICH)).splitlines()
+    assert rich[0].split() == lines[0].split()
+    assert "Q₁₀" in rich[6]
+
+
+def test_long_signed_column_labels_are_written_downwards() -> None:
+    board = Board(get_variant("infinite"))
+    board.place([((0, col), "A") for col in range(996, 1000)])  # far from 0,0: cut to 48 columns
+    lines = draw_board(board, [(0, 996)], Style.PLAIN).splitlines()
+    header = lines[:4]
+    assert header == lines[-4:]
+    labels = ["".join(line[4 + 4 * index : 5 + 4 * index] for line in header).strip() for index in range(48)]
+    assert labels == [str(x) for x in range(956, 1004)]
+    assert lines[4].split()[0] == "-5"
+    assert ">A1  A1  A1  A1  DW" in lines[9]
+
+
+def test_program_squares_set_tiles_and_their_legend() -> None:
+    diamond, sets = get_variant("diamond"), get_variant("letter-sets")
+    lines = draw_board(Board(diamond), (), Style.PLAIN).splitlines()
+    assert lines[7].split()[1:-1] == [
+        "#",
+        ".",
+        "DL",
+        ".",
+        ".",
+        ".",
+        "P4",
+        ".",
+        "P4",
+        ".",
+        ".",
+        ".",
+        "DL",
+        ".",
+        "#",
+    ]
+    assert "; P4 (square 4): 0 = if (isVowel(charValue(_pos_))) then" in legend(diamond, Style.PLAIN)
+    board = Board(sets)
+    board.place([((7, 7), set_tile("3", "Z")), ((7, 8), "A")])
+    row = draw_board(board, (), Style.PLAIN).splitlines()[8]
+    assert "+Z10 A1 " in row
+    assert "a set tile shows the letter played as, after a +" in legend(sets, Style.PLAIN)
+    rich = draw_board(board, {(7, 8)}, Style.RICH)
+    assert any(cell.strip() == "Z₁₀" for _, _, cell in _CELL_COLOURS.findall(rich))
+    assert draw_rack("A13?", sets, Style.PLAIN) == "A1 1[AE]1 3[SZ]1/10 ?"
+    assert _ANSI.sub("", draw_rack("3", sets, Style.RICH)) == " 3[SZ]₁/₁₀ "

@@ -44,6 +44,7 @@ from bot.games.scrabble.advisor import GeneratorAdvisor
 from bot.games.scrabble.buttons import ScrabbleButton as Button
 from bot.games.scrabble.commands import ScrabbleCommands
 from bot.games.scrabble.rules import TOPICS
+from bot.games.scrabble.settings import ScrabbleSettings
 from bot.host.errors import NoGameError
 from bot.host.messages import Attachment, Message
 from scrabble_core.ai import Level, choose_move, seat_view
@@ -175,6 +176,8 @@ SEAT_LINK = re.compile(r"#t=[0-9]+\.[pb][0-9]")
 
 class StubLinks:
     """Board links shaped like the web server's (:class:`bot.web.server.ServerLinks`)."""
+
+    activity = False
 
     def spectator(self, game_id: int) -> str:
         return f"https://board.example/game#t={game_id}.s.0.{'s' * 22}"
@@ -624,6 +627,47 @@ async def test_play_modal_from_the_button(harness: BotHarness) -> None:
     followup = await answered_at_once(harness, submit)
     assert followup.content.startswith("You played ")
     assert harness.service.game(channel(harness)).current == 1
+
+
+async def open_play_form(h: BotHarness, user_id: int) -> tuple[str, str]:
+    """Click Play as ``user_id``: the custom id of the form it opens and its move's placeholder."""
+    gid = game_id(h)
+    message = h.fake.last_with_button(channel(h), f"scrabble:play:{gid}")
+    opened = await h.ack(h.payloads.component(message, f"scrabble:play:{gid}", user_id=user_id))
+    assert opened.json["type"] == MODAL
+    (row,) = opened.json["data"]["components"]
+    return opened.json["data"]["custom_id"], row["components"][0]["placeholder"]
+
+
+async def test_an_infinite_board_takes_signed_coordinates_by_command_and_form(harness: BotHarness) -> None:
+    game = await started(harness, string_option("variant", "infinite"))
+    assert [player.rack for player in game.players] == ["ABCEKTX", "AEGIRSV"]
+    played = await slash(harness, "play", string_option("move", "-1,0 across AB"))
+    assert played.content == "You played -1,0a AB for 8."
+    await harness.service.idle()
+    assert last_post(harness).content.startswith("Alice played -1,0a AB for 8")
+    board = harness.service.game(channel(harness)).board
+    assert (board[(0, -1)], board[(0, 0)]) == ("A", "B")
+    form, placeholder = await open_play_form(harness, BOB)
+    assert placeholder == "-3,5 across QUIZ or 0,0 down QUIZ; ?E is a blank as E"
+    submit = harness.payloads.modal_submit(form, {"move": "(0, 0) down .a"}, user_id=BOB)
+    followup = await answered_at_once(harness, submit)
+    assert followup.content == "You played 0,0d .A for 4."  # a signed coordinate, though 0,0 is also A1
+    assert harness.service.game(channel(harness)).board[(1, 0)] == "A"
+
+
+async def test_set_tiles_are_played_in_brackets_by_command_and_form(make_harness: MakeHarness) -> None:
+    harness = await make_harness(seed=5)  # Alice draws first, with set tiles 2 [IOU] and 3 [SZ]
+    game = await started(harness, string_option("variant", "letter-sets"))
+    assert [player.rack for player in game.players] == ["23ILUVY", "2AAEHOR"]
+    played = await slash(harness, "play", string_option("move", "8H [2o][3Z]"))
+    assert played.content == "You played 8H [2O][3Z] for 22."
+    await harness.service.idle()
+    form, placeholder = await open_play_form(harness, BOB)
+    assert placeholder == "8H QUIZ (across) or H8 QUIZ (down); ?E is a blank as E; [1E] set tile 1 as E"
+    submit = harness.payloads.modal_submit(form, {"move": "H8 .[2U]"}, user_id=BOB)
+    followup = await answered_at_once(harness, submit)
+    assert followup.content == "You played H8 .[2U] for 2."
 
 
 async def test_exchange_modal_shows_the_rack_privately(harness: BotHarness) -> None:
@@ -1159,7 +1203,10 @@ async def test_whole_game_against_the_ai_keeps_racks_private_and_exports(
     advisor = GeneratorAdvisor(generator)
     harness = await make_harness(
         # No challenge window: the humans here never challenge, and the AI plays at once.
-        Config(database=tmp_path / "games.sqlite3", hints_per_player=100, challenge_window_seconds=0),
+        Config(
+            database=tmp_path / "games.sqlite3",
+            games={"scrabble": ScrabbleSettings(hints_per_player=100, challenge_window_seconds=0)},
+        ),
         lexicon=lexicon,
         ai=GreedyAi(generator),
         advisor=advisor,
@@ -1312,7 +1359,11 @@ async def test_each_users_dm_channel_is_asked_for_once_beyond_discord_pys_128(
 
 HOSTILE = {"6000 characters": "x" * 6000, "500 NUL bytes": "\x00" * 500}
 STRING_OPTIONS = [
-    ("new", "variant", "Unknown variant {}: choose one of standard, super"),
+    (
+        "new",
+        "variant",
+        "Unknown variant {}: choose one of standard, super, diamond, infinite, letter-sets, standard-program",
+    ),
     ("new", "challenges", "Unknown challenge mode {}: choose one of void, single, double, five-point"),
     ("new", "ai_level", "Unknown AI level {}: choose one of easy, medium, hard, greedy, expert"),
     ("play", "move", "that is far too long to be a play"),
@@ -1354,9 +1405,18 @@ async def test_variant_files_of_the_config_are_offered_by_new(
     standard = (assets_dir() / "variants" / "standard.toml").read_text(encoding="utf-8")
     club = tmp_path / "club.toml"
     club.write_text(standard.replace('name = "standard"', 'name = "club"'), encoding="utf-8")
-    harness = await make_harness(Config(database=tmp_path / "games.sqlite3", variant_files=(club,)))
+    settings = ScrabbleSettings(variant_files=(club,))
+    harness = await make_harness(Config(database=tmp_path / "games.sqlite3", games={"scrabble": settings}))
     callback = await harness.ack(harness.payloads.autocomplete("new", "variant", ""))
-    assert [c["value"] for c in callback.json["data"]["choices"]] == ["standard", "super", "club"]
+    assert [c["value"] for c in callback.json["data"]["choices"]] == [
+        "standard",
+        "super",
+        "diamond",
+        "infinite",
+        "letter-sets",
+        "standard-program",
+        "club",
+    ]
     await slash(harness, "new", string_option("variant", "club"))
     assert last_post(harness).content.startswith("New club game by <@700000000000000001>")
     await slash(harness, "join", user_id=BOB)

@@ -599,7 +599,7 @@ async def test_new_refuses_options_that_do_not_go_together(harness: BotHarness) 
     assert both.ephemeral
     assert both.content == "Choose a member or the AI as your opponent, not both"
     small = await go(h, "new", integer_option("size", 5), integer_option("handicap", 3))
-    assert small.content == "A handicap is 2 to 9 stones, on a 9×9, 13×13 or 19×19 board (or 0 for none)"
+    assert small.content == "A 5×5 board takes no handicap stones: they go on boards from 7×7"
     assert posts(h) == []
 
 

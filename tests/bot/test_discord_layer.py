@@ -27,7 +27,7 @@ from discord_fake import (
     thread_channel_payload,
 )
 
-from bot.config import Config
+from bot.config import ActivityConfig, Config
 from bot.discord.buttons import input_values
 from bot.discord.delivery import split_text
 from bot.games.scrabble.discord.views import FORM_PATTERN, form_custom_id
@@ -274,6 +274,32 @@ async def test_dev_guild_sync_copies_the_global_commands_to_the_guild(
     assert put.path == f"/applications/{fake_discord.application_id}/guilds/4242/commands"
     assert [c["name"] for c in put.json] == ["scrabble", "scrabble-settings", "go"]
     assert_described(put.json[0])
+
+
+async def test_with_the_activity_the_global_sync_keeps_the_entry_point_command(
+    make_harness: MakeHarness, fake_discord: FakeDiscord, tmp_path: Path
+) -> None:
+    entry_point = {
+        "id": "1300000000000000001",
+        "application_id": str(fake_discord.application_id),
+        "version": "1300000000000000002",
+        "type": 4,
+        "name": "launch",
+        "description": "",
+        "handler": 2,
+        "contexts": [0, 1, 2],
+        "integration_types": [0, 1],
+    }
+    fake_discord.commands[None] = [entry_point]
+    activity = ActivityConfig(fake_discord.application_id, fake_discord.client_secret)
+    await make_harness(Config(database=tmp_path / "games.sqlite3", activity=activity), sync_commands=True)
+    (put,) = fake_discord.find("PUT", "/applications/")
+    assert put.path == f"/applications/{fake_discord.application_id}/commands"
+    assert [c["name"] for c in put.json] == ["scrabble", "scrabble-settings", "go", "launch"]
+    assert put.json[-1] == {
+        key: entry_point[key]
+        for key in ("id", "type", "name", "description", "handler", "contexts", "integration_types")
+    }
 
 
 async def test_no_sync_when_disabled(harness: BotHarness) -> None:

@@ -105,7 +105,7 @@ async def test_settings_toggle_features_and_refuse_what_is_off(harness: BotHarne
     features = await slash(harness, "features", group=SETTINGS)
     assert features.ephemeral
     assert features.content.splitlines()[1:] == [
-        "ratings: on (ratings in /scrabble stats and /scrabble leaderboard)",
+        "ratings: on (ratings in /scrabble stats and /scrabble leaderboard, /go stats)",
         "analysis: on (post-game analysis (/scrabble analyze))",
         "puzzles: on (daily puzzles (/scrabble puzzle, /scrabble solve))",
     ]

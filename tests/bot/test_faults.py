@@ -5,6 +5,7 @@ the same file, damaged, read-only and newer databases, numbers too large for SQL
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import random
@@ -53,6 +54,7 @@ from bot.host.store import (
 )
 from scrabble_core.ai import Level
 from scrabble_core.game import SCHEMA_VERSION, ChallengeMode
+from tests.pg_cluster import PgCluster, query
 
 CHILD = Path(__file__).parent / "crash_child.py"
 BUSY_MESSAGE = "Storage is busy, retrying: the game goes on once it is saved."
@@ -356,7 +358,39 @@ BREAKAGES = {
     "missing option": "UPDATE games SET options = json_remove(options, '$.variant') WHERE id = ?",
     "missing first seat": "DELETE FROM seats WHERE game_id = ? AND seat = 0",
     "missing last seat": "DELETE FROM seats WHERE game_id = ? AND seat = 1",
+    "state not UTF-8": "UPDATE games SET state = CAST(x'7b22ff' AS TEXT) WHERE id = ?",
+    "seat name not UTF-8": "UPDATE seats SET name = CAST(x'426fff' AS TEXT) WHERE game_id = ? AND seat = 1",
+    "state a blob": "UPDATE games SET state = CAST(state AS BLOB) WHERE id = ?",
+    "guild id text": "UPDATE games SET guild_id = 'a guild' WHERE id = ?",
+    "deadline text": "UPDATE games SET deadline = 'soon' WHERE id = ?",
 }
+MARKS = [
+    "JSONDecodeError: Unterminated string starting at: line 1 column ",
+    f"ScrabbleError: saved game of schema 999, expected {SCHEMA_VERSION}",
+    "KeyError: 'variant'",
+    "ValueError: seats [1] are not numbered 0, 1, 2...",
+    "ValueError: 1 seats for 2 players",
+    "UndecodableTextError: text that is not UTF-8 (invalid start byte at byte 2): b'{\"\\xff'",
+    "UndecodableTextError: text that is not UTF-8 (invalid start byte at byte 2): b'Bo\\xff'",
+    "TypeError: the column state holds a blob, not text or NULL",
+    "TypeError: the column guild_id holds text, not an integer",
+    "TypeError: the column deadline holds text, not a real or NULL",
+]
+
+
+async def start_games(harness: Harness, channels: list[int]) -> None:
+    """Start a game of Alice and Bob in each of ``channels``, seeded with its channel id."""
+    for channel in channels:
+        await harness.svc.new_game(GUILD, channel, ALICE, NewGame(seed=channel))
+        await harness.svc.join(channel, BOB)
+        await harness.svc.start_game(channel, ALICE.id)
+
+
+def raw_rows(path: Path, table: str) -> list[tuple[object, ...]]:
+    """Every row of ``table``, text as bytes (some may not be UTF-8)."""
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        db.text_factory = bytes
+        return db.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall()
 
 
 async def test_unreadable_games_are_quarantined_and_the_others_start(
@@ -364,16 +398,12 @@ async def test_unreadable_games_are_quarantined_and_the_others_start(
 ) -> None:
     harness = await open_harness(tmp_path)
     channels = [CHANNEL + index for index in range(len(BREAKAGES) + 1)]
-    for channel in channels:
-        await harness.svc.new_game(GUILD, channel, ALICE, NewGame(seed=channel))
-        await harness.svc.join(channel, BOB)
-        await harness.svc.start_game(channel, ALICE.id)
+    await start_games(harness, channels)
     await harness.close()
     with sqlite3.connect(harness.path) as db:
         for game_id, statement in enumerate(BREAKAGES.values(), start=1):
             db.execute(statement, (game_id,))
-        broken = db.execute("SELECT * FROM games ORDER BY id").fetchall()
-        seats = db.execute("SELECT * FROM seats ORDER BY game_id, seat").fetchall()
+    broken, seats = raw_rows(harness.path, "games"), raw_rows(harness.path, "seats")
     caplog.set_level(logging.ERROR)
     await harness.open()
     sound = channels[-1]
@@ -384,20 +414,118 @@ async def test_unreadable_games_are_quarantined_and_the_others_start(
     with sqlite3.connect(harness.path) as db:
         marks = db.execute("SELECT id, quarantined FROM games ORDER BY id").fetchall()
         column = [info[1] for info in db.execute("PRAGMA table_info(games)")].index("quarantined")
-        assert db.execute("SELECT * FROM games ORDER BY id").fetchall() == [
-            (*row[:column], mark, *row[column + 1 :]) for row, (_, mark) in zip(broken, marks, strict=True)
-        ]  # left untouched but for the mark
-        assert db.execute("SELECT * FROM seats ORDER BY game_id, seat").fetchall() == seats
-    assert [game_id for game_id, mark in marks if mark is not None] == [1, 2, 3, 4, 5]
-    assert marks[1][1] == f"ScrabbleError: saved game of schema 999, expected {SCHEMA_VERSION}"
-    assert marks[2][1] == "KeyError: 'variant'"
-    assert marks[3][1] == "ValueError: seats [1] are not numbered 0, 1, 2..."
-    assert marks[4][1] == "ValueError: 1 seats for 2 players"
-    for game_id in range(1, 6):
+    assert raw_rows(harness.path, "games") == [
+        (*row[:column], None if mark is None else mark.encode(), *row[column + 1 :])
+        for row, (_, mark) in zip(broken, marks, strict=True)
+    ]  # left untouched but for the mark
+    assert raw_rows(harness.path, "seats") == seats
+    assert [mark[: len(expected)] for (_, mark), expected in zip(marks, MARKS, strict=False)] == MARKS
+    assert [mark is None for _, mark in marks] == [False] * len(BREAKAGES) + [True]
+    for game_id in range(1, len(BREAKAGES) + 1):
         assert f"game {game_id} cannot be " in caplog.text
     await harness.svc.new_game(GUILD, channels[0], BOB)  # the channel of a quarantined game is free
     await harness.restart()  # quarantined games are not read again
-    assert sorted(table.row.id for table in harness.svc.host.tables.values()) == [6, 7]
+    assert sorted(table.row.id for table in harness.svc.host.tables.values()) == [
+        len(BREAKAGES) + 1,
+        len(BREAKAGES) + 2,
+    ]
+    await harness.close()
+
+
+def damage_text_of(path: Path, game_id: int, rng: random.Random) -> None:
+    """Overwrite one byte of game ``game_id``'s state, where it lies in the file ``path``, by a byte that
+    cannot be UTF-8 there (any byte of 0x80 or more in place of an ASCII one)."""
+    with contextlib.closing(sqlite3.connect(path)) as db:
+        (state,) = db.execute("SELECT state FROM games WHERE id = ?", (game_id,)).fetchone()
+    data = bytearray(path.read_bytes())
+    text = state.encode()
+    while True:  # a window that is not split across pages (a long state overflows into others)
+        start = rng.randrange(len(text) - 16)
+        offset = data.find(text[start : start + 16])
+        if offset >= 0 and data.find(text[start : start + 16], offset + 1) < 0:
+            break
+    data[offset + rng.randrange(16)] = rng.randrange(0x80, 0x100)
+    path.write_bytes(data)
+
+
+async def test_random_page_damage_quarantines_or_refuses_and_never_stops_the_others(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Half the cases damage bytes anywhere past the header page, half one byte of a game's state: the
+    bot refuses the file with its start-up message, or starts with every game it can read."""
+    harness = await open_harness(tmp_path)
+    channels = [CHANNEL + index for index in range(4)]
+    await start_games(harness, channels)
+    await harness.close()
+    sound = tmp_path / "sound.sqlite3"
+    shutil.copyfile(harness.path, sound)
+    pages = sound.stat().st_size // 4096
+    rng = random.Random(29)
+    outcomes = []
+    caplog.set_level(logging.ERROR)
+    for case in range(24):
+        shutil.copyfile(sound, harness.path)
+        target = None
+        if case % 2:
+            target = rng.randrange(len(channels))
+            damage_text_of(harness.path, target + 1, rng)
+        else:
+            data = bytearray(harness.path.read_bytes())
+            at = 4096 * rng.randrange(1, pages) + rng.randrange(4096 - 8)
+            data[at : at + 8] = rng.randbytes(8)
+            harness.path.write_bytes(data)
+        try:
+            await harness.open()
+        except CorruptDatabaseError:
+            outcomes.append("refused")
+            assert target is None
+            continue
+        with contextlib.closing(sqlite3.connect(harness.path)) as db:
+            marks = dict(db.execute("SELECT id, quarantined FROM games WHERE quarantined IS NOT NULL"))
+        for index, channel in enumerate(channels):
+            if index + 1 in marks:
+                with pytest.raises(NoGameError):
+                    harness.svc.game(channel)
+            else:
+                assert harness.svc.game(channel).current == 0
+        if target is not None:
+            assert list(marks) == [target + 1]
+            assert marks[target + 1].startswith("UndecodableTextError: text that is not UTF-8 (")
+        outcomes.append("quarantined" if marks else "started")
+        await harness.close()
+    assert outcomes.count("quarantined") >= 12, outcomes
+
+
+async def test_text_that_is_not_utf8_in_a_postgresql_database_is_quarantined(
+    tmp_path: Path, pg_cluster: PgCluster
+) -> None:
+    """An ``SQL_ASCII`` database takes any byte, as another program may have written it."""
+    import psycopg
+
+    with psycopg.connect(pg_cluster.url(), autocommit=True) as connection:
+        connection.execute(
+            "CREATE DATABASE ascii TEMPLATE template0 ENCODING 'SQL_ASCII' LC_COLLATE 'C' LC_CTYPE 'C'"
+        )
+    harness = await open_harness(tmp_path, database=pg_cluster.url("ascii"))
+    channels = [CHANNEL + index for index in range(3)]
+    await start_games(harness, channels)
+    await harness.close()
+    query(
+        pg_cluster.url("ascii"),
+        "UPDATE games SET state = E'{\\xff' WHERE id = 1",
+        "UPDATE seats SET name = E'Bo\\xff' WHERE game_id = 2 AND seat = 1",
+    )
+    await harness.open()
+    assert harness.svc.game(channels[2]).current == 0
+    for channel in channels[:2]:
+        with pytest.raises(NoGameError):
+            harness.svc.game(channel)
+    marks = query(pg_cluster.url("ascii"), "SELECT id, quarantined FROM games ORDER BY id")
+    assert [(game_id, mark if mark is None else str(mark, "utf-8")) for game_id, mark in marks] == [  # type: ignore[call-overload]
+        (1, 'UndecodableTextError: invalid byte sequence for encoding "UTF8": 0xff'),
+        (2, 'UndecodableTextError: invalid byte sequence for encoding "UTF8": 0xff'),
+        (3, None),
+    ]
     await harness.close()
 
 

@@ -43,9 +43,8 @@ class RunningBot:
         return followup
 
 
-@pytest.fixture
-async def running_bot(tmp_path: Path) -> AsyncIterator[RunningBot]:
-    """``scrabble-bot`` in a subprocess, logged in and identified against the fakes."""
+async def started_fakes() -> tuple[FakeDiscord, FakeGateway, Payloads]:
+    """The fake REST API and the fake gateway, started, with one guild (its channel, its member)."""
     fake = FakeDiscord(valid_token=TEST_TOKEN)
     await fake.start()
     payloads = Payloads(application_id=fake.application_id)
@@ -54,6 +53,13 @@ async def running_bot(tmp_path: Path) -> AsyncIterator[RunningBot]:
     )
     await gateway.start()
     fake.gateway_url = gateway.url
+    return fake, gateway, payloads
+
+
+@pytest.fixture
+async def running_bot(tmp_path: Path) -> AsyncIterator[RunningBot]:
+    """``scrabble-bot`` in a subprocess, logged in and identified against the fakes."""
+    fake, gateway, payloads = await started_fakes()
     config = tmp_path / "config.toml"
     config.write_text(f'database = {json.dumps(str(tmp_path / "games.sqlite3"))}\nlog_level = "WARNING"\n')
     process = await asyncio.create_subprocess_exec(

@@ -28,6 +28,7 @@ from bot.host.errors import (
     StaleTurnError,
 )
 from go_core import Phase
+from go_core.handicap import handicap_points, max_handicap
 
 PLAYERS = (ALICE, BOB)
 TURN_BUTTONS = (GoButton.PLAY, GoButton.PASS, GoButton.UNDO, GoButton.RESIGN)
@@ -457,7 +458,8 @@ async def test_cancel_and_resign(harness: GoHarness) -> None:
     ("options", "message"),
     [
         (GoNewGame(size=1), "^The board size must be between 2 and 25$"),
-        (GoNewGame(size=7, handicap=3), "^A handicap is 2 to 9 stones, on a 9×9, 13×13 or 19×19 board"),
+        (GoNewGame(size=7, handicap=5), "^A handicap on 7×7 is 2 to 4 stones, not 5$"),
+        (GoNewGame(size=5, handicap=2), "^A 5×5 board takes no handicap stones: they go on boards from 7×7$"),
         (GoNewGame(komi=0.3), "^The komi must be a whole or half number of points, at most 1000 either way$"),
         (GoNewGame(opponent=ALICE.id), "^You cannot invite yourself"),
         (
@@ -476,6 +478,19 @@ async def test_bad_options_are_refused(harness: GoHarness, options: GoNewGame, m
     assert not harness.go.has_game(GO_CHANNEL)
     await harness.go.delivered()
     assert harness.notifier.posts == []
+
+
+@pytest.mark.parametrize("size", [7, 8, 10, 12, 15])
+async def test_a_handicap_is_taken_on_every_board_the_engine_takes_one(harness: GoHarness, size: int) -> None:
+    most = max_handicap(size)
+    await harness.new(ALICE, size=size, opponent=BOB.id, handicap=most)
+    await harness.go.join(GO_CHANNEL, BOB)
+    game = harness.go.game(GO_CHANNEL)
+    assert game.handicap_stones == tuple(handicap_points(size, most))
+    with pytest.raises(
+        OptionError, match=f"^A handicap on {size}×{size} is 2 to {most} stones, not {most + 1}$"
+    ):
+        await harness.go.new_game(GUILD, GO_CHANNEL + 1, ALICE, GoNewGame(size=size, handicap=most + 1))
 
 
 async def test_a_random_colour_is_drawn_from_the_seed(harness: GoHarness) -> None:

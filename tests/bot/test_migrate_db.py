@@ -24,6 +24,7 @@ from bot.__main__ import main as scrabble_bot
 from bot.games.scrabble.commands import NewGame
 from bot.host.migrate_db import MigrationError, migrate
 from bot.host.store import LogEntry, PuzzleAnswer, Store
+from bot.host.store.backends import identifier
 from tests.pg_cluster import PgCluster, query
 
 
@@ -116,6 +117,29 @@ async def test_a_played_database_is_copied_whole_and_verified(
     await harness.svc.new_game(GUILD, OTHER_CHANNEL, CAROL, NewGame())
     assert query(url, "SELECT MAX(id) FROM games") == [(4,)]
     await harness.close()
+
+
+async def test_tables_and_columns_of_any_name_are_copied(tmp_path: Path, pg_cluster: PgCluster) -> None:
+    """The names come from the databases' schemas and are quoted as identifiers, never pasted into the
+    SQL: a reserved word and a name with a quote and a space copy like any other."""
+    harness = await played_database(tmp_path)
+    url = pg_cluster.new_database()
+    await (await Store.open(url)).close()
+    create = 'CREATE TABLE "order" ("select" INTEGER, "a ""quoted"" name" TEXT)'
+    query(harness.path, create, """INSERT INTO "order" VALUES (1, 'one'), (2, 'two')""")
+    query(url, create)
+    await migrate(harness.path, url)
+    assert query(url, 'SELECT "select", "a ""quoted"" name" FROM "order" ORDER BY 1') == [
+        (1, "one"),
+        (2, "two"),
+    ]
+
+
+def test_a_name_that_would_read_as_a_placeholder_is_refused() -> None:
+    assert identifier('a "b"') == '"a ""b"""'
+    for name in ("a?", "a%s", "a\0"):
+        with pytest.raises(ValueError, match=r"^not an identifier of the store: "):
+            identifier(name)
 
 
 async def test_a_target_with_games_is_refused_and_left_alone(

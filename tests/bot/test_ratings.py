@@ -344,7 +344,7 @@ async def test_feature_toggles(harness: Harness) -> None:
     assert await svc.feature_enabled(GUILD, Feature.RATINGS)
     assert (await svc.features(GUILD)).text == (
         "Features in this server:\n"
-        "ratings: on (ratings in /scrabble stats and /scrabble leaderboard)\n"
+        "ratings: on (ratings in /scrabble stats and /scrabble leaderboard, /go stats)\n"
         "analysis: on (post-game analysis (/scrabble analyze))\n"
         "puzzles: on (daily puzzles (/scrabble puzzle, /scrabble solve))"
     )

@@ -21,11 +21,13 @@ import io
 import os
 import sys
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops
 
+from bot.games.scrabble.board_view import Window, view_window
 from bot.games.scrabble.images import BoardHeader, PlayerLine, render_board, render_rack, render_score_chart
 from bot.games.scrabble.images.board import board_size, square_box
 from bot.games.scrabble.images.rack import rack_size
@@ -33,7 +35,15 @@ from bot.render import style
 from bot.render.drawing import font
 from scrabble_core.board import Board
 from scrabble_core.squares import Square, parse_square
-from scrabble_core.variant import Premium, Variant, get_variant, variant_from_dict
+from scrabble_core.tiles import set_tile
+from scrabble_core.variant import (
+    Premium,
+    Variant,
+    example_variants_dir,
+    get_variant,
+    load_variant,
+    variant_from_dict,
+)
 
 GOLDEN = Path(__file__).parent / "golden"
 REGENERATE = bool(os.environ.get("REGENERATE_GOLDEN"))
@@ -142,6 +152,66 @@ HOLES_ROWS = """
 """
 HOLES_LAST_MOVE = [(4, 3), (4, 5)]
 
+# The infinite example around its centre 0,0: AQUA down through the Q of QUIZ, ZAP down from its Z, and
+# PEr (a blank r) across from the P, played last.
+INFINITE_TILES = """
+-3,-1 A
+-3,0 Q
+-2,0 U
+-1,0 I
+0,0 Z
+-3,1 U
+0,1 A
+-3,2 A
+0,2 P
+1,2 E
+2,2 r
+"""
+INFINITE_LAST_MOVE = [(2, 1), (2, 2)]
+
+# A 9x9 diamond written as a program: holes outside it, vowel squares (a program, P4) around the centre,
+# triple words at its top and bottom, quintuple letters (a multiplier the classic board has not: P5)
+# at its left and right; with set tiles [AE] and [SZ].
+PROGRAMS_VARIANT_DATA: dict[str, object] = {
+    "name": "programs",
+    "board": {
+        "program": """
+            declare dx := _x_ - 4;
+            declare dy := _y_ - 4;
+            if (dx < 0) then { dx := -dx };
+            if (dy < 0) then { dy := -dy };
+            _result_ := 0;
+            if (dx + dy > 5) then { _result_ := 9 }
+            else if (dx = 1 /\\ dy = 1) then { _result_ := 4 }
+            else if (dx = 0 /\\ dy = 4) then { _result_ := 3 }
+            else if (dy = 0 /\\ dx = 4) then { _result_ := 5 }
+        """,
+        "start": [4, 4],
+        "size": [9, 9],
+    },
+    "squares": {
+        "0": {"0": "_result_ := pointValue(_pos_) + _acc_"},
+        "3": {"0": "_result_ := pointValue(_pos_) + _acc_", "1": "_result_ := _acc_ * 3"},
+        "4": {
+            "0": "if (isVowel(charValue(_pos_))) then { _result_ := _acc_ + 3 * pointValue(_pos_) } "
+            "else { _result_ := _acc_ + pointValue(_pos_) }"
+        },
+        "5": {"0": "_result_ := pointValue(_pos_) * 5 + _acc_"},
+    },
+    "tiles": {"blanks": 2, "A": [4, 1], "C": [2, 3], "E": [4, 1], "S": [2, 1], "T": [3, 1], "Z": [1, 10]},
+    "tile_sets": [{"count": 2, "letters": {"A": 1, "E": 1}}, {"count": 1, "letters": {"S": 1, "Z": 10}}],
+}
+# cAT across through the centre (a blank c, set tile 1 as A), and SET down to its T (set tile 2 as S),
+# played last.
+PROGRAMS_TILES = [
+    ((4, 3), "c"),
+    ((4, 4), set_tile("1", "A")),
+    ((4, 5), "T"),
+    ((2, 5), set_tile("2", "S")),
+    ((3, 5), "E"),
+]
+PROGRAMS_LAST_MOVE = [(2, 5), (3, 5)]
+
 
 @pytest.fixture(scope="module")
 def standard() -> Variant:
@@ -156,6 +226,31 @@ def super_variant() -> Variant:
 @pytest.fixture(scope="module")
 def holes() -> Variant:
     return variant_from_dict(HOLES_VARIANT_DATA, "test holes variant")
+
+
+@pytest.fixture(scope="module")
+def infinite() -> Variant:
+    return load_variant(example_variants_dir() / "infinite.toml")
+
+
+@pytest.fixture(scope="module")
+def programs() -> Variant:
+    return variant_from_dict(PROGRAMS_VARIANT_DATA, "test programs variant")
+
+
+@pytest.fixture(scope="module")
+def letter_sets() -> Variant:
+    return load_variant(example_variants_dir() / "letter-sets.toml")
+
+
+def infinite_board(variant: Variant, tiles: str = INFINITE_TILES) -> Board:
+    return Board.from_rows(variant, tiles.splitlines())
+
+
+def programs_board(variant: Variant, tiles: Sequence[tuple[Square, str]] = PROGRAMS_TILES) -> Board:
+    board = Board(variant)
+    board.place(tiles)
+    return board
 
 
 def board_from(variant: Variant, rows: str) -> Board:
@@ -210,9 +305,11 @@ def close(colour: tuple[int, ...], expected: tuple[int, int, int]) -> bool:
     return all(abs(a - b) <= COLOUR_TOLERANCE for a, b in zip(colour[:3], expected, strict=True))
 
 
-def inner(square: Square, *, header: bool = False, margin: int = 8) -> tuple[int, int, int, int]:
+def inner(
+    square: Square, *, header: bool = False, margin: int = 8, window: Window | None = None
+) -> tuple[int, int, int, int]:
     """The box of a square's cell without its edges (rounded corners, the grid, tile shadows)."""
-    left, top, right, bottom = square_box(square, header=header)
+    left, top, right, bottom = square_box(square, header=header, window=window)
     return left + margin, top + margin, right - margin, bottom - margin
 
 
@@ -307,6 +404,39 @@ def test_golden_score_chart(tmp_path: Path) -> None:
         [[24, 41, 98, 130, 187, 240], [12, 80, 102, 150, 203, 266], [8, 30, 52, 96, 120]],
     )
     assert_matches_golden(png, "chart.png", tmp_path)
+
+
+def test_golden_infinite_board(infinite: Variant, tmp_path: Path) -> None:
+    png = render_board(infinite_board(infinite), last_move=INFINITE_LAST_MOVE, header=MIDGAME_HEADER)
+    assert_matches_golden(png, "board_infinite.png", tmp_path)
+
+
+def test_golden_board_of_programs_and_set_tiles(programs: Variant, tmp_path: Path) -> None:
+    png = render_board(programs_board(programs), last_move=PROGRAMS_LAST_MOVE)
+    assert_matches_golden(png, "board_programs.png", tmp_path)
+
+
+def test_golden_rack_with_set_tiles(letter_sets: Variant, tmp_path: Path) -> None:
+    assert_matches_golden(render_rack("A13?E2Z", letter_sets), "rack_sets.png", tmp_path)
+
+
+def test_golden_checks_fail_on_a_small_change_of_a_programmable_board(
+    infinite: Variant, programs: Variant, letter_sets: Variant
+) -> None:
+    """A letter of the infinite board, the letter chosen for a set tile on the board, and a set on
+    a rack: each changes pixels of its golden image."""
+    tiles = INFINITE_TILES.replace("-1,0 I", "-1,0 O")
+    changed = render_board(
+        infinite_board(infinite, tiles), last_move=INFINITE_LAST_MOVE, header=MIDGAME_HEADER
+    )
+    problem = golden_problem(changed, "board_infinite.png")
+    assert problem is not None and "pixels differ from the golden image" in problem
+    tiles_e = [(square, set_tile("1", "E") if square == (4, 4) else tile) for square, tile in PROGRAMS_TILES]
+    changed = render_board(programs_board(programs, tiles_e), last_move=PROGRAMS_LAST_MOVE)
+    problem = golden_problem(changed, "board_programs.png")
+    assert problem is not None and "pixels differ from the golden image" in problem
+    problem = golden_problem(render_rack("A12?E2Z", letter_sets), "rack_sets.png")
+    assert problem is not None and "pixels differ from the golden image" in problem
 
 
 def test_golden_images_are_small() -> None:
@@ -488,6 +618,56 @@ def test_super_board_renders_tiles(super_variant: Variant) -> None:
     assert close(dominant(image, inner(parse_square("H11"))), style.TILE_FACE)  # the J
     assert close(dominant(image, inner(parse_square("L13"))), style.BLANK_FACE)  # the blank a
     assert close(dominant(image, inner(parse_square("M15"))), style.LAST_MOVE_FACE)
+
+
+# Board: infinite boards, program squares and set tiles.
+
+
+def test_an_infinite_board_shows_the_window_around_its_tiles(infinite: Variant) -> None:
+    board = infinite_board(infinite)
+    window = view_window(board)
+    assert window == Window(-4, -8, 12, 16, signed=True)
+    image = decode(render_board(board, last_move=INFINITE_LAST_MOVE))
+    width, height = 16 * style.CELL + 2 * style.MARGIN, 12 * style.CELL + 2 * style.MARGIN
+    assert image.size == board_size(infinite, window=window) == (width, height)
+    assert close(dominant(image, inner((0, -3), window=window)), style.TILE_FACE)  # the Q at -3,0
+    assert close(dominant(image, inner((2, 2), window=window)), style.LAST_MOVE_FACE)  # the blank r
+    assert close(dominant(image, inner((-4, -4), window=window)), style.PREMIUM_COLOURS[Premium.TRIPLE_WORD])
+    assert close(dominant(image, inner((4, -8), window=window)), style.PREMIUM_COLOURS[Premium.TRIPLE_LETTER])
+
+
+def test_an_infinite_boards_image_grows_with_the_game(infinite: Variant) -> None:
+    board = infinite_board(infinite)
+    before = decode(render_board(board))
+    board.place([((2, col), letter) for col, letter in zip(range(3, 7), "RIES", strict=True)])
+    after = decode(render_board(board))
+    assert view_window(board) == Window(-4, -8, 12, 20, signed=True)
+    assert after.size == (before.width + 4 * style.CELL, before.height)
+    # The squares that were shown are where they were (the ten columns left of the new tiles are
+    # unchanged), the new ones to their right.
+    left = after.crop((0, 0, style.MARGIN + 10 * style.CELL, after.height))
+    assert changed_box(left, before.crop((0, 0, style.MARGIN + 10 * style.CELL, before.height))) is None
+
+
+def test_program_squares_have_their_own_colour(programs: Variant) -> None:
+    image = decode(render_board(Board(programs)))
+    for square in [(3, 3), (5, 5), (4, 0), (4, 8)]:  # P4 around the centre, P5 at the sides
+        assert close(dominant(image, inner(square)), style.PROGRAM_SQUARE), square
+    assert close(dominant(image, inner((0, 4))), style.PREMIUM_COLOURS[Premium.TRIPLE_WORD])
+    assert all(close(colour, style.FRAME) for colour in colours(image.crop(inner((0, 0), margin=3))))
+
+
+def test_set_tiles_on_the_board_and_on_a_rack(programs: Variant, letter_sets: Variant) -> None:
+    image = decode(render_board(programs_board(programs)))
+    assert close(dominant(image, inner((4, 4))), style.SET_FACE)  # set tile 1 as A
+    assert close(dominant(image, inner((4, 3))), style.BLANK_FACE)
+    assert close(dominant(image, inner((4, 5))), style.TILE_FACE)
+    assert any(close(colour, style.SET_TEXT) for colour in colours(image.crop(square_box((2, 5)))))
+    rack = decode(render_rack("1A", letter_sets))
+    pad = style.RACK_PADDING + 10
+    first = rack.crop((pad, pad, pad + style.RACK_TILE - 24, pad + style.RACK_TILE - 24))
+    assert close(dominant(first, (0, 0, first.width, first.height)), style.SET_FACE)
+    assert any(close(colour, style.SET_TEXT) for colour in colours(first))
 
 
 # Rack.

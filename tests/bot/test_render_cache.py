@@ -23,12 +23,18 @@ from test_render import (
     HOLES_LAST_MOVE,
     HOLES_ROWS,
     HOLES_VARIANT_DATA,
+    INFINITE_LAST_MOVE,
+    INFINITE_TILES,
     MIDGAME_HEADER,
     MIDGAME_LAST_MOVE,
     MIDGAME_ROWS,
+    PROGRAMS_LAST_MOVE,
+    PROGRAMS_TILES,
+    PROGRAMS_VARIANT_DATA,
     board_from,
 )
 
+from bot.games.scrabble.board_view import full_window
 from bot.games.scrabble.images import board as board_module
 from bot.games.scrabble.images import header as header_module
 from bot.games.scrabble.images import tiles
@@ -46,17 +52,29 @@ from bot.render.drawing import PNG_COMPRESS_LEVEL, png_bytes
 from scrabble_core.board import Board
 from scrabble_core.game import Game
 from scrabble_core.squares import Square
-from scrabble_core.variant import Variant, get_variant, variant_from_dict
+from scrabble_core.tiles import set_tile
+from scrabble_core.variant import Variant, example_variants_dir, get_variant, load_variant, variant_from_dict
 
 Case = tuple[Board, Collection[Square], BoardHeader | None]
 
 
 def full_board(variant: Variant) -> Board:
-    """Every square covered, cycling through the alphabet, a blank on every seventh square."""
+    """Every square covered, cycling through the alphabet, a blank on every seventh square, a set tile
+    (each set in turn, as each of its letters) on every fifth where the variant has sets."""
     board = Board(variant)
     letters = cycle(variant.alphabet)
+    sets = cycle(
+        set_tile(tile_set.symbol, letter) for tile_set in variant.tile_sets for letter, _ in tile_set.letters
+    )
     board.place(
-        (square, letter.lower() if index % 7 == 3 else letter)
+        (
+            square,
+            next(sets)
+            if variant.tile_sets and index % 5 == 1
+            else letter.lower()
+            if index % 7 == 3
+            else letter,
+        )
         for index, (square, letter) in enumerate(zip(variant.squares(), letters, strict=False))
     )
     return board
@@ -105,6 +123,19 @@ def cases() -> Iterator[tuple[str, Case]]:
     yield "super full", (full_board(super_variant), [(20, col) for col in range(21)], HEADERS["game over"])
     yield "custom variant with holes", (board_from(holes, HOLES_ROWS), HOLES_LAST_MOVE, None)
     yield "custom variant with a header", (board_from(holes, HOLES_ROWS), HOLES_LAST_MOVE, HEADERS["solo"])
+    infinite = load_variant(example_variants_dir() / "infinite.toml")
+    infinite_midgame = Board.from_rows(infinite, INFINITE_TILES.splitlines())
+    yield "infinite midgame", (infinite_midgame, INFINITE_LAST_MOVE, MIDGAME_HEADER)
+    yield "infinite empty", (Board(infinite), (), HEADERS["first to move"])
+    far = Board(infinite)
+    far.place([((-123456, 987650 + col), letter) for col, letter in enumerate("FAR")])
+    yield "infinite far from the centre", (far, [(-123456, 987650)], None)
+    programs = variant_from_dict(PROGRAMS_VARIANT_DATA, "test programs variant")
+    programs_board = Board(programs)
+    programs_board.place(PROGRAMS_TILES)
+    yield "program squares and set tiles", (programs_board, PROGRAMS_LAST_MOVE, HEADERS["three"])
+    letter_sets = load_variant(example_variants_dir() / "letter-sets.toml")
+    yield "letter sets full", (full_board(letter_sets), [(7, col) for col in range(15)], HEADERS["midgame"])
 
 
 CASES = dict(cases())
@@ -120,6 +151,8 @@ def pixels(png: bytes) -> tuple[str, tuple[int, int], list[int] | None, bytes]:
 def clear_caches() -> None:
     for cache in (
         board_module._empty_board,
+        board_module._square_image,
+        board_module._label_image,
         board_module.board_palette,
         header_module._without_texts,
         tiles.tile_image,
@@ -315,9 +348,10 @@ def test_the_bands_kept_are_the_last_used(monkeypatch: pytest.MonkeyPatch) -> No
     clear_caches()
     render_board(board, last_move=last_move, header=strip)
     render_board(board, last_move=(), header=None)
-    parts = board_module._indexed_parts(board.variant)
+    parts = board_module._indexed_parts(board.variant, full_window(board.variant))
     assert len(parts._bands) == 18
-    assert ("header", tuple(strip.players), strip.bag) not in parts._bands
+    assert ("header", tuple(strip.players), strip.bag, 15) not in parts._bands
+    assert ("row", 0, (), full_window(board.variant)) in parts._bands
     composed = record_composed_bands(monkeypatch)
     png = render_board(board, last_move=last_move, header=strip)
     assert composed == [("header",), ("row", 13)]

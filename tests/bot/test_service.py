@@ -10,6 +10,7 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from service_fakes import (
@@ -36,11 +37,12 @@ from service_fakes import (
     typed,
 )
 
-from bot.config import AI_LEVELS
 from bot.games.scrabble.buttons import ScrabbleButton as Button
 from bot.games.scrabble.commands import NewGame, User
 from bot.games.scrabble.errors import HintError, WordError
+from bot.games.scrabble.first_draw import draw_first
 from bot.games.scrabble.images.renderer import PngRenderer
+from bot.games.scrabble.settings import AI_LEVELS
 from bot.games.scrabble.text import event_line
 from bot.host.errors import (
     AlreadySeatedError,
@@ -63,6 +65,7 @@ from bot.host.store import GameStatus
 from scrabble_core.ai import Level
 from scrabble_core.errors import ChallengeError, NotYourTurnError
 from scrabble_core.game import ChallengeMode, Game
+from scrabble_core.variant import get_variant
 from tests.pg_cluster import query
 
 NO_GAME = "There is no game in this channel: start one with /scrabble new"
@@ -150,6 +153,23 @@ async def test_who_plays_first_is_drawn_from_the_seed_and_announced(harness: Har
         "Draw for the first turn: Alice draws T, Bob draws T; again: Alice draws R, Bob draws R; "
         "again: Alice draws A, Bob draws E. Alice plays first."
     )
+
+
+@pytest.mark.parametrize(
+    ("seed", "line"),
+    [
+        (0, "Ann draws N, Bob draws set tile 3 [SZ]. Ann plays first."),
+        (26, "Ann draws set tile 2 [IOU], Bob draws F. Bob plays first."),
+        (
+            84,
+            "Ann draws set tile 2 [IOU], Bob draws I; again: Ann draws a blank, Bob draws A. Ann plays first.",
+        ),
+    ],
+)
+def test_a_set_tile_drawn_for_first_ranks_as_the_first_of_its_letters(seed: int, line: str) -> None:
+    drawn = draw_first(["Ann", "Bob"], get_variant("letter-sets"), random.Random(seed))
+    assert drawn.line == f"Draw for the first turn: {line}"
+    assert drawn.first == (1 if "Bob plays" in line else 0)
 
 
 async def test_add_ai_seats_an_ai_at_the_games_level_for_the_creator_only(harness: Harness) -> None:
@@ -648,6 +668,31 @@ async def test_reminder_then_auto_pass(tmp_path: Path) -> None:
         await harness.close()
 
 
+async def test_a_jump_past_the_reminder_reminds_at_its_time_then_times_out_with_slow_saves(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each save takes real time (as under load): one advance past the reminder and the deadline still
+    reminds with the time left then, and the timeout is done when :meth:`idle` returns."""
+    harness = await timed_harness(tmp_path)
+    assert harness.store is not None
+    save = harness.store.save
+
+    async def slow_save(*args: Any, **kwargs: Any) -> Any:
+        await asyncio.sleep(0.05)
+        return await save(*args, **kwargs)
+
+    monkeypatch.setattr(harness.store, "save", slow_save)
+    try:
+        await harness.clock.advance(60)
+        await harness.svc.idle()
+        assert harness.notifier.texts()[-2:] == [
+            "<@11>, it is your turn: 15 seconds left.",
+            "Alice ran out of time.\nAlice passed.\nScores: Alice 0 · Bob 0\nNext: Bob (<@12>). 86 tiles in the bag.",
+        ]
+    finally:
+        await harness.close()
+
+
 async def test_consecutive_timeouts_forfeit_and_acting_resets_the_count(tmp_path: Path) -> None:
     harness = await timed_harness(tmp_path, max_timeouts=2)
     try:
@@ -1024,7 +1069,7 @@ async def test_generator_advisor_suggests_typed_plays(enable_lexicon: object) ->
         (NewGame(variant=5), "The variant must be a name, not int"),  # type: ignore[arg-type]
         (
             NewGame(variant="x" * 100_000),
-            "Unknown variant 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…: choose one of standard, super",
+            "Unknown variant 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…: choose one of standard, super, diamond, infinite, letter-sets, standard-program",
         ),
         (
             NewGame(challenge_mode="\x00" * 500),

@@ -439,7 +439,7 @@ async def test_a_game_that_finishes_is_saved_and_rated_in_one_trip_beside_other_
 async def test_games_are_read_with_their_own_seats_across_queries_of_a_few_ids(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("bot.host.store.games._IDS_PER_QUERY", 2)  # five games: three queries of seats
+    monkeypatch.setattr("bot.host.store.reading.IDS_PER_QUERY", 2)  # five games: three queries of seats
     created = []
     for channel in range(10, 15):
         row = await store.create_game(draft(channel), [])

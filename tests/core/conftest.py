@@ -3,6 +3,10 @@
 ``tiny_variant`` is a 5x9 board with two holes and a German-flavoured tile set; ``make_game`` sets up a
 game in any state a test needs.
 
+``python_generator`` is the session's ENABLE generator behind a plain move source: the searches that run
+in the native core for a :class:`~scrabble_core.movegen.MoveGenerator` (the simulation, the endgame
+solver) take their pure-Python path with it, at the native generator's speed.
+
 ``brute_force`` is a deliberately simple move finder, independent of :mod:`scrabble_core.movegen`: it
 tries every word of the lexicon in every window of every line (a run of squares with no tile just
 before or after it), with every way of using the rack's blanks, and keeps what
@@ -22,6 +26,7 @@ from pathlib import Path
 
 import pytest
 
+from scrabble_core.ai_types import MoveSource, PlainSource
 from scrabble_core.board import Board
 from scrabble_core.errors import ScrabbleError
 from scrabble_core.game import ChallengeMode, Game
@@ -241,3 +246,9 @@ def own_midgame_rows() -> list[str]:
         ".HEN...........",
         *["..............."] * 5,
     ]
+
+
+@pytest.fixture(scope="session")
+def python_generator(enable_generator: MoveGenerator) -> MoveSource:
+    """The ENABLE generator as a plain move source: the native searches take their Python path."""
+    return PlainSource(enable_generator)

@@ -6,6 +6,7 @@ import hashlib
 import itertools
 import random
 import time
+from pathlib import Path
 
 import pytest
 
@@ -233,7 +234,9 @@ def test_the_levels_a_configuration_offers() -> None:
 
 
 # Games recorded before the hard level was made faster (same choices, found with less work): its
-# moves are a contract. Seat 0 is hard; (opponent, seed, final scores, turns, sha256 of the moves).
+# moves are a contract, with the leave model they were recorded with (golden_leaves.json, the bundled
+# model then). Seat 0 is hard; (opponent, seed, final scores, turns, sha256 of the moves).
+GOLDEN_LEAVES = Path(__file__).parent / "golden_leaves.json"
 RECORDED_GAMES = [
     (Level.HARD, "golden0", [377, 342], 21, "4189f5b5d2378941"),
     (Level.HARD, "golden4", [424, 301], 33, "3474176e50eb7a79"),  # an exchange, a long endgame
@@ -251,7 +254,14 @@ def test_hard_replays_the_recorded_games(
     turns: int,
     digest: str,
 ) -> None:
-    record = play_game(get_variant("standard"), enable_lexicon, generator, [Level.HARD, opponent], seed)
+    record = play_game(
+        get_variant("standard"),
+        enable_lexicon,
+        generator,
+        [Level.HARD, opponent],
+        seed,
+        leaves=load_leave_model(GOLDEN_LEAVES),
+    )
     moves = " ".join(turn.move for turn in record.turns)
     assert (record.scores, len(record.turns)) == (scores, turns)
     assert hashlib.sha256(moves.encode()).hexdigest()[:16] == digest, moves

@@ -220,7 +220,7 @@ def test_the_expert_analysis_is_reproducible_from_its_seed(
     ]
     assert runs[0] == runs[1]
     for move in runs[0]:
-        assert move.loss >= 0 and Play.from_gcg(move.best)
+        assert move.loss >= 0 and move_from_gcg(move.best)  # a play, or an exchange the simulation found
 
 
 def test_only_hard_and_expert_analyse(enable_lexicon: Lexicon, enable_generator: MoveGenerator) -> None:

@@ -18,7 +18,8 @@ from scrabble_core.errors import VariantError
 from scrabble_core.gcg import parse_gcg, replay
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Play
-from scrabble_core.movegen import MoveGenerator, native_core
+from scrabble_core.movegen import MoveGenerator
+from scrabble_core.native import native_core
 from scrabble_core.validation import check_play
 from scrabble_core.variant import (
     Premium,

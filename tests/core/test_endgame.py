@@ -1,4 +1,8 @@
-"""The endgame solver: exact against plain minimax, going out in two, the budget, the expert level."""
+"""The endgame solver: exact against plain minimax, going out in two, the budget, the expert level.
+
+Each expectation runs with both solvers: the native one (``_endgame.c``, what a MoveGenerator gets) and
+the pure-Python one (``python_generator``); they must agree on every exact value.
+"""
 
 from __future__ import annotations
 
@@ -10,9 +14,9 @@ import pytest
 from scrabble_core.ai import Level, MoveSource, SeatView, choose_move
 from scrabble_core.board import Board
 from scrabble_core.endgame import minimax_value, solve_endgame
-from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Pass, Play
-from scrabble_core.movegen import load_move_generator
+from scrabble_core.movegen import MoveGenerator
+from scrabble_core.native import native_core
 from scrabble_core.variant import Variant, get_variant
 
 # End positions of seeded hard-vs-hard games (bag empty), as text rows.
@@ -72,9 +76,14 @@ BOARDS = {
 POOL = "AABCDEEEGIILMNOORSTTU?"
 
 
-@pytest.fixture(scope="module")
-def generator(enable_lexicon: Lexicon) -> MoveSource:
-    return load_move_generator(enable_lexicon)
+@pytest.fixture(scope="module", params=["native", "python"])
+def generator(
+    request: pytest.FixtureRequest, enable_generator: MoveGenerator, python_generator: MoveSource
+) -> MoveSource:
+    """The solver's move source: the native generator (the C solver where it is built) or the Python path."""
+    if request.param == "native" and native_core() is None:
+        pytest.skip("the native core is not in use")
+    return enable_generator if request.param == "native" else python_generator
 
 
 @pytest.fixture(scope="module")
@@ -121,9 +130,12 @@ def test_going_out_in_two_beats_going_out_now(generator: MoveSource, standard: V
     assert choose_move(view, generator, Level.EXPERT, random.Random(0)) == Play.from_gcg("2J BI")
 
 
-def test_an_unfinished_depth_gives_its_best_root_move(generator: MoveSource, standard: Variant) -> None:
+def test_an_unfinished_depth_gives_its_best_root_move(
+    python_generator: MoveSource, standard: Variant
+) -> None:
     # Depth 1 is hard's rule (go out with BIT: 37). Depth 2 searches BIT first, then BI (22, the Q
     # stuck, T out next: 22 + 2 * 10 at the horizon) before the node budget runs out.
+    generator = python_generator
     board = Board.from_rows(standard, BOARDS["seed4"])
     first = solve_endgame(board, "BIT", "Q", generator, max_nodes=1)
     assert (first.move, first.value, first.depth, first.exact) == (Play.from_gcg("15K BIT"), 37, 1, False)
@@ -153,3 +165,94 @@ def test_out_of_budget_returns_the_deepest_finished_depth(generator: MoveSource,
     assert out.move == result.move and out.depth == 1
     view = SeatView(standard, board, "ACEINRT", "DGOSU", 0, (0, 0), 0)
     assert result.move == choose_move(view, generator, Level.HARD, random.Random(0))
+
+
+@pytest.fixture(scope="module")
+def native_generator(enable_generator: MoveGenerator) -> MoveGenerator:
+    if native_core() is None:
+        pytest.skip("the native core is not in use")
+    return enable_generator
+
+
+def _value_of(move: Play | Pass, board: Board, rack: str, other: str, generator: MoveSource) -> int:
+    """What ``move`` is worth to the mover with best play after it (the Python solver, exact)."""
+    variant = board.variant
+    if isinstance(move, Pass):
+        after = solve_endgame(board, other, rack, generator, scoreless=1)
+        assert after.exact
+        return -after.value
+    placed = move.placements()
+    kept = rack
+    for tile in move.rack_tiles():
+        kept = kept.replace(tile, "", 1)
+    score = next(c.score for c in generator.generate(board, rack) if c.play == move)
+    if not kept:
+        return score + 2 * variant.rack_value(other)
+    work = board.copy()
+    work.place(placed)
+    after = solve_endgame(work, other, kept, generator)
+    assert after.exact
+    return score - after.value
+
+
+@pytest.mark.parametrize(("name", "seed"), list(itertools.product(sorted(BOARDS), range(3))))
+def test_the_native_solver_agrees_with_the_python_one(
+    native_generator: MoveGenerator, python_generator: MoveSource, standard: Variant, name: str, seed: int
+) -> None:
+    board = Board.from_rows(standard, BOARDS[name])
+    rack, other = _racks(seed + 10, 3, 2)
+    native = solve_endgame(board, rack, other, native_generator)
+    python = solve_endgame(board, rack, other, python_generator)
+    assert native.exact and python.exact
+    assert native.value == python.value
+    assert _value_of(native.move, board, rack, other, python_generator) == native.value
+
+
+def test_the_native_budget_keeps_the_deepest_finished_depth(
+    native_generator: MoveGenerator, standard: Variant
+) -> None:
+    board = Board.from_rows(standard, BOARDS["seed0"])
+    first = solve_endgame(board, "ACEINRT", "DGOSU", native_generator, max_nodes=1)
+    view = SeatView(standard, board, "ACEINRT", "DGOSU", 0, (0, 0), 0)
+    assert (first.depth, first.exact) == (1, False)
+    assert first.move == choose_move(view, native_generator, Level.HARD, random.Random(0))
+    deeper = solve_endgame(board, "ACEINRT", "DGOSU", native_generator, max_nodes=2000)
+    assert not deeper.exact and deeper.depth >= 2 and deeper.nodes == 2001
+    assert board.rows_text() == BOARDS["seed0"]
+
+
+def test_the_native_solver_refuses_what_it_cannot_search(
+    native_generator: MoveGenerator, standard: Variant
+) -> None:
+    from scrabble_core._movegen import solve_endgame as native_solve
+
+    native = native_generator.native_board(Board(standard))
+    assert native is not None
+    with pytest.raises(ValueError, match="solve_endgame: an argument out of its range"):
+        native_solve(
+            native.graph,
+            native.geometry,
+            native.squares,
+            native.tiles("AAAAAAAAA"),
+            b"",
+            0,
+            6,
+            64,
+            -1,
+            None,
+            lambda: 0.0,
+            lambda: 0.0,
+        )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", sorted(BOARDS))
+def test_the_native_solver_agrees_with_the_python_one_on_four_tiles_each(
+    native_generator: MoveGenerator, python_generator: MoveSource, standard: Variant, name: str
+) -> None:
+    board = Board.from_rows(standard, BOARDS[name])
+    for seed in range(3):
+        rack, other = _racks(seed + 20, 4, 4)
+        native = solve_endgame(board, rack, other, native_generator)
+        python = solve_endgame(board, rack, other, python_generator)
+        assert native.exact and python.exact and native.value == python.value

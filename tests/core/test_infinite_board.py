@@ -24,7 +24,8 @@ from scrabble_core.errors import (
 )
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Play
-from scrabble_core.movegen import MoveGenerator, native_core, window_variant
+from scrabble_core.movegen import MoveGenerator, window_variant
+from scrabble_core.native import native_core
 from scrabble_core.notation import parse_player_play, player_notation
 from scrabble_core.validation import check_play
 from scrabble_core.variant import (

@@ -9,12 +9,13 @@ from copy import deepcopy
 import pytest
 
 from scrabble_core.__main__ import main
-from scrabble_core.ai import Level, default_leave_model
+from scrabble_core.ai import Level, default_leave_model, leave_model_for
 from scrabble_core.board import Board
 from scrabble_core.errors import InvalidMoveError, TileNotOnRackError, VariantError
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Exchange, Play, move_from_gcg
-from scrabble_core.movegen import MoveGenerator, native_core
+from scrabble_core.movegen import MoveGenerator
+from scrabble_core.native import native_core
 from scrabble_core.notation import parse_player_play, player_notation
 from scrabble_core.tiles import letter_of, rack_tile, set_tile
 from scrabble_core.validation import check_play
@@ -133,6 +134,9 @@ def test_a_kept_set_tile_is_worth_its_best_letter() -> None:
         model.evaluate("RT"),
         max(model.evaluate("A"), model.evaluate("E")),
     ]
+    # the AI's model on a variant: its set tiles valued so; on a variant without them, the model itself
+    assert leave_model_for(SETS) is model.with_sets({"1": "AE", "2": "IOU", "3": "SZ"})
+    assert leave_model_for(load_variant(example_variants_dir() / "diamond.toml")) is model
 
 
 @pytest.mark.parametrize("level", [Level.HARD, Level.MEDIUM])

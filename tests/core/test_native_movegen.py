@@ -21,12 +21,14 @@ from pathlib import Path
 import pytest
 
 from scrabble_core import movegen as movegen_module
+from scrabble_core import native as native_module
 from scrabble_core.board import Board
 from scrabble_core.errors import InvalidMoveError, ScrabbleError
 from scrabble_core.leaves import LeaveModel, load_leave_model
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Play
-from scrabble_core.movegen import GeneratedMove, MoveGenerator, load_move_generator, native_core
+from scrabble_core.movegen import GeneratedMove, MoveGenerator, load_move_generator
+from scrabble_core.native import native_core
 from scrabble_core.variant import Variant, get_variant, variant_from_dict
 
 SHARED_DIR = os.environ.get("SCRABBLE_SHARED_DIR")
@@ -92,7 +94,7 @@ def test_pure_python_is_forced_by_the_environment(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, enable_generator: MoveGenerator
 ) -> None:
     monkeypatch.setenv("SCRABBLE_PURE_PYTHON", "1")
-    with caplog.at_level(logging.INFO, logger="scrabble_core.movegen"):
+    with caplog.at_level(logging.INFO, logger="scrabble_core.native"):
         assert native_core() is None
         native_core()
         generator = MoveGenerator(enable_generator.lexicon, enable_generator.dawg)
@@ -108,7 +110,7 @@ def test_the_native_core_is_logged_once(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
     monkeypatch.delenv("SCRABBLE_PURE_PYTHON", raising=False)
-    with caplog.at_level(logging.INFO, logger="scrabble_core.movegen"):
+    with caplog.at_level(logging.INFO, logger="scrabble_core.native"):
         assert native_core() is not None
         assert native_core() is not None
     assert [record.getMessage() for record in caplog.records] == ["move generation: native core"]
@@ -119,8 +121,9 @@ def test_a_missing_extension_falls_back_to_python(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture, enable_generator: MoveGenerator
 ) -> None:
     monkeypatch.delenv("SCRABBLE_PURE_PYTHON", raising=False)
-    monkeypatch.setattr(movegen_module, "_import_native", lambda: None)
-    with caplog.at_level(logging.INFO, logger="scrabble_core.movegen"):
+    monkeypatch.setattr(native_module, "import_native", lambda: None)
+    monkeypatch.setattr(movegen_module, "import_native", lambda: None)
+    with caplog.at_level(logging.INFO, logger="scrabble_core.native"):
         generator = MoveGenerator(enable_generator.lexicon, enable_generator.dawg)
     assert not generator.native
     assert generator.best(Board(get_variant("standard")), "QUIZ") is not None

@@ -13,11 +13,14 @@ import pytest
 from scrabble_core.errors import VariantError
 from scrabble_core.game import Game
 from scrabble_core.variant import (
+    VARIANTS,
     Premium,
     TileKind,
     Variant,
     assets_dir,
     bundled_variant_names,
+    example_variant_names,
+    example_variants_dir,
     find_variant,
     get_variant,
     load_variant,
@@ -151,20 +154,34 @@ def test_get_variant_unknown_name() -> None:
     with pytest.raises(VariantError) as info:
         get_variant("scrabulous")
     path = assets_dir() / "variants"
-    assert str(info.value) == f"{path}: name: no bundled variant 'scrabulous' (known: standard, super)"
+    known = "standard, super, diamond, infinite, letter-sets, standard-program"
+    assert str(info.value) == f"{path}: name: no bundled variant 'scrabulous' (known: {known})"
+
+
+def test_the_examples_are_known_by_name(tmp_path: Path) -> None:
+    assert example_variant_names() == ["diamond", "infinite", "letter-sets", "standard-program"]
+    assert get_variant("infinite") == load_variant(example_variants_dir() / "infinite.toml")
+    assert get_variant("infinite").infinite and "letter-sets" in VARIANTS
+    assert VARIANTS.names()[:6] == ["standard", "super", *example_variant_names()]
+    taken = tmp_path / "mine.toml"
+    taken.write_text((example_variants_dir() / "diamond.toml").read_text())
+    with pytest.raises(VariantError, match=r"mine\.toml: name: a variant is already named 'diamond'$"):
+        VARIANTS.add_file(taken)
 
 
 def test_a_long_variant_name_is_not_echoed_whole() -> None:
     with pytest.raises(VariantError) as info:
         get_variant("x" * 100_000)
     path = assets_dir() / "variants"
-    assert str(info.value) == f"{path}: name: no bundled variant '{'x' * 40}…' (known: standard, super)"
+    known = "standard, super, diamond, infinite, letter-sets, standard-program"
+    assert str(info.value) == f"{path}: name: no bundled variant '{'x' * 40}…' (known: {known})"
 
 
 def test_a_bundled_name_cannot_reach_other_files(tmp_path: Path) -> None:
     with pytest.raises(VariantError) as info:
         get_variant("../variants/standard")
-    assert info.value.problem == "no bundled variant '../variants/standard' (known: standard, super)"
+    known = "standard, super, diamond, infinite, letter-sets, standard-program"
+    assert info.value.problem == f"no bundled variant '../variants/standard' (known: {known})"
 
 
 def test_find_variant_by_name_or_path(tmp_path: Path) -> None:

@@ -239,3 +239,16 @@ def test_gtp_lists_the_seki_and_counts_it() -> None:
     alive = engine.handle("final_status_list alive")
     assert alive is not None and "A1" in alive and "C1" not in alive
     assert engine.handle("final_score") == "= W+5.5\n\n"
+
+
+def test_a_search_told_to_stop_ends_after_its_first_step() -> None:
+    game = Game(9)
+    asked: list[int] = []
+
+    def stop() -> bool:
+        asked.append(1)
+        return True
+
+    share = search_share(game, 3, Budget(seconds=60.0, playouts=10_000, stop=stop))
+    assert share.playouts == FIRST_STEP and asked == [1]
+    assert search_share(game, 3, Budget(seconds=60.0, playouts=300, stop=lambda: False)).playouts == 300

@@ -3,8 +3,12 @@ and the image, with scripted input."""
 
 from __future__ import annotations
 
+import fcntl
 import io
 import json
+import os
+import shutil
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -17,6 +21,8 @@ from bot.console.terminal_board import Style
 from bot.games.go.console.cli import main
 from bot.games.go.console.text_board import draw_go_board
 from bot.games.go.sgf import import_sgf
+from bot.games.scrabble.console import cli as scrabble_cli
+from bot.host.store import lock_path
 from go_core import Game
 
 
@@ -43,13 +49,17 @@ class Script:
 
 def _run(tmp_path: Path, options: list[str], lines: list[str]) -> tuple[int, str]:
     script = Script(lines)
-    code = main([*options, "--dir", str(tmp_path)], script.terminal)
+    code = main(
+        [*options, "--dir", str(tmp_path / "go"), "--db", str(tmp_path / "db.sqlite3")], script.terminal
+    )
     return code, script.output
 
 
 def _saved(tmp_path: Path, number: int = 1) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((tmp_path / f"game-{number}.json").read_text())
-    return data
+    """The stored state of game ``number``: the engine's game as :meth:`go_core.Game.to_dict` writes it."""
+    with sqlite3.connect(tmp_path / "db.sqlite3") as db:
+        (state,) = db.execute("SELECT state FROM games WHERE id = ?", (number,)).fetchone()
+    return {"game": json.loads(state)["game"]}
 
 
 def test_a_hot_seat_game_is_played_to_the_count(tmp_path: Path) -> None:
@@ -167,3 +177,97 @@ def test_the_colour_drawing_uses_wood_stones_and_an_orange_last_move() -> None:
     assert "\x1b[38;5;16m●" in lines[3], "Black's stone"
     assert "\x1b[48;5;208m\x1b[38;5;231m●" in lines[4], "White's last stone on orange"
     assert lines[3].endswith("\x1b[0m 3")
+
+
+OLD_SAVES = Path(__file__).parent / "old_saves"
+"""Two games saved by the terminal Go of e3d7772 (``bot/go/saves.py``): a hot-seat 9×9 game and a 7×7
+game against the built-in AI, three moves each."""
+
+
+def test_games_saved_in_files_are_brought_into_the_database_once(tmp_path: Path) -> None:
+    directory = tmp_path / "go"
+    directory.mkdir()
+    for name in ("game-1.json", "game-2.json"):
+        shutil.copy(OLD_SAVES / name, directory / name)
+    code, output = _run(tmp_path, ["--list"], [])
+    assert (code, output) == (
+        0,
+        "No game is saved: start one with scrabble-bot go\n"
+        f"2 more saved by an earlier version in {directory}: they get their ids the next time "
+        "scrabble-bot go runs\n",
+    )
+    code, output = _run(tmp_path, [], [])
+    assert code == 0
+    assert sorted(path.name for path in directory.iterdir()) == [
+        "game-1.json.imported",
+        "game-2.json.imported",
+    ]
+    listed = (
+        "Game 1: Ann (Black) vs Bob (White), 9×9, move 4\n"
+        "Game 2: built-in AI (easy) (Black) vs Cy (White), 7×7, move 4\n"
+    )
+    code, output = _run(tmp_path, ["--list"], [])
+    assert (code, output) == (0, listed)
+    code, output = _run(tmp_path, ["--resume", "1"], ["D5", "quit"])
+    assert "Game 1: Ann (Black) vs Bob (White). 9×9, komi 6.5, area scoring." in output
+    assert "White plays D5\n" in output
+    assert _saved(tmp_path, 1)["game"]["actions"] == ["B D4", "W E4", "B C3", "W D5"]
+    assert _saved(tmp_path, 2)["game"]["actions"] == ["B D2", "W C3", "B C4"]
+    code, output = _run(tmp_path, ["--list"], [])
+    assert output == (
+        "Game 2: built-in AI (easy) (Black) vs Cy (White), 7×7, move 4\n"
+        "Game 1: Ann (Black) vs Bob (White), 9×9, move 5\n"
+    ), "the game played last at the end, and no file brought in twice"
+
+
+def test_listing_needs_no_lock_and_no_dictionary(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _run(tmp_path, ["--players", "Ann,Bob", "--size", "7"], ["D4", "quit"])
+    database = tmp_path / "db.sqlite3"
+    holder = os.open(lock_path(database), os.O_RDWR | os.O_CREAT)
+    try:
+        fcntl.flock(holder, fcntl.LOCK_EX | fcntl.LOCK_NB)  # as a console playing beside it holds it
+        code, output = _run(tmp_path, ["--list"], [])
+        assert (code, output) == (0, "Game 1: Ann (Black) vs Bob (White), 7×7, move 2\n")
+
+        def no_dictionary(*args: object) -> None:
+            raise AssertionError("the dictionary is loaded")
+
+        monkeypatch.setattr(scrabble_cli, "_load_words", no_dictionary)
+        capsys.readouterr()
+        assert scrabble_cli.main(["--list", "--db", str(database)]) == 0
+        assert capsys.readouterr().out == "No game is saved: start one with scrabble-bot play\n"
+    finally:
+        os.close(holder)
+
+
+def test_the_terminal_shows_no_discord_wording(tmp_path: Path) -> None:
+    options = ["--players", "Ann", "--size", "5", "--engine", "builtin", "--level", "easy", "--seed", "4"]
+    code, output = _run(tmp_path, options, ["C3", "undo", "B2", "pass", "pass", "accept"])
+    assert code == 0
+    hot_seat = _run(
+        tmp_path, ["--players", "Cy,Di", "--size", "5"], ["C3", "undo", "C3", "pass", "pass", "accept"]
+    )
+    for text in (output, hot_seat[1]):
+        assert "Result: " in text
+        for discord in ("/go", "<@", "button", "Join", "DM"):
+            assert discord not in text
+
+
+def test_listing_an_older_database_says_to_open_it_once(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _run(tmp_path, ["--players", "Ann,Bob", "--size", "7"], ["D4", "quit"])
+    database = tmp_path / "db.sqlite3"
+    with sqlite3.connect(database) as db:
+        (version,) = db.execute("PRAGMA user_version").fetchone()
+        db.execute(f"PRAGMA user_version = {version - 1}")
+    code, output = _run(tmp_path, ["--list"], [])
+    assert (code, output) == (1, "")
+    assert capsys.readouterr().err == (
+        f"scrabble-bot go: the database {database} was written by an earlier version: open it once to play "
+        "(which upgrades it), then it can be read\n"
+    )
+    code, output = _run(tmp_path, ["--list"], [])
+    assert code == 1, "listing changes nothing: still not upgraded"

@@ -15,9 +15,10 @@ from aiohttp.test_utils import TestServer
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "bot"))
 
+from discord_fake import TEST_TOKEN
 from service_fakes import make_config, open_harness, started_game
 
-from bot.config import Config
+from bot.config import ActivityConfig, Config
 from bot.host.seats import User
 from bot.web.links import LinkSigner
 from bot.web.server import Limits, WebServer
@@ -26,9 +27,10 @@ from tests.web.web_harness import ALICE, BOB, FAST, MakeWeb, Web
 
 @pytest.fixture
 async def make_web(tmp_path: Path) -> AsyncIterator[MakeWeb]:
-    """``await make_web(users=(ALICE, BOB), ai=0, limits=..., phonies=(), **options)``: a started
-    game in CHANNEL (no game with ``users=()``) and the web server over its service. The limits
-    default to the protocol's, but for a message rate fast tests can use."""
+    """``await make_web(users=(ALICE, BOB), ai=0, limits=..., phonies=(), activity=None, **options)``: a
+    started game in CHANNEL (no game with ``users=()``) and the web server over its service (serving
+    the board as the ``activity`` too, if given). The limits default to the protocol's, but for a
+    message rate fast tests can use."""
     opened: list[Web] = []
 
     async def make(
@@ -39,10 +41,18 @@ async def make_web(tmp_path: Path) -> AsyncIterator[MakeWeb]:
         phonies: Sequence[str] = (),
         config: Config | None = None,
         start: bool = True,
+        activity: ActivityConfig | None = None,
         **options: Any,
     ) -> Web:
         harness = await open_harness(tmp_path, config or make_config(), phonies)
-        server = WebServer(harness.svc, LinkSigner(b"k" * 32), limits=limits, now=harness.clock.now)
+        server = WebServer(
+            harness.svc,
+            LinkSigner(b"k" * 32),
+            limits=limits,
+            now=harness.clock.now,
+            activity=activity,
+            bot_token=TEST_TOKEN if activity else None,
+        )
         test_server = TestServer(server.app())
         await test_server.start_server()
         web = Web(harness, server, test_server, aiohttp.ClientSession())
@@ -55,6 +65,7 @@ async def make_web(tmp_path: Path) -> AsyncIterator[MakeWeb]:
     for web in opened:
         for client in web.clients:
             await client.ws.close()
+        await web.server.close()
         await web.session.close()
         await web.test_server.close()
         await web.harness.close()

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 import asyncio
 import io
+import math
 import os
 import re
 import threading
 from collections.abc import Callable, Coroutine, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import pytest
 from PIL import Image
@@ -33,7 +34,10 @@ from bot.web.tiles import PlacedTile, play_from_tiles
 from scrabble_core.errors import FirstMoveTooShortError, NotInLineError, UnknownWordsError
 from scrabble_core.game import EventKind, Game
 from scrabble_core.lexicon import Lexicon
-from scrabble_core.variant import Premium
+from scrabble_core.variant import Premium, Variant
+
+if TYPE_CHECKING:
+    from scrabble_core.movegen import MoveGenerator
 
 CHROMIUM = os.environ.get("SCRABBLE_CHROMIUM", "/usr/bin/chromium")
 pytest.importorskip(
@@ -45,8 +49,10 @@ from playwright.sync_api import (  # noqa: E402 (after importorskip: without Pla
     ConsoleMessage,
     Dialog,
     FloatRect,
+    Frame,
     Locator,
     Page,
+    ViewportSize,
     WebSocket,
     expect,
     sync_playwright,
@@ -165,7 +171,7 @@ class Viewer:
 def open_page(browser: Browser, tmp_path: Path) -> Iterator[Callable[..., Viewer]]:
     contexts: list[BrowserContext] = []
 
-    def make(url: str, width: int = 1280, height: int = 800) -> Viewer:
+    def make(url: str, width: int = 1280, height: int = 800, status: str = "Live") -> Viewer:
         context = browser.new_context(viewport={"width": width, "height": height})
         contexts.append(context)
         page = context.new_page()
@@ -185,7 +191,7 @@ def open_page(browser: Browser, tmp_path: Path) -> Iterator[Callable[..., Viewer
         websockets: list[WebSocket] = []
         page.on("websocket", lambda websocket: websockets.append(websocket))  # noqa: PLW0108 (a bound builtin is refused)
         page.goto(url)
-        expect(page.locator("#connection")).to_have_text("Live")
+        expect(page.locator("#connection")).to_have_text(status)
         return Viewer(page, errors, websockets)
 
     yield make
@@ -672,7 +678,7 @@ def test_resigning_ends_the_game_on_every_page_with_the_final_scores(
     expect(alice.page.locator("#turn")).to_have_text("Game over: Bob wins")
     expect(bob.page.locator("#turn")).to_have_text("Game over: you win")
     for viewer in (alice, bob):
-        expect(viewer.page.locator("#final-scores .name")).to_have_text(["Bob", "Alice"])
+        expect(viewer.page.locator("#final-scores .name")).to_have_text(["Bob", "Alice (resigned)"])
         expect(viewer.page.locator("#gcg")).to_have_attribute(
             "download", re.compile(r"^scrabble-game-\d+\.gcg$")
         )
@@ -684,7 +690,7 @@ def test_resigning_ends_the_game_on_every_page_with_the_final_scores(
     assert Path(download.value.path()).read_text().startswith("#character-encoding UTF-8")
 
 
-def board_rows(page: Page, rows: int, cols: int) -> list[str]:
+def board_rows(page: Page | Frame, rows: int, cols: int) -> list[str]:
     """The board the page shows (played tiles only), as the engine's text rows."""
     rows_shown: list[str] = page.evaluate(
         """([rows, cols]) => {
@@ -706,11 +712,48 @@ def board_rows(page: Page, rows: int, cols: int) -> list[str]:
     return rows_shown
 
 
+def play_best_by_dragging(
+    page: Page, board: Page | Frame, generator: MoveGenerator, variant: Variant
+) -> bool:
+    """On the board ``board`` shows (``page`` itself, or the Activity's frame in it): drag the best play
+    of its rack onto the board and play it, or pass if there is none, and wait for the move to show;
+    whether it played."""
+    from scrabble_core.board import Board
+
+    moves = board.locator("#history li").count()
+    rack = "".join(
+        board.locator("#rack .rack-tile").evaluate_all("tiles => tiles.map(t => t.dataset.letter)")
+    )
+    best = generator.best(Board.from_rows(variant, board_rows(board, variant.rows, variant.cols)), rack)
+    if best is None:
+        board.get_by_role("button", name="Pass", exact=True).click()
+    else:
+        for (row, col), letter in best.play.placements():
+            tile = board.locator(
+                f'#rack .rack-tile[data-letter="{"?" if letter.islower() else letter}"]'
+            ).first
+            drag(page, tile, board.locator(f'.square[data-row="{row}"][data-col="{col}"]'))
+            if letter.islower():
+                page.keyboard.press(letter)
+        expect(board.locator("#feedback")).to_have_text(f"{best.play.gcg()} · {best.score} points")
+        board.get_by_role("button", name="Play", exact=True).click()
+    expect(board.locator("#history li")).not_to_have_count(moves)
+    return best is not None
+
+
+def finished_game(game_server: LiveGame) -> Game:
+    """The game of CHANNEL as it was stored when it finished."""
+    store = game_server.harness.store
+    assert store is not None
+    finished = game_server.run(store.last_finished_game(CHANNEL, "scrabble"))
+    assert finished is not None and finished.state is not None
+    return Game.from_dict(finished.state)
+
+
 @pytest.mark.slow
 def test_a_whole_game_against_the_ai_by_dragging(
     live: Callable[..., LiveGame], open_page: Callable[..., Viewer], enable_lexicon: Lexicon, tmp_path: Path
 ) -> None:
-    from scrabble_core.board import Board
     from scrabble_core.movegen import load_move_generator
 
     generator = load_move_generator(enable_lexicon, tmp_path / "movegen")
@@ -723,27 +766,8 @@ def test_a_whole_game_against_the_ai_by_dragging(
         expect(turn).to_have_text(re.compile(r"^(Your turn|Game over.*)$"), timeout=15_000)
         if turn.text_content() != "Your turn":
             break
-        moves = page.locator("#history li").count()
-        rack = "".join(
-            page.locator("#rack .rack-tile").evaluate_all("tiles => tiles.map(t => t.dataset.letter)")
-        )
-        best = generator.best(Board.from_rows(variant, board_rows(page, variant.rows, variant.cols)), rack)
-        if best is None:
-            page.get_by_role("button", name="Pass", exact=True).click()
-        else:
-            for (row, col), letter in best.play.placements():
-                drag(page, alice.rack_tile("?" if letter.islower() else letter), alice.square(row, col))
-                if letter.islower():
-                    page.keyboard.press(letter)
-            expect(page.locator("#feedback")).to_have_text(f"{best.play.gcg()} · {best.score} points")
-            page.get_by_role("button", name="Play", exact=True).click()
-            plays += 1
-        expect(page.locator("#history li")).not_to_have_count(moves)
-    store = game_server.harness.store
-    assert store is not None
-    finished = game_server.run(store.last_finished_game(CHANNEL, "scrabble"))
-    assert finished is not None and finished.state is not None
-    final = Game.from_dict(finished.state)
+        plays += play_best_by_dragging(page, page, generator, variant)
+    final = finished_game(game_server)
     assert final.is_over and plays >= 5, plays
     winners = final.winners()
     ranking = sorted(
@@ -772,5 +796,162 @@ def test_a_link_without_a_token_or_with_a_bad_one_says_so(
         expect(page.locator("#fatal")).to_have_text("this link is not valid")
         expect(page.locator("#connection")).to_have_text("Disconnected")
         expect(page.locator("#play-panel")).to_be_hidden()
+    finally:
+        context.close()
+
+
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+
+
+def sized_page(browser: Browser, url: str, size: ViewportSize) -> tuple[BrowserContext, Page]:
+    """A new context of ``size`` (a phone's touch screen at :data:`PHONE`) on ``url``, once live."""
+    phone = size is PHONE
+    context = browser.new_context(viewport=size, has_touch=phone, is_mobile=phone)
+    page = context.new_page()
+    page.goto(url)
+    expect(page.locator("#connection")).to_have_text("Live")
+    return context, page
+
+
+def touch_points(session: Any, kind: str, points: Sequence[tuple[float, float]]) -> None:
+    """One touch event of the DevTools protocol with ``points`` down."""
+    touches = [{"x": x, "y": y, "id": index} for index, (x, y) in enumerate(points)]
+    session.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": touches})
+
+
+def scroll_of(page: Page) -> tuple[float, float]:
+    left, top = page.evaluate(
+        "(area => [area.scrollLeft, area.scrollTop])(document.getElementById('board-area'))"
+    )
+    return left, top
+
+
+def zoom_of(page: Page) -> float:
+    return float(
+        page.evaluate("getComputedStyle(document.getElementById('board-area')).getPropertyValue('--zoom')")
+    )
+
+
+def pan_and_zoom(page: Page, session: Any | None, x: float, y: float) -> None:
+    """Drag the board from (x, y) by (-60, -40), then zoom twice as large there: by touch (one finger,
+    then a pinch of two) with a DevTools ``session``, else with the mouse and Ctrl + wheel."""
+    if session is not None:
+        touch_points(session, "touchStart", [(x, y)])
+        for step in range(1, 11):
+            touch_points(session, "touchMove", [(x - 6 * step, y - 4 * step)])
+        touch_points(session, "touchEnd", [])
+        touch_points(session, "touchStart", [(x - 20, y), (x + 20, y)])
+        for step in range(1, 11):
+            touch_points(session, "touchMove", [(x - 20 - 2 * step, y), (x + 20 + 2 * step, y)])
+        touch_points(session, "touchEnd", [])
+        return
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for step in range(1, 11):
+        page.mouse.move(x - 6 * step, y - 4 * step)
+    page.mouse.up()
+    page.keyboard.down("Control")
+    page.mouse.wheel(0, -300 * math.log(2))
+    page.keyboard.up("Control")
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_an_infinite_board_pans_zooms_and_centres_on_the_last_move(
+    live: Callable[..., LiveGame], browser: Browser, size: ViewportSize
+) -> None:
+    game_server = live(variant="infinite")
+    phone = size is PHONE
+    context, page = sized_page(browser, game_server.link(0), size)
+    try:
+        # The window around the start square 0,0: a rack's length each way, out to blocks of 4.
+        expect(page.locator(".coordinate.top")).to_have_text([str(x) for x in range(-8, 8)])
+        expect(page.locator(".coordinate.left")).to_have_text([str(y) for y in range(-8, 8)])
+        start = page.locator(".square.start")
+        expect(start).to_have_attribute("aria-label", "0,0, double word, start")
+        area = page.locator("#board-area")
+        assert zoom_of(page) == pytest.approx(16 / 15)  # about 15 squares a side shown
+        box, square = drawn_box(area), drawn_box(start)
+        # Centred on the start before the first move.
+        assert abs(square["x"] + square["width"] / 2 - (box["x"] + box["width"] / 2)) < square["width"]
+        assert abs(square["y"] + square["height"] / 2 - (box["y"] + box["height"] / 2)) < square["height"]
+        left, up = scroll_of(page)
+        session = context.new_cdp_session(page) if phone else None
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        pan_and_zoom(page, session, x, y)
+        assert zoom_of(page) == pytest.approx(2 * 16 / 15, rel=0.05)
+        expect(page.locator(".square.cursor")).to_have_count(0)  # a pan is no click
+        assert scroll_of(page) != (left, up)
+
+        # A move off the start: the page centres on it, and its squares carry their signed names.
+        game_server.run(game_server.harness.svc.pass_turn(CHANNEL, ALICE.id))
+        letters = plain_letters(game_server.game().players[1].rack, 2)
+        game_server.run(game_server.harness.svc.play(CHANNEL, BOB.id, f"-1,0 across {letters}"))
+        expect(page.locator("#history li .move")).to_have_text(["passed", f"-1,0a {letters}"])
+        last = page.locator(".square .tile.last")
+        expect(last).to_have_count(2)
+        named = page.locator(".square", has=page.locator(".tile.last")).first
+        expect(named).to_have_attribute("aria-label", re.compile(r"^-1,0, [A-Z], \d+ points?, last move$"))
+        box, first, second = drawn_box(area), drawn_box(last.nth(0)), drawn_box(last.nth(1))
+        middle = (first["x"] + second["x"] + second["width"]) / 2
+        assert abs(middle - (box["x"] + box["width"] / 2)) < first["width"]
+    finally:
+        context.close()
+
+
+def test_dragging_an_infinite_board_scrolls_it_by_as_much(
+    live: Callable[..., LiveGame], open_page: Callable[..., Viewer]
+) -> None:
+    game_server = live(variant="infinite")
+    page = open_page(game_server.link(0)).page
+    box = drawn_box(page.locator("#board-area"))
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(x, y)
+    page.keyboard.down("Control")
+    page.mouse.wheel(0, -300)  # zoomed in: room to scroll every way
+    page.keyboard.up("Control")
+    expect(page.locator("#board-area.zoomed")).to_have_count(1)
+    left, up = scroll_of(page)
+    page.mouse.move(x, y)
+    page.mouse.down()
+    for step in range(1, 11):
+        page.mouse.move(x - 3 * step, y - 2 * step)
+    page.mouse.up()
+    assert scroll_of(page) == pytest.approx((left + 30, up + 20), abs=1.5)
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_set_tile_asks_which_of_its_letters_and_typing_uses_it(
+    live: Callable[..., LiveGame], browser: Browser, size: ViewportSize
+) -> None:
+    game_server = live(variant="letter-sets", seed=5)
+    assert game_server.game().players[0].rack == "23ILUVY"
+    phone = size is PHONE
+    context, page = sized_page(browser, game_server.link(0), size)
+    try:
+        set_tile = page.locator('#rack .rack-tile[data-letter="3"]')
+        expect(set_tile).to_have_attribute("aria-label", "set tile 3: S 1 point or Z 10 points")
+        expect(set_tile.locator(".letter")).to_have_text("S/Z")
+        square = page.locator('.square[data-row="7"][data-col="7"]')
+        dialog = page.locator("#blank-dialog")
+        if phone:  # tap the tile, then the square
+            set_tile.click()
+            square.click()
+        else:
+            drag(page, set_tile, square)
+        expect(dialog).to_be_visible()
+        expect(page.locator("#blank-title")).to_have_text("Which letter is set tile 3?")
+        expect(dialog.locator(".letter-choice")).to_have_text(["S", "Z"])
+        page.keyboard.press("q")  # not one of its letters: nothing
+        expect(dialog).to_be_visible()
+        page.get_by_role("button", name="set tile 3 as Z").click()
+        expect(square).to_have_attribute("aria-label", "H8, your tile set tile 3 as Z, not played yet")
+        page.locator('.square[data-row="7"][data-col="8"]').click()
+        page.keyboard.type("o")  # no O on the rack: set tile 2 [IOU] stands for it
+        expect(page.locator("#feedback")).to_have_text("8H [3Z][2O] · 22 points")
+        page.keyboard.press("Enter")
+        expect(page.locator("#history li .move")).to_have_text(["8H [3Z][2O]"])
+        expect(square).to_have_attribute("aria-label", "H8, Z, 10 points, set tile 3, last move")
+        assert [entry.move for entry in game_server.game().history] == ["8H [3Z][2O]"]
     finally:
         context.close()

@@ -7,6 +7,7 @@ import asyncio
 import sys
 from pathlib import Path
 
+import pytest
 from service_fakes import CHANNEL
 
 from bot.host.seats import User
@@ -18,8 +19,9 @@ from tests.web.web_harness import MakeWeb
 EXAMPLE = Path(__file__).parents[2] / "examples" / "bot_client.py"
 
 
-async def test_the_example_bot_plays_a_whole_game_against_the_ai(make_web: MakeWeb) -> None:
-    web = await make_web((User(-21, "Robot"),), ai=1)  # a program's seat: a negative pseudo user id
+@pytest.mark.parametrize("variant", ["standard", pytest.param("infinite", marks=pytest.mark.slow)])
+async def test_the_example_bot_plays_a_whole_game_against_the_ai(make_web: MakeWeb, variant: str) -> None:
+    web = await make_web((User(-21, "Robot"),), ai=1, variant=variant)  # a program's seat: a negative user id
     token = web.signer.token(web.game_id(), Role.BOT, program_number(-21))
     url = str(web.test_server.make_url("/ws"))
     process = await asyncio.create_subprocess_exec(

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import discord.http
 import pytest
 from aiohttp.test_utils import TestServer
-from discord_fake import TEST_TOKEN, BotHarness, FakeDiscord, Payloads
+from discord_fake import TEST_TOKEN, BotHarness, FakeDiscord, Payloads, custom_ids
 from service_fakes import (
     CREATOR_FIRST_SEED,
     AnyWord,
@@ -21,15 +22,16 @@ from service_fakes import (
     typed,
 )
 
-from bot.config import Config
+from bot.config import ActivityConfig, Config
 from bot.discord.client import GameBot
+from bot.games.go.options import GoNewGame
 from bot.games.scrabble.commands import NewGame
 from bot.host.protocols import Notifier
 from bot.host.runner import Host
 from bot.host.seats import User
 from bot.host.store import Store
 from bot.web.links import LinkSigner, Role
-from bot.web.server import WebServer
+from bot.web.server import ServerLinks, WebServer
 from tests.web.web_harness import WsClient
 
 ALICE_ID, BOB_ID = 700_000_000_000_000_001, 700_000_000_000_000_002
@@ -102,3 +104,98 @@ async def test_a_move_from_the_page_is_announced_in_discord_and_back(discord_bot
         assert event["state"]["current"] == 0
         await client.ws.close()
     await test_server.close()
+
+
+def link_buttons(message: dict[str, Any]) -> list[tuple[str, str]]:
+    """The label and URL of each link button of a stored message."""
+    rows = message.get("components") or []
+    return [(c["label"], c["url"]) for row in rows for c in row["components"] if "url" in c]
+
+
+async def started_with_links(
+    discord_bot: BotHarness, activity: ActivityConfig | None
+) -> tuple[int, WebServer]:
+    """A started game of Alice and Bob in the channel, the board served (as the ``activity`` if given)
+    and its links in the host's messages; the game's id."""
+    service, payloads = discord_bot.service, discord_bot.payloads
+    server = WebServer(
+        service,
+        LinkSigner(b"k" * 32),
+        public_url="https://board.example",
+        activity=activity,
+        bot_token=TEST_TOKEN,
+    )
+    discord_bot.host.use_links(ServerLinks(server))
+    await service.new_game(
+        payloads.guild_id, payloads.channel_id, User(ALICE_ID, "Alice"), NewGame(seed=CREATOR_FIRST_SEED)
+    )
+    await service.join(payloads.channel_id, User(BOB_ID, "Bob"))
+    await service.start_game(payloads.channel_id, ALICE_ID)
+    await service.idle()
+    return next(t.row.id for t in service.host.tables.values()), server
+
+
+async def test_open_the_board_launches_the_activity_when_it_is_configured(discord_bot: BotHarness) -> None:
+    fake, payloads = discord_bot.fake, discord_bot.payloads
+    activity = ActivityConfig(fake.application_id, fake.client_secret, api=fake.api_base)
+    game_id, server = await started_with_links(discord_bot, activity)
+    lobby = next(
+        m for m in fake.channel_messages(payloads.channel_id) if "Players (2/4)" in str(m.get("content"))
+    )
+    turn = fake.channel_messages(payloads.channel_id)[-1]
+    assert turn["content"].startswith("The game begins!")
+    for message in (lobby, turn):
+        assert f"board:open:{game_id}" in custom_ids(message)
+        assert link_buttons(message) == []
+    (button,) = [
+        c
+        for row in turn["components"]
+        for c in row["components"]
+        if c.get("custom_id") == f"board:open:{game_id}"
+    ]
+    assert (button["label"], button["style"]) == ("Open the board", 1)
+    callback = await discord_bot.ack(payloads.component(turn, f"board:open:{game_id}", user_id=BOB_ID))
+    assert callback.json == {"type": 12}
+    # Where Discord refuses to launch it, the user gets the link privately.
+    fake.launch_refused = True
+    press = payloads.component(turn, f"board:open:{game_id}", user_id=BOB_ID)
+    discord_bot.dispatch(press)
+    refused, answer = await fake.wait_for(
+        lambda r: r.path.startswith(f"/interactions/{press['id']}/"), count=2
+    )
+    assert refused.json == {"type": 12}
+    assert answer.json["type"] == 4
+    assert answer.content == "Discord could not open the board here: open it in your browser instead."
+    assert answer.ephemeral
+    assert [(c["label"], c["url"]) for row in answer.body["components"] for c in row["components"]] == [
+        ("Open board", server.link(game_id))
+    ]
+
+
+async def test_open_board_is_the_link_without_the_activity(discord_bot: BotHarness) -> None:
+    fake, payloads = discord_bot.fake, discord_bot.payloads
+    game_id, server = await started_with_links(discord_bot, None)
+    for message in fake.channel_messages(payloads.channel_id):
+        assert not any(found.startswith("board:open") for found in custom_ids(message))
+    turn = fake.channel_messages(payloads.channel_id)[-1]
+    assert link_buttons(turn) == [("Open board", server.link(game_id))]
+
+
+async def test_a_go_game_opens_the_activity_too(discord_bot: BotHarness) -> None:
+    fake, payloads = discord_bot.fake, discord_bot.payloads
+    activity = ActivityConfig(fake.application_id, fake.client_secret, api=fake.api_base)
+    server = WebServer(discord_bot.go, LinkSigner(b"k" * 32), activity=activity, bot_token=TEST_TOKEN)
+    discord_bot.host.use_links(ServerLinks(server))
+    alice = User(ALICE_ID, "Alice")
+    await discord_bot.go.new_game(
+        payloads.guild_id, payloads.channel_id, alice, GoNewGame(size=9, opponent=BOB_ID)
+    )
+    await discord_bot.go.join(payloads.channel_id, User(BOB_ID, "Bob"))
+    await discord_bot.host.delivered()
+    game_id = next(t.row.id for t in discord_bot.host.tables.values())
+    lobby, started = fake.channel_messages(payloads.channel_id)[:2]
+    for message in (lobby, started):
+        assert f"board:open:{game_id}" in custom_ids(message)
+        assert link_buttons(message) == []
+    callback = await discord_bot.ack(payloads.component(started, f"board:open:{game_id}", user_id=BOB_ID))
+    assert callback.json == {"type": 12}

@@ -474,3 +474,27 @@ async def test_a_programs_seat_times_out_like_a_persons(tmp_path: Path) -> None:
         assert await harness.store.stats(GUILD, "scrabble", -1) is None
     finally:
         await harness.close()
+
+
+async def test_go_turn_messages_open_the_board_and_each_player_gets_a_private_link(
+    make_linked: MakeLinked,
+) -> None:
+    linked = await make_linked()
+    h, channel = linked.harness, linked.payloads.channel_id
+    await h.reply(linked.payloads.slash("new", [integer_option("size", 9)], group="go"))
+    await h.reply(linked.payloads.slash("join", group="go", user_id=BOB_ID))
+    turn = [r for r in linked.fake.find("POST", f"/channels/{channel}/messages") if "go-" in str(r.filenames)]
+    links = link_buttons(turn[-1].body)
+    assert [label for label, _ in links] == ["Open board"]
+    _, welcome = await linked.connect(token_of(links[0][1]))
+    assert (welcome["kind"], welcome["you"]["role"]) == ("go", "spectator")
+    game_id = welcome["game_id"]
+    for seat, user_id in enumerate((ALICE_ID, BOB_ID)):
+        dm = linked.fake.dms_to(user_id)[-1]
+        assert dm.content == f"Your link to play Go game {game_id} on the board (it is yours alone):"
+        [(label, url)] = link_buttons(dm.body)
+        assert label == "Play on the board"
+        client, welcome = await linked.connect(token_of(url))
+        assert (welcome["you"]["role"], welcome["you"]["seat"]) == ("player", seat)
+    assert (await client.call("play", row=0, col=0))["error"]["message"] == "It is Black's turn"
+    assert assert_no_seat_token_in_public(linked.fake) >= 2

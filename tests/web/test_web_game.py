@@ -192,3 +192,42 @@ async def test_no_window_between_two_humans(make_web: MakeWeb) -> None:
     assert (await alice.call("play", turn=0, move=typed(play)))["ok"]
     assert (await bob.until("move"))["state"]["challenge"]["window"] is False
     assert (await bob.call("no_challenge", turn=1))["error"]["code"] == "stale_turn"
+
+
+async def test_a_finished_games_links_show_its_end_and_close(make_web: MakeWeb) -> None:
+    """After the game, a player's and a spectator's link get a welcome with the final state and the
+    game's ``final`` (the GCG included), then the close that ends a game (1000); nothing joins it."""
+    web = await make_web((ALICE, BOB))
+    service = web.harness.svc
+    game_id = web.game_id()
+    play = find_play(service.game(CHANNEL), 0)
+    assert play is not None
+    await service.play(CHANNEL, ALICE.id, typed(play))
+    await service.resign(CHANNEL, BOB.id)
+    for token in (web.signer.token(game_id, Role.PLAYER, 1), web.signer.token(game_id, Role.SPECTATOR)):
+        client, welcome = await web.connect(token)
+        assert welcome["type"] == "welcome", welcome
+        assert welcome["game_id"] == game_id and welcome["seq"] == 0 and welcome["missed"] is None
+        state, final = welcome["state"], welcome["final"]
+        assert state["over"] is True and state["status"] == "finished" and state["winners"] == [0]
+        assert [player["resigned"] for player in state["players"]] == [False, True]
+        assert [entry["kind"] for entry in state["history"]] == ["play", "resign"]
+        assert final["winners"] == [0] and final["cancelled"] is False
+        assert final["scores"] == [state["players"][0]["score"], 0]
+        assert final["gcg"].startswith("#character-encoding UTF-8")
+        assert ("rack" in state) is (welcome["you"]["seat"] == 1)
+        assert await client.closed() == 1000
+    assert web.server.hub.connections(game_id) == 0
+
+
+async def test_a_cancelled_games_link_shows_it_cancelled(make_web: MakeWeb) -> None:
+    web = await make_web((ALICE, BOB))
+    game_id = web.game_id()
+    await web.harness.svc.cancel(CHANNEL, ALICE.id, can_manage=True)
+    client, welcome = await web.connect(web.signer.token(game_id, Role.SPECTATOR))
+    assert welcome["type"] == "welcome", welcome
+    assert welcome["state"]["over"] is True and welcome["state"]["status"] == "cancelled"
+    assert welcome["final"] == {"scores": [0, 0], "winners": [], "cancelled": True, "gcg": ""}
+    assert await client.closed() == 1000
+    _, refused = await web.connect(web.signer.token(game_id + 1, Role.SPECTATOR))
+    assert refused["error"] == {"code": "no_game", "message": "That game is over"}

@@ -15,7 +15,10 @@ GAME = GameModule(
     title="Go",
     parts="bot.games.go.setup",
     codec="bot.games.go.codec",
+    settings="bot.games.go.settings",
     discord="bot.games.go.discord",
     worker="bot.games.go.worker",
+    web="bot.games.go.web",
     terminal=TerminalGame("go", "bot.games.go.console.cli", "play Go in the terminal, or speak GTP (--gtp)"),
+    features={"ratings": "/go stats"},
 )

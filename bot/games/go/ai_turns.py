@@ -2,21 +2,43 @@
 worker pool (:class:`PoolGoAi`: a job of :mod:`bot.host.ai.jobs`, answered by :mod:`bot.games.go.worker`,
 with the turn timeout), as a job of the PostgreSQL queue (:class:`QueueGoAi`), or in a thread of this
 process (:class:`ThreadGoAi`: the fallback, and for tests and the console). All run
-:func:`bot.games.go.engines.make_ai`: GNU Go when it is installed, the built-in AI otherwise."""
+:func:`bot.games.go.engines.make_ai`: GNU Go when it is installed, the built-in AI otherwise.
+
+In the pool a move is searched in shares, one on each idle worker (:mod:`bot.host.ai.jobs`): the built-in
+AI's root-parallel search (:func:`share_text`, each share its own seed and a part of the level's playouts,
+added up by :func:`merged_move_text`); GNU Go does not split, so its move is share 0's alone."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
+import random
+import time
+from collections.abc import Sequence
 from typing import Any, Final
 
-from bot.games.go.engines import RESIGN, AIMove, Engine, GnuGoAI, Level, make_ai
+from bot.games.go.engines import RESIGN, AIMove, Engine, GnuGoAI, Level, find_gnugo, make_ai, playing
 from bot.games.go.kind import KIND
 from bot.games.go.protocols import GoAi
+from bot.host.ai import jobs
 from bot.host.ai.executor import AiExecutor, WorkerLostError
 from bot.host.ai.jobs import JobRequest
 from bot.host.ai.queue import AiJobQueue
 from go_core import Game, GoError, Point, format_move, parse_move
+from go_core.ai import (
+    LEVEL_PLAYOUTS,
+    STATUS_BUDGET,
+    Budget,
+    SearchShare,
+    decide,
+    merge_shares,
+    opponent_passed,
+    search_share,
+    share_statuses,
+    status_share,
+)
+from go_core.prng import seed_from
 
 logger = logging.getLogger("bot.games.go")
 
@@ -42,6 +64,69 @@ def choose_move_text(state: dict[str, Any], level: str, engine: Engine, seed: in
     finally:
         ai.close()
     return RESIGN if move == RESIGN else format_move(move)
+
+
+def share_rng(seed: int, index: int) -> random.Random:
+    """The randomness of share ``index`` of the move seeded ``seed``: its search's seed is the first
+    :func:`go_core.prng.seed_from` it gives, its count's (after the opponent's pass) the second."""
+    return random.Random(f"{seed}:{index}")
+
+
+def share_text(
+    state: dict[str, Any], level: str, engine: Engine, seed: int, seconds: float, index: int, count: int
+) -> str:
+    """Share ``index`` of ``count`` of the AI's move in the stored game ``state``, as JSON for
+    :func:`merged_move_text`: the built-in AI's root statistics (``search``: a
+    :class:`go_core.ai.SearchShare` seeded by :func:`share_rng`) after ``seconds`` or ``1 / count`` of
+    the level's playouts, whichever comes first, and after the opponent's pass the playouts that count
+    the board (``status``: :func:`go_core.ai.status_share`, in the time left, as
+    :meth:`go_core.ai.Thinker.choose` counts it); at the ``hard`` level (its budget is the time: the
+    others' are playouts, which an early end would cut) a share other than share 0 ends early when
+    :func:`bot.host.ai.jobs.interrupted` says so; with GNU Go (``engine`` ``gnugo``, or ``auto`` when it
+    is installed), the whole move (``move``) from share 0 and nothing from the others.
+
+    Raises:
+        GoError, KeyError, ValueError: ``state`` or ``level`` is not a game's; FileNotFoundError: GNU Go
+            is asked for and not installed.
+    """
+    if engine == "gnugo" or (engine == "auto" and find_gnugo() is not None):
+        move = choose_move_text(state, level, engine, seed, seconds) if index == 0 else None
+        return json.dumps({"move": move})
+    game = playing(Game.from_dict(state))
+    rng = share_rng(seed, index)
+    started = time.monotonic()
+    strength = Level(level)
+    playouts = -(-LEVEL_PLAYOUTS[strength.value] // count)
+    stop = jobs.interrupted if index and strength is Level.HARD else None
+    parts = {"search": search_share(game, seed_from(rng), Budget(seconds, playouts, stop=stop)).to_dict()}
+    if opponent_passed(game, game.to_move):
+        left = max(seconds - (time.monotonic() - started), 0.0)
+        budget = Budget(min(left, STATUS_BUDGET.seconds), -(-STATUS_BUDGET.playouts // count), stop=stop)
+        parts["status"] = status_share(game, seed_from(rng), budget).to_dict()
+    return json.dumps(parts)
+
+
+def merged_move_text(state: dict[str, Any], texts: Sequence[str]) -> str:
+    """The AI's move in the stored game ``state`` from the :func:`share_text` of some of its shares: GNU
+    Go's move, or what :func:`go_core.ai.decide` makes of the built-in AI's searches added up (and of
+    their counts' playouts added up, after the opponent's pass).
+
+    Raises:
+        ValueError: no share holds a move or a search (GNU Go's share 0 was lost), or the texts are not
+            shares'; GoError, KeyError: ``state`` is not a game's.
+    """
+    parts = [json.loads(text) for text in texts]
+    moves = [str(part["move"]) for part in parts if part.get("move") is not None]
+    if moves:
+        return moves[0]
+    searches = [SearchShare.from_dict(part["search"]) for part in parts if "search" in part]
+    if not searches:
+        raise ValueError("no share of the move searched it")
+    game = playing(Game.from_dict(state))
+    counts = [SearchShare.from_dict(part["status"]) for part in parts if "status" in part]
+    dead = share_statuses(game, merge_shares(counts)).dead if counts else None
+    decision = decide(game, merge_shares(searches), dead=dead)
+    return RESIGN if decision == RESIGN else format_move(decision)
 
 
 def dead_stone_texts(state: dict[str, Any], engine: Engine, seconds: float) -> tuple[list[str], str]:

@@ -26,6 +26,7 @@ from bot.host.commands import GameCommands
 from bot.host.errors import AlreadySeatedError, GameStartedError, NoGameError, NotAllowedError
 from bot.host.features import Feature
 from bot.host.messages import Attachment, Message, mention
+from bot.host.options import name_option
 from bot.host.rating_model import human_key
 from bot.host.ratings import ranked, rating_line
 from bot.host.runner import Host
@@ -77,8 +78,52 @@ class GoCommands(GameCommands):
             ChannelBusyError: the channel has an open game, Go or Scrabble (the message names it).
             StorageError: the write failed (nothing changed).
         """
+        table = await self._open(guild_id, channel_id, user, options)
+        settings = table.options
+        if settings.ai_level is not None:
+            return _ack(f"Your game against the AI ({settings.ai_level}) has started.")
+        who = "the member you invited" if settings.opponent is not None else "someone"
+        return _ack(f"Your Go game is open: it starts when {who} presses Join.")
+
+    async def adopt(
+        self,
+        guild_id: int,
+        channel_id: int,
+        user: User,
+        options: GoNewGame,
+        game: Game,
+        opponent: User | None = None,
+    ) -> int:
+        """Open ``game``, a game under way (one saved outside the host), in ``channel_id`` and go on
+        with it: ``user`` plays ``options.colour`` against ``opponent``, or against the AI when
+        ``opponent`` is ``None`` (``options.ai_level``, which then plays at once if it is to move).
+        The size, komi, handicap and scoring are ``game``'s. Returns the game's id; announces nothing
+        but the AI's moves.
+
+        Raises:
+            OptionError: ``game``'s settings or ``options`` are not a game of this host's.
+            ChannelBusyError; StorageError.
+        """
+        settings = replace(
+            options, size=game.size, komi=game.komi, handicap=game.handicap, scoring=game.method.value
+        )
+        table = await self._open(guild_id, channel_id, user, settings, game, opponent)
+        return table.row.id
+
+    async def _open(
+        self,
+        guild_id: int,
+        channel_id: int,
+        user: User,
+        options: GoNewGame,
+        position: Game | None = None,
+        opponent: User | None = None,
+    ) -> GoTable:
+        """Create the game of ``options`` for ``user`` (from ``position`` if given); start it against
+        the AI, or against ``opponent``, or open its lobby. The lobby's table."""
         seed = self._new_seed() if options.seed is None else options.seed
         settings = go_options(options, user.id, random.Random(seed).random())
+        ai_name = name_option(options.ai_name, "AI's name") or AI_NAME
         async with self.host.lock(channel_id):
             now = self.host.clock.now()
             creator = SeatRow(0, user.id, seat_name(user.name, []))
@@ -89,17 +134,17 @@ class GoCommands(GameCommands):
             log = [LogEntry("created", 0, {"user_id": user.id, "options": settings.to_dict()}, now)]
             table = await self.host.create(self.plugin, GoTable(draft, settings, None), log)
             assert isinstance(table, GoTable)
-            row = table.row
-            logger.info("go game %d: created in channel %d by user %d", row.id, channel_id, user.id)
-            if settings.ai_level is None:
-                self.host.post(channel_id, self._lobby_message(table))
+            logger.info("go game %d: created in channel %d by user %d", table.row.id, channel_id, user.id)
+            if settings.ai_level is not None:
+                ai = SeatRow(1, None, seat_name(ai_name, [creator.name]), None)
+                lines = [f"{mention(user.id)} plays the AI ({settings.ai_level})."]
+                await self._start(table, ai, lines, position)
+            elif opponent is not None:
+                seat = SeatRow(1, opponent.id, seat_name(opponent.name, [creator.name]))
+                await self._start(table, seat, [f"{mention(opponent.id)} joined."], position)
             else:
-                ai = SeatRow(1, None, seat_name(AI_NAME, [creator.name]), None)
-                await self._start(table, ai, [f"{mention(user.id)} plays the AI ({settings.ai_level})."])
-        if settings.ai_level is not None:
-            return _ack(f"Your game against the AI ({settings.ai_level}) has started.")
-        who = "the member you invited" if settings.opponent is not None else "someone"
-        return _ack(f"Your Go game is open: it starts when {who} presses Join.")
+                self.host.post(channel_id, self._lobby_message(table))
+        return table
 
     async def join(self, channel_id: int, user: User) -> Message:
         """Take the free seat of the channel's Go lobby, which starts the game (announced).
@@ -422,14 +467,20 @@ class GoCommands(GameCommands):
         :meth:`bot.host.runner.Host.act`)."""
         await self.host.act(self.plugin, channel_id, user_id, game_id, turn, action)
 
-    async def _start(self, table: GoTable, second: SeatRow, lines: Sequence[str]) -> None:
-        """Seat ``second`` beside the creator, Black and White by the options, and start the game."""
+    async def _start(
+        self, table: GoTable, second: SeatRow, lines: Sequence[str], position: Game | None = None
+    ) -> None:
+        """Seat ``second`` beside the creator, Black and White by the options, and start the game (from
+        ``position``, a game under way, if given)."""
         options = table.options
         creator = replace(table.row.seats[0], seat=BLACK_SEAT if options.creator_black else WHITE_SEAT)
         other = replace(second, seat=1 - creator.seat)
         seats = (creator, other) if creator.seat == BLACK_SEAT else (other, creator)
-        with engine_refusals():
-            game = Game(options.size, komi=options.komi, handicap=options.handicap, method=options.method)
+        if position is not None:
+            game = position.copy()
+        else:
+            with engine_refusals():
+                game = Game(options.size, komi=options.komi, handicap=options.handicap, method=options.method)
         extra = Extra(version=1)
         now = self.host.clock.now()
         timed = options.turn_seconds and not seats[seat_of_colour(game.to_move)].is_ai
@@ -442,7 +493,8 @@ class GoCommands(GameCommands):
         )
         new = GoTable(row, options, GoState(game, extra))
         log = [LogEntry("started", other.seat, {"user_id": other.user_id}, now)]
-        news = announcement(1, lines)
+        people = [seat.seat for seat in seats if not seat.is_ai] if self.host.links is not None else []
+        news = announcement(1, lines, people)
         pending = await self.host.save(new, log, announcement=news.data)
         logger.info("go game %d: started", row.id)
         self.host.announce(new, news, pending)
@@ -451,12 +503,13 @@ class GoCommands(GameCommands):
     def _lobby_message(self, table: GoTable) -> Message:
         row = table.row
         mentions = (row.creator_id,) + (() if table.options.opponent is None else (table.options.opponent,))
-        return Message(
+        message = Message(
             text.lobby_text(table.options, row.seats[0], row.creator_id),
             mentions=mentions,
             buttons=(GoButton.JOIN, GoButton.CANCEL),
             game=row.id,
         )
+        return self.host.lobby_message(table, message)
 
 
 def _take_back(game: Game, count: int) -> list[Move]:

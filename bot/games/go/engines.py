@@ -101,7 +101,7 @@ class BuiltinAI:
     def choose(self, game: Game, color: Color | None = None) -> AIMove:
         """See :meth:`go_core.ai.Thinker.choose` (play resumes first in the dead-stone phase)."""
         budget = Budget(seconds=self._seconds, playouts=self._playouts)
-        return self._thinker.choose(_playing(game), self._rng, budget, color)
+        return self._thinker.choose(playing(game), self._rng, budget, color)
 
     def dead_stones(self, game: Game) -> frozenset[Point]:
         """See :meth:`go_core.ai.Thinker.statuses`."""
@@ -140,7 +140,7 @@ class GnuGoAI:
     def choose(self, game: Game, color: Color | None = None) -> AIMove:
         """GNU Go's ``genmove``; the built-in AI's move if GNU Go fails or takes longer than the budget,
         or answers a move the engine refuses (GNU Go does not know positional superko)."""
-        game = _playing(game)
+        game = playing(game)
         color = game.to_move if color is None else color
         try:
             self._sync(game)
@@ -251,7 +251,7 @@ def make_ai(
     return GnuGoAI(program, level, seed=seed, seconds=seconds)
 
 
-def _playing(game: Game) -> Game:
+def playing(game: Game) -> Game:
     """``game``, or a copy with play resumed when it is in the dead-stone phase (an AI asked to move
     after two passes plays on)."""
     if game.phase is not Phase.SCORING:

@@ -15,14 +15,14 @@ from bot.host.options import choice_option, name_option, whole_option
 from bot.host.seeds import SEED_LIMIT
 from bot.host.text import quoted
 from go_core import DEFAULT_KOMI, MAX_SIZE, MIN_SIZE
+from go_core.errors import HandicapError
 from go_core.game import MAX_KOMI
+from go_core.handicap import handicap_points
 from go_core.scoring import ScoringMethod
 
 DEFAULT_SIZE: Final = 19
 HANDICAP_KOMI: Final = 0.5
 """The komi of a handicap game when none is given."""
-HANDICAP_SIZES: Final = (9, 13, 19)
-MAX_HANDICAP: Final = 9
 _Choice = TypeVar("_Choice", Level, ScoringMethod)
 
 COLOURS: Final = ("black", "white", "random")
@@ -35,7 +35,8 @@ class GoNewGame:
     invited (only they may join); ``ai_level`` (``easy``, ``medium``, ``hard``) plays against the AI at
     once; with neither, anyone may join. ``time_limit`` is seconds per move (0: none). ``colour`` is
     the creator's (``black``, ``white``, ``random``). ``seed`` fixes the game's randomness (tests).
-    Values come from users: :func:`go_options` checks their types as well as their values."""
+    ``ai_name`` names the AI's seat (default ``AI``; the terminal names it after its engine). Values
+    come from users: :func:`go_options` checks their types as well as their values."""
 
     size: int | None = None
     komi: float | None = None
@@ -46,6 +47,7 @@ class GoNewGame:
     colour: str | None = None
     scoring: str | None = None
     seed: int | None = None
+    ai_name: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,17 +103,19 @@ def go_options(options: GoNewGame, creator_id: int, draw: float) -> GoOptions:
     decides a ``random`` colour.
 
     Raises:
-        OptionError: a value of the wrong type, out of range or unknown (its echo cut short); an
+        OptionError: a value of the wrong type, out of range or unknown (its echo cut short); a handicap
+            the board does not take (the engine's rule: :func:`go_core.handicap.handicap_points`); an
             opponent who is the creator, or both an opponent and an AI level.
     """
     size = whole_option(options.size, "board size", DEFAULT_SIZE)
     if not MIN_SIZE <= size <= MAX_SIZE:
         raise OptionError(f"The board size must be between {MIN_SIZE} and {MAX_SIZE}")
     handicap = whole_option(options.handicap, "handicap", 0)
-    if handicap and (handicap < 2 or handicap > MAX_HANDICAP or size not in HANDICAP_SIZES):
-        raise OptionError(
-            f"A handicap is 2 to {MAX_HANDICAP} stones, on a 9×9, 13×13 or 19×19 board (or 0 for none)"
-        )
+    if handicap:
+        try:
+            handicap_points(size, handicap)
+        except HandicapError as error:
+            raise OptionError(str(error)) from None
     komi = options.komi
     if komi is None:
         komi = HANDICAP_KOMI if handicap else DEFAULT_KOMI

@@ -23,7 +23,7 @@ from bot.games.go.kind import KIND
 from bot.games.go.options import GoOptions
 from bot.games.go.protocols import GoAi, GoBoardRenderer
 from bot.games.go.table import NO_GO_GAME, Extra, GoState, GoTable, colour_of, seat_of_colour
-from bot.host.messages import Attachment, Message
+from bot.host.messages import Attachment, Message, mention
 from bot.host.plugin import Announcement, GamePlugin, Outcome, Thinking
 from bot.host.rating_model import RatedSeat, ai_key, ai_name, human_key
 from bot.host.store import GameRow, GameStatus, LogEntry, SeatRow
@@ -58,6 +58,7 @@ class GoPlugin(GamePlugin[GoOptions, GoState, GoAction]):
     title: ClassVar[str] = "Go"
     format: ClassVar[int] = codec.FORMAT
     no_game: ClassVar[str] = NO_GO_GAME
+    board_links: ClassVar[bool] = True
     refusals: ClassVar[tuple[type[Exception], ...]] = ()
 
     def __init__(self, ai: GoAi, renderer: GoBoardRenderer) -> None:
@@ -185,7 +186,8 @@ class GoPlugin(GamePlugin[GoOptions, GoState, GoAction]):
 
     def read_announcement(self, data: Mapping[str, Any]) -> Announcement:
         """See :meth:`GamePlugin.read_announcement`."""
-        return announcement(int(data["version"]), [str(line) for line in data["lines"]])
+        private = tuple(int(seat) for seat in data.get("private", ()))
+        return announcement(int(data["version"]), [str(line) for line in data["lines"]], private)
 
     async def announcement_message(
         self, table: Table[GoOptions, GoState], announcement: Announcement, *, urgent: bool = False
@@ -222,6 +224,19 @@ class GoPlugin(GamePlugin[GoOptions, GoState, GoAction]):
             buttons = (GoButton.PLAY, GoButton.PASS, *buttons)
         return _public(body, board, _people(current), buttons, game_id, extra.version)
 
+    async def private_message(self, table: Table[GoOptions, GoState], seat: int) -> Message:
+        """The private message the host adds a seat's link to the web board to."""
+        return Message(
+            f"Your link to play Go game {table.row.id} on the board (it is yours alone):", private=True
+        )
+
+    def private_failed_message(self, table: Table[GoOptions, GoState], user_id: int) -> Message:
+        """The public notice that ``user_id``'s link to the board could not go by DM."""
+        return Message(
+            f"{mention(user_id)}, I could not send you your link to the board by DM (are your DMs closed?).",
+            mentions=(user_id,),
+        )
+
     def past_message(self, table: Table[GoOptions, GoState], announcement: Announcement) -> Message:
         """The announcement's lines, as text (the newer announcement shows the players and the board),
         and the result once the game is over."""
@@ -251,9 +266,13 @@ class GoPlugin(GamePlugin[GoOptions, GoState, GoAction]):
         return tuple(seats) if len(seats) >= 2 else ()
 
 
-def announcement(version: int, lines: Sequence[str]) -> Announcement:
-    """The announcement of the game's state at ``version``, opened by ``lines``."""
-    return Announcement(version, {"kind": KIND, "version": version, "lines": list(lines)})
+def announcement(version: int, lines: Sequence[str], private: Sequence[int] = ()) -> Announcement:
+    """The announcement of the game's state at ``version``, opened by ``lines``; the ``private`` seats
+    are sent their link to play on the web board (when a game starts on a bot that serves it)."""
+    data: dict[str, Any] = {"kind": KIND, "version": version, "lines": list(lines)}
+    if private:
+        data["private"] = list(private)
+    return Announcement(version, data, tuple(private))
 
 
 def _lines(announcement: Announcement) -> list[str]:

@@ -14,9 +14,17 @@ GAME = GameModule(
     parts="bot.games.scrabble.setup",
     codec="bot.games.scrabble.codec",
     refusals=(ScrabbleError,),
+    settings="bot.games.scrabble.settings",
     discord="bot.games.scrabble.discord",
     worker="bot.games.scrabble.worker",
+    web="bot.games.scrabble.web",
     terminal=TerminalGame(
         "play", "bot.games.scrabble.console.cli", "play Scrabble in the terminal, against the AI or hot-seat"
     ),
+    features={
+        "ratings": "/scrabble stats and /scrabble leaderboard",
+        "analysis": "/scrabble analyze",
+        "puzzles": "/scrabble puzzle, /scrabble solve",
+    },
+    settings_command="/scrabble-settings",
 )

@@ -32,7 +32,7 @@ tiles kept."""
 def suggestions(board: Board, rack: str, generator: MoveGenerator, limit: int) -> list[RawSuggestion]:
     """At most ``limit`` plays of ``rack`` on ``board``, best first (:func:`scrabble_core.hints.hints`)."""
     found = hints(board, rack, generator, limit)
-    return [(hint.play.gcg(), hint.score, hint.leave) for hint in found.moves]
+    return [(hint.play.record_text(board.variant.infinite), hint.score, hint.leave) for hint in found.moves]
 
 
 def view_suggestions(generator: MoveGenerator, view: dict[str, Any], limit: int) -> list[RawSuggestion]:
@@ -70,7 +70,7 @@ def _suggestion(seat: SeatView, move: Move) -> RawSuggestion:
     if isinstance(move, Pass | Exchange):
         return (move.gcg(), 0, _kept(seat.rack, move.rack_tiles()))
     score = score_placements(seat.board, move.placements(), move.across).total
-    return (move.gcg(), score, _kept(seat.rack, move.rack_tiles()))
+    return (move.record_text(seat.board.variant.infinite), score, _kept(seat.rack, move.rack_tiles()))
 
 
 def _kept(rack: str, tiles: str) -> str:

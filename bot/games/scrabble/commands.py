@@ -87,9 +87,10 @@ class ScrabbleCommands(GameCommands):
         self._advisor = advisor
         self._new_seed = new_seed
         self.variants = plugin.variants
-        config = host.config
         self.analysis = AnalysisService(host.store, plugin.lexicon, host.clock)
-        self.puzzles = PuzzleService(host.store, plugin.lexicon, host.clock, plugin.renderer, config.variant)
+        self.puzzles = PuzzleService(
+            host.store, plugin.lexicon, host.clock, plugin.renderer, plugin.settings.variant
+        )
 
     def use_pool(self, pool: Pool, loss_chart: LossChart | None = None) -> None:
         """Run the post-game analyses and choose the daily puzzles in ``pool`` (the AI workers), drawing the
@@ -107,7 +108,9 @@ class ScrabbleCommands(GameCommands):
             raise NoBoardError
 
     def _lobby_message(self, table: ScrabbleTable, *, update: bool = False) -> Message:
-        return announcements.lobby_message(table, programs=self.host.links is not None, update=update)
+        return self.host.lobby_message(
+            table, announcements.lobby_message(table, programs=self.host.links is not None, update=update)
+        )
 
     def _table(self, channel_id: int, game_id: int | None = None) -> ScrabbleTable:
         """The channel's Scrabble game (``game_id`` if given).
@@ -733,7 +736,7 @@ class ScrabbleCommands(GameCommands):
         """
         table = None if channel_id is None else self._open(channel_id)
         if table is None:
-            variant, players = self.variants.get(self.host.config.variant), None
+            variant, players = self.variants.get(self.plugin.settings.variant), None
         else:
             game = table.game
             variant = game.variant if game is not None else self.variants.get(table.options.variant)

@@ -1,6 +1,6 @@
 """The options of a new game: :class:`NewGame` as asked for, and :func:`game_options`, which checks it
-(types, ranges, known names) against the limits of :mod:`bot.config` and fills in the configured
-defaults."""
+(types, ranges, known names) against the limits of Scrabble's settings
+(:mod:`bot.games.scrabble.settings`) and fills in their defaults."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from bot.config import MAX_HINTS, MAX_TURN_SECONDS, Config
+from bot.config import MAX_TURN_SECONDS, Config
+from bot.games.scrabble.settings import MAX_HINTS, scrabble_settings
 from bot.host.errors import OptionError
 from bot.host.options import choice_option, name_option, whole_option
 from bot.host.seeds import SEED_LIMIT
@@ -76,20 +77,22 @@ class NewGame:
 
 
 def game_options(options: NewGame, config: Config, variants: VariantRegistry) -> ScrabbleOptions:
-    """The options of a new game, defaults taken from ``config``, the variant one of ``variants``.
+    """The options of a new game, defaults taken from ``config`` (Scrabble's settings, and the turn's
+    time limit), the variant one of ``variants``.
 
     Raises:
         OptionError: a value of the wrong type, out of range or unknown (its echo cut short).
     """
-    variant = name_option(options.variant, "variant") or config.variant
+    settings = scrabble_settings(config)
+    variant = name_option(options.variant, "variant") or settings.variant
     if variant not in variants:
         raise OptionError(f"Unknown variant {quoted(variant)}: choose one of {', '.join(variants.names())}")
-    mode = _choice(options.challenge_mode, "challenge mode", ChallengeMode, config.challenge_mode)
-    level = _choice(options.ai_level, "AI level", Level, config.ai_level)
+    mode = _choice(options.challenge_mode, "challenge mode", ChallengeMode, settings.challenge_mode)
+    level = _choice(options.ai_level, "AI level", Level, settings.ai_level)
     seconds = whole_option(options.turn_seconds, "turn time limit", config.turn.time_limit)
     if not 0 <= seconds <= MAX_TURN_SECONDS:
         raise OptionError(f"The turn time limit must be between 0 (none) and {MAX_TURN_SECONDS} seconds")
-    hints = whole_option(options.hints, "number of hints", config.hints_per_player)
+    hints = whole_option(options.hints, "number of hints", settings.hints_per_player)
     if not 0 <= hints <= MAX_HINTS:
         raise OptionError(f"The number of hints must be between 0 and {MAX_HINTS}")
     if not 0 <= whole_option(options.ai_opponents, "number of AI opponents", 0) < MAX_PLAYERS:

@@ -16,6 +16,7 @@ from bot.games.scrabble.errors import NO_GAME
 from bot.games.scrabble.kind import KIND
 from bot.games.scrabble.options import ScrabbleOptions
 from bot.games.scrabble.protocols import AiPlayer, Renderer
+from bot.games.scrabble.settings import scrabble_settings
 from bot.games.scrabble.table import ScrabbleTable
 from bot.host.messages import Message
 from bot.host.plugin import Announcement, GamePlugin, Outcome, Thinking
@@ -51,6 +52,7 @@ class ScrabblePlugin(GamePlugin[ScrabbleOptions, Game, Turn]):
         self, config: Config, lexicon: WordList, ai: AiPlayer, renderer: Renderer, variants: VariantRegistry
     ) -> None:
         self.config = config
+        self.settings = scrabble_settings(config)
         self.lexicon = lexicon
         self.ai = ai
         self.renderer = renderer
@@ -133,7 +135,7 @@ class ScrabblePlugin(GamePlugin[ScrabbleOptions, Game, Turn]):
         if seat is not None:
             timeouts = seats[seat].timeouts + 1 if timed_out else 0
             seats[seat] = replace(seats[seat], timeouts=timeouts)
-        deadline, reminded = table.deadline_after(game, seat, now, self.config.challenge_window_seconds)
+        deadline, reminded = table.deadline_after(game, seat, now, self.settings.challenge_window_seconds)
         row = replace(
             table.row,
             status=GameStatus.FINISHED if game.is_over else GameStatus.ACTIVE,
@@ -175,7 +177,7 @@ class ScrabblePlugin(GamePlugin[ScrabbleOptions, Game, Turn]):
         own, after which the AI plays again if it is still on turn), accept a play that went out, or
         play the move the AI workers choose."""
         game = table.started().copy()
-        level = table.row.seats[seat].ai_level or self.config.ai_level
+        level = table.row.seats[seat].ai_level or self.settings.ai_level
         game_id = table.row.id
         if phonies := self._ai_challenge(game, seat, Level(level), seed):
             logger.info("game %d: AI seat %d challenges %s", game_id, seat, ", ".join(phonies))

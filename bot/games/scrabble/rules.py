@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Final
 
+from bot.games.scrabble.board_view import square_rules
 from bot.games.scrabble.errors import RulesTopicError
 from bot.host.text import quoted
 from scrabble_core.variant import Variant
@@ -14,15 +15,51 @@ from scrabble_core.variant import Variant
 
 def _tiles(variant: Variant, players: int | None) -> str:
     rack = variant.rack_size
+    sets = ""
+    if variant.tile_sets:
+        kinds = "; ".join(
+            f"{tile_set.count} × set tile {tile_set.symbol} {tile_set.text} "
+            f"({', '.join(f'{letter} {points}' for letter, points in tile_set.letters)})"
+            for tile_set in variant.tile_sets
+        )
+        sets = (
+            " A set tile stands for one letter of its set, chosen when it is played, and scores that "
+            f"letter's points: {kinds}."
+        )
     return (
         f"**Tiles**: {variant.tile_count} tiles, {variant.blanks} of them blanks: a blank is worth 0 and stands for "
-        f"any letter, chosen when it is played. Each player holds {rack} tiles and draws back up to {rack} "
+        f"any letter, chosen when it is played.{sets} Each player holds {rack} tiles and draws back up to {rack} "
         "after playing."
     )
 
 
 def _board(variant: Variant, players: int | None) -> str:
-    return f"**Board**: {variant.rows}×{variant.cols} squares ({variant.title})."
+    if variant.infinite:
+        x, y = variant.start[1], variant.start[0]
+        size = (
+            f"infinite ({variant.title}): words go as far as you like in every direction. A square is "
+            f"named x,y: x counts columns to the right, y rows down, and the start square is {x},{y}."
+        )
+    else:
+        size = f"{variant.rows}×{variant.cols} squares ({variant.title})."
+    return f"**Board**: {size}{_squares(variant)}"
+
+
+def _squares(variant: Variant) -> str:
+    """What each kind of square of a board written as a program does: in words for a letter or word
+    multiplier, else its programs as code (one ``priority = program`` a line) in a code block."""
+    lines = []
+    for rule in square_rules(variant):
+        name = (
+            f"{rule.look.label} (square {rule.square_id})" if rule.look.label else f"Square {rule.square_id}"
+        )
+        if rule.words is not None:
+            lines.append(f"- {name}: {rule.words}")
+        else:
+            lines.append(f"- {name}: scored by its program\n```\n{rule.code}\n```")
+    if not lines:
+        return ""
+    return " Its squares:\n" + "\n".join(lines)
 
 
 def _turns(variant: Variant, players: int | None) -> str:
@@ -77,11 +114,39 @@ def _challenges(variant: Variant, players: int | None) -> str:
 
 
 def _notation(variant: Variant, players: int | None) -> str:
+    if variant.infinite:
+        where = (
+            "the square of the first letter as x,y, then `across` or `down` (`a` or `d`): "
+            "`-3,5 across QUIZ` starts at -3,5 and goes right, `0,0 down QUIZ` goes down."
+        )
+    else:
+        where = (
+            "row number first plays across (`8H QUIZ` starts at H8 and goes right), column letter "
+            "first plays down (`H8 QUIZ` goes down)."
+        )
+    sets = ""
+    if variant.tile_sets:
+        tile_set = variant.tile_sets[0]
+        letter = tile_set.letters[-1][0]
+        sets = f" `[{tile_set.symbol}{letter}]` is set tile {tile_set.symbol} used as {letter}."
     return (
-        "**Notation**: row number first plays across (`8H QUIZ` starts at H8 and goes right), column "
-        "letter first plays down (`H8 QUIZ` goes down). Type the whole word, including tiles already on "
-        "the board (or `.` for each of them). `?E` is a blank used as E."
+        f"**Notation**: {where} Type the whole word, including tiles already on the board (or `.` for "
+        f"each of them). `?E` is a blank used as E.{sets}"
     )
+
+
+def move_example(variant: Variant) -> str:
+    """How a move is typed on ``variant``'s board, short enough for a form's placeholder (at most 100
+    characters): ``8H QUIZ (across) or H8 QUIZ (down); ?E is a blank as E``."""
+    if variant.infinite:
+        example = "-3,5 across QUIZ or 0,0 down QUIZ; ?E is a blank as E"
+    else:
+        example = "8H QUIZ (across) or H8 QUIZ (down); ?E is a blank as E"
+    if variant.tile_sets:
+        tile_set = variant.tile_sets[0]
+        letter = tile_set.letters[-1][0]
+        example += f"; [{tile_set.symbol}{letter}] set tile {tile_set.symbol} as {letter}"
+    return example
 
 
 SECTIONS: Final[dict[str, Callable[[Variant, int | None], str]]] = {

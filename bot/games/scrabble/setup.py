@@ -17,6 +17,7 @@ from bot.games.scrabble.ai_turns import ExecutorAiPlayer, QueueAiPlayer, Scrabbl
 from bot.games.scrabble.commands import ScrabbleCommands
 from bot.games.scrabble.plugin import ScrabblePlugin
 from bot.games.scrabble.protocols import Advisor, AiPlayer, Renderer
+from bot.games.scrabble.settings import scrabble_settings
 from bot.host.registry import GameParts
 from bot.host.seeds import new_seed
 from bot.host.setup import GameContext
@@ -35,9 +36,10 @@ async def build(context: GameContext) -> GameParts:
         LexiconError: the lexicon cannot be loaded; VariantError: a variant file cannot.
     """
     config = context.config
+    settings = scrabble_settings(config)
     lexicon: WordList | None = context.option("lexicon")
     if lexicon is None:
-        lexicon = await asyncio.to_thread(load_lexicon, config.lexicon, ENGLISH_ALPHABET)
+        lexicon = await asyncio.to_thread(load_lexicon, settings.lexicon, ENGLISH_ALPHABET)
         log.info("lexicon %s loaded", lexicon.name)
     generator: MoveGenerator | None = context.option("generator")
     ai: AiPlayer | None = context.option("ai")
@@ -50,13 +52,13 @@ async def build(context: GameContext) -> GameParts:
             generator = await asyncio.to_thread(load_move_generator, lexicon)
         if ai is None and context.queue is not None:
             queue = ScrabbleQueue(context.queue, generator)
-            ai = QueueAiPlayer(queue, config.ai_turn_timeout, config.ai_expert_seconds)
+            ai = QueueAiPlayer(queue, config.ai_turn_timeout, settings.ai_expert_seconds)
         elif ai is None:
             ai = ExecutorAiPlayer(
-                ScrabblePool(pool, generator), config.ai_turn_timeout, config.ai_expert_seconds
+                ScrabblePool(pool, generator), config.ai_turn_timeout, settings.ai_expert_seconds
             )
         if advisor is None:
-            expert_seconds = config.ai_expert_seconds if config.ai_expert_hints else None
+            expert_seconds = settings.ai_expert_seconds if settings.ai_expert_hints else None
             advisor = GeneratorAdvisor(generator, pool, config.ai_turn_timeout, expert_seconds)
     if ai is None:
         raise ValueError("Scrabble needs an AI: the AI worker pool, or one given")
@@ -67,7 +69,7 @@ async def build(context: GameContext) -> GameParts:
         renderer = PngRenderer()
     variants: VariantRegistry | None = context.option("variants")
     if variants is None:
-        VARIANTS.add_files(config.variant_files)
+        VARIANTS.add_files(settings.variant_files)
         variants = VARIANTS
     plugin = ScrabblePlugin(config, lexicon, ai, renderer, variants)
     commands = ScrabbleCommands(context.host, plugin, advisor, new_seed=context.option("new_seed", new_seed))

@@ -214,8 +214,21 @@ def winner_line(game: Game, seats: Sequence[SeatRow]) -> str:
 
 
 def rack_text(rack: str, variant: Variant, channel_id: int) -> str:
-    """The private rack message."""
-    return f"Your rack in {channel_link(channel_id)}: {rack_in_words(rack, variant)}"
+    """The private rack message: the rack in words, and what its set tiles may be played as."""
+    note = set_tiles_note(variant, rack)
+    words = rack_in_words(rack, variant)
+    return f"Your rack in {channel_link(channel_id)}: {words}" + (f" ({note})" if note else "")
+
+
+def set_tiles_note(variant: Variant, rack: str) -> str:
+    """What each set tile on ``rack`` may be played as, by the number a player types for it:
+    ``set tiles: 1 [AE], 2 [IOU]``; empty for a rack without set tiles."""
+    sets = [
+        f"{symbol} {tile_set.text}"
+        for symbol in dict.fromkeys(rack)
+        if (tile_set := variant.tile_set(symbol))
+    ]
+    return f"set tiles: {', '.join(sets)}" if sets else ""
 
 
 def hint_text(rack: str, board: Board, suggestions: Sequence[Suggestion], used: int, allowed: int) -> str:

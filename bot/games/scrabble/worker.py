@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from bot.games.scrabble.settings import scrabble_settings
 from bot.host.ai.jobs import WorkerConfig
 from scrabble_core.ai import Level, MoveSource, SeatView, choose_move, default_leave_model
 from scrabble_core.lexicon import ENGLISH_ALPHABET, load_lexicon
@@ -24,7 +25,7 @@ def load_move_source(config: WorkerConfig) -> MoveSource:
         LexiconError: the lexicon cannot be loaded.
     """
     cache_dir = Path(config.cache_dir) if config.cache_dir is not None else None
-    lexicon = load_lexicon(config.config.lexicon, ENGLISH_ALPHABET, cache_dir)
+    lexicon = load_lexicon(scrabble_settings(config.config).lexicon, ENGLISH_ALPHABET, cache_dir)
     return load_move_generator(lexicon, cache_dir)
 
 

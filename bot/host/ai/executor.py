@@ -6,6 +6,14 @@ pipe. A request carries only plain data: a job of :mod:`bot.host.ai.jobs` (a gam
 time budget), answered as text by the game's worker part; or a call of a function of a game's worker part
 (:meth:`AiExecutor.call`).
 
+A long job of a game that offers shares (see :mod:`bot.host.ai.jobs`) is spread over every worker that
+is idle when it arrives (:meth:`AiExecutor.ask`): one share a worker, each searching the job's whole
+thinking time, merged when they have answered. A job that arrives meanwhile takes the next worker that
+finishes: the shares other than the first are asked to end early for it (each worker has a flag in shared
+memory that :func:`bot.host.ai.jobs.interrupted` reads, cleared as each request starts; not a semaphore,
+which a killed bot would leave to the resource tracker), and what they found is merged as any share's. A share that is lost (its worker died or missed its limit) is left out of the
+merge.
+
 Why not :class:`concurrent.futures.ProcessPoolExecutor`: it cannot stop one stuck worker. Terminating
 and recreating the whole executor would also kill the turns of other games running beside it. Here each
 worker is a :class:`multiprocessing.Process` with its own pipe, so a worker that misses
@@ -47,6 +55,7 @@ answered the first: it takes the next from its pipe at once, instead of waiting 
 loop to read its answer, which under load costs many times the few milliseconds of the request."""
 _READY: Final = "ready"
 _CALL: Final = "call"
+_SHARE: Final = "share"
 
 _R = TypeVar("_R")
 
@@ -64,12 +73,17 @@ class _Job:
     quick: bool
     sent: asyncio.Future[_Worker]
     answer: asyncio.Future[tuple[str, Any]]
+    yields: bool = False
+    """Whether it ends early when another job waits (a share other than the first)."""
 
 
 @dataclass(eq=False)
 class _Worker:
     process: multiprocessing.process.BaseProcess
     conn: Connection
+    interrupt: Any
+    """Its flag in shared memory (a ``RawValue``), set to end a yielding job early (see
+    :attr:`_Job.yields`)."""
     jobs: deque[_Job] = field(default_factory=deque)
     """The requests sent, oldest first: a worker answers them in that order."""
 
@@ -81,31 +95,42 @@ class _Worker:
         return job.quick and len(self.jobs) < QUEUED_QUICK and all(sent.quick for sent in self.jobs)
 
 
-def _worker_main(config: WorkerConfig, conn: Connection) -> None:
+def _worker_main(config: WorkerConfig, conn: Connection, interrupt: Any) -> None:
     """A worker process: load once (:func:`bot.host.ai.jobs.load_workers`), say ready, then answer each
     request (see :func:`_answer`) until ``None`` arrives or the pipe closes or breaks (the bot stopped or
-    died: the worker then exits quietly)."""
+    died: the worker then exits quietly). ``interrupt`` (a flag in shared memory) is what
+    :func:`bot.host.ai.jobs.interrupted` reads, cleared as each request starts."""
     resources = jobs.load_workers(config)
+    jobs.set_interrupt(lambda: bool(interrupt.value))
     with contextlib.suppress(EOFError, OSError):
         conn.send((_READY, ""))
         while (request := conn.recv()) is not None:
+            interrupt.value = 0
             conn.send_bytes(_answer(request, resources))
 
 
 def _answer(request: tuple[Any, ...], resources: dict[str, Any]) -> memoryview:
     """The pickled answer of a worker to ``request``: ``(kind, data, budget, delay)`` (a game's AI job)
-    is answered ``("answer", text)``, ``("call", kind, function, args)`` ``("result", function(resources,
+    is answered ``("answer", text)``, ``("share", kind, data, budget, delay, index, count)`` (a share of
+    one) ``("answer", share_text)``, ``("call", kind, function, args)`` ``("result", function(resources,
     *args))`` (with the game's worker resources). Any failure, an answer that cannot be pickled included,
     is answered ``("error", text)``, for the caller to decide (an AI turn falls back)."""
     try:
         if request[0] == _CALL:
             _, kind, function, args = request
             return ForkingPickler.dumps(("result", function(resources.get(kind), *args)))
-        kind, data, budget, delay = request
+        if request[0] == _SHARE:
+            _, kind, data, budget, delay, index, count = request
+        else:
+            kind, data, budget, delay = request
         started = time.monotonic()
         if delay:
             time.sleep(delay)
-        return ForkingPickler.dumps(("answer", jobs.answer(kind, resources, data, started + budget)))
+        if request[0] == _SHARE:
+            text = jobs.share(kind, resources, data, started + budget, index, count)
+        else:
+            text = jobs.answer(kind, resources, data, started + budget)
+        return ForkingPickler.dumps(("answer", text))
     except Exception as error:
         return ForkingPickler.dumps(("error", f"{type(error).__name__}: {error}"))
 
@@ -139,6 +164,8 @@ class AiExecutor:
         self._all: set[_Worker] = set()
         self._tasks: set[asyncio.Task[None]] = set()
         self.replaced = 0
+        self.shares_merged = 0
+        """How many shares of spread jobs came back and were merged."""
 
     async def __aenter__(self) -> AiExecutor:
         await self.start()
@@ -183,16 +210,64 @@ class AiExecutor:
         first (within the budget): a hook for tests of the slow paths. A cancelled call replaces its
         worker if the job is long, so that a late answer is never read as another's.
 
+        A long job of a game whose worker offers shares is searched in shares, one on each idle worker
+        (one share when none is idle: it waits for a worker as any job), and answered by their merge
+        (see :mod:`bot.host.ai.jobs`); the shares that fail are left out.
+
         Raises:
             TimeoutError: no worker was free within ``timeout`` seconds (nothing was computed).
-            WorkerLostError: the worker missed ``timeout + grace`` or died (it is being replaced).
-            RuntimeError: the job failed in the worker (the message names its exception).
+            WorkerLostError: the worker missed ``timeout + grace`` or died (it is being replaced); of
+                a spread job, every share's worker.
+            RuntimeError: the job failed in the worker (the message names its exception), or its
+                shares could not be merged.
         """
         search = timeout if think is None else min(think, timeout)
+        if not quick and jobs.spreads(kind):
+            return await self._spread(kind, data, search, timeout, delay)
         answered, text = await self._ask((kind, data, search, delay), timeout, quick=quick)
         if answered != "answer":
             raise RuntimeError(f"the AI worker failed: {text}")
         return str(text)
+
+    async def _spread(
+        self, kind: str, data: dict[str, Any], search: float, timeout: float, delay: float
+    ) -> str:
+        """:meth:`ask`'s answer from shares of the job: one on each idle worker, at least one; those not
+        sent at once (a worker that vanished on the way) are dropped, but for the first."""
+        loop = asyncio.get_running_loop()
+        limit = loop.time() + timeout + self.grace
+        count = max(1, sum(not worker.jobs for worker in self._workers))
+        shares = [
+            self._submit((_SHARE, kind, data, search, delay, index, count), False, yields=index > 0)
+            for index in range(count)
+        ]
+        for job in shares[1:]:
+            if not job.sent.done():
+                job.sent.cancel()  # never sent: the dispatcher skips it
+        sent = [job for job in shares if not job.sent.cancelled()]
+        answers = await asyncio.gather(
+            *(self._wait(job, timeout, limit) for job in sent), return_exceptions=True
+        )
+        texts: list[str] = []
+        failures: list[BaseException] = []
+        for answer in answers:
+            if isinstance(answer, BaseException):
+                failures.append(answer)
+            elif answer[0] != "answer":
+                failures.append(RuntimeError(f"the AI worker failed: {answer[1]}"))
+            else:
+                texts.append(str(answer[1]))
+        if not texts:
+            raise failures[0]
+        for failure in failures:
+            logger.warning("a share of a %s AI job was lost (%s): the others answer", kind, failure)
+        self.shares_merged += len(texts)
+        try:
+            return await asyncio.to_thread(jobs.merge, kind, data, texts)
+        except Exception as error:
+            raise RuntimeError(
+                f"the AI's shares could not be merged: {type(error).__name__}: {error}"
+            ) from error
 
     async def call(
         self, kind: str, function: Callable[..., _R], *args: Any, timeout: float, quick: bool = False
@@ -220,11 +295,20 @@ class AiExecutor:
             TimeoutError: no worker was free within ``timeout`` (nothing was sent).
             WorkerLostError: the worker missed ``timeout + grace`` (counted from the call) or died.
         """
+        limit = asyncio.get_running_loop().time() + timeout + self.grace
+        return await self._wait(self._submit(request, quick), timeout, limit)
+
+    def _submit(self, request: tuple[Any, ...], quick: bool, *, yields: bool = False) -> _Job:
+        """``request`` as a job waiting for a worker, sent at once if one takes it."""
         loop = asyncio.get_running_loop()
-        limit = loop.time() + timeout + self.grace
-        job = _Job(request, quick, loop.create_future(), loop.create_future())
+        job = _Job(request, quick, loop.create_future(), loop.create_future(), yields)
         self._waiting.append(job)
         self._dispatch()
+        return job
+
+    async def _wait(self, job: _Job, timeout: float, limit: float) -> tuple[str, Any]:
+        """The answer of ``job`` (see :meth:`_ask`): sent within ``timeout`` seconds, answered by
+        ``limit`` (of the event loop's clock)."""
         try:
             async with asyncio.timeout(timeout):
                 worker = await asyncio.shield(job.sent)
@@ -268,8 +352,9 @@ class AiExecutor:
 
     def _dispatch(self) -> None:
         """Send waiting requests, oldest first, each to the worker with the fewest requests that takes
-        it. Called whenever a request or a worker arrives, so that a worker that answers takes its next
-        request in the same pass of the event loop."""
+        it; when one waits, ask the workers of yielding jobs to end them. Called whenever a request or a
+        worker arrives, so that a worker that answers takes its next request in the same pass of the
+        event loop."""
         while self._waiting:
             job = self._waiting[0]
             if job.sent.done():  # its caller stopped waiting
@@ -277,6 +362,9 @@ class AiExecutor:
                 continue
             takers = [worker for worker in self._workers if worker.takes(job)]
             if not takers:
+                for worker in self._workers:
+                    if worker.jobs and worker.jobs[0].yields:
+                        worker.interrupt.value = 1
                 return
             worker = min(takers, key=lambda taker: len(taker.jobs))
             self._waiting.popleft()
@@ -312,12 +400,13 @@ class AiExecutor:
     async def _spawn(self) -> _Worker:
         """Start one worker process and wait for its ready message."""
         parent, child = self._context.Pipe()
+        interrupt = self._context.RawValue("b", 0)
         process = self._context.Process(
-            target=_worker_main, args=(self.config, child), daemon=True, name="scrabble-ai"
+            target=_worker_main, args=(self.config, child, interrupt), daemon=True, name="scrabble-ai"
         )
         process.start()
         child.close()
-        worker = _Worker(process, parent)
+        worker = _Worker(process, parent, interrupt)
         self._all.add(worker)
         try:
             kind, _ = await self._receive(worker)

@@ -19,6 +19,7 @@ from bot.host.store.opening import (
     DatabaseInUseError,
     ReadOnlyDatabaseError,
     SchemaTooNewError,
+    SchemaTooOldError,
     StoreOpenError,
     lock_path,
 )
@@ -54,6 +55,7 @@ __all__ = [
     "PuzzleAnswer",
     "ReadOnlyDatabaseError",
     "SchemaTooNewError",
+    "SchemaTooOldError",
     "SeatRow",
     "StatsDelta",
     "StatsRow",

@@ -9,7 +9,9 @@ What differs is here and in the migrations (``bot/host/store/migrations`` for SQ
 for PostgreSQL, numbered alike): how a transaction begins, where the schema version is kept, how a table
 is looked up, the placeholders, and the errors: a PostgreSQL error is raised as the ``sqlite3`` exception
 of the same DB-API class (``IntegrityError``, ``OperationalError``...), so that the store's callers
-handle one set of errors whatever the engine.
+handle one set of errors whatever the engine. Text that is not UTF-8 (a damaged SQLite file, or an
+``SQL_ASCII`` PostgreSQL database written by another program) raises :class:`UndecodableTextError` on
+either engine, so that the store can set aside the row that holds it (:mod:`bot.host.store.reading`).
 """
 
 from __future__ import annotations
@@ -59,6 +61,25 @@ def display_name(database: Path | str) -> str:
     return redacted(database) if isinstance(database, str) else str(database)
 
 
+class UndecodableTextError(sqlite3.DataError):
+    """A row read holds text that is not UTF-8: the rest of the database may be sound."""
+
+
+def _utf8_text(data: bytes) -> str:
+    """SQLite's text as Python's, for the connection's ``text_factory``.
+
+    Raises:
+        UndecodableTextError: the bytes are not UTF-8 (sqlite3's own error would be an
+            ``OperationalError``, which a busy or failing database also raises).
+    """
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise UndecodableTextError(
+            f"text that is not UTF-8 ({error.reason} at byte {error.start}): {data[:24]!r}"
+        ) from None
+
+
 class Cursor(Protocol):
     """What a statement returns: its rows, and how many rows it changed."""
 
@@ -75,6 +96,9 @@ class Cursor(Protocol):
 
 class Connection(Protocol):
     """The synchronous connection a transaction body gets (``sqlite3.Connection`` is one)."""
+
+    @property
+    def in_transaction(self) -> bool: ...
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Cursor: ...
 
@@ -161,6 +185,7 @@ class SqliteBackend(Backend):
 
     def __init__(self, db: aiosqlite.Connection) -> None:
         self.db = db
+        db.text_factory = _utf8_text
 
     async def run(self, work: Callable[[Connection], _T]) -> _T:
         # aiosqlite has no public way to run a callable on its thread: this uses the method its own
@@ -237,6 +262,12 @@ class _PgConnection:
     def __init__(self, connection: psycopg.Connection[Any]) -> None:
         self.connection = connection
 
+    @property
+    def in_transaction(self) -> bool:
+        from psycopg import pq
+
+        return self.connection.info.transaction_status is not pq.TransactionStatus.IDLE
+
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> Cursor:
         with _as_sqlite_errors():
             return _PgCursor(self.connection.execute(_placeholders(sql), parameters or None))
@@ -244,6 +275,19 @@ class _PgConnection:
     def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> Any:
         with _as_sqlite_errors(), self.connection.cursor() as cursor:
             cursor.executemany(_placeholders(sql), parameters)
+
+
+def identifier(name: str) -> str:
+    """``name`` as an SQL identifier both databases read as that name whatever it holds (a reserved
+    word, a quote, a space): in double quotes, each of its own doubled.
+
+    Raises:
+        ValueError: the name holds a NUL, a ``?`` or a ``%`` (no identifier of the store's schemas does;
+            the last two would read as the store's placeholders).
+    """
+    if any(char in name for char in "\0?%"):
+        raise ValueError(f"not an identifier of the store: {name!r}")
+    return '"' + name.replace('"', '""') + '"'
 
 
 def _placeholders(sql: str) -> str:
@@ -262,6 +306,10 @@ class _as_sqlite_errors:  # noqa: N801 (used as a context manager, like contextl
 
         if error is None or not isinstance(error, psycopg.Error):
             return
+        if isinstance(
+            error, psycopg.errors.CharacterNotInRepertoire | psycopg.errors.UntranslatableCharacter
+        ):
+            raise UndecodableTextError(str(error).strip()) from error
         for pg_class, sqlite_class in (
             (psycopg.IntegrityError, sqlite3.IntegrityError),
             (psycopg.OperationalError, sqlite3.OperationalError),
@@ -301,7 +349,10 @@ class PostgresBackend(Backend):
         from bot.host.store import StoreOpenError
 
         try:
-            connection = await asyncio.to_thread(lambda: psycopg.connect(url, autocommit=True))
+            # UTF-8 whatever the database's encoding: an SQL_ASCII one would otherwise read text as bytes.
+            connection = await asyncio.to_thread(
+                lambda: psycopg.connect(url, autocommit=True, client_encoding="utf-8")
+            )
         except psycopg.Error as error:
             raise StoreOpenError(
                 f"cannot connect to the database {redacted(url)}: {str(error).strip()}. Check that the "

@@ -18,6 +18,7 @@ from bot.host.rating_model import RatedSeat
 from bot.host.store.backends import Connection
 from bot.host.store.opening import StoreBase
 from bot.host.store.ratings import rate_finished, result_json, result_of
+from bot.host.store.reading import checked, rows_by_id
 from bot.host.store.rows import (
     INT64_MAX,
     INT64_MIN,
@@ -38,9 +39,6 @@ logger = logging.getLogger("bot.host.store")
 _T = TypeVar("_T")
 
 _OPEN: Final = "status IN ('lobby', 'active') AND quarantined IS NULL"
-
-_IDS_PER_QUERY: Final = 500
-"""The most game ids one query of :func:`_read_rows` names (SQLite allows 999 parameters at least)."""
 
 
 class Games(StoreBase):
@@ -149,17 +147,13 @@ class Games(StoreBase):
         return games
 
     async def pending_outbox(self) -> list[OutboxEntry]:
-        """The announcements of the (owned, see :meth:`owns`) games not marked sent, oldest first."""
+        """The announcements of the (owned, see :meth:`owns`) games not marked sent, oldest first. One
+        whose data cannot be decoded is logged and has none (its game's plugin cannot read it)."""
         async with self._lock:
-            rows = await self._db.fetchall(
-                "SELECT outbox.id, game_id, data, posted_at IS NOT NULL, guild_id FROM outbox "
-                "JOIN games ON games.id = outbox.game_id WHERE sent_at IS NULL ORDER BY outbox.id"
-            )
-        return [
-            OutboxEntry(entry_id, game_id, json_object(data), bool(posted))
-            for entry_id, game_id, data, posted, guild_id in rows
-            if self.owns(guild_id)
-        ]
+            rows, broken = await self._run(_pending_outbox)
+        for entry_id, reason in broken.items():
+            logger.error("announcement %d cannot be read (%s)", entry_id, reason)
+        return [entry for entry, guild_id in rows if self.owns(guild_id)]
 
     async def game(self, game_id: int) -> GameRow | None:
         """The game of that id, if any.
@@ -238,67 +232,115 @@ class Games(StoreBase):
         return [StatsRow(*row) for row in rows]
 
 
+_GAME_COLUMNS: Final = (
+    "id, kind, guild_id, channel_id, creator_id, status, options, seed, state, deadline, reminded, "
+    "created_at, updated_at, format, result"
+)
+
+
 def _read_rows(
     db: Connection, where: str, params: tuple[object, ...]
 ) -> tuple[list[GameRow], list[tuple[int, str]]]:
-    """The rows of ``games`` that ``where`` selects, with their seats, and the ids of those that cannot
-    be read with the reason."""
-    rows = db.execute(
-        "SELECT id, kind, guild_id, channel_id, creator_id, status, options, seed, state, deadline, "
-        f"reminded, created_at, updated_at, format, result FROM games {where}",
-        params,
-    ).fetchall()
-    seats_of: dict[int, list[Any]] = {int(row[0]): [] for row in rows}
-    ids = list(seats_of)
-    for start in range(0, len(ids), _IDS_PER_QUERY):
-        chunk = ids[start : start + _IDS_PER_QUERY]
-        for seat in db.execute(
-            "SELECT game_id, seat, user_id, name, ai_level, hints_used, timeouts FROM seats "
-            f"WHERE game_id IN ({', '.join('?' for _ in chunk)}) ORDER BY game_id, seat",
-            chunk,
-        ).fetchall():
-            seats_of[int(seat[0])].append(tuple(seat)[1:])
+    """The rows of ``games`` that ``where`` selects, with their seats, in its order, and the ids of those
+    that cannot be read with the reason: text that is not UTF-8 (see :mod:`bot.host.store.reading`),
+    a column of the wrong type, broken JSON, missing seats. One such row stops no other."""
+    ids = [int(game_id) for (game_id,) in db.execute(f"SELECT id FROM games {where}", params).fetchall()]
+    rows, broken = rows_by_id(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id IN ({{ids}})", ids)
+    seat_rows, broken_seats = rows_by_id(
+        db,
+        "SELECT game_id, seat, user_id, name, ai_level, hints_used, timeouts FROM seats "
+        "WHERE game_id IN ({ids}) ORDER BY game_id, seat",
+        ids,
+    )
+    broken.update(broken_seats)
+    row_of = {int(row[0]): row for row in rows}
+    seats_of: dict[int, list[tuple[Any, ...]]] = {}
+    for seat in seat_rows:
+        seats_of.setdefault(int(seat[0]), []).append(seat[1:])
     games = []
-    broken = []
-    for row in rows:
+    unreadable = []
+    for game_id in ids:
+        if game_id in broken:
+            unreadable.append((game_id, broken[game_id]))
+            continue
         try:
-            seats = tuple(SeatRow(*seat) for seat in seats_of[int(row[0])])
-            games.append(_game_row(tuple(row), seats))
+            seats = tuple(_seat_row(seat) for seat in seats_of.get(game_id, ()))
+            games.append(_game_row(row_of[game_id], seats))
         except (ValueError, KeyError, TypeError) as error:
-            broken.append((int(row[0]), f"{type(error).__name__}: {error}"[:200]))
-    return games, broken
+            unreadable.append((game_id, f"{type(error).__name__}: {error}"[:200]))
+    return games, unreadable
+
+
+def _seat_row(columns: Sequence[Any]) -> SeatRow:
+    """A seat from its columns (seat, user_id, name, ai_level, hints_used, timeouts).
+
+    Raises:
+        TypeError: a column of the wrong type.
+    """
+    seat, user_id, name, ai_level, hints_used, timeouts = columns
+    return SeatRow(
+        seat=checked("seats.seat", seat, int),
+        user_id=checked("seats.user_id", user_id, int, type(None)),
+        name=checked("seats.name", name, str),
+        ai_level=checked("seats.ai_level", ai_level, str, type(None)),
+        hints_used=checked("seats.hints_used", hints_used, int),
+        timeouts=checked("seats.timeouts", timeouts, int),
+    )
 
 
 def _game_row(row: Sequence[Any], seats: tuple[SeatRow, ...]) -> GameRow:
-    """A game from its columns and seats.
+    """A game from its columns (:data:`_GAME_COLUMNS`) and seats.
 
     Raises:
-        ValueError, KeyError, TypeError: broken JSON, missing or misnumbered seats.
+        ValueError, KeyError, TypeError: a column of the wrong type, broken JSON, missing or
+            misnumbered seats.
     """
     if [seat.seat for seat in seats] != list(range(len(seats))) or not seats:
         raise ValueError(f"seats {[seat.seat for seat in seats]} are not numbered 0, 1, 2...")
-    options = json.loads(row[6])
-    state = None if row[8] is None else json.loads(row[8])
+    options = json.loads(checked("options", row[6], str))
+    state_text = checked("state", row[8], str, type(None))
+    state = None if state_text is None else json.loads(state_text)
     if not isinstance(options, dict) or (state is not None and not isinstance(state, dict)):
         raise TypeError("the options or the state is not a JSON object")
     return GameRow(
         id=row[0],
-        kind=row[1],
-        guild_id=row[2],
-        channel_id=row[3],
-        creator_id=row[4],
-        status=GameStatus(row[5]),
+        kind=checked("kind", row[1], str),
+        guild_id=checked("guild_id", row[2], int),
+        channel_id=checked("channel_id", row[3], int),
+        creator_id=checked("creator_id", row[4], int),
+        status=GameStatus(checked("status", row[5], str)),
         options=options,
-        seed=row[7],
+        seed=checked("seed", row[7], int),
         state=state,
         seats=seats,
-        deadline=row[9],
-        reminded=bool(row[10]),
-        created_at=row[11],
-        updated_at=row[12],
-        format=row[13],
-        result=result_of(row[14]),
+        deadline=checked("deadline", row[9], float, type(None)),
+        reminded=bool(checked("reminded", row[10], int)),
+        created_at=checked("created_at", row[11], float),
+        updated_at=checked("updated_at", row[12], float),
+        format=checked("format", row[13], int),
+        result=result_of(checked("result", row[14], str, type(None))),
     )
+
+
+def _pending_outbox(db: Connection) -> tuple[list[tuple[OutboxEntry, int]], dict[int, str]]:
+    """The unsent announcements with their games' guilds, and those whose data cannot be decoded with
+    the reason (their data is empty)."""
+    rows = db.execute(
+        "SELECT outbox.id, game_id, posted_at IS NOT NULL, guild_id FROM outbox "
+        "JOIN games ON games.id = outbox.game_id WHERE sent_at IS NULL ORDER BY outbox.id"
+    ).fetchall()
+    texts, broken = rows_by_id(
+        db, "SELECT id, data FROM outbox WHERE id IN ({ids})", [row[0] for row in rows]
+    )
+    data = dict(texts)
+    entries = []
+    for entry_id, game_id, posted, guild_id in rows:
+        text = data.get(entry_id)
+        entry = OutboxEntry(
+            entry_id, game_id, json_object(text) if isinstance(text, str) else {}, bool(posted)
+        )
+        entries.append((entry, guild_id))
+    return entries, broken
 
 
 def _insert_game(db: Connection, row: GameRow, log: Sequence[LogEntry]) -> int:

@@ -94,6 +94,16 @@ class CorruptDatabaseError(StoreOpenError):
         )
 
 
+class SchemaTooOldError(StoreOpenError):
+    """A database to read only was written by an earlier version, and only its writer upgrades it."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(
+            f"the database {path} was written by an earlier version: open it once to play (which upgrades "
+            "it), then it can be read"
+        )
+
+
 class SchemaTooNewError(StoreOpenError):
     """The database was written by a newer version of the program."""
 
@@ -165,6 +175,37 @@ class StoreBase:
         except BaseException:
             os.close(lock_fd)
             raise
+        return store
+
+    @classmethod
+    async def open_to_read(cls, path: Path) -> Self | None:
+        """The SQLite database ``path`` opened to read only: without the one-writer lock (beside a
+        process that has it open) and without migrating it. ``None`` when there is no such file.
+
+        Raises:
+            SchemaTooOldError: it was written by an earlier version (open it once to upgrade it).
+            SchemaTooNewError: it was written by a newer version.
+            StoreOpenError: it cannot be read (the message says why).
+        """
+        if not path.is_file():
+            return None
+        migrations = _migrations(MIGRATIONS_DIR)
+        newest = migrations[-1][0] if migrations else 0
+        try:
+            db = await aiosqlite.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
+        except sqlite3.Error as error:
+            raise _open_error(path, error) from error
+        store = cls(SqliteBackend(db))
+        try:
+            version = await store.schema_version()
+        except sqlite3.Error as error:
+            await db.close()
+            raise _open_error(path, error) from error
+        if version != newest:
+            await db.close()
+            if version > newest:
+                raise SchemaTooNewError(path, version, newest)
+            raise SchemaTooOldError(path)
         return store
 
     @classmethod

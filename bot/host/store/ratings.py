@@ -27,6 +27,7 @@ from bot.host.rating_model import (
 )
 from bot.host.store.backends import Connection
 from bot.host.store.opening import StoreBase
+from bot.host.store.reading import checked, rows_by_id
 from bot.host.store.rows import GameRow
 
 logger = logging.getLogger("bot.host.store")
@@ -205,20 +206,33 @@ def rebuild_ratings(db: Connection, guild_id: int | None) -> int:
     db.execute(f"DELETE FROM ratings {where}", params)
     db.execute(f"DELETE FROM rating_history {where}", params)
     guild = "" if guild_id is None else "AND guild_id = ?"
-    rows = db.execute(
-        "SELECT id, guild_id, kind, updated_at, result FROM games "
-        f"WHERE status = 'finished' AND result IS NOT NULL {guild}",
-        params,
-    ).fetchall()
+    ids = [
+        int(game_id)
+        for (game_id,) in db.execute(
+            f"SELECT id FROM games WHERE status = 'finished' AND result IS NOT NULL {guild}", params
+        ).fetchall()
+    ]
+    rows, broken = rows_by_id(
+        db, "SELECT id, guild_id, kind, updated_at, result FROM games WHERE id IN ({ids})", ids
+    )
+    for game_id, reason in broken.items():
+        logger.error("game %d: its result cannot be read (%s): not rated", game_id, reason)
     to_rate: list[RatedGame] = []
     for game_id, guild, kind, finished_at, text in rows:
         try:
-            seats = result_of(text) or ()
+            seats = result_of(checked("result", text, str)) or ()
+            game = RatedGame(
+                game_id,
+                checked("guild_id", guild, int),
+                float(checked("updated_at", finished_at, float)),
+                seats,
+                checked("kind", kind, str),
+            )
         except (ValueError, KeyError, TypeError) as error:
             logger.error("game %d: its result cannot be read (%s): not rated", game_id, error)
             continue
         if len(seats) >= 2:
-            to_rate.append(RatedGame(int(game_id), int(guild), float(finished_at), seats, str(kind)))
+            to_rate.append(game)
     to_rate.sort(key=lambda g: (g.finished_at, g.game_id))
     pools: dict[tuple[int, str], dict[str, tuple[Rating, int]]] = {}
     names: dict[tuple[int, str, str], str] = {}

@@ -2,20 +2,23 @@
 // turns the player's drags, clicks and keys into the protocol's commands (docs/protocol.md).
 
 import { BoardView } from "./board.js";
-import { askBlankLetter, setUpBlankDialog } from "./blank.js";
+import { askBlankLetter, askSetLetter, setUpBlankDialog } from "./blank.js";
 import { Connection } from "./connection.js";
 import { byId, el, fill } from "./dom.js";
 import { enableDrag } from "./drag.js";
+import { showGrid } from "./grid.js";
 import {
   renderBag, renderChallenge, renderHistory, renderPlayers, renderUnseen, secondsLeft, turnText,
 } from "./panels.js";
 import { renderRack } from "./rack.js";
 import { Tentative } from "./tentative.js";
-import { key, onBoard } from "./variant.js";
+import { PanZoom } from "./panzoom.js";
+import { boardSquare, key, localState, onBoard, tileSet } from "./variant.js";
 
 const PREVIEW_DELAY_MS = 150;
 const RESIGN_CONFIRM_MS = 4000;
 const HELP = "Drag tiles to the board, or click a square and type the word.";
+const SHOWN_SQUARES = 15; // an infinite board opens zoomed to show about this many squares a side
 
 const page = {
   connection: null,
@@ -25,6 +28,8 @@ const page = {
   clockOffset: 0,
   tentative: new Tentative(),
   board: new BoardView(byId("board")),
+  panZoom: new PanZoom(byId("board-area"), { ignore: ".square.has-tentative" }),
+  centred: null, // the last move the board was last centred on
   selected: null, // rack index picked for placing by click
   exchange: null, // Set of rack indexes in exchange mode, else null
   previewTimer: null,
@@ -53,7 +58,11 @@ function render() {
     tentative.setRack(state.rack ?? "");
     tentative.dropCovered(state.board);
   }
-  page.board.render(state.board, state.last_move, tentative, { showCursor: isSeat() && gameActive() });
+  page.board.render(state.board, state.last_move, tentative, {
+    showCursor: isSeat() && gameActive(),
+    setTiles: state.set_tiles,
+  });
+  zoomAndCentre();
   renderPlayers(byId("players"), state, you);
   byId("turn").textContent = turnText(state, you);
   byId("status-panel").classList.toggle("mine", myTurn());
@@ -65,6 +74,21 @@ function render() {
   renderFinal();
   byId("play-panel").hidden = !isSeat() || state.over || state.status !== "active";
   if (isSeat()) renderControls();
+}
+
+/** An infinite board opens zoomed in (about SHOWN_SQUARES squares a side) and centres on each new last
+ * move (on its start before the first). */
+function zoomAndCentre() {
+  const variant = page.state.variant;
+  byId("board-area").classList.toggle("pannable", Boolean(variant.infinite));
+  if (!variant.infinite) return;
+  page.panZoom.setLeast(Math.max(1, Math.max(variant.rows, variant.cols) / SHOWN_SQUARES));
+  const last = page.state.last_move.length ? page.state.last_move : [variant.start];
+  const [top, left] = variant.origin;
+  const signature = JSON.stringify(last.map(([row, col]) => [row + top, col + left]));
+  if (page.centred === signature) return;
+  page.centred = signature;
+  page.panZoom.centreOn(last.map(([row, col]) => page.board.squareAt(row, col)).filter(Boolean));
 }
 
 /** Whether the game is being played (a seat may place tiles, on its turn or to plan ahead). */
@@ -130,13 +154,15 @@ function renderFinal() {
     ?? [...state.players].sort((a, b) => won(b) - won(a) || b.score - a.score);
   fill(
     byId("final-scores"),
-    ...ranking.map((player) =>
-      el(
+    ...ranking.map((player) => {
+      const left = player.left ?? (player.resigned ? "resigned" : null);
+      return el(
         "li",
         { class: won(player) ? "winner" : null },
-        el("span", { class: "name" }, player.name, player.left ? ` (${player.left})` : ""),
+        el("span", { class: "name" }, player.name, left ? ` (${left})` : null),
         el("span", { class: "score" }, String(player.score)),
-      )),
+      );
+    }),
   );
   fill(byId("final-ending"), ...(page.final?.ending ?? []).map((line) => el("p", {}, line)));
   const gcg = page.final?.gcg;
@@ -178,20 +204,34 @@ function schedulePreview() {
     return;
   }
   page.previewTimer = setTimeout(async () => {
-    const reply = await page.connection.send("preview", { tiles });
+    const reply = await page.connection.send("preview", { tiles: sentTiles(tiles) });
     if (generation !== page.previewGeneration) return;
     if (reply.ok) setFeedback(`${reply.result.move} · ${reply.result.score} points`, "ok");
     else setFeedback(reply.error.message, "error");
   }, PREVIEW_DELAY_MS);
 }
 
+/** The tentative tiles as the server is sent them: on the board's own squares. */
+function sentTiles(tiles) {
+  return tiles.map((tile) => {
+    const [row, col] = boardSquare(page.state.variant, tile.row, tile.col);
+    return { ...tile, row, col };
+  });
+}
+
+/** The letter rack tile `index` is played as: its own, or asked for a blank or a set tile (null if
+ * the player cancels). */
+async function letterFor(index) {
+  const letter = page.tentative.letterOf(index);
+  if (letter === "?") return askBlankLetter();
+  const set = tileSet(page.state.variant, letter);
+  return set ? askSetLetter(set) : letter;
+}
+
 async function placeAt(index, row, col) {
   const { tentative, state } = page;
-  let letter = tentative.letterOf(index);
-  if (letter === "?") {
-    letter = await askBlankLetter();
-    if (letter === null) return false;
-  }
+  const letter = await letterFor(index);
+  if (letter === null) return false;
   if (tentative.occupied(state.board, row, col)) return false;
   tentative.place(index, row, col, letter);
   return true;
@@ -200,11 +240,8 @@ async function placeAt(index, row, col) {
 /** Put rack tile `index` at the typing cursor, as if its letter had been typed. */
 async function placeAtCursor(index) {
   const { tentative, state } = page;
-  let letter = tentative.letterOf(index);
-  if (letter === "?") {
-    letter = await askBlankLetter();
-    if (letter === null) return;
-  }
+  const letter = await letterFor(index);
+  if (letter === null) return;
   const error = tentative.type(state.variant, state.board, letter, index);
   if (error) setFeedback(error, "error");
   followCursor();
@@ -220,11 +257,12 @@ function followCursor() {
 
 // ---- Commands -----------------------------------------------------------------------------------
 
-async function command(type, fields = {}) {
+/** Send a command and show its reply: in the feedback line, unless `inPanel` (the caller shows it). */
+async function command(type, fields = {}, { inPanel = false } = {}) {
   const reply = await page.connection.send(type, fields);
   if (reply.ok) {
     if (reply.result?.message) {
-      setFeedback(reply.result.message, "ok");
+      if (!inPanel) setFeedback(reply.result.message, "ok");
       announce(reply.result.message);
     }
   } else {
@@ -239,7 +277,7 @@ async function play() {
   if (tiles.length === 0) return;
   clearTimeout(page.previewTimer);
   page.previewGeneration += 1;
-  const reply = await command("play", { turn: page.state.turn, tiles });
+  const reply = await command("play", { turn: page.state.turn, tiles: sentTiles(tiles) });
   if (reply.ok) {
     page.tentative.recall();
     page.tentative.cursor = null;
@@ -271,7 +309,7 @@ function armResign() {
 }
 
 async function hint() {
-  const reply = await command("hint");
+  const reply = await command("hint", {}, { inPanel: true });
   if (reply.ok) {
     byId("hint-panel").hidden = false;
     byId("hint-text").textContent = reply.result.message;
@@ -463,13 +501,21 @@ function wireInput() {
 // ---- Server messages ----------------------------------------------------------------------------
 
 function receiveState(state) {
-  page.state = state;
+  const before = page.state?.variant.origin;
+  page.state = localState(state);
+  const after = page.state.variant.origin;
+  if (before) page.tentative.shift(before[0] - after[0], before[1] - after[1]);
   page.clockOffset = state.now - Date.now() / 1000;
   if (page.exchange && !myTurn()) page.exchange = null;
 }
 
 function onWelcome(message) {
+  if (message.state.grid) {
+    showGrid(page.connection, message); // a grid game (Go...): its own view takes the page over
+    return;
+  }
   page.you = message.you;
+  page.final = message.final ?? null;
   receiveState(message.state);
   for (const missed of message.missed ?? []) announceEvents(missed);
   render();
@@ -488,12 +534,12 @@ function announceEvents(message) {
 }
 
 function onEvent(message) {
+  if (page.seatOnStart && message.state.status === "active") location.reload();
   receiveState(message.state);
   announceEvents(message);
   if (message.type === "game_over") {
     page.final = message.final;
     page.tentative.recall();
-    setStatus("Game over", "ok");
   }
   render();
   if (message.type !== "state") schedulePreviewIfPlaced();
@@ -512,10 +558,28 @@ function fatal(text) {
   byId("fatal-text").textContent = text;
 }
 
-function start() {
+// The token of the link (#t=...), or inside Discord (the Activity: the SDK's frame_id in the query) the
+// token of the Discord user's seat; the SDK loads only there.
+// A player who opened it in the lobby watches it, and signs in again (the page reloads) once it starts.
+async function boardToken() {
+  const token = new URLSearchParams(location.hash.slice(1)).get("t");
+  if (token || !new URLSearchParams(location.search).has("frame_id")) return token;
+  const { signIn } = await import("./activity.js");
+  const session = await signIn();
+  page.seatOnStart = session.seat_on_start;
+  return session.token;
+}
+
+async function start() {
   setUpBlankDialog(byId("blank-dialog"));
   wireInput();
-  const token = new URLSearchParams(location.hash.slice(1)).get("t");
+  let token;
+  try {
+    token = await boardToken();
+  } catch (error) {
+    fatal(error.message);
+    return;
+  }
   if (!token) {
     fatal("This page needs the link the bot gave you: it ends with #t= and a token.");
     return;

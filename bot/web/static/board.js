@@ -3,7 +3,9 @@
 // (roving tabindex: the board is one stop in the tab order, arrow keys move inside it).
 
 import { el, fill } from "./dom.js";
-import { COLUMN_LETTERS, isStart, key, onBoard, pointsWord, premiumAt, squareName, tileValue } from "./variant.js";
+import {
+  columnLabel, isStart, key, onBoard, pointsWord, premiumAt, rowLabel, squareName, tileSet, tileValue,
+} from "./variant.js";
 
 export class BoardView {
   constructor(root) {
@@ -15,7 +17,7 @@ export class BoardView {
 
   /** Build the grid for `variant` (once; again only if the variant changes). */
   build(variant) {
-    const signature = JSON.stringify([variant.rows, variant.cols, variant.premiums, variant.start]);
+    const signature = JSON.stringify([variant.rows, variant.cols, variant.premiums, variant.start, variant.origin]);
     if (this.signature === signature) return;
     this.signature = signature;
     this.variant = variant;
@@ -24,21 +26,21 @@ export class BoardView {
     this.root.style.setProperty("--rows", variant.rows);
     const cells = [];
     const coordinateRow = (edge) => {
-      const row = [el("div", { class: "corner", "aria-hidden": "true" })];
+      const row = [el("div", { class: `corner ${edge} left`, "aria-hidden": "true" })];
       for (let col = 0; col < variant.cols; col += 1) {
-        row.push(el("div", { class: `coordinate ${edge}`, "aria-hidden": "true" }, COLUMN_LETTERS[col]));
+        row.push(el("div", { class: `coordinate ${edge}`, "aria-hidden": "true" }, columnLabel(variant, col)));
       }
-      row.push(el("div", { class: "corner", "aria-hidden": "true" }));
+      row.push(el("div", { class: `corner ${edge} right`, "aria-hidden": "true" }));
       return row;
     };
     cells.push(...coordinateRow("top"));
     for (let row = 0; row < variant.rows; row += 1) {
       const line = el("div", { role: "row", class: "board-row" });
-      line.append(el("div", { class: "coordinate left", "aria-hidden": "true" }, String(row + 1)));
+      line.append(el("div", { class: "coordinate left", "aria-hidden": "true" }, rowLabel(variant, row)));
       for (let col = 0; col < variant.cols; col += 1) {
         const premium = premiumAt(variant, row, col);
         if (premium === null) {
-          line.append(el("div", { class: "hole", role: "gridcell", "aria-label": `${squareName(row, col)}, no square` }));
+          line.append(el("div", { class: "hole", role: "gridcell", "aria-label": `${squareName(variant, row, col)}, no square` }));
           continue;
         }
         const start = isStart(variant, row, col);
@@ -52,7 +54,7 @@ export class BoardView {
         this.squares.set(key(row, col), square);
         line.append(square);
       }
-      line.append(el("div", { class: "coordinate right", "aria-hidden": "true" }, String(row + 1)));
+      line.append(el("div", { class: "coordinate right", "aria-hidden": "true" }, rowLabel(variant, row)));
       cells.push(line);
     }
     cells.push(...coordinateRow("bottom"));
@@ -68,9 +70,10 @@ export class BoardView {
   /**
    * Draw `board` (the protocol's rows of letters), the last move, the tentative tiles and the cursor.
    */
-  render(board, lastMove, tentative, { showCursor }) {
+  render(board, lastMove, tentative, { showCursor, setTiles = [] }) {
     const variant = this.variant;
     const last = new Set(lastMove.map(([row, col]) => key(row, col)));
+    const sets = new Map(setTiles.map(([row, col, symbol]) => [key(row, col), symbol]));
     const cursor = showCursor ? tentative.cursor : null;
     for (const [k, square] of this.squares) {
       const row = Number(square.dataset.row);
@@ -79,22 +82,23 @@ export class BoardView {
       const start = isStart(variant, row, col);
       const letter = board[row][col];
       const placed = tentative.tileAt(row, col);
-      const parts = [squareName(row, col)];
+      const parts = [squareName(variant, row, col)];
       let content;
       if (letter !== ".") {
         const blank = letter !== letter.toUpperCase();
-        content = tileElement(letter.toUpperCase(), blank ? null : tileValue(variant, letter), {
-          blank,
-          last: last.has(k),
-        });
-        parts.push(blank ? `blank as ${letter.toUpperCase()}` : `${letter}, ${pointsWord(tileValue(variant, letter))}`);
+        const set = sets.get(k);
+        const value = blank ? null : set ? tileSet(variant, set)?.letters[letter] ?? 0 : tileValue(variant, letter);
+        content = tileElement(letter.toUpperCase(), value, { blank, last: last.has(k), set: Boolean(set) });
+        parts.push(blank ? `blank as ${letter.toUpperCase()}` : `${letter}, ${pointsWord(value)}`);
+        if (set) parts.push(`set tile ${set}`);
         if (last.has(k)) parts.push("last move");
       } else if (placed) {
-        content = tileElement(placed.letter, placed.blank ? null : tileValue(variant, placed.letter), {
-          blank: placed.blank,
-          tentative: true,
-        });
-        parts.push(`your tile ${placed.blank ? `blank as ${placed.letter}` : placed.letter}, not played yet`);
+        const value = placed.blank ? null : placed.set ? tileSet(variant, placed.set).letters[placed.letter]
+          : tileValue(variant, placed.letter);
+        content = tileElement(placed.letter, value, { blank: placed.blank, tentative: true, set: Boolean(placed.set) });
+        const what = placed.blank ? `blank as ${placed.letter}`
+          : placed.set ? `set tile ${placed.set} as ${placed.letter}` : placed.letter;
+        parts.push(`your tile ${what}, not played yet`);
       } else {
         if (premium.name) parts.push(premium.name);
         if (start) parts.push("start");
@@ -130,9 +134,10 @@ export class BoardView {
 }
 
 /** A tile as shown on the board or the rack: the letter, and its value unless it is a blank. */
-export function tileElement(letter, value, { blank = false, last = false, tentative = false } = {}) {
+export function tileElement(letter, value, { blank = false, last = false, tentative = false, set = false } = {}) {
   const classes = ["tile"];
   if (blank) classes.push("blank");
+  if (set) classes.push("set");
   if (last) classes.push("last");
   if (tentative) classes.push("tentative");
   return el(

@@ -42,7 +42,9 @@ export class Connection {
     if (message.type === "welcome") {
       this.attempt = 0;
       this.seq = message.seq;
-      this.handlers.status("Live", "ok");
+      // A finished game's welcome carries its `final`: the server closes, with nothing more to come.
+      if (message.final) this.stopped = true;
+      this.handlers.status(message.final ? "Game over" : "Live", "ok");
       this.handlers.welcome(message);
     } else if (message.type === "reply") {
       this.reply(message);
@@ -50,7 +52,10 @@ export class Connection {
       if (this.seq !== null && message.seq <= this.seq) return;
       this.seq = message.seq;
       this.handlers.event(message);
-      if (message.type === "game_over") this.stopped = true;
+      if (message.type === "game_over") {
+        this.stopped = true;
+        this.handlers.status("Game over", "ok");
+      }
     }
   }
 

@@ -2,10 +2,12 @@
 
 import { el, fill } from "./dom.js";
 import { tileElement } from "./board.js";
-import { pointsWord, tileValue } from "./variant.js";
+import { pointsWord, tileSet, tileValue } from "./variant.js";
 
 /** A tile's accessible name: "tile Q, 10 points" or "tile blank, 0 points". */
 export function tileLabel(variant, letter) {
+  const set = tileSet(variant, letter);
+  if (set) return `set tile ${letter}: ${Object.entries(set.letters).map(([l, p]) => `${l} ${pointsWord(p)}`).join(" or ")}`;
   return `tile ${letter === "?" ? "blank" : letter}, ${pointsWord(tileValue(variant, letter))}`;
 }
 
@@ -27,11 +29,18 @@ export function renderRack(root, variant, tentative, { selected, exchange }) {
         "aria-label": tileLabel(variant, letter),
         "aria-pressed": pressed ? "true" : "false",
       },
-      tileElement(letter === "?" ? "" : letter, letter === "?" ? null : tileValue(variant, letter), {
-        blank: letter === "?",
-      }),
+      rackTile(variant, letter),
     );
   });
   if (buttons.length === 0) buttons.push(el("span", { class: "rack-empty" }, "All your tiles are on the board"));
   fill(root, ...buttons);
+}
+
+/** A rack tile: its letter and points, a blank "?", a set tile its set's letters ("A/E"). */
+function rackTile(variant, letter) {
+  const set = tileSet(variant, letter);
+  if (set) return tileElement(Object.keys(set.letters).join("/"), tileValue(variant, letter), { set: true });
+  return tileElement(letter, letter === "?" ? null : tileValue(variant, letter), {
+    blank: letter === "?",
+  });
 }

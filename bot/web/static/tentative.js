@@ -49,13 +49,25 @@ export class Tentative {
     return this.placed.get(key(row, col)) ?? null;
   }
 
-  /** Put rack tile `index` on an empty square; `letter` is the letter a blank stands for. */
+  /** Put rack tile `index` on an empty square; `letter` is the letter a blank or a set tile stands for. */
   place(index, row, col, letter) {
     for (const [k, tile] of this.placed) if (tile.index === index) this.unplace(k);
-    const blank = this.rack[index] === "?";
+    const symbol = this.rack[index];
+    const blank = symbol === "?";
+    const set = /^[1-8]$/.test(symbol) ? symbol : null;
     const k = key(row, col);
-    this.placed.set(k, { index, row, col, letter: blank ? letter.toUpperCase() : this.rack[index], blank });
+    const shown = blank || set ? letter.toUpperCase() : symbol;
+    this.placed.set(k, { index, row, col, letter: shown, blank, set });
     return k;
+  }
+
+  /** The board's window moved by (rows, cols): keep the tiles and the cursor on their squares. */
+  shift(rows, cols) {
+    if (!rows && !cols) return;
+    const moved = [...this.placed.values()].map((tile) => ({ ...tile, row: tile.row + rows, col: tile.col + cols }));
+    this.placed = new Map(moved.map((tile) => [key(tile.row, tile.col), tile]));
+    this.typed = [];
+    if (this.cursor) this.cursor = { ...this.cursor, row: this.cursor.row + rows, col: this.cursor.col + cols };
   }
 
   unplace(k) {
@@ -102,6 +114,7 @@ export class Tentative {
    * Returns an error text or null.
    */
   type(variant, board, letter, index = null) {
+    const inSet = (i) => Boolean(variant.tile_sets?.find((set) => set.symbol === this.rack[i])?.letters[letter]);
     if (!this.cursor) return "click a square first";
     const step = this.cursor.across ? [0, 1] : [1, 0];
     let { row, col } = this.cursor;
@@ -111,7 +124,8 @@ export class Tentative {
     }
     if (!onBoard(variant, row, col)) return "no free square left in that direction";
     const free = this.onRack();
-    const tile = index ?? free.find((i) => this.rack[i] === letter) ?? free.find((i) => this.rack[i] === "?");
+    const tile = index ?? free.find((i) => this.rack[i] === letter) ?? free.find(inSet)
+      ?? free.find((i) => this.rack[i] === "?");
     if (tile === undefined) return `there is no ${letter} on your rack`;
     this.typed.push(this.place(tile, row, col, letter));
     this.cursor = { row: row + step[0], col: col + step[1], across: this.cursor.across };
@@ -129,6 +143,7 @@ export class Tentative {
 
   /** The placement in the protocol's `tiles` form. */
   tiles() {
-    return [...this.placed.values()].map(({ row, col, letter, blank }) => ({ row, col, letter, blank }));
+    return [...this.placed.values()].map(({ row, col, letter, blank, set }) => (
+      set ? { row, col, letter, blank, set } : { row, col, letter, blank }));
   }
 }

@@ -13,4 +13,5 @@ GAME = GameModule(
     refusals=(DropError,),
     discord="tests.bot.connect_four.discord_part",
     worker="tests.bot.connect_four.worker",
+    web="tests.bot.connect_four.web_part",
 )

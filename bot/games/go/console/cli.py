@@ -1,29 +1,39 @@
-"""``scrabble-bot go``: Go in the terminal against the AI or hot-seat, or ``--gtp`` to speak the Go Text
-Protocol on standard input and output."""
+"""``scrabble-bot go``: Go in the terminal against the AI or hot-seat, through the host and its
+database like every console (:mod:`bot.console.saved`), or ``--gtp`` to speak the Go Text Protocol on
+standard input and output. Games saved in files by earlier versions are brought into the database
+the first time it runs (:mod:`bot.games.go.console.saves`)."""
 
 from __future__ import annotations
 
 import argparse
-import getpass
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Final
 
-from bot.console.terminal import Terminal, line_editing
+from bot.config import Config
+from bot.console.cli import add_saved_options, console_config, default_database, login_name, run_session
+from bot.console.saved import EXIT_USAGE, list_saved
+from bot.console.terminal import Terminal
 from bot.console.terminal_board import Style
-from bot.games.go.console.app import RESUME_HINT, GoConsole, Verb
-from bot.games.go.console.saves import SavedGame, SaveDirectory
-from bot.games.go.engines import ENGINES, GoAI, Level, make_ai
+from bot.games.go.commands import GoCommands
+from bot.games.go.console.app import CONSOLE, GoConsole, Setup, no_image
+from bot.games.go.console.commands import Verb
+from bot.games.go.console.saves import import_saves, old_saves
+from bot.games.go.engines import ENGINES, Engine, Level, find_gnugo, make_ai
 from bot.games.go.gtp import serve_stdio
-from bot.games.scrabble.console.cli import default_database
-from go_core import Color, Game, ScoringMethod
+from bot.games.go.kind import KIND
+from bot.games.go.options import GoNewGame
+from bot.host.assembly import host_parts
+from bot.host.protocols import QuietNotifier
+from bot.host.store import SeatRow
+from go_core import Game, ScoringMethod
 from go_core.errors import GoError
+from go_core.points import check_size
 from go_core.scoring import DEFAULT_KOMI
 
-PROG: Final = "scrabble-bot go"
-EXIT_USAGE: Final = 2
-EXIT_INTERRUPTED: Final = 130
+PROG: Final = CONSOLE.program
 HANDICAP_KOMI: Final = 0.5
 """The komi of a handicap game unless ``--komi`` says otherwise."""
 HISTORY_FILE: Final = "go-history"
@@ -31,7 +41,7 @@ _GAME_OPTIONS: Final = ("size", "komi", "handicap", "scoring", "players", "color
 
 
 def default_directory() -> Path:
-    """Where terminal Go games are kept: ``go/`` beside the Scrabble console's database."""
+    """Where earlier versions saved terminal Go games: ``go/`` beside the consoles' database."""
     return default_database().parent / "go"
 
 
@@ -43,6 +53,11 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         "one), or hot-seat with two names in --players. Type help at the prompt for the commands.",
     )
     parser.add_argument("--gtp", action="store_true", help="speak GTP on stdin/stdout (for Sabaki, GoGui...)")
+    parser.add_argument(
+        "--web",
+        action="store_true",
+        help="play on the board in the browser instead (scrabble-bot web --game go, with these options)",
+    )
     parser.add_argument("--size", type=int, help="the board's width, 2 to 25 (default 19)")
     parser.add_argument(
         "--komi",
@@ -71,18 +86,12 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     )
     parser.add_argument("--seconds", type=float, default=10.0, help="the AI's time per move (default 10)")
     parser.add_argument("--seed", type=int, help="fix the AI's random choices")
-    saved = parser.add_mutually_exclusive_group()
-    saved.add_argument(
-        "--resume",
-        type=int,
-        nargs="?",
-        const=0,
-        metavar="ID",
-        help="continue saved game ID (default: the last)",
-    )
-    saved.add_argument("--list", action="store_true", help="list the unfinished saved games")
+    add_saved_options(parser)
     parser.add_argument(
-        "--dir", type=Path, default=default_directory(), help="where games are saved (default: %(default)s)"
+        "--dir",
+        type=Path,
+        default=default_directory(),
+        help="where earlier versions saved games, brought into the database once (default: %(default)s)",
     )
     looks = parser.add_mutually_exclusive_group()
     looks.add_argument("--ascii", action="store_true", help="plain ASCII, no colours")
@@ -96,9 +105,13 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         parser.error(f"--resume continues a saved game with its own options: drop {', '.join(given)}")
     if args.gtp and (args.resume is not None or args.list):
         parser.error("--gtp takes the game from the GTP commands: drop --resume and --list")
+    if args.web and (args.gtp or args.resume is not None or args.list):
+        parser.error(
+            "--web starts a new game on the board: scrabble-bot web --list and --resume continue one"
+        )
     if args.seconds <= 0:
         parser.error("--seconds must be more than 0")
-    names = [name.strip() for name in (args.players or _login_name()).split(",")]
+    names = [name.strip() for name in (args.players or login_name()).split(",")]
     if len(names) > 2 or any(not name for name in names) or len(set(names)) != len(names):
         parser.error("--players: one name (against the AI) or two different names (hot-seat)")
     args.names = names
@@ -113,119 +126,105 @@ def main(argv: Sequence[str] | None = None, terminal: Terminal | None = None) ->
     if args.gtp:
         engine = make_ai(level, engine=ENGINES[args.engine or "auto"], seed=args.seed, seconds=args.seconds)
         return serve_stdio(engine, sys.stdin, sys.stdout)
+    if args.web:
+        from bot.web.cli import main as web  # aiohttp only for the board
+
+        return web(_web_argv(args))
+    config = console_config(PROG, args.config)
+    if config is None:
+        return EXIT_USAGE
     if terminal is None:
         terminal = Terminal.system(ascii_only=args.ascii)
         if args.ansi:
             terminal = Terminal(terminal.read, terminal.write, Style.RICH, terminal.clears)
-    saves = SaveDirectory(args.dir)
+    return run_session(
+        PROG,
+        play(args, config, terminal),
+        terminal,
+        args.db.parent / HISTORY_FILE,
+        [verb.value for verb in Verb],
+        CONSOLE.resume_hint,
+        usage_errors=(GoError,),
+    )
+
+
+async def play(args: argparse.Namespace, config: Config, terminal: Terminal) -> int:
+    """List the saved games (reading the database only), or open the store, the AI workers and the
+    host (Go's alone), bring in the games saved in files by earlier versions, and play."""
     if args.list:
-        return _list(saves, terminal)
-    try:
-        saved = _choose(args, saves, terminal)
-    except GoError as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
-        return EXIT_USAGE
-    if saved is None:
-        return EXIT_USAGE if args.resume is not None else 0
-    ai = _ai(saved, args.seconds)
-    try:
-        with line_editing(args.dir / HISTORY_FILE, [verb.value for verb in Verb]):
-            return GoConsole(saved, saves, terminal, ai, _write_png).run()
-    except KeyboardInterrupt:
-        saves.save(saved)
-        terminal.say(f"\nInterrupted. The game is saved: {RESUME_HINT} {saved.id}")
-        return EXIT_INTERRUPTED
-    finally:
-        if ai is not None:
-            ai.close()
+        code = await list_saved(args.db, CONSOLE, terminal)
+        waiting = len(old_saves(args.dir))
+        if waiting:
+            terminal.say(
+                f"{waiting} more saved by an earlier version in {args.dir}: they get their ids the next "
+                f"time {PROG} runs"
+            )
+        return code
+    engine = _engine(args.engine)
+    setup = _setup(args, engine)
+    async with host_parts(config, args.db, kinds=[KIND]) as parts:
+        settings = {"engine": engine, "seconds": args.seconds, "renderer": no_image}
+        host = await parts.host(QuietNotifier(), {KIND: settings})
+        service: GoCommands = host.commands[KIND]
+        await host.start()
+        try:
+            await import_saves(args.dir, service, parts.store)
+            console = GoConsole(service, parts.store, terminal, _write_png)
+            return await console.run(setup, resume=args.resume, new_options=args.new_options)
+        finally:
+            await host.close()
 
 
-def _choose(args: argparse.Namespace, saves: SaveDirectory, terminal: Terminal) -> SavedGame | None:
-    """The saved game to continue, or a new one; ``None`` when there is nothing to play."""
-    unfinished = saves.unfinished()
-    if args.resume is not None:
-        return _resumed(args.resume, unfinished, terminal)
-    if unfinished and not args.new_options:
-        last = unfinished[-1]
-        question = f"An unfinished game is saved: game {last.id} ({_describe(last)}). Continue it?"
-        answer = terminal.confirm(question, default=True)
-        if answer is None:
-            return None
-        if answer:
-            return last
-    return _new_game(args, saves)
+def _web_argv(args: argparse.Namespace) -> list[str]:
+    """The arguments of ``scrabble-bot web`` for the game these options describe."""
+    argv = ["--game", "go", "--players", ",".join(args.names)]
+    for option, value in (
+        ("--size", args.size),
+        ("--komi", args.komi),
+        ("--handicap", args.handicap),
+        ("--level", args.level),
+        ("--colour", args.color),
+        ("--seed", args.seed),
+        ("--config", args.config),
+    ):
+        if value is not None:
+            argv += [option, str(value)]
+    return argv
 
 
-def _resumed(wanted: int, unfinished: list[SavedGame], terminal: Terminal) -> SavedGame | None:
-    """The unfinished game ``wanted`` (0: the last saved); ``None`` (and why) when there is none."""
-    if not unfinished:
-        terminal.say("There is no unfinished game to resume: start one with scrabble-bot go")
-        return None
-    if wanted == 0:
-        return unfinished[-1]
-    for saved in unfinished:
-        if saved.id == wanted:
-            return saved
-    known = ", ".join(str(saved.id) for saved in unfinished)
-    terminal.say(f"No unfinished game has the id {wanted} (saved: {known}); scrabble-bot go --list")
-    return None
+def _engine(asked: str | None) -> Engine:
+    """The AI's engine: GNU Go when asked for (or ``auto``) and installed, else the built-in AI."""
+    engine = ENGINES[asked or "auto"]
+    return "builtin" if engine == "gnugo" and find_gnugo() is None else engine
 
 
-def _new_game(args: argparse.Namespace, saves: SaveDirectory) -> SavedGame:
-    """The game the options describe (raises :class:`GoError` for a size, komi or handicap the engine
-    refuses)."""
+def _setup(args: argparse.Namespace, engine: Engine) -> Setup:
+    """The new game the options ask for: no time limit (nobody waits on a console); against the AI,
+    its seat named after its engine.
+
+    Raises:
+        GoError: a board size the engine refuses (its message says why, in the terminal's words).
+    """
     handicap = args.handicap or 0
     komi = args.komi if args.komi is not None else HANDICAP_KOMI if handicap else DEFAULT_KOMI
-    game = Game(args.size or 19, komi=komi, handicap=handicap, method=ScoringMethod(args.scoring or "area"))
-    level = Level(args.level or Level.MEDIUM)
-    engine = ENGINES[args.engine or "auto"]
-    if len(args.names) == 2:
-        black, white = args.names
-        return SavedGame(saves.new_id(), game, black, white, seed=args.seed)
-    human = Color.WHITE if args.color == "white" else Color.BLACK
-    ai = _ai(SavedGame(0, game, "", "", human.opponent, level, engine), args.seconds)
-    assert ai is not None
-    ai.close()  # only its name was needed (GNU Go starts on its first move)
-    names = {human: args.names[0], human.opponent: ai.name}
-    return SavedGame(
-        saves.new_id(), game, names[Color.BLACK], names[Color.WHITE], human.opponent, level, engine, args.seed
+    options = GoNewGame(
+        size=check_size(args.size or 19),
+        komi=komi,
+        handicap=handicap,
+        scoring=args.scoring or ScoringMethod.AREA.value,
+        seed=args.seed,
+        colour=args.color or "black",
     )
+    names = tuple(args.names)
+    if len(names) == 1:
+        level = Level(args.level or Level.MEDIUM)
+        ai = make_ai(level, engine=engine, seed=args.seed, seconds=args.seconds)
+        ai.close()  # only its name was needed (GNU Go starts on its first move)
+        options = replace(options, ai_level=level.value, ai_name=ai.name)
+    return Setup(names, options)
 
 
-def _ai(saved: SavedGame, seconds: float) -> GoAI | None:
-    """The AI of ``saved`` (``None`` for hot-seat); the built-in one when GNU Go is asked for and gone."""
-    if saved.ai_color is None:
-        return None
-    try:
-        return make_ai(saved.level, engine=saved.engine, seed=saved.seed, seconds=seconds)
-    except FileNotFoundError:
-        return make_ai(saved.level, engine="builtin", seed=saved.seed, seconds=seconds)
-
-
-def _list(saves: SaveDirectory, terminal: Terminal) -> int:
-    unfinished = saves.unfinished()
-    if not unfinished:
-        terminal.say("No game is saved: start one with scrabble-bot go")
-    for saved in unfinished:
-        terminal.say(f"Game {saved.id}: {_describe(saved)}")
-    return 0
-
-
-def _describe(saved: SavedGame) -> str:
-    game = saved.game
-    return (
-        f"{saved.black} (Black) vs {saved.white} (White), {game.size}×{game.size}, move {len(game.moves) + 1}"
-    )
-
-
-def _write_png(saved: SavedGame, path: Path) -> None:
+def _write_png(game: Game, black: SeatRow, white: SeatRow, path: Path) -> None:
     from bot.games.go.board_image import render_go_board  # Pillow only when an image is asked for
 
-    path.write_bytes(render_go_board(saved.game, black=saved.black, white=saved.white))
-
-
-def _login_name() -> str:
-    try:
-        return getpass.getuser()
-    except (OSError, KeyError):
-        return "Player"
+    path.write_bytes(render_go_board(game, black=black.name, white=white.name))

@@ -1,114 +1,115 @@
-"""Terminal Go games kept between sessions: one JSON file per game in a directory (by default beside
-the Scrabble console's games, ``…/scrabble-host/go/``), numbered from 1."""
+"""Terminal Go games saved by earlier versions, one JSON file per game (``game-N.json`` in a directory:
+by default ``go/`` beside the consoles' database), brought into the database once
+(:func:`import_saves`): each unfinished game goes on there under a new id, and its file is renamed
+``game-N.json.imported`` so that it is not brought in again. Finished games stay in their files."""
 
 from __future__ import annotations
 
 import json
-import os
+import logging
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Final
+from typing import Final
 
-from bot.games.go.engines import ENGINES, Engine, Level
+from bot.console.saved import FIRST_USER, GUILD, free_channel
+from bot.games.go.commands import GoCommands
+from bot.games.go.engines import Level
+from bot.games.go.errors import GoMoveError
+from bot.games.go.options import GoNewGame
+from bot.host.errors import OptionError
+from bot.host.seats import User
+from bot.host.store import Store
 from go_core import Color, Game, Phase
 from go_core.errors import GoError
 
+__all__ = ["IMPORTED_SUFFIX", "OldSave", "import_saves", "old_saves"]
+
+logger = logging.getLogger(__name__)
+
 FORMAT_VERSION: Final = 1
-_NAME = re.compile(r"game-(\d+)\.json")
+IMPORTED_SUFFIX: Final = ".imported"
+_NAME: Final = re.compile(r"game-(\d+)\.json")
 
 
-@dataclass(slots=True)
-class SavedGame:
-    """A terminal game: the engine's game, the players' names, and which colour the AI plays (``None``
-    for hot-seat) at which level with which engine (``auto``, ``gnugo`` or ``builtin``)."""
+@dataclass(frozen=True, slots=True)
+class OldSave:
+    """A game saved in a file: the engine's ``game``, the players' names, and the colour the AI
+    played (``None``: hot-seat) at its ``level``, with its ``seed``."""
 
-    id: int
+    path: Path
     game: Game
     black: str
     white: str
-    ai_color: Color | None = None
-    level: Level = Level.MEDIUM
-    engine: Engine = "auto"
-    seed: int | None = None
-
-    def name(self, color: Color) -> str:
-        """The name of the player of ``color``."""
-        return self.black if color is Color.BLACK else self.white
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "format": FORMAT_VERSION,
-            "game": self.game.to_dict(),
-            "black": self.black,
-            "white": self.white,
-            "ai": None
-            if self.ai_color is None
-            else {"color": self.ai_color.value, "level": self.level.value, "engine": self.engine},
-            "seed": self.seed,
-        }
+    ai_color: Color | None
+    level: Level
+    seed: int | None
 
 
-class SaveDirectory:
-    """The directory of saved games."""
+def old_saves(directory: Path) -> list[OldSave]:
+    """The unfinished games saved in ``directory`` not brought in yet, in the order they were saved
+    (unreadable files are logged and left alone)."""
+    files = sorted(
+        (file for file in directory.glob("game-*.json") if _NAME.fullmatch(file.name)),
+        key=lambda file: (file.stat().st_mtime_ns, file.name),
+    )
+    saves = []
+    for file in files:
+        try:
+            saved = _read(file)
+        except (OSError, ValueError, KeyError, TypeError, GoError) as error:
+            logger.warning("cannot read the saved game %s: %s", file, error)
+            continue
+        if saved.game.phase is not Phase.OVER:
+            saves.append(saved)
+    return saves
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
 
-    def games(self) -> list[SavedGame]:
-        """Every readable saved game, the one saved last at the end (unreadable files are skipped)."""
-        files = sorted(
-            (file for file in self.path.glob("game-*.json") if _NAME.fullmatch(file.name)),
-            key=lambda file: (file.stat().st_mtime_ns, file.name),
-        )
-        games = []
-        for file in files:
-            try:
-                games.append(self._read(file))
-            except (OSError, ValueError, GoError):
-                continue
-        return games
+async def import_saves(directory: Path, service: GoCommands, store: Store) -> list[int]:
+    """Bring the unfinished games saved in ``directory`` into the database, each in a free console
+    channel, the player at the keyboard user 1 (and the other of a hot-seat game user 2); rename
+    their files so that they are brought in once. The new games' ids.
 
-    def unfinished(self) -> list[SavedGame]:
-        """The saved games not over yet, the one saved last at the end."""
-        return [saved for saved in self.games() if saved.game.phase is not Phase.OVER]
+    A game whose settings this host does not take is logged and left in its file.
 
-    def new_id(self) -> int:
-        """A number no saved game has."""
-        numbers = [
-            int(match.group(1))
-            for file in self.path.glob("game-*.json")
-            if (match := _NAME.fullmatch(file.name))
-        ]
-        return max(numbers, default=0) + 1
+    Raises:
+        StorageError: a game could not be written (the ones before it are in).
+    """
+    ids = []
+    for saved in old_saves(directory):
+        channel = free_channel(await store.open_games())
+        if saved.ai_color is None:
+            first, second = User(FIRST_USER, saved.black), User(FIRST_USER + 1, saved.white)
+            options = GoNewGame(colour="black", seed=saved.seed)
+        else:
+            human = saved.ai_color.opponent
+            first, second = User(FIRST_USER, saved.black if human is Color.BLACK else saved.white), None
+            ai_name = saved.white if human is Color.BLACK else saved.black
+            colour = "black" if human is Color.BLACK else "white"
+            options = GoNewGame(ai_level=saved.level.value, colour=colour, seed=saved.seed, ai_name=ai_name)
+        try:
+            game_id = await service.adopt(GUILD, channel, first, options, saved.game, second)
+        except (OptionError, GoMoveError) as error:  # settings this host does not take
+            logger.warning("cannot bring in the saved game %s: %s", saved.path, error)
+            continue
+        saved.path.rename(saved.path.with_name(saved.path.name + IMPORTED_SUFFIX))
+        logger.info("saved game %s brought in as game %d", saved.path, game_id)
+        ids.append(game_id)
+    return ids
 
-    def save(self, saved: SavedGame) -> Path:
-        """Write ``saved`` (atomically: a crash leaves the previous file).
 
-        Raises:
-            OSError: the file cannot be written.
-        """
-        self.path.mkdir(parents=True, exist_ok=True)
-        file = self.path / f"game-{saved.id}.json"
-        temporary = file.with_suffix(".tmp")
-        temporary.write_text(json.dumps(saved.to_dict(), indent=1))
-        os.replace(temporary, file)
-        return file
-
-    def _read(self, file: Path) -> SavedGame:
-        data = json.loads(file.read_text())
-        if data.get("format") != FORMAT_VERSION:
-            raise GoError(f"{file}: unknown format")
-        match = _NAME.fullmatch(file.name)
-        assert match is not None
-        ai = data["ai"]
-        return SavedGame(
-            id=int(match.group(1)),
-            game=Game.from_dict(data["game"]),
-            black=str(data["black"]),
-            white=str(data["white"]),
-            ai_color=None if ai is None else Color(ai["color"]),
-            level=Level.MEDIUM if ai is None else Level(ai["level"]),
-            engine="auto" if ai is None else ENGINES.get(str(ai["engine"]), "auto"),
-            seed=data.get("seed"),
-        )
+def _read(file: Path) -> OldSave:
+    data = json.loads(file.read_text())
+    if data.get("format") != FORMAT_VERSION:
+        raise ValueError("unknown format")
+    ai = data["ai"]
+    seed = data.get("seed")
+    return OldSave(
+        file,
+        Game.from_dict(data["game"]),
+        str(data["black"]),
+        str(data["white"]),
+        None if ai is None else Color(ai["color"]),
+        Level.MEDIUM if ai is None else Level(ai["level"]),
+        None if seed is None else int(seed),
+    )

@@ -30,13 +30,14 @@ from bot.discord.delivery import answer
 from bot.games.go.commands import GoCommands
 from bot.games.go.engines import Level
 from bot.games.go.kind import KIND
-from bot.games.go.options import COLOURS, DEFAULT_SIZE, HANDICAP_SIZES, MAX_HANDICAP, GoNewGame
+from bot.games.go.options import COLOURS, DEFAULT_SIZE, GoNewGame
 from bot.host.errors import ServiceError
 from bot.host.messages import Message, shorten
 from bot.host.seats import User
 from go_core import MAX_SIZE, MIN_SIZE, Game, Phase, Point
 from go_core.errors import IllegalMoveError
 from go_core.game import MAX_KOMI
+from go_core.handicap import MAX_HANDICAP
 from go_core.points import PASS
 from go_core.scoring import ScoringMethod
 
@@ -52,6 +53,8 @@ class BotOpponentError(ServiceError):
 
 
 GAME: Final = "Go"
+USUAL_SIZES: Final = (19, 13, 9)
+"""The board sizes ``/go new`` suggests first."""
 MAX_POINT_TEXT: Final = 4
 """The longest text worth looking at in a suggestion: ``pass``, or a point such as ``T19``."""
 
@@ -70,7 +73,7 @@ SCORING_CHOICES: Final = [
 def size_suggestions(typed: str) -> list[int]:
     """Board sizes for ``/go new size``: the usual 19, 13 and 9 first, then every other size from 2 to
     25; those whose digits start with what was typed (all of them when nothing was)."""
-    usual = sorted(HANDICAP_SIZES, reverse=True)
+    usual = list(USUAL_SIZES)
     others = [size for size in range(MIN_SIZE, MAX_SIZE + 1) if size not in usual]
     digits = typed.strip()
     return [size for size in [*usual, *others] if str(size).startswith(digits)][:MAX_CHOICES]
@@ -155,7 +158,7 @@ class GoCog(
     @app_commands.describe(
         size=f"Board size, {MIN_SIZE} to {MAX_SIZE} (default {DEFAULT_SIZE}; 9, 13 and 19 are usual)",
         komi="Points White gets for moving second (default 7.5, or 0.5 with a handicap)",
-        handicap=f"Black stones placed before White's first move: 2 to {MAX_HANDICAP}, on 9, 13 or 19",
+        handicap=f"Black stones placed before White's first move: 2 to {MAX_HANDICAP} (4 on even boards), from 7×7",
         opponent="The member you invite (only they can join); leave out to let anyone join",
         ai_level="Play the bot's AI at this level instead (the game starts at once)",
         time_limit="Seconds per move (a player out of time loses); 0 for no limit",

@@ -1,9 +1,6 @@
-"""The console game loop: set up (or resume) a game on the host, then read and run commands.
+"""The Scrabble console's game loop: set up (or resume) a game on the host, then read and run commands.
 
-Console games live in guild 0, which no Discord server has, each in a channel of its own (0, 1, ...),
-so several can be saved: ``--list`` lists them and ``--resume [ID]`` continues one (the last played by
-default). Started without game options, the console offers to continue the last game played; with them
-(``--players``, ``--variant``...) it starts the new game they describe and says which games stay saved.
+Its games are kept as every console's are (:mod:`bot.console.saved`: ``--list``, ``--resume [ID]``).
 The people at the keyboard are users 1 to 4. Against the AI, the one human sees every message as it
 comes. In a hot-seat game (several humans), the screen is cleared when a turn ends and the next player
 is asked to take the keyboard before their rack is shown; a rack is never shown on another player's
@@ -17,14 +14,24 @@ peek at a program).
 from __future__ import annotations
 
 import contextlib
-import itertools
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Final
 
+from bot.console.saved import (
+    EXIT_FAILED,
+    EXIT_OK,
+    FIRST_USER,
+    GUILD,
+    ConsoleGame,
+    choose,
+    free_channel,
+    unfinished,
+)
 from bot.console.terminal import Terminal
 from bot.console.terminal_board import legend
+from bot.games.scrabble import codec
 from bot.games.scrabble.commands import NewGame, ScrabbleCommands, User
 from bot.games.scrabble.console.commands import HELP, Command, CommandError, Verb, parse_command
 from bot.games.scrabble.console.screen import ConsoleNotifier, TextRenderer
@@ -38,18 +45,10 @@ from scrabble_core.game import Game
 from scrabble_core.gcg import export_gcg
 from scrabble_core.variant import add_variant_file, variant_names
 
-GUILD: Final = 0
-FIRST_USER: Final = 1
-LAST_PLAYED: Final = 0
-"""``--resume`` without an id: the game played last."""
+__all__ = ["CONSOLE", "GUILD", "LAST_FINISHED", "ConsoleApp", "Setup", "describe"]
+
 LAST_FINISHED: Final = 0
 """``--analyze`` without an id: the game finished last."""
-
-EXIT_OK: Final = 0
-EXIT_FAILED: Final = 1
-EXIT_USAGE: Final = 2
-
-RESUME_HINT: Final = "continue it with scrabble-bot play --resume"
 REPORT_SUFFIX: Final = ".txt"
 """The attachment of an analysis that holds its whole report."""
 _ACTIONS: Final = frozenset({Verb.PLAY, Verb.EXCHANGE, Verb.PASS, Verb.CHALLENGE, Verb.ACCEPT, Verb.RESIGN})
@@ -87,47 +86,23 @@ class ConsoleApp:
         self._game_id = 0
 
     async def run(self, setup: Setup, *, resume: int | None = None, new_options: bool = False) -> int:
-        """Play until the game ends or the player quits; returns the exit code. The game is the saved
-        game ``resume`` (:data:`LAST_PLAYED`: the one played last) if given; else, with
-        ``new_options`` (the player gave game options), the new game of ``setup``; else the game
-        played last if the player wants to continue it, or the new game of ``setup``."""
+        """Play until the game ends or the player quits; returns the exit code. The game is chosen as
+        every console chooses one (:func:`bot.console.saved.choose`): the saved game ``resume``, the
+        last game played, or the new game of ``setup``."""
         saved = await self._saved()
-        row: GameRow | None = None
-        if resume is not None:
-            row = self._find(saved, resume)
-            if row is None:
-                return EXIT_USAGE
-        elif saved and not new_options:
-            last = saved[-1]
-            question = f"An unfinished game is saved: game {last.id} ({self._describe(last)}). Continue it?"
-            answer = self._terminal.confirm(question, default=True)
-            if answer is None:
-                return EXIT_OK
-            if answer:
-                row = last
-        if row is None:
-            if saved:
-                kept = "".join(f"\n  Game {game.id}: {self._describe(game)}" for game in saved)
-                self._terminal.say(f"Starting a new game. Still saved (scrabble-bot play --resume ID):{kept}")
-            row = await self._create(setup, saved)
+        choice = choose(saved, CONSOLE, self._terminal, resume, new_options)
+        if choice.exit is not None:
+            return choice.exit
+        row = choice.row or await self._create(setup)
         self._channel, self._game_id = row.channel_id, row.id
         _know_variant(_options(row).variant)
         self._seats = row.seats
         self._notifier.follow(self._channel)
         self._notifier.seat({seat.user_id: seat.name for seat in row.seats if seat.user_id is not None})
         self._terminal.say(self._banner(row))
-        if row.id in {game.id for game in saved}:
+        if choice.row is not None:
             self._notifier.show(await self._service.board(self._channel), board_now=False)
         return await self._play()
-
-    async def list_games(self) -> int:
-        """Show the saved games, the one played last at the end; returns the exit code."""
-        saved = await self._saved()
-        if not saved:
-            self._terminal.say("No game is saved: start one with scrabble-bot play")
-        for row in saved:
-            self._terminal.say(f"Game {row.id}: {self._describe(row)}")
-        return EXIT_OK
 
     async def analyze(self, game_id: int | None = None) -> int:
         """Show the analysis of the finished console game ``game_id`` (default: the one finished last),
@@ -158,40 +133,23 @@ class ConsoleApp:
     async def _saved(self) -> list[GameRow]:
         """The unfinished console games, the one played last at the end; lobbies left by an
         interrupted set-up are cancelled."""
-        rows = [row for row in await self._store.open_games() if row.guild_id == GUILD and row.kind == KIND]
+        rows = await self._store.open_games()
         for row in rows:
-            if row.status is GameStatus.LOBBY:
+            if row.guild_id == GUILD and row.kind == KIND and row.status is GameStatus.LOBBY:
                 await self._service.cancel(row.channel_id, row.creator_id, can_manage=True)
         self._notifier.discard()
-        started = [row for row in rows if row.status is not GameStatus.LOBBY]
-        return sorted(started, key=lambda row: (row.updated_at, row.id))
+        return unfinished(rows, KIND)
 
-    def _find(self, saved: list[GameRow], game_id: int) -> GameRow | None:
-        """The saved game ``game_id`` (the last played for :data:`LAST_PLAYED`); says why if none."""
-        if not saved:
-            self._terminal.say("There is no unfinished game to resume: start one with scrabble-bot play")
-            return None
-        if game_id == LAST_PLAYED:
-            return saved[-1]
-        for row in saved:
-            if row.id == game_id:
-                return row
-        known = ", ".join(str(row.id) for row in saved)
-        self._terminal.say(
-            f"No unfinished game has the id {game_id} (saved: {known}); scrabble-bot play --list"
-        )
-        return None
-
-    async def _create(self, setup: Setup, saved: list[GameRow]) -> GameRow:
+    async def _create(self, setup: Setup) -> GameRow:
         """Open the lobby in a free channel, seat everyone and start the game; the lobby's messages are
         not shown."""
-        used = {row.channel_id for row in saved}
-        channel = next(number for number in itertools.count() if number not in used)
+        channel = free_channel(await self._store.open_games())
         users = [User(FIRST_USER + index, name) for index, name in enumerate(setup.players)]
         self._notifier.follow(channel)
         await self._service.new_game(GUILD, channel, users[0], setup.options)
         for user in users[1:]:
             await self._service.join(channel, user)
+        await self._service.delivered()  # the lobby's posts reach the notifier, which forgets them
         self._notifier.discard()
         await self._service.start_game(channel, users[0].id)
         (row,) = [row for row in await self._store.open_games() if row.channel_id == channel]
@@ -202,20 +160,8 @@ class ConsoleApp:
         game = self._service.game(row.channel_id)
         hints = f"{options.hints} hints each" if options.hints else "no hints"
         return (
-            f"Game {row.id}: {self._players(row)}. {game.variant.name.capitalize()} board, "
+            f"Game {row.id}: {_players(row)}. {game.variant.name.capitalize()} board, "
             f"{options.challenge_mode} challenges, {hints}.\n{legend(game.variant, self._terminal.style)}\nType help for the commands."
-        )
-
-    def _describe(self, row: GameRow) -> str:
-        """``Ann vs AI (greedy), standard board, move 5: Ann 34, AI 20``."""
-        game = self._service.game(row.channel_id)
-        scores = ", ".join(f"{player.name} {player.score}" for player in game.players)
-        return f"{self._players(row)}, {game.variant.name} board, move {len(game.history) + 1}: {scores}"
-
-    @staticmethod
-    def _players(row: GameRow) -> str:
-        return " vs ".join(
-            seat.name if seat.ai_level is None else f"{seat.name} ({seat.ai_level})" for seat in row.seats
         )
 
     # Playing ------------------------------------------------------------------------------------
@@ -238,7 +184,9 @@ class ConsoleApp:
             user_id = self._seats[game.current].user_id
             if user_id is None:
                 self._notifier.flush()
-                self._terminal.say(f"The AI could not play its turn (see the log above); {RESUME_HINT}")
+                self._terminal.say(
+                    f"The AI could not play its turn (see the log above); {CONSOLE.resume_hint}"
+                )
                 return EXIT_FAILED
             if self._hot_seat and user_id != holder:
                 if holder is not None:
@@ -276,7 +224,7 @@ class ConsoleApp:
             except (ScrabbleError, ServiceError) as error:
                 self._terminal.say(str(error))
 
-    async def _run(self, command: Command, user_id: int) -> bool:
+    async def _run(self, command: Command[Verb], user_id: int) -> bool:
         """Run one command for ``user_id``; whether it ended the turn.
 
         Raises:
@@ -298,7 +246,7 @@ class ConsoleApp:
             self._notifier.show(await self._ask(command, user_id))
         return False
 
-    async def _act(self, command: Command, user_id: int) -> bool:
+    async def _act(self, command: Command[Verb], user_id: int) -> bool:
         """Make the move ``command`` says; whether it was made (a resignation asks first)."""
         service, channel, verb = self._service, self._channel, command.verb
         if verb is Verb.PLAY:
@@ -317,7 +265,7 @@ class ConsoleApp:
             await service.resign(channel, user_id)
         return True
 
-    async def _ask(self, command: Command, user_id: int) -> Message:
+    async def _ask(self, command: Command[Verb], user_id: int) -> Message:
         """The service's answer to a question: a hint, the rack, board, scores, bag, history or a word."""
         service, channel, argument = self._service, self._channel, command.argument
         questions: dict[Verb, Callable[[], Awaitable[Message]]] = {
@@ -357,7 +305,7 @@ class ConsoleApp:
             return None
 
     def _quit(self) -> int:
-        self._terminal.say(f"The game is saved: {RESUME_HINT} {self._game_id}")
+        self._terminal.say(f"The game is saved: {CONSOLE.resume_hint} {self._game_id}")
         return EXIT_OK
 
 
@@ -378,3 +326,23 @@ def _know_variant(name: str) -> None:
 def _options(row: GameRow) -> ScrabbleOptions:
     """The options of the stored Scrabble game ``row``."""
     return ScrabbleOptions.from_dict(row.options)
+
+
+def _players(row: GameRow) -> str:
+    return " vs ".join(
+        seat.name if seat.ai_level is None else f"{seat.name} ({seat.ai_level})" for seat in row.seats
+    )
+
+
+def describe(row: GameRow) -> str:
+    """A saved game in one line, read from its row alone (no dictionary): ``Ann vs AI (greedy),
+    standard board, move 5: Ann 34, AI 20``."""
+    _know_variant(_options(row).variant)
+    assert row.state is not None, "a started game has its state"
+    game = codec.read_state(row.state)
+    scores = ", ".join(f"{player.name} {player.score}" for player in game.players)
+    return f"{_players(row)}, {game.variant.name} board, move {len(game.history) + 1}: {scores}"
+
+
+CONSOLE: Final = ConsoleGame(KIND, "scrabble-bot play", describe)
+"""The Scrabble console, as the consoles' shared parts see it."""

@@ -10,54 +10,35 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import getpass
-import logging
-import os
-import sqlite3
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Final
 
-from bot.config import AI_LEVELS, Config, ConfigError, load_config
-from bot.console.terminal import Terminal, line_editing
-from bot.games import register_builtin
+from bot.config import Config
+from bot.console.cli import add_saved_options, console_config, login_name, run_session
+from bot.console.saved import EXIT_USAGE, list_saved
+from bot.console.terminal import Terminal
 from bot.games.scrabble.commands import NewGame, ScrabbleCommands
-from bot.games.scrabble.console.app import (
-    EXIT_FAILED,
-    EXIT_USAGE,
-    LAST_FINISHED,
-    LAST_PLAYED,
-    RESUME_HINT,
-    ConsoleApp,
-    Setup,
-)
+from bot.games.scrabble.console.app import CONSOLE, LAST_FINISHED, ConsoleApp, Setup
 from bot.games.scrabble.console.commands import ECHO_LENGTH, Verb, cut
 from bot.games.scrabble.console.screen import ConsoleNotifier, TextRenderer
 from bot.games.scrabble.kind import KIND
+from bot.games.scrabble.settings import AI_LEVELS, scrabble_settings
 from bot.host.assembly import host_parts
-from bot.host.errors import ServiceError
-from scrabble_core.errors import ScrabbleError, VariantError, echo
+from scrabble_core.errors import VariantError, echo
 from scrabble_core.game import MAX_PLAYERS, MIN_PLAYERS, ChallengeMode
 from scrabble_core.lexicon import ENGLISH_ALPHABET, Lexicon, LexiconError, load_lexicon
 from scrabble_core.movegen import MoveGenerator, load_move_generator
-from scrabble_core.variant import add_variant_file, bundled_variant_names
+from scrabble_core.variant import add_variant_file, bundled_variant_names, example_variant_names
 
-PROG: Final = "scrabble-bot play"
-EXIT_INTERRUPTED: Final = 130
+PROG: Final = CONSOLE.program
 NOTICE_AFTER: Final = 0.3
 """Seconds of loading after which the console says it is preparing the dictionary."""
 HISTORY_FILE: Final = "console-history"
 _GAME_OPTIONS: Final = ("players", "ai", "level", "variant", "challenge", "hints", "seed")
 """The options that describe a new game (``args`` attributes)."""
 _ERROR_LENGTH: Final = 300
-
-
-def default_database() -> Path:
-    """Where console games are kept unless ``--db`` says otherwise."""
-    xdg = os.environ.get("XDG_DATA_HOME", "")
-    base = Path(xdg) if xdg and Path(xdg).is_absolute() else Path.home() / ".local" / "share"
-    return base / "scrabble-host" / "console.sqlite3"
 
 
 def parse_args(argv: Sequence[str]) -> argparse.Namespace:
@@ -82,24 +63,16 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     parser.add_argument(
         "--variant",
         metavar="NAME|FILE.toml",
-        help=f"the board: {' or '.join(bundled_variant_names())} (default: standard), or a variant file "
-        "(see assets/variants/)",
+        help=f"the board: {', '.join(bundled_variant_names())} (default: standard), an example board "
+        f"written as a program ({', '.join(example_variant_names())}: see docs/boards.md), or a variant "
+        "file (see assets/variants/)",
     )
     parser.add_argument(
         "--challenge", choices=[mode.value for mode in ChallengeMode], help="challenge mode (default: void)"
     )
     parser.add_argument("--hints", type=int, metavar="N", help="hints per player (default: 3)")
     parser.add_argument("--seed", type=int, help="fix the shuffle of the bag (and the AI's choices)")
-    saved = parser.add_mutually_exclusive_group()
-    saved.add_argument(
-        "--resume",
-        type=int,
-        nargs="?",
-        const=LAST_PLAYED,
-        metavar="ID",
-        help="continue the saved game ID (default: the one played last)",
-    )
-    saved.add_argument("--list", action="store_true", help="list the saved games and their ids")
+    saved = add_saved_options(parser)
     saved.add_argument(
         "--analyze",
         type=int,
@@ -109,13 +82,6 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
         help="show the analysis of the finished game ID (default: the one finished last): each move "
         "against the AI's best",
     )
-    parser.add_argument(
-        "--db",
-        type=Path,
-        default=default_database(),
-        help="the SQLite file of console games (default: %(default)s)",
-    )
-    parser.add_argument("--config", type=Path, help="a settings file (see config.example.toml)")
     parser.add_argument("--ascii", action="store_true", help="plain ASCII, no colours")
     parser.add_argument(
         "--image",
@@ -128,9 +94,9 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     if given and args.resume is not None:
         parser.error(f"--resume continues a saved game with its own options: drop {', '.join(given)}")
     args.new_options = bool(given)
-    if args.variant is not None and args.variant not in bundled_variant_names():
-        args.variant = _variant_file(parser, args.variant)
-    players = [name.strip() for name in (args.players or _login_name()).split(",")]
+    if args.variant is not None and args.variant not in shipped_variant_names():
+        args.variant = variant_file(parser, args.variant)
+    players = [name.strip() for name in (args.players or login_name()).split(",")]
     if any(not name for name in players) or len(set(players)) != len(players):
         parser.error("--players: every player needs a name of their own")
     args.ai = (1 if len(players) == 1 else 0) if args.ai is None else args.ai
@@ -140,13 +106,18 @@ def parse_args(argv: Sequence[str]) -> argparse.Namespace:
     return args
 
 
-def _variant_file(parser: argparse.ArgumentParser, value: str) -> str:
+def shipped_variant_names() -> list[str]:
+    """The names ``--variant`` takes: the bundled variants and the examples."""
+    return [*bundled_variant_names(), *example_variant_names()]
+
+
+def variant_file(parser: argparse.ArgumentParser, value: str) -> str:
     """The name of the variant file ``value`` once added (:func:`add_variant_file`); a usage error
     when it is not a bundled name nor a valid ``.toml`` file."""
     if not value.endswith(".toml"):
         parser.error(
-            f"--variant: no variant {echo(value, ECHO_LENGTH - 1)}: choose {' or '.join(bundled_variant_names())}, or give "
-            "a variant file (FILE.toml)"
+            f"--variant: no variant {echo(value, ECHO_LENGTH - 1)}: choose one of "
+            f"{', '.join(shipped_variant_names())}, or give a variant file (FILE.toml)"
         )
     try:
         return add_variant_file(Path(value))
@@ -157,40 +128,28 @@ def _variant_file(parser: argparse.ArgumentParser, value: str) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``scrabble-bot play`` with ``argv`` (the arguments after ``play``); return the exit code."""
     args = parse_args(sys.argv[1:] if argv is None else argv)
-    try:
-        config = load_config(args.config)
-    except ConfigError as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
+    config = console_config(PROG, args.config)
+    if config is None:
         return EXIT_USAGE
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
     terminal = Terminal.system(ascii_only=args.ascii)
-    args.db.parent.mkdir(parents=True, exist_ok=True)
-    loop = asyncio.new_event_loop()
-    task = loop.create_task(play(args, config, terminal))
-    try:
-        with line_editing(args.db.parent / HISTORY_FILE, [verb.value for verb in Verb]):
-            return loop.run_until_complete(task)
-    except KeyboardInterrupt:
-        task.cancel()
-        loop.run_until_complete(asyncio.gather(task, return_exceptions=True))
-        terminal.say(f"\nInterrupted. The game is saved: {RESUME_HINT}")
-        return EXIT_INTERRUPTED
-    except (LexiconError, OSError, sqlite3.Error, RuntimeError) as error:
-        print(f"{PROG}: {error}", file=sys.stderr)
-        return EXIT_FAILED
-    except (ScrabbleError, ServiceError) as error:  # an option the game refuses, e.g. --hints 500
-        print(f"{PROG}: {error}", file=sys.stderr)
-        return EXIT_USAGE
-    finally:
-        loop.run_until_complete(loop.shutdown_default_executor())
-        loop.close()
+    return run_session(
+        PROG,
+        play(args, config, terminal),
+        terminal,
+        args.db.parent / HISTORY_FILE,
+        [verb.value for verb in Verb],
+        CONSOLE.resume_hint,
+        failures=(LexiconError,),
+    )
 
 
 async def play(args: argparse.Namespace, config: Config, terminal: Terminal) -> int:
-    """Open the lexicon, the store, the AI workers and the host, and run the console on them."""
-    register_builtin()
+    """List the saved games (reading the database only), or open the lexicon, the store, the AI workers
+    and the host, and run the console on them."""
+    if args.list:
+        return await list_saved(args.db, CONSOLE, terminal)
     lexicon, generator = await _prepare(config, terminal)
-    async with host_parts(config, args.db) as parts:
+    async with host_parts(config, args.db, kinds=[KIND]) as parts:
         notifier = ConsoleNotifier(terminal, records=args.db.parent)
         renderer = TextRenderer(terminal.style, args.image)
         settings = {"lexicon": lexicon, "generator": generator, "renderer": renderer}
@@ -199,8 +158,6 @@ async def play(args: argparse.Namespace, config: Config, terminal: Terminal) -> 
         await host.start()
         try:
             app = ConsoleApp(service, parts.store, notifier, renderer, terminal)
-            if args.list:
-                return await app.list_games()
             if args.analyze is not None:
                 return await app.analyze(None if args.analyze == LAST_FINISHED else args.analyze)
             return await app.run(_setup(args), resume=args.resume, new_options=args.new_options)
@@ -225,7 +182,7 @@ def _setup(args: argparse.Namespace) -> Setup:
 async def _prepare(config: Config, terminal: Terminal) -> tuple[Lexicon, MoveGenerator]:
     """The lexicon and move generator, from their caches; on the first run they are built (a few
     seconds), which the player is told about."""
-    loading = asyncio.ensure_future(asyncio.to_thread(_load_words, config.lexicon))
+    loading = asyncio.ensure_future(asyncio.to_thread(_load_words, scrabble_settings(config).lexicon))
     try:
         return await asyncio.wait_for(asyncio.shield(loading), NOTICE_AFTER)
     except TimeoutError:
@@ -236,10 +193,3 @@ async def _prepare(config: Config, terminal: Terminal) -> tuple[Lexicon, MoveGen
 def _load_words(source: str) -> tuple[Lexicon, MoveGenerator]:
     lexicon = load_lexicon(source, ENGLISH_ALPHABET)
     return lexicon, load_move_generator(lexicon)
-
-
-def _login_name() -> str:
-    try:
-        return getpass.getuser()
-    except (OSError, KeyError):
-        return "Player"

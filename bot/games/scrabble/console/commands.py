@@ -1,24 +1,23 @@
-"""What a player types at the console prompt, read into a :class:`Command`.
+"""What a player types at the Scrabble console's prompt: its commands (:class:`Verb`) and their
+:data:`GRAMMAR` for the consoles' one reader (:mod:`bot.console.commands`).
 
 The commands are the bot's (``play 8H QUIZ``, ``exchange AEI``, ``pass``, ``hint``...), and a line that
-starts with a coordinate is a play (``8H QUIZ``). The move itself is read by the engine when it is
-played, so its errors are the engine's.
+starts with a coordinate is a play (``8H QUIZ``, or on an infinite board ``-3,5 across QUIZ``). The move
+itself is read by the engine when it is played, so its errors are the engine's.
 """
 
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+import re
 from typing import Final
 
-from bot.host.messages import shorten
-from scrabble_core.errors import InvalidMoveError, ScrabbleError, echo
+from bot.console.commands import ECHO_LENGTH, Command, CommandError, Grammar, cut
+from bot.console.commands import parse_command as parse_line
+from scrabble_core.errors import InvalidMoveError, echo
 from scrabble_core.squares import parse_coordinate
 
-
-class CommandError(ScrabbleError):
-    """A line that is not a command, or a command without the argument it needs (or with one it does
-    not take)."""
+__all__ = ["ECHO_LENGTH", "GRAMMAR", "HELP", "Command", "CommandError", "Verb", "cut", "parse_command"]
 
 
 class Verb(enum.StrEnum):
@@ -45,22 +44,23 @@ class Verb(enum.StrEnum):
 
 
 _ARGUMENTS: Final = {
-    Verb.PLAY: "the move, e.g. play 8H QUIZ",
-    Verb.EXCHANGE: "the tiles to put back, e.g. exchange AEI (? for a blank)",
+    Verb.PLAY: "the move, e.g. play 8H QUIZ (on an infinite board, play -3,5 across QUIZ)",
+    Verb.EXCHANGE: "the tiles to put back, e.g. exchange AEI (? for a blank, a set tile's number)",
     Verb.CHECK: "a word, e.g. check QI",
     Verb.EXPORT: "a file name, e.g. export game.gcg",
     Verb.IMAGE: "a file name, e.g. image board.png",
 }
-ECHO_LENGTH: Final = 40
-"""The most characters of what the player typed that an error repeats."""
 _ALIASES: Final = {"exit": Verb.QUIT, "?": Verb.HELP, "scores": Verb.SCORE, "analyse": Verb.ANALYZE}
 
 HELP: Final = """\
 Commands (any case; Tab completes them, the arrow keys recall earlier lines):
   play 8H QUIZ     play a word: row then column (8H) across, column then row (H8) down;
   8H QUIZ          the same, without "play". Type the whole word, tiles already on the
-                   board included (or . for them); ?E plays a blank as an E
-  exchange AEI     put tiles back in the bag for new ones (? for a blank)
+                   board included (or . for them); ?E plays a blank as an E, [1E] set
+                   tile 1 as an E (a set tile's number and one of its letters)
+  -3,5 across QUIZ on an infinite board: x,y of the first letter (x the column, y the row,
+  0,0 down QUIZ    as the board labels them), then across or down (a or d; -3,5a QUIZ)
+  exchange AEI     put tiles back in the bag for new ones (? for a blank, 1 for set tile 1)
   pass             pass your turn
   challenge        challenge the last play (not in void mode, where words are checked as played)
   accept           accept the play that went out, ending the game
@@ -76,52 +76,34 @@ Commands (any case; Tab completes them, the arrow keys recall earlier lines):
   quit             stop here: the game is saved, continue it with --resume"""
 
 
-@dataclass(frozen=True, slots=True)
-class Command:
-    """A command and its argument as typed (``""`` when it has none)."""
-
-    verb: Verb
-    argument: str = ""
+_SIGNED_START: Final = re.compile(r"\(?\s*[+-]?[0-9]+\s*,")
+"""How a signed coordinate begins (``-3,``, ``(2 ,``): a line that starts so is a play."""
 
 
-def parse_command(line: str) -> Command | None:
-    """Read a line typed at the prompt; ``None`` for an empty line.
+def _move(word: str, rest: str) -> Command[Verb] | None:
+    """A line that starts with a coordinate is a play: ``8H``/``H8``, or ``x,y`` on an infinite board."""
+    line = f"{word} {rest}".strip()
+    if _SIGNED_START.match(line):
+        return Command(Verb.PLAY, line)
+    try:
+        parse_coordinate(word)
+    except InvalidMoveError:
+        return None
+    return Command(Verb.PLAY, line)
+
+
+def _unknown(word: str) -> str:
+    return f"Unknown command {echo(word, ECHO_LENGTH - 1)}: type a move such as 8H QUIZ, or help for the commands"
+
+
+GRAMMAR: Final = Grammar(Verb, _ARGUMENTS, _unknown, _move, _ALIASES)
+"""The Scrabble console's commands."""
+
+
+def parse_command(line: str) -> Command[Verb] | None:
+    """Read a line typed at the Scrabble console's prompt (:func:`bot.console.commands.parse_command`).
 
     Raises:
         CommandError: an unknown command, a missing argument or an argument a command does not take.
     """
-    text = line.strip()
-    if not text:
-        return None
-    word, _, rest = text.partition(" ")
-    rest = rest.strip()
-    if _is_coordinate(word):
-        return Command(Verb.PLAY, text)
-    verb = _ALIASES.get(word.lower()) or _verb(word)
-    if verb in _ARGUMENTS and not rest:
-        raise CommandError(f"{verb} needs {_ARGUMENTS[verb]}")
-    if verb not in _ARGUMENTS and rest:
-        raise CommandError(f"{verb} takes nothing after it (type help for the commands)")
-    return Command(verb, rest)
-
-
-def cut(text: str, limit: int = ECHO_LENGTH) -> str:
-    """``text`` as the console echoes input: :func:`~bot.host.messages.shorten` to ``limit`` characters."""
-    return shorten(text, limit)
-
-
-def _verb(word: str) -> Verb:
-    try:
-        return Verb(word.lower())
-    except ValueError:
-        raise CommandError(
-            f"Unknown command {echo(word, ECHO_LENGTH - 1)}: type a move such as 8H QUIZ, or help for the commands"
-        ) from None
-
-
-def _is_coordinate(word: str) -> bool:
-    try:
-        parse_coordinate(word)
-    except InvalidMoveError:
-        return False
-    return True
+    return parse_line(line, GRAMMAR)

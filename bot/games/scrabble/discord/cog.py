@@ -14,7 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.config import AI_LEVELS, MAX_HINTS, MAX_TURN_SECONDS
+from bot.config import MAX_TURN_SECONDS
 from bot.discord.commands import (
     MAX_CHOICE_LENGTH,
     MAX_CHOICES,
@@ -30,6 +30,7 @@ from bot.discord.delivery import PROGRESS_SECONDS, answer, defer, edited_at_most
 from bot.games.scrabble.commands import NewGame, ScrabbleCommands
 from bot.games.scrabble.kind import KIND
 from bot.games.scrabble.rules import TOPICS
+from bot.games.scrabble.settings import AI_LEVELS, MAX_HINTS
 from bot.host.messages import Message, shorten
 from scrabble_core.game import MAX_PLAYERS, ChallengeMode
 
@@ -173,7 +174,7 @@ class ScrabbleCog(
         name="play", description="Play a word: 8H QUIZ goes across, H8 QUIZ down, ?E is a blank"
     )
     @app_commands.describe(
-        move="Coordinate and word, e.g. 8H QUIZ (across) or H8 QUIZ (down); ?E is a blank E"
+        move="8H QUIZ (across), H8 QUIZ (down), -3,5 across QUIZ (infinite board); ?E a blank, [1E] a set tile"
     )
     async def play(self, interaction: discord.Interaction[GameBot], move: str) -> None:
         """Play ``move`` on your turn."""
@@ -197,7 +198,7 @@ class ScrabbleCog(
     @app_commands.command(
         name="exchange", description="Exchange tiles with the bag (at least 7 must be left in it)"
     )
-    @app_commands.describe(tiles="The tiles to give back, e.g. QVV? (? is a blank)")
+    @app_commands.describe(tiles="The tiles to give back, e.g. QVV? (? is a blank, 1 is set tile 1)")
     async def exchange(self, interaction: discord.Interaction[GameBot], tiles: str) -> None:
         """Exchange ``tiles`` on your turn; the new rack comes by DM."""
         user_id = interaction.user.id

@@ -15,7 +15,7 @@ from discord.ext import commands
 
 from bot.discord.commands import run
 from bot.host.commands import GameCommands
-from bot.host.features import DESCRIPTIONS, Feature
+from bot.host.features import Feature, description
 
 GAME: Final = "Scrabble"
 """How the settings' refusal in a DM names the games (the group is offered in servers only)."""
@@ -23,11 +23,17 @@ GAME: Final = "Scrabble"
 if TYPE_CHECKING:
     from bot.discord.client import GameBot
 
-FEATURES: Final = [
-    app_commands.Choice(name=f"{feature.value}: {DESCRIPTIONS[feature]}"[:100], value=feature.value)
-    for feature in Feature
-]
-"""The choices of ``enable`` and ``disable``: the features a server can turn off."""
+
+def feature_choices() -> list[app_commands.Choice[str]]:
+    """The choices of ``enable`` and ``disable``: the features a server can turn off, described with the
+    registered games' commands."""
+    return [
+        app_commands.Choice(name=f"{feature.value}: {description(feature)}"[:100], value=feature.value)
+        for feature in Feature
+    ]
+
+
+FEATURES: Final = feature_choices()
 
 
 @app_commands.guild_only()

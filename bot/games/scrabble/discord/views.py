@@ -35,6 +35,7 @@ from bot.discord.errors import UnknownFormError, report_error
 from bot.games.scrabble.buttons import ScrabbleButton
 from bot.games.scrabble.commands import ScrabbleCommands
 from bot.games.scrabble.kind import KIND
+from bot.games.scrabble.rules import move_example
 from bot.host.messages import Message
 from scrabble_core.notation import MAX_INPUT_LENGTH
 
@@ -79,7 +80,12 @@ def _act(action: Action) -> Press:
 
 
 async def _open_play(interaction: discord.Interaction[Any], game_id: int, turn: int | None) -> None:
-    await open_modal(interaction, PlayModal(game_id, turn, interaction.id))
+    try:
+        variant = scrabble(interaction).open_table(game_id).started().variant
+    except Exception as error:
+        await report_error(interaction, error)
+        return
+    await open_modal(interaction, PlayModal(game_id, turn, interaction.id, move_example(variant)))
 
 
 async def _open_exchange(interaction: discord.Interaction[Any], game_id: int, turn: int | None) -> None:
@@ -157,14 +163,12 @@ class PlayModal(discord.ui.Modal, title="Play a word"):
     """The Play form: a move in the usual notation. Its submission is handled by :func:`submit_form`."""
 
     move: discord.ui.TextInput[PlayModal] = discord.ui.TextInput(
-        label="Your move",
-        placeholder="8H QUIZ (across) or H8 QUIZ (down); ?E is a blank as E",
-        max_length=MAX_INPUT_LENGTH,
-        custom_id=MOVE_INPUT,
+        label="Your move", max_length=MAX_INPUT_LENGTH, custom_id=MOVE_INPUT
     )
 
-    def __init__(self, game_id: int, turn: int | None, opened_by: int) -> None:
+    def __init__(self, game_id: int, turn: int | None, opened_by: int, example: str) -> None:
         super().__init__(timeout=MODAL_TIMEOUT, custom_id=form_custom_id(PLAY_FORM, game_id, turn, opened_by))
+        self.move.placeholder = example
 
 
 class ExchangeModal(discord.ui.Modal, title="Exchange tiles"):

@@ -6,10 +6,11 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from bot.games.scrabble.board_view import rack_look
 from bot.games.scrabble.images.tiles import tile_image
 from bot.render import style
 from bot.render.drawing import png_bytes, shrink
-from scrabble_core.variant import BLANK, Variant
+from scrabble_core.variant import Variant
 
 _LIP = 34
 """Height of the darker ledge along the bottom of the rack, behind the lower part of the tiles."""
@@ -24,24 +25,19 @@ def rack_size(slots: int) -> tuple[int, int]:
 def render_rack(tiles: str, variant: Variant) -> bytes:
     """Draw a rack as a PNG and return its bytes.
 
-    ``tiles`` is written as a rack: uppercase letters of ``variant`` and ``?`` for a blank, drawn as an
-    empty-faced blank tile. Tiles are shown left to right in the given order with their values. The rack
-    has room for ``variant.rack_size`` tiles (more if ``tiles`` is longer), so every full rack of a game
-    is the same size.
+    ``tiles`` is written as a rack: uppercase letters of ``variant``, ``?`` for a blank, drawn as an
+    empty-faced blank tile, and a set tile's number, drawn with each letter of its set and its points
+    (:func:`~bot.games.scrabble.board_view.rack_look`). Tiles are shown left to right in the given order
+    with their values. The rack has room for ``variant.rack_size`` tiles (more if ``tiles`` is longer),
+    so every full rack of a game is the same size.
 
     Raises:
-        ValueError: a character of ``tiles`` is neither a letter of ``variant`` nor ``?``.
+        ValueError: a character of ``tiles`` is not a tile of ``variant``.
     """
-    for tile in tiles:
-        if tile != BLANK and not variant.is_letter(tile):
-            raise ValueError(f"{tile!r} is not a tile of {variant.name} (use its letters and ?)")
+    looks = [rack_look(variant, tile) for tile in tiles]
     canvas = _empty_rack(max(len(tiles), variant.rack_size)).copy()
-    for index, tile in enumerate(tiles):
-        sprite = (
-            tile_image("", None, style.RACK_TILE)
-            if tile == BLANK
-            else tile_image(tile, variant.value(tile), style.RACK_TILE)
-        )
+    for index, look in enumerate(looks):
+        sprite = tile_image(look.letter, look.value, style.RACK_TILE, choices=look.choices)
         left = style.RACK_PADDING + index * (style.RACK_TILE + style.RACK_GAP)
         canvas.paste(sprite, (left, style.RACK_PADDING), sprite)
     return png_bytes(canvas)

@@ -1,0 +1,2 @@
+// The part of Discord's Embedded App SDK the board's Activity page uses (static/activity.js).
+export { DiscordSDK } from "@discord/embedded-app-sdk";
