@@ -37,7 +37,7 @@ from service_fakes import AnyWord, find_play, typed
 
 import bot.discord.delivery
 import bot.discord.notifier
-from bot.config import Config
+from bot.config import Config, DiscordLimits
 from bot.discord.notifier import DiscordNotifier
 from bot.games.scrabble import text
 from bot.games.scrabble.advisor import GeneratorAdvisor
@@ -1340,9 +1340,11 @@ async def test_each_users_dm_channel_is_asked_for_once_beyond_discord_pys_128(
     harness: BotHarness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """discord.py keeps the DM channels of the last 128 users only; the notifier keeps their ids
-    (up to DM_CHANNELS_KEPT, here 150), so 140 players' racks cost one DM channel request each."""
+    (up to DM_CHANNELS_KEPT, here 150), so 140 players' racks cost one DM channel request each. (Without
+    rate limits: 152 DM channel requests, 5 every 5 seconds, would take minutes.)"""
     monkeypatch.setattr(bot.discord.notifier, "DM_CHANNELS_KEPT", 150)
-    notifier = DiscordNotifier(harness.bot)
+    harness.fake.rate_limits = None
+    notifier = DiscordNotifier(harness.bot, DiscordLimits(requests_per_second=10_000, channel_requests=1000))
     users = [BOB + index for index in range(140)]
     for round_ in ("first", "second"):
         for user in users:
