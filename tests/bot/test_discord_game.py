@@ -51,8 +51,7 @@ from scrabble_core.ai import Level, choose_move, seat_view
 from scrabble_core.game import EventKind, Game
 from scrabble_core.lexicon import load_enable
 from scrabble_core.move import Move, Play
-from scrabble_core.move_words import play_in_words
-from scrabble_core.move_words import rack_in_words
+from scrabble_core.move_words import play_in_words, rack_in_words
 from scrabble_core.movegen import MoveGenerator, load_move_generator
 from scrabble_core.variant import assets_dir
 
