@@ -28,10 +28,15 @@ the bot's request reaching the fake):
   ``bot_cpu_pct`` its CPU time over the window (``loop_cpu_pct``: its main thread, the event loop's),
   ``bench_cpu_pct`` this process's, ``load`` the machine's load average (1 min) at the end.
 
-Discord tells its clients their rate limits in headers of every response; discord.py, told nothing,
-sends one request at a time per route (all DM channel creations in one queue, for instance). The fake
-here answers with generous limits (:data:`GENEROUS`): the bot's own capacity is measured, not
-Discord's limits (``tests/bot/test_rate_limits*.py`` test those).
+- ``rest_requests_per_move``: the bot's REST requests (posts, edits, DMs, typing: all but the
+  interaction answers, which Discord does not count against the bot's limits) per move;
+  ``interaction_answers_per_move``: its interaction callbacks and followups per move; ``rate_limited``
+  the requests the fake answered 429 (0 expected: the bot keeps within its budget).
+
+The fake enforces Discord's documented rate limits (:class:`~discord_fake.RateLimits`: 50 requests a
+second in all, 5 per 5 seconds per route and channel), telling them in the headers of every response,
+so the moves per second are those one bot token can reach. ``--generous`` answers with limits of a
+thousand requests a second per route instead (:data:`GENEROUS`): the bot's own capacity, not Discord's.
 
 With ``--baseline DIR`` (a copy of another version of the code, e.g. ``git archive main | tar -x -C
 DIR``, with the native move generator copied in), each N is run first with the bot imported from ``DIR``
@@ -123,6 +128,8 @@ class Measures:
     unacked: int = 0
     unanswered: int = 0
     refused: int = 0
+    rest_requests: int = 0
+    interaction_answers: int = 0
 
 
 @dataclass(frozen=True)
@@ -182,6 +189,11 @@ class Driver:
         """Match a request of the bot: a callback or followup to its interaction, a channel message to
         its game; forget the request (the fake would keep every one)."""
         parts = request.path.split("/")
+        if self.measuring:
+            if request.path.startswith(("/interactions/", "/webhooks/")):
+                self.measures.interaction_answers += 1
+            else:
+                self.measures.rest_requests += 1
         if request.path.startswith("/interactions/") and (pending := self.pending.get(parts[2])):
             if not pending.acked.done():
                 pending.acked.set_result(request.received_at)
@@ -368,11 +380,12 @@ async def run(
     profile: Path | None = None,
     *,
     reuse_images: bool = False,
+    generous: bool = False,
 ) -> str:
     """One run with ``games`` channels, the bot's code imported from ``code`` (``None``: this tree), its
-    threads sampled into ``profile`` if given, drawing each kind of image only once if ``reuse_images``;
-    its line."""
-    fake = FakeDiscord(valid_token=TEST_TOKEN, rate_limits=GENEROUS)
+    threads sampled into ``profile`` if given, drawing each kind of image only once if ``reuse_images``,
+    against Discord's documented rate limits (:data:`GENEROUS` ones if ``generous``); its line."""
+    fake = FakeDiscord(valid_token=TEST_TOKEN, rate_limits=GENEROUS if generous else RateLimits())
     await fake.start()
     gateway = FakeGateway(fake.bot_user, fake.application_id, [guild_payload(GUILD_ID, FIRST_USER)])
     await gateway.start()
@@ -414,6 +427,7 @@ async def run(
         bench_cpu = time.process_time() - bench_cpu
         memory, workers_memory = rss_mb(bot.pid), sum(rss_mb(child) for child in children(bot.pid))
         moves = driver.moves_between(wall, wall + elapsed)
+        rate_limited = len(fake.rate_limited)
     finally:
         driver.stopped = True  # a cancellation can be lost in asyncio.wait_for (Python 3.11)
         for task in tasks:
@@ -425,9 +439,13 @@ async def run(
         await gateway.close()
         await fake.close()
     m = driver.measures
+    per_move = max(moves, 1)
     return (
         f"code={'current' if code is None else 'baseline'}{'+reused-images' if reuse_images else ''} "
+        f"limits={'generous' if generous else 'discord'} "
         f"games={games} duration_s={elapsed:.0f} moves_per_s={moves / elapsed:.1f} "
+        f"rest_requests_per_move={m.rest_requests / per_move:.2f} "
+        f"interaction_answers_per_move={m.interaction_answers / per_move:.2f} rate_limited={rate_limited} "
         f"ack_p99_ms={percentile(m.ack, 0.99):.0f} "
         f"play_answer_p50_ms={percentile(m.play, 0.5):.0f} play_answer_p99_ms={percentile(m.play, 0.99):.0f} "
         f"hint_answer_p50_ms={percentile(m.hint, 0.5):.0f} hint_answer_p99_ms={percentile(m.hint, 0.99):.0f} "
@@ -463,6 +481,7 @@ async def main(args: argparse.Namespace) -> None:
                     code,
                     profile,
                     reuse_images=args.reuse_images,
+                    generous=args.generous,
                 )
                 print(line, flush=True)
         if args.keep_logs:
@@ -490,6 +509,11 @@ if __name__ == "__main__":
         "--reuse-images",
         action="store_true",
         help="what-if: the bot draws each kind of image once and resends it (drawing costs nothing)",
+    )
+    parser.add_argument(
+        "--generous",
+        action="store_true",
+        help="the fake allows a thousand requests a second per route instead of Discord's limits",
     )
     parser.add_argument("--keep-logs", action="store_true", help="print the end of each bot's log")
     asyncio.run(main(parser.parse_args()))

@@ -51,6 +51,9 @@ class Silent:
         """Drop a DM."""
         return True
 
+    async def typing(self, channel_id: int) -> None:
+        """Show nothing."""
+
 
 class NoImages:
     """A renderer that draws nothing."""

@@ -60,6 +60,9 @@ class Silent:
         """Drop a DM."""
         return True
 
+    async def typing(self, channel_id: int) -> None:
+        """Show nothing."""
+
 
 class NoAi:
     """No seat is an AI in this benchmark."""

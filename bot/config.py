@@ -69,6 +69,34 @@ class TurnConfig:
     max_timeouts: int = 3
 
 
+# Discord's rate limits (bot.discord.budget) ---------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class DiscordLimits:
+    """The requests the bot allows itself to send Discord, below which Discord never answers 429:
+    ``requests_per_second`` in all (interaction answers aside), and per channel (and per kind of
+    request: posts, edits, typing) ``channel_requests`` in any ``channel_seconds``. The defaults are
+    Discord's documented limits: 50 requests a second, 5 messages per 5 seconds in a channel."""
+
+    requests_per_second: int = 50
+    channel_requests: int = 5
+    channel_seconds: float = 5.0
+
+
+def _discord_limits(reader: _Reader, data: Mapping[str, object]) -> DiscordLimits:
+    defaults = DiscordLimits()
+    return DiscordLimits(
+        requests_per_second=reader.integer(
+            data, "discord.requests_per_second", defaults.requests_per_second, 1, 10_000
+        ),
+        channel_requests=reader.integer(data, "discord.channel_requests", defaults.channel_requests, 1, 1000),
+        channel_seconds=reader.number(
+            data, "discord.channel_seconds", defaults.channel_seconds, 0.01, 3600.0
+        ),
+    )
+
+
 # The web board (bot.web) ------------------------------------------------------------------------------
 
 
@@ -199,6 +227,7 @@ class Config:
     log_level: str = "INFO"
     token: str | None = field(default=None, repr=False)
     web: WebConfig = field(default_factory=WebConfig)
+    discord: DiscordLimits = field(default_factory=DiscordLimits)
     activity: ActivityConfig | None = None
     """The web board as a Discord Activity (``[activity]``); None: the board opens by its links only."""
     shards: Shards | None = None
@@ -330,12 +359,13 @@ class GameSettings:
 
 
 _TOP_KEYS: Final = frozenset(
-    {"token", "database", "log_level", "dev_guild_id", "ai", "turn", "web", "activity"}
+    {"token", "database", "log_level", "dev_guild_id", "ai", "turn", "web", "activity", "discord"}
     | {*_SHARD_KEYS, "shard_lease_seconds", "shard_standby"}
 )
 _AI_KEYS: Final = frozenset({"turn_timeout", "workers", "queue"})
 AI_QUEUES: Final = ("local", "postgresql")
 _TURN_KEYS: Final = frozenset({"time_limit", "on_expiry", "reminder_left", "max_timeouts"})
+_DISCORD_KEYS: Final = frozenset({"requests_per_second", "channel_requests", "channel_seconds"})
 _HOST_TABLES: Final = {"ai": _AI_KEYS, "turn": _TURN_KEYS}
 
 
@@ -430,6 +460,7 @@ def _host_config(
         log_level=reader.choice(data, "log_level", defaults.log_level, LOG_LEVELS, fold=True),
         token=env_token or file_token or None,
         web=web,
+        discord=_discord_limits(reader, reader.table(data, "discord", _DISCORD_KEYS)),
         activity=_activity_config(reader, reader.table(data, "activity", _ACTIVITY_KEYS), env, web),
         shards=_shards(reader, data, database),
         shard_lease_seconds=reader.number(data, "shard_lease_seconds", DEFAULT_LEASE_SECONDS, 1.0, 3600.0),

@@ -31,7 +31,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Final
 
 from scrabble_core.ai import Level, MoveSource, SeatView, exchange_options, move_equity
@@ -41,6 +41,7 @@ from scrabble_core.gcg import GcgRecord
 from scrabble_core.leaves import LeaveModel
 from scrabble_core.lexicon import WordList
 from scrabble_core.move import Exchange, Move, Pass, Play, move_from_gcg
+from scrabble_core.move_words import move_in_words, tiles_in_words
 from scrabble_core.simulation import simulate
 from scrabble_core.squares import Square
 from scrabble_core.tiles import is_set_tile, letter_of
@@ -122,8 +123,10 @@ class Position:
 @dataclass(frozen=True, slots=True)
 class MoveAnalysis:
     """One analysed turn: the position's facts, the best move (GCG) with its score and equity, the move
-    made with its equity, the equity lost, the marks and a text snippet of the board around the best
-    move (``best`` placed, its new tiles in brackets)."""
+    made with its equity, the equity lost, the marks, a text snippet of the board around the best
+    move (``best`` placed, its new tiles in brackets), and both moves in words as people read them
+    (:func:`scrabble_core.move_words.move_in_words`: ``QUIZ at 8H (across)``; empty in analyses stored
+    without them, which :func:`with_words` fills)."""
 
     number: int
     event_index: int
@@ -139,6 +142,8 @@ class MoveAnalysis:
     loss: float
     marks: tuple[str, ...] = ()
     snippet: str = ""
+    move_words: str = ""
+    best_words: str = ""
 
     @property
     def found(self) -> bool:
@@ -146,15 +151,33 @@ class MoveAnalysis:
         return self.loss == 0
 
     def note(self) -> str:
-        """One line on the turn, as a GCG note or a report line."""
-        if self.found:
-            verdict = "best move"
-        else:
-            verdict = (
-                f"best {self.best} ({self.best_score}, equity {self.best_equity:.1f}), lost {self.loss:.1f}"
-            )
+        """One line on the turn in words, as a GCG note or a report line: ``the best play``, or the best
+        move and what it was worth more (``the best was QUIZ at 8H (across) for 48: 26 points more,
+        10.0 better counting the tiles kept``), then the marks."""
+        verdict = "the best play" if self.found else self.best_said()
         marks = "".join(f"; {mark}" for mark in self.marks)
         return f"{verdict}{marks}"
+
+    def best_said(self) -> str:
+        """The best move and how much better it was than the move made, in words."""
+        best = self.best_words or self.best
+        if best.startswith(("exchange", "pass")):
+            said = f"the best was to {best}"
+        else:
+            said = f"the best was {best} for {self.best_score}"
+        more = self.best_score - self.score
+        points = f"{abs(more)} point{'s' if abs(more) != 1 else ''}"
+        than = f"{points} more" if more > 0 else f"{points} less" if more < 0 else "as many points"
+        return f"{said}: {than}, {self.loss:.1f} better counting the tiles kept"
+
+    def made_said(self) -> str:
+        """The move made, in words: ``played ZA at 5E (across) for 22``, ``exchanged AEI``, ``passed``."""
+        made = self.move_words or self.move
+        if made.startswith("exchange "):
+            return f"exchanged {made.removeprefix('exchange ')}"
+        if made == "pass":
+            return "passed"
+        return f"played {made} for {self.score}"
 
     def to_dict(self) -> dict[str, Any]:
         """The analysis as JSON-compatible data; :meth:`from_dict` restores it."""
@@ -173,11 +196,14 @@ class MoveAnalysis:
             "loss": self.loss,
             "marks": list(self.marks),
             "snippet": self.snippet,
+            "move_words": self.move_words,
+            "best_words": self.best_words,
         }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> MoveAnalysis:
-        """The analysis saved by :meth:`to_dict`."""
+        """The analysis saved by :meth:`to_dict` (one saved without its moves in words has them
+        empty)."""
         fields = dict(data)
         fields["marks"] = tuple(fields["marks"])
         return cls(**fields)
@@ -446,6 +472,8 @@ def analyse_position(
         loss=round(loss, 1),
         marks=tuple(marks),
         snippet=board_snippet(view.board, best) if isinstance(best, Play) else "",
+        move_words=move_in_words(made, view.board),
+        best_words=move_in_words(best, view.board),
     )
 
 
@@ -598,30 +626,29 @@ def summarise(names: Sequence[str], moves: Sequence[MoveAnalysis], level: str) -
 
 
 def summary_text(analysis: GameAnalysis) -> str:
-    """Each player's summary: equity lost, accuracy, marks and the biggest misses with their board
-    snippets."""
+    """Each player's summary in plain words: the turns within :data:`ACCURATE_WITHIN` point of the best
+    play, the equity lost, the marks, and the biggest misses (``Turn 5, with AEIRST and a blank: played
+    ZA at 5E (across) for 22; the best was QUIZ at 8H (across) for 48: 26 points more, 10.0 better
+    counting the tiles kept``) with their board snippets."""
     blocks = []
     for player in analysis.players:
+        accurate = round(player.accuracy * player.turns / 100)
         lines = [
-            f"{player.name}: {player.turns} turns, {player.equity_lost:.1f} equity lost, "
-            f"accuracy {player.accuracy:.0f}% (turns within {ACCURATE_WITHIN:.0f} point of the best)",
+            f"{player.name}: {accurate} of {player.turns} turn{'s' if player.turns != 1 else ''} within "
+            f"{ACCURATE_WITHIN:.0f} point of the best play, {player.equity_lost:.1f} points lost in all "
+            "(counting the tiles kept)",
         ]
         counts = [
-            (player.missed_bingos, "missed bingo"),
-            (player.phonies, "phony played"),
-            (player.phonies_let_stand, "phony not challenged"),
+            (player.missed_bingos, "missed bingo", "missed bingos"),
+            (player.phonies, "phony played", "phonies played"),
+            (player.phonies_let_stand, "phony not challenged", "phonies not challenged"),
         ]
-        marked = [
-            f"{count} {label}{'s' if count > 1 and label.endswith('bingo') else ''}"
-            for count, label in counts
-            if count
-        ]
+        marked = [f"{count} {one if count == 1 else many}" for count, one, many in counts if count]
         if marked:
             lines.append("  " + ", ".join(marked))
         for miss in player.biggest:
             lines.append(
-                f"  turn {miss.number}: {miss.rack} played {miss.move} ({miss.score}); "
-                f"best {miss.best} ({miss.best_score}), lost {miss.loss:.1f}"
+                f"  Turn {miss.number}, with {tiles_in_words(miss.rack)}: {miss.made_said()}; {miss.best_said()}"
             )
             if miss.snippet:
                 lines.extend("    " + line for line in miss.snippet.splitlines())
@@ -630,8 +657,25 @@ def summary_text(analysis: GameAnalysis) -> str:
 
 
 def report_text(analysis: GameAnalysis) -> str:
-    """The whole report: one line per turn, then :func:`summary_text`."""
+    """The whole report: one line per turn in words, then :func:`summary_text`."""
     lines = [f"Analysis ({analysis.level}):"]
     for move in analysis.moves:
-        lines.append(f"{move.number:>3}. {move.name} {move.rack} {move.move} {move.score:+d}: {move.note()}")
+        lines.append(
+            f"{move.number:>3}. {move.name}, with {tiles_in_words(move.rack)}: {move.made_said()}; {move.note()}"
+        )
     return "\n".join(lines) + "\n\n" + summary_text(analysis)
+
+
+def with_words(analysis: GameAnalysis, found: Sequence[Position]) -> GameAnalysis:
+    """``analysis`` with its moves in words, from the positions of its game (``found``, by their event
+    index), for an analysis stored without them."""
+    boards = {position.event_index: position.view.board for position in found}
+    moves = [
+        move
+        if move.move_words or (board := boards.get(move.event_index)) is None
+        else replace(
+            move, move_words=move_in_words(move.move, board), best_words=move_in_words(move.best, board)
+        )
+        for move in analysis.moves
+    ]
+    return summarise([player.name for player in analysis.players], moves, analysis.level)

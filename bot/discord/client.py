@@ -59,7 +59,7 @@ class GameBot(commands.Bot):
         )
         self.config = config
         self._make_host = make_host
-        self.notifier = DiscordNotifier(self)
+        self.notifier = DiscordNotifier(self, config.discord)
         self.sync_commands = sync_commands
         self._host: Host | None = None
         self._host_started = False

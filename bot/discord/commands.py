@@ -11,6 +11,7 @@ followup. Refusals and bugs are raised to the command tree, whose error handler
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any, Final
 
@@ -22,6 +23,7 @@ from bot.discord.delivery import answer, answered_in_time
 from bot.discord.errors import GuildOnlyError, report_error
 from bot.host.messages import Message
 from bot.host.seats import User
+from bot.host.tasks import outcome_seen
 
 MAX_CHOICES: Final = 25
 """The most suggestions Discord shows."""
@@ -31,6 +33,9 @@ MAX_GAME_ID: Final = 2**53
 
 MAX_CHOICE_LENGTH: Final = 100
 """The longest name or value of a suggestion Discord accepts."""
+
+PUBLIC_OPTION: Final = "Show it to the channel (default: only you see it)"
+"""The description of the ``public`` option of the commands whose answer a player may share."""
 
 MODAL_TIMEOUT: Final = 15 * 60.0
 """Seconds discord.py keeps an opened modal (an interaction token lives 15 minutes); submissions are
@@ -74,7 +79,7 @@ async def run(
     *args: Any,
     slow: bool,
     game: str,
-    public: bool = False,
+    public: bool | None = None,
     in_guild: bool = False,
     **options: Any,
 ) -> None:
@@ -82,10 +87,13 @@ async def run(
     ``slow``, deferring the interaction when it takes more than
     :data:`~bot.discord.delivery.DEFER_AFTER`, publicly if the answer is ``public``), where ``place`` is
     the interaction's channel (or its guild if ``in_guild``), and answer with the message (and its
-    buttons)."""
+    buttons). A command with the ``public`` option (private by default, shared with the channel on
+    request) is given it as ``public=``."""
     guild_id, channel_id = where(interaction, game)
+    if public is not None:
+        options["public"] = public
     work = command(guild_id if in_guild else channel_id, *args, **options)
-    reply = await (answered_in_time(interaction, work, public=public) if slow else work)
+    reply = await (answered_in_time(interaction, work, public=bool(public)) if slow else work)
     await answer(interaction, reply, view_for(reply))
 
 
@@ -102,12 +110,23 @@ def can_manage(interaction: discord.Interaction[Any]) -> bool:
 async def run_and_answer(
     interaction: discord.Interaction[Any], act: Callable[[discord.Interaction[Any]], Awaitable[Message]]
 ) -> None:
-    """Answer ``interaction`` with ``act(interaction)``'s answer and its buttons: as the response if it
-    comes within :data:`~bot.discord.delivery.DEFER_AFTER`, else as a followup after an ephemeral
-    deferral (the game may take longer than Discord's 3 seconds: AI turns, hints on big racks). Any
-    error is reported through :func:`bot.discord.errors.report_error`."""
+    """Answer ``interaction`` with ``act(interaction)``'s answer and its buttons. A button pressed (or
+    a form sent) on one of the bot's messages is first acknowledged by a deferred update, which lets
+    the bot edit that message through the interaction later (:meth:`DiscordNotifier.pressed
+    <bot.discord.notifier.DiscordNotifier.pressed>`: the buttons of a turn the press ended); its answer
+    follows. Otherwise the answer is the response if it comes within
+    :data:`~bot.discord.delivery.DEFER_AFTER`, else a followup after an ephemeral deferral (the game may
+    take longer than Discord's 3 seconds: AI turns, hints on big racks). Any error is reported through
+    :func:`bot.discord.errors.report_error`."""
     try:
-        reply = await answered_in_time(interaction, act(interaction))
+        if interaction.message is not None:
+            work = asyncio.ensure_future(act(interaction))  # a command is never cut in the middle
+            work.add_done_callback(outcome_seen)
+            await interaction.response.defer()
+            interaction.client.notifier.pressed(interaction)
+            reply = await asyncio.shield(work)
+        else:
+            reply = await answered_in_time(interaction, act(interaction))
         await answer(interaction, reply, view_for(reply))
     except Exception as error:
         await report_error(interaction, error)

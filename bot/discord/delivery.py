@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import asyncio
 import io
-from collections.abc import Awaitable
+import time
+from collections.abc import Awaitable, Callable
 from typing import Any, Final, TypeVar
 
 import discord
@@ -37,6 +38,9 @@ DEFER_AFTER: Final = 1.0
 """How long a command may take before its interaction is deferred (Discord wants the first response
 within 3 seconds): one answered sooner is answered by the response itself, one request to Discord
 instead of two (see :func:`answered_in_time`)."""
+
+PROGRESS_SECONDS: Final = 1.0
+"""The least time between two edits of a slow command's progress (:func:`edited_at_most_every`)."""
 
 PUBLIC_DEFERRAL: Final = "game-bot:public-deferral"
 """The key of :attr:`discord.Interaction.extras` set when an interaction was deferred publicly: its
@@ -96,9 +100,9 @@ def merged(earlier: Message, later: Message) -> Message | None:
 
     The merged message has both texts in order (a blank line between), the mentions of both, the files
     of both except ``earlier``'s board image when ``later`` has one (the newer board supersedes it), and
-    ``later``'s buttons and links. They go separately when either is private or has a key (a message
+    ``later``'s buttons and links. They go separately when either is private, has a key (a message
     posted again under the key of one Discord made is answered with that one: merged, the other's text
-    would be lost), the texts do not fit in one Discord message together (nothing is ever cut), there
+    would be lost) or updates a message in place, the texts do not fit in one Discord message together (nothing is ever cut), there
     would be more than :data:`MAX_FILES` files, ``earlier`` has buttons ``later`` does not supersede
     (buttons that act on whatever the turn is, or on another game, or ``later`` has no turn buttons), or
     ``earlier`` has links ``later`` has not.
@@ -106,7 +110,7 @@ def merged(earlier: Message, later: Message) -> Message | None:
     text = f"{earlier.text}\n\n{later.text}"
     if earlier.private or later.private or len(text) > MAX_CONTENT:
         return None
-    if earlier.key is not None or later.key is not None:
+    if earlier.key is not None or later.key is not None or earlier.update or later.update:
         return None
     if earlier.buttons and (earlier.turn is None or later.turn is None or earlier.game != later.game):
         return None
@@ -123,7 +127,7 @@ def merged(earlier: Message, later: Message) -> Message | None:
         attachments=attachments,
         mentions=mentions,
         buttons=later.buttons,
-        game=later.game,
+        game=later.game if later.game is not None else earlier.game,
         turn=later.turn,
         links=later.links,
     )
@@ -143,14 +147,24 @@ def _pieces(message: Message, view: discord.ui.View | None) -> list[dict[str, An
 
 
 async def send_to(
-    target: discord.abc.Messageable, message: Message, view: discord.ui.View | None = None
-) -> None:
-    """Send ``message`` to a channel or DM, with ``view`` as its buttons. A keyed message's pieces
-    have nonces made of its key (the first its key alone): Discord makes none of them twice."""
+    target: discord.abc.Messageable,
+    message: Message,
+    view: discord.ui.View | None = None,
+    spend: Callable[[], Awaitable[None]] | None = None,
+) -> discord.Message:
+    """Send ``message`` to a channel or DM, with ``view`` as its buttons; the last message sent (the one
+    with the buttons). ``spend`` is awaited before each message (the bot's budget of requests). A keyed
+    message's pieces have nonces made of its key (the first its key alone): Discord makes none of them
+    twice."""
+    sent = None
     for number, piece in enumerate(_pieces(message, view)):
         if message.key is not None:
             piece["nonce"] = message.key if number == 0 else f"{message.key}.{number}"
-        await target.send(**piece)
+        if spend is not None:
+            await spend()
+        sent = await target.send(**piece)
+    assert sent is not None  # a message is at least one piece
+    return sent
 
 
 async def defer(interaction: discord.Interaction[Any], *, public: bool = False) -> None:
@@ -178,6 +192,25 @@ async def answered_in_time(
     if not done:
         await defer(interaction, public=public)
     return await asyncio.shield(task)
+
+
+def edited_at_most_every(
+    seconds: float, interaction: discord.Interaction[Any]
+) -> Callable[[str], Awaitable[None]]:
+    """A slow command's progress (``"Analysing move 12/26…"``) shown by editing the deferred answer
+    of ``interaction``, at most once every ``seconds``: a text that comes sooner after the last one
+    shown is skipped (the next one, or the answer, says more)."""
+    shown_at = -seconds
+
+    async def progress(text: str) -> None:
+        nonlocal shown_at
+        now = time.monotonic()
+        if now - shown_at < seconds:
+            return
+        shown_at = now
+        await interaction.edit_original_response(content=text)
+
+    return progress
 
 
 async def answer(

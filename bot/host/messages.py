@@ -38,12 +38,15 @@ several takes its key and a piece number)."""
 @dataclass(frozen=True, slots=True)
 class Message:
     """One message: its text, files, buttons, the users it mentions, and whether only its recipient
-    may see it (``private``: a DM, or an ephemeral reply). ``game`` is the id of the game its buttons
-    act on (required with buttons); ``turn`` the game's move number (the length of its history) when
-    the message was made, so that its turn buttons act on that turn only (``None``: whatever the turn).
-    ``links`` open pages (the web board); a private link is refused in a public message. ``key`` names
-    the post (:func:`bot.host.outbox.post_key`): a post with the key of one the channel already got
-    (an announcement posted again after a crash) is not made twice where the front end can tell (on
+    may see it (``private``: a DM, or an ephemeral reply). ``game`` is the id of the game it is about
+    (required with buttons: the game they act on); a game's newer public message takes the buttons
+    of its older ones away, where the front end can. ``turn`` is the game's move number (the length of
+    its history) when the message was made, so that its turn buttons act on that turn only (``None``:
+    whatever the turn). ``update``: the message is a new version of the game's newest message (its
+    lobby as players join), which the front end edits in place where it can. ``links`` open pages (the
+    web board); a private link is refused in a public message. ``key`` names the post
+    (:func:`bot.host.outbox.post_key`): a post with the key of one the channel already got (an
+    announcement posted again after a crash) is not made twice where the front end can tell (on
     Discord, for a few minutes: the key is the message's nonce)."""
 
     text: str
@@ -55,6 +58,7 @@ class Message:
     turn: int | None = None
     links: tuple[Link, ...] = ()
     key: str | None = None
+    update: bool = False
 
     def __post_init__(self) -> None:
         if self.key is not None and not 0 < len(self.key) <= MAX_KEY:

@@ -13,7 +13,7 @@ what only the game knows:
 - whose move it is (:meth:`~GamePlugin.to_move`), the game's version (:meth:`~GamePlugin.version`),
   the turn's time limit and what running out of it does;
 - the messages of a change: its announcement in the channel, the same as text once the game moved on,
-  the end of the game, each seat's private view, the lobby;
+  each seat's private view, the lobby;
 - the AI's move (:meth:`~GamePlugin.ai_action`: the request to the AI workers and the fallback are the
   plugin's, the waiting, the notice and the lock the host's);
 - the result of a finished game for the ratings (:meth:`~GamePlugin.result`) and its stats.
@@ -169,11 +169,6 @@ class GamePlugin(abc.ABC, Generic[O, S, A]):
         """What the AI does instead when the game refuses its action (a pass)."""
         raise NotImplementedError(f"{self.title} has no AI")
 
-    def ai_wait_message(self, table: Table[O, S], seconds: int) -> Message | None:
-        """The message of a turn where the AI on move waits until the turn's deadline (or until the
-        wait is waived: :meth:`bot.host.runner.Host.waive_wait`) before it plays; ``None``: no message."""
-        return None
-
     # Messages -----------------------------------------------------------------------------------
 
     @abc.abstractmethod
@@ -193,12 +188,13 @@ class GamePlugin(abc.ABC, Generic[O, S, A]):
 
     @abc.abstractmethod
     def past_message(self, table: Table[O, S], announcement: Announcement) -> Message:
-        """``announcement`` as text alone, sent after the game moved on (a newer announcement shows the
-        game)."""
+        """``announcement`` as text alone, said before a newer announcement that shows the game (the
+        game moved on before it went out)."""
 
-    async def final_messages(self, table: Table[O, S]) -> Sequence[Message]:
-        """The messages that follow the announcement that ended the game (none by default)."""
-        return ()
+    def answered(self, announcement: Announcement, seat: int) -> Announcement:
+        """``announcement`` without ``seat``'s private view: the answer to the seat's own command shows
+        it (by default the announcement as it is: a game without private views)."""
+        return announcement
 
     async def private_message(self, table: Table[O, S], seat: int) -> Message:
         """What ``seat`` alone sees after an announcement that names it in ``private`` (by DM)."""

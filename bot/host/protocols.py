@@ -30,6 +30,11 @@ class Notifier(Protocol):
         """Send ``message`` to ``user_id`` by DM; False if it could not be delivered (DMs closed)."""
         ...
 
+    async def typing(self, channel_id: int) -> None:
+        """Show for a few seconds that the bot is working on its next message in ``channel_id`` (an AI
+        thinking), where the front end can. Errors are logged by the host and ignored."""
+        ...
+
 
 class QuietNotifier:
     """A :class:`Notifier` whose posts go nowhere (logged at debug level) and whose DMs all count as
@@ -40,6 +45,9 @@ class QuietNotifier:
 
     async def direct(self, user_id: int, message: Message) -> bool:
         return True
+
+    async def typing(self, channel_id: int) -> None:
+        """Nothing: the front end shows whose turn it is."""
 
 
 class Clock(Protocol):

@@ -16,9 +16,11 @@ sends it after the channel's earlier messages, apart from the lock (the command 
 it posted once its message is out and sent once the private messages it sends are too; one that a crash
 left unsent is delivered at the next :meth:`Host.start`, without posting again one that was posted.
 Everything the host says in a channel goes through that task, so a channel's messages keep their order.
-A busy channel's announcements coalesce, whatever the game: one whose game has a newer announcement
-queued behind it goes out as its text alone, and only the newest shows the game (and sends the private
-messages the older ones owed). The ordering is drawn in ``docs/architecture.md``.
+A busy channel's announcements merge, whatever the game: one whose game has a newer announcement queued
+behind it is said as its text alone at the top of the next post, and only the newest shows the game
+(and sends the private messages the older ones owed). A change after which an AI is to move waits for
+the AI's move (while the AI thinks, the channel sees that the bot is typing), so that both go out as one
+post. The ordering is drawn in ``docs/architecture.md``.
 """
 
 from __future__ import annotations
@@ -41,16 +43,17 @@ from bot.host.locks import ChannelLocks
 from bot.host.messages import Message
 from bot.host.outbox import keyed
 from bot.host.plugin import Announcement, GamePlugin, Outcome
+from bot.host.preferences import Preference, is_set
 from bot.host.protocols import BoardLinks, Clock, Notifier, SystemClock
 from bot.host.registry import GameParts
-from bot.host.seats import is_program, shown
+from bot.host.seats import is_program
 from bot.host.seeds import turn_seed
 from bot.host.storage import retry_delay, retry_notice, typed_storage_errors
 from bot.host.store import GameStatus, LogEntry, StatsDelta, Store
 from bot.host.table import AnyTable, Tables
 from bot.host.tasks import Tasks, outcome_seen
 
-__all__ = ["THINKING_NOTICE_AFTER", "Host"]
+__all__ = ["THINKING_NOTICE_AFTER", "TYPING_AGAIN_AFTER", "Host"]
 
 logger = logging.getLogger("bot.host")
 
@@ -58,9 +61,13 @@ _T = TypeVar("_T")
 AnyPlugin = GamePlugin[Any, Any, Any]
 
 THINKING_NOTICE_AFTER: Final = 1.5
-"""Seconds an AI may take over its move before the channel is told that it is thinking: a medium AI
-moves well within it, and a notice before every one of its moves was about 40% of a busy bot's
-channel messages (``bench/load.py`` at 200 games)."""
+"""Seconds an AI may take over its move before the channel sees that the bot is typing: a medium AI
+moves well within it, and then the channel sees nothing but the move."""
+TYPING_AGAIN_AFTER: Final = 8.0
+"""Seconds after which the typing is shown again while the AI still thinks (Discord shows it for ten)."""
+HOLD_GRACE: Final = 5.0
+"""Seconds past the AI's turn timeout an announcement waits for the AI's move before it goes out alone
+(the AI's fallback answers within the timeout)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,12 +86,17 @@ class _Queued:
     def __init__(self, message: Awaitable[Message]) -> None:
         self.message = asyncio.ensure_future(message)
         self.message.add_done_callback(outcome_seen)  # superseded: maybe never awaited
-        self.superseded = False
+        self.superseding = asyncio.Event()
+
+    @property
+    def superseded(self) -> bool:
+        """Whether a newer announcement of the game is queued."""
+        return self.superseding.is_set()
 
     def supersede(self) -> None:
         """A newer announcement of the game is queued: give up the message if it is not built yet (an
         image still waiting to be drawn is never drawn)."""
-        self.superseded = True
+        self.superseding.set()
         self.message.cancel()
 
 
@@ -124,9 +136,12 @@ class Host:
         """The web board's links for the messages (None: the bot serves no board)."""
         self._tasks = Tasks()
         self._deliveries = Deliveries()
+        self._notices = Deliveries()  # the retry notices, which go out ahead of the channel's queue
         self._newest: dict[int, _Queued] = {}  # game id: its newest announcement
         self._owed: dict[int, _Owed] = {}  # game id: what its older announcements left to a newer one
+        self._carried: dict[int, list[str]] = {}  # channel id: superseded announcements' texts, to say
         self._waits: dict[int, _Wait] = {}  # channel id: its AI's wait
+        self._wants_dms: dict[int, bool] = {}  # user id: whether they asked for DMs (as stored)
 
     def add(self, parts: GameParts) -> None:
         """Play the games of ``parts``' plugin, whose commands are ``parts.commands``."""
@@ -191,6 +206,7 @@ class Host:
         let the queued deliveries finish (for a few seconds at most: see
         :meth:`~bot.host.delivery.Deliveries.close`)."""
         await self._tasks.close()
+        await self._notices.close(CLOSE_GRACE_SECONDS)
         await self._deliveries.close(CLOSE_GRACE_SECONDS)
 
     async def idle(self) -> None:
@@ -205,6 +221,7 @@ class Host:
 
     async def delivered(self) -> None:
         """Wait until every queued delivery went out (AI turns and timers may still be running)."""
+        await self._notices.idle()
         await self._deliveries.idle()
 
     def subscribe(self, listener: GameListener) -> None:
@@ -291,9 +308,12 @@ class Host:
         action: Any,
         *,
         stale: StaleTurnError | None = None,
+        answered: bool = False,
     ) -> Outcome[Any, Any]:
         """``user_id``'s ``action`` in the channel's game of ``plugin``'s kind (``game_id`` if given) at
-        version ``turn`` (when given), under the channel's lock: applied, committed, announced.
+        version ``turn`` (when given), under the channel's lock: applied, committed, announced. When
+        the command's answer shows the seat its private view (``answered``), no DM sends it, unless the
+        person asked for DMs (:meth:`wants_dms`).
 
         Raises:
             NoGameError; GameNotStartedError; NotSeatedError; ``stale`` (StaleTurnError by default);
@@ -305,8 +325,36 @@ class Host:
             seat = table.seat_of(user_id)
             self.check_turn(plugin, table, turn, stale or StaleTurnError())
             outcome = await plugin.apply(table, seat, action, self.clock.now())
+            announcement = outcome.announcement
+            if answered and announcement is not None and not await self.wants_dms(user_id):
+                outcome = replace(outcome, announcement=plugin.answered(announcement, seat))
             await self.commit(outcome)
             return outcome
+
+    async def wants_dms(self, user_id: int) -> bool:
+        """Whether ``user_id`` asked for their private views by DM even when a command's answer shows
+        them (:class:`~bot.host.preferences.Preference`; read from the store once, then kept).
+
+        Raises:
+            StorageError: the store cannot be read.
+        """
+        wanted = self._wants_dms.get(user_id)
+        if wanted is None:
+            with typed_storage_errors(self.plugins):
+                preferences = await self.store.preferences(user_id)
+            wanted = self._wants_dms[user_id] = is_set(preferences, Preference.DMS)
+        return wanted
+
+    async def set_preference(self, user_id: int, preference: Preference, enabled: bool) -> None:
+        """Store ``user_id``'s ``preference``.
+
+        Raises:
+            StorageError: the write failed (nothing changed).
+        """
+        with typed_storage_errors(self.plugins):
+            await self.store.set_preference(user_id, preference.value, enabled)
+        if preference is Preference.DMS:
+            self._wants_dms[user_id] = enabled
 
     async def commit(self, outcome: Outcome[Any, Any], *, retry: bool = False) -> None:
         """Commit ``outcome`` (see :meth:`save`), then log it, queue its announcement and
@@ -370,8 +418,9 @@ class Host:
                 logger.warning(
                     "game %d: could not save (%s): retry %d in %.1f s", row.id, error, attempt, delay
                 )
-                if attempt == 1:
-                    self.post(channel_id, Message(retry_notice(error)))
+                if attempt == 1:  # at once: the channel's queue may hold a post for this very save
+                    notice = partial(self._notify, channel_id, Message(retry_notice(error)))
+                    self._notices.send(channel_id, notice)
                 await self.clock.sleep(delay)
         if row.status.is_open:
             self.tables[channel_id] = table
@@ -394,7 +443,17 @@ class Host:
         self.deliver(channel_id, lambda: self._post_now(channel_id, message))
 
     async def _post_now(self, channel_id: int, message: Message) -> None:
-        """Post ``message`` in the channel now (from its delivery task); a failure is logged."""
+        """Post ``message`` in the channel now (from its delivery task), after the texts of the
+        superseded announcements waiting to be said there; a failure is logged."""
+        if carried := self._carried.pop(channel_id, None):
+            message = replace(message, text="\n\n".join([*carried, message.text]))
+        try:
+            await self.notifier.post(channel_id, message)
+        except Exception:
+            logger.exception("could not post in channel %d", channel_id)
+
+    async def _notify(self, channel_id: int, message: Message) -> None:
+        """Post ``message`` in the channel now, whatever its queue holds; a failure is logged."""
         try:
             await self.notifier.post(channel_id, message)
         except Exception:
@@ -420,19 +479,20 @@ class Host:
 
     def announce(self, table: AnyTable, announcement: Announcement, pending: int | None = None) -> None:
         """After a saved change: queue its announcement in the channel's delivery task and return at
-        once. There, its message is posted (and the game's final messages if it is over), the seats it
-        names are sent their private view, then the outbox entry ``pending`` is marked sent (see
-        :meth:`_after_post`).
+        once. There, its message is posted, the seats it names are sent their private view, then the
+        outbox entry ``pending`` is marked sent (see :meth:`_after_post`).
 
         The message is built (its images drawn) from the moment the announcement is queued, while the
-        channel's earlier messages go out. A newer announcement of the game coalesces with this one.
-        If it is queued by the time this one's turn comes, or while its images are being drawn, this
-        one goes out as its text alone (the plugin's past message); if it is queued by the time this
-        one is posted, this one is posted as it is. Either way the newer one sends this one's private
-        messages after its own post, as they are then. ``pending`` is marked posted once its message is
-        out, if private messages are still to come, and sent once they are (a crash before leaves it in
-        the outbox: the next start sends the private messages, and posts the message only if it was not
-        marked posted, with the key of its first post: :func:`~bot.host.outbox.keyed`).
+        channel's earlier messages go out. When the change leaves an AI to move (with no wait for
+        challenges), the announcement waits for the AI's move (:meth:`_hold`). A newer announcement of
+        the game supersedes this one if it is queued by the time this one's turn comes (or its wait
+        ends), or while its images are being drawn: this one is then said as its text alone (the
+        plugin's past message) at the top of the channel's next post, and the newer one sends this one's
+        private messages after its own post, as they are then; both entries are marked once that is
+        done. ``pending`` is marked posted once its message is out, if private messages are still to
+        come, and sent once they are (a crash before leaves it in the outbox: the next start sends the
+        private messages, and posts the message only if it was not marked posted, with the key of its
+        first post: :func:`~bot.host.outbox.keyed`).
 
         Never raises: the change is saved already, so a failure is logged and the channel's next
         messages still go out."""
@@ -449,30 +509,57 @@ class Host:
         plugin = self.plugins[table.row.kind]
         channel_id, game_id = table.row.channel_id, table.row.id
         try:
+            if self._waits_for_ai(table):
+                await self._hold(table, queued)
             await asyncio.wait({queued.message})  # built, failed or given up
         except asyncio.CancelledError:  # the delivery is cut short (close): so is its drawing
             queued.message.cancel()
             raise
-        superseded = queued.superseded
-        message = None
-        if not superseded:
-            try:
-                message = queued.message.result()
-            except Exception:
-                logger.exception("game %d: could not announce the change: its text goes out", game_id)
         if self._newest.get(game_id) is queued:
             del self._newest[game_id]
-        if message is None:  # superseded, or its images could not be drawn
+        if queued.superseded:  # said at the top of the next post; the newer one owes what it owed
+            if said := plugin.past_message(table, announcement).text:
+                self._carried.setdefault(channel_id, []).append(said)
+            owed = self._owed.setdefault(game_id, _Owed())
+            owed.seats.update(announcement.private)
+            if pending is not None:
+                owed.entries.append(pending)
+            return
+        try:
+            message = queued.message.result()
+        except Exception:
+            logger.exception("game %d: could not announce the change: its text goes out", game_id)
             message = plugin.past_message(table, announcement)
         await self._post_now(channel_id, keyed(message, table.row, pending, plugin.post_part))
-        if not superseded and table.row.status is GameStatus.FINISHED:
-            try:
-                for number, final in enumerate(await plugin.final_messages(table)):
-                    part = "end" if number == 0 else f"end-{number}"
-                    await self._post_now(channel_id, keyed(final, table.row, pending, part))
-            except Exception:
-                logger.exception("game %d: could not announce the end", game_id)
         await self._after_post(table, announcement.private, pending)
+
+    def _waits_for_ai(self, table: AnyTable) -> bool:
+        """Whether the change that left the game as ``table`` holds is followed by an AI's move that
+        nobody waits out first (no deadline: no challenges are awaited), its turn running now."""
+        if table.game is None or table.row.status is not GameStatus.ACTIVE or table.row.deadline is not None:
+            return False
+        seat = self.plugins[table.row.kind].to_move(table)
+        return (
+            seat is not None
+            and table.row.seats[seat].is_ai
+            and self._tasks.ai_turn(table.row.channel_id) is not None
+        )
+
+    async def _hold(self, table: AnyTable, queued: _Queued) -> None:
+        """Wait for the AI to move (its move's announcement supersedes ``queued``), for its turn to end
+        otherwise, or at most its timeout and :data:`HOLD_GRACE` seconds."""
+        ai_turn = self._tasks.ai_turn(table.row.channel_id)
+        if ai_turn is None:
+            return
+        waits = [
+            asyncio.ensure_future(queued.superseding.wait()),
+            asyncio.ensure_future(self.clock.sleep(self.config.ai_turn_timeout + HOLD_GRACE)),
+        ]
+        try:
+            await asyncio.wait([*waits, ai_turn], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiting in waits:
+                waiting.cancel()
 
     async def _after_post(self, table: AnyTable, private: Sequence[int], pending: int | None) -> None:
         """After the post of an announcement (outbox entry ``pending``): send the ``private`` seats and
@@ -634,8 +721,8 @@ class Host:
 
     async def schedule(self, table: AnyTable) -> None:
         """After a change: start the AI's turn if the game waits for an AI, or arm the person's timer.
-        An AI whose turn has a deadline waits until then (its message posted first), or until the wait
-        is waived (:meth:`waive_wait`). Must hold the lock."""
+        An AI whose turn has a deadline waits until then (the change's announcement says so), or until
+        the wait is waived (:meth:`waive_wait`). Must hold the lock."""
         channel_id = table.row.channel_id
         self._tasks.cancel_timer(channel_id)
         if (wait := self._waits.pop(channel_id, None)) is not None:
@@ -649,12 +736,8 @@ class Host:
         seat = table.row.seats[seat_number]
         if seat.is_ai:
             if self._tasks.may_start_ai_turn(channel_id):
-                deadline = table.row.deadline
-                if deadline is not None:
+                if table.row.deadline is not None:  # its announcement says so
                     self._waits[channel_id] = _Wait(set(), asyncio.Event())
-                    left = max(0, round(deadline - self.clock.now()))
-                    if (message := plugin.ai_wait_message(table, left)) is not None:
-                        self.post(channel_id, message)
                 key = plugin.turn_key(table)
                 self._tasks.start_ai_turn(channel_id, self._ai_turn(channel_id, table.row.id, key))
         elif table.row.deadline is not None:
@@ -749,23 +832,33 @@ class Host:
         self, table: AnyTable, key: tuple[int, ...], name: str, choosing: Awaitable[_T]
     ) -> _T:
         """What ``choosing`` (the AI ``name`` choosing its move at turn ``key`` of the table's game)
-        gives; if that takes more than :data:`THINKING_NOTICE_AFTER` seconds (of the host's clock) and
-        the game is still at that turn, the channel is told that the AI is thinking, once. A quick AI
-        posts nothing but its move.
+        gives; while that takes more than :data:`THINKING_NOTICE_AFTER` seconds (of the host's clock)
+        and the game is still at that turn, the channel sees that the bot is typing (again every
+        :data:`TYPING_AGAIN_AFTER` seconds). A quick AI shows nothing but its move.
 
         Raises:
             Whatever ``choosing`` raises.
         """
         channel_id = table.row.channel_id
         chosen = asyncio.ensure_future(choosing)
-        notice = asyncio.ensure_future(self.clock.sleep(THINKING_NOTICE_AFTER))
         try:
-            await asyncio.wait((chosen, notice), return_when=asyncio.FIRST_COMPLETED)
-            if not chosen.done() and self._current(channel_id, table.row.id, key) is not None:
-                self.post(channel_id, Message(f"{shown(name)} is thinking…"))
+            wait = THINKING_NOTICE_AFTER
+            while not chosen.done():
+                notice = asyncio.ensure_future(self.clock.sleep(wait))
+                try:
+                    await asyncio.wait((chosen, notice), return_when=asyncio.FIRST_COMPLETED)
+                finally:
+                    notice.cancel()
+                if chosen.done() or self._current(channel_id, table.row.id, key) is None:
+                    break
+                logger.debug("game %d: %s is thinking", table.row.id, name)
+                try:
+                    await self.notifier.typing(channel_id)
+                except Exception:
+                    logger.exception("could not show the typing in channel %d", channel_id)
+                wait = TYPING_AGAIN_AFTER
             return await chosen
         finally:
-            notice.cancel()
             chosen.cancel()
 
     async def _resume_ai(self, channel_id: int, game_id: int) -> None:

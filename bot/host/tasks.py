@@ -52,6 +52,10 @@ class Tasks:
         running = self._ai_turns.get(channel_id)
         return running is None or running is asyncio.current_task()
 
+    def ai_turn(self, channel_id: int) -> asyncio.Task[None] | None:
+        """The channel's running AI turn, if any."""
+        return self._ai_turns.get(channel_id)
+
     def start_ai_turn(self, channel_id: int, turn: Coroutine[Any, Any, None]) -> None:
         """Run ``turn`` as the channel's AI turn."""
         self._ai_turns[channel_id] = asyncio.create_task(turn)

@@ -22,7 +22,6 @@ from scrabble_core.move import Play
 __all__ = ["COMMANDS", "run_command"]
 
 MAX_TEXT: Final = 200
-EXCHANGED: Final = "Exchanged: your new rack is on the board."
 MAX_TILES: Final = 25
 COMMANDS: Final = frozenset(
     {"play", "exchange", "pass", "challenge", "accept", "no_challenge", "resign", "hint", "preview", "ping"}
@@ -50,11 +49,10 @@ async def run_command(
         return {"move": play.record_text(table.started().variant.infinite), "score": score}
     if kind == "play":
         move = _move(message, table.started().board)
-        reply = await service.play(channel, user_id, move, game_id=game_id, turn=turn)
+        reply = await service.play(channel, user_id, move, game_id=game_id, turn=turn, answered=False)
     elif kind == "exchange":
         tiles = _text(message, "tiles")
-        await service.exchange(channel, user_id, tiles, game_id=game_id, turn=turn)
-        return {"message": EXCHANGED}  # the new rack comes in the seat's state, not by DM
+        reply = await service.exchange(channel, user_id, tiles, game_id=game_id, turn=turn, answered=False)
     elif kind == "pass":
         reply = await service.pass_turn(channel, user_id, game_id=game_id, turn=turn)
     elif kind == "challenge":

@@ -11,13 +11,16 @@ import sys
 from collections.abc import Sequence
 from typing import Any, Final
 
+from bot.games.scrabble import text
 from bot.games.scrabble.announcements import last_play_squares
 from bot.games.scrabble.board_view import Window, square_look, square_rules, view_window
 from bot.games.scrabble.table import ScrabbleTable
-from bot.host.store import GameStatus
+from bot.host.store import GameStatus, SeatRow
 from scrabble_core.board import Board
 from scrabble_core.game import ChallengeMode, Event, EventKind
 from scrabble_core.gcg import export_gcg
+from scrabble_core.move import Play
+from scrabble_core.move_words import play_in_words
 from scrabble_core.tiles import is_set_tile, letter_of, rack_tile
 from scrabble_core.variant import BLANK, Variant, get_variant
 
@@ -26,9 +29,12 @@ __all__ = ["final_info", "game_state", "history_entry"]
 HOLE = "##"
 
 
-def history_entry(event: Event) -> dict[str, Any]:
-    """One history entry, without the rack; an exchange as ``-`` and the number of tiles."""
+def history_entry(event: Event, board: Board, seats: Sequence[SeatRow]) -> dict[str, Any]:
+    """One history entry, without the rack; an exchange as ``-`` and the number of tiles. ``words`` is
+    a play in words (``QAiD at 6F (across), with a blank for the I``), ``text`` the entry as the channel
+    says it; ``board`` holds the tiles a play went through."""
     move = f"-{len(event.move) - 1}" if event.kind is EventKind.EXCHANGE else event.move
+    words = str(play_in_words(Play.from_gcg(event.move), board)) if event.kind is EventKind.PLAY else ""
     return {
         "kind": event.kind.value,
         "player": event.player,
@@ -36,12 +42,14 @@ def history_entry(event: Event) -> dict[str, Any]:
         "score": event.score,
         "total": event.total,
         "detail": event.detail,
+        "words": words,
+        "text": text.event_line(event, seats, board),
     }
 
 
-def history_entries(events: Sequence[Event]) -> list[dict[str, Any]]:
+def history_entries(events: Sequence[Event], board: Board, seats: Sequence[SeatRow]) -> list[dict[str, Any]]:
     """:func:`history_entry` of each event."""
-    return [history_entry(event) for event in events]
+    return [history_entry(event, board, seats) for event in events]
 
 
 _PROGRAM_NAMES: Final = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -185,7 +193,7 @@ def game_state(table: ScrabbleTable, seat: int | None, now: float) -> dict[str, 
             "bag": len(game.bag),
             "scoreless_turns": game.scoreless_turns,
             "challenge": challenge,
-            "history": history_entries(game.history),
+            "history": history_entries(game.history, game.board, row.seats),
             "over": over,
             "winners": game.winners(),
         }
@@ -198,14 +206,35 @@ def game_state(table: ScrabbleTable, seat: int | None, now: float) -> dict[str, 
 
 
 def final_info(table: ScrabbleTable) -> dict[str, Any]:
-    """The ``final`` of a ``game_over`` event: scores, winners, whether it was cancelled, the GCG."""
+    """The ``final`` of a ``game_over`` event: scores, winners, whether it was cancelled, the GCG, the
+    standings (first to last, a seat that left marked ``resigned`` or ``forfeited``) and the end of the
+    game's rack bonuses in words (as the channel says them)."""
     game = table.game
+    seats = table.row.seats
     cancelled = table.row.status is GameStatus.CANCELLED
     if game is None:
-        return {"scores": [0] * len(table.row.seats), "winners": [], "cancelled": cancelled, "gcg": ""}
+        return {
+            "scores": [0] * len(seats),
+            "winners": [],
+            "cancelled": cancelled,
+            "gcg": "",
+            "standings": [],
+            "ending": [],
+        }
+    ends = [event for event in game.history if event.kind is EventKind.END_RACK]
     return {
         "scores": [player.score for player in game.players],
         "winners": game.winners(),
         "cancelled": cancelled,
         "gcg": "" if cancelled else export_gcg(game),
+        "standings": [
+            {
+                "seat": seat,
+                "name": game.players[seat].name,
+                "score": game.players[seat].score,
+                "left": text.left_the_game(seats[seat], game) or None,
+            }
+            for seat in game.standings()
+        ],
+        "ending": text.end_lines(ends, seats, game.variant),
     }

@@ -292,7 +292,9 @@ def form_parts(body: bytes, content_type: str) -> list[tuple[str, str | None, by
     return parts
 
 
-_MAJOR_PARAMETERS = ("channel_id", "guild_id", "interaction_id", "app_id")
+_MAJOR_PARAMETERS = ("channel_id", "guild_id", "interaction_id", "app_id", "token")
+"""The path parameters that make a route's rate-limit bucket (Discord's major parameters: an interaction's
+followups are limited by its webhook and token, each interaction apart)."""
 _INTERACTION_ENDPOINTS = (f"{API_PREFIX}/interactions/", f"{API_PREFIX}/webhooks/")
 """The paths outside the global rate limit."""
 
@@ -323,8 +325,9 @@ class FakeDiscord:
     messages: dict[int, JSON] = field(default_factory=dict)
     dm_recipients: dict[int, int] = field(default_factory=dict)
     commands: dict[int | None, list[JSON]] = field(default_factory=dict)
-    rate_limits: RateLimits | None = None
-    """Discord's rate limits, applied when set (see :class:`RateLimits`); none by default."""
+    rate_limits: RateLimits | None = field(default_factory=RateLimits)
+    """Discord's rate limits, applied when set (see :class:`RateLimits`): Discord's documented ones by
+    default (50 requests a second in all, 5 per 5 seconds per route and channel)."""
     rate_limited: list[RecordedRequest] = field(default_factory=list)
     """The requests answered 429, in order."""
     failures_after_create: int = 0
@@ -334,6 +337,9 @@ class FakeDiscord:
     """The messages answered with an earlier one of the same nonce whose text is another: their text
     appears nowhere (the bot reused a key: the fixtures fail a test that has any, see
     :meth:`check_nothing_swallowed`)."""
+    interaction_messages: dict[str, int] = field(default_factory=dict)
+    """The message each interaction's component was on, by the interaction's token (see
+    :meth:`interaction_on`): a deferred update's ``@original`` is that message."""
     expired_interactions: set[str] = field(default_factory=set)
     """The ids of the interactions whose callback is answered 404 Unknown interaction (code 10062), as
     Discord answers one that was not acknowledged within 3 seconds."""
@@ -432,6 +438,7 @@ class FakeDiscord:
             web.post("/users/@me/channels", self._create_dm),
             web.get("/channels/{channel_id}", self._get_channel),
             web.post("/channels/{channel_id}/messages", self._post_message),
+            web.post("/channels/{channel_id}/typing", self._typing),
             web.get("/channels/{channel_id}/messages/{message_id}", self._get_message),
             web.patch("/channels/{channel_id}/messages/{message_id}", self._edit_message),
             web.delete("/channels/{channel_id}/messages/{message_id}", self._delete_message),
@@ -448,7 +455,21 @@ class FakeDiscord:
         if self._runner is not None:
             await self._runner.cleanup()
 
+    def interaction_on(self, payload: Mapping[str, Any]) -> None:
+        """Note the message an interaction about to be sent was made on (a button's, or the form a
+        button opened), as Discord knows it: a deferred update of that interaction edits that message."""
+        message = payload.get("message")
+        if isinstance(message, Mapping):
+            self.interaction_messages[str(payload["token"])] = int(message["id"])
+
     # -- queries -------------------------------------------------------------------------------------
+
+    def rest_requests(self, since: int = 0) -> list[RecordedRequest]:
+        """The requests from the ``since``-th on that Discord counts in its global limit: all but the
+        interactions' callbacks, followups and their edits (the interaction answers)."""
+        return [
+            r for r in self.requests[since:] if not (API_PREFIX + r.path).startswith(_INTERACTION_ENDPOINTS)
+        ]
 
     def check_nothing_swallowed(self) -> None:
         """Fail if a message was answered with another of the same nonce (:attr:`swallowed`).
@@ -797,6 +818,11 @@ class FakeDiscord:
         return _json(self._message(0, self._recorded(request), webhook_id=self.application_id))
 
     async def _edit_original(self, request: web.Request) -> web.Response:
+        """The interaction's answer edited; after a deferred update of a button's interaction, the message
+        the button is on (stored, as :meth:`_edit_message` edits it)."""
+        message_id = self.interaction_messages.get(request.match_info["token"])
+        if message_id is not None and message_id in self.messages:
+            return _json(self._edited(message_id, self._recorded(request)))
         return _json(self._message(0, self._recorded(request), webhook_id=self.application_id))
 
     async def _delete_original(self, request: web.Request) -> web.Response:
@@ -861,17 +887,25 @@ class FakeDiscord:
 
     async def _edit_message(self, request: web.Request) -> web.Response:
         message_id = int(request.match_info["message_id"])
-        old = self.messages.get(message_id)
-        if old is None:
+        if message_id not in self.messages:
             return _json({"message": "Unknown Message", "code": 10008}, status=404)
-        edited = self._message(int(request.match_info["channel_id"]), self._recorded(request))
-        new = (
-            old
-            | {k: v for k, v in edited.items() if k not in ("id", "timestamp")}
-            | {"edited_timestamp": _iso_now()}
-        )
+        return _json(self._edited(message_id, self._recorded(request)))
+
+    def _edited(self, message_id: int, recorded: RecordedRequest) -> JSON:
+        """Stored message ``message_id`` with the fields ``recorded`` sends (the others kept)."""
+        old = self.messages[message_id]
+        body = recorded.body
+        new = old | {"edited_timestamp": _iso_now()}
+        for name in ("content", "components", "embeds", "flags"):
+            if name in body:
+                new[name] = body[name] if body[name] is not None else old.get(name)
+        if recorded.files:
+            new["attachments"] = self._message(int(old["channel_id"]), recorded)["attachments"]
         self.messages[message_id] = new
-        return _json(new)
+        return new
+
+    async def _typing(self, request: web.Request) -> web.Response:
+        return web.Response(status=204)
 
     async def _delete_message(self, request: web.Request) -> web.Response:
         self.messages.pop(int(request.match_info["message_id"]), None)
@@ -998,14 +1032,25 @@ class Payloads:
         payload["message"] = message
         return payload
 
-    def modal_submit(self, custom_id: str, values: Mapping[str, str], *, user_id: int | None = None) -> JSON:
-        """A type 5 interaction: the modal ``custom_id`` is submitted with text inputs ``values``."""
+    def modal_submit(
+        self,
+        custom_id: str,
+        values: Mapping[str, str],
+        *,
+        user_id: int | None = None,
+        message: JSON | None = None,
+    ) -> JSON:
+        """A type 5 interaction: the modal ``custom_id`` is submitted with text inputs ``values``; with
+        ``message``, the form was opened by a button of that message (Discord sends it along)."""
         rows = [
             {"type": 1, "components": [{"type": 4, "custom_id": input_id, "value": value}]}
             for input_id, value in values.items()
         ]
         data: JSON = {"custom_id": custom_id, "components": rows}
-        return self._base(5, data, channel=None, dm=False, user_id=user_id)
+        payload = self._base(5, data, channel=None, dm=False, user_id=user_id)
+        if message is not None:
+            payload["message"] = message
+        return payload
 
     def _command_data(self, group: str, subcommand: str, options: list[JSON]) -> JSON:
         command_id = self.command_ids.setdefault(group, next(self._ids))
@@ -1021,6 +1066,11 @@ class Payloads:
 def string_option(name: str, value: str) -> JSON:
     """A filled string option (type 3) of a slash command."""
     return {"name": name, "type": 3, "value": value}
+
+
+def bool_option(name: str, value: bool) -> JSON:
+    """A filled boolean option (type 5) of a slash command."""
+    return {"name": name, "type": 5, "value": value}
 
 
 def integer_option(name: str, value: int) -> JSON:
@@ -1090,6 +1140,7 @@ class BotHarness:
 
     def dispatch(self, payload: JSON) -> None:
         """Hand ``payload`` to the bot exactly as the gateway's INTERACTION_CREATE handler does."""
+        self.fake.interaction_on(payload)
         self._dispatched_at[payload["id"]] = time.perf_counter()
         self.bot._connection.parse_interaction_create(cast("InteractionCreateEvent", payload))
 
@@ -1100,10 +1151,11 @@ class BotHarness:
         ACK_TIMES.append(callback.received_at - self._dispatched_at[payload["id"]])
         return callback
 
-    async def reply(self, payload: JSON, *, timeout: float = 5.0) -> RecordedRequest:
+    async def reply(self, payload: JSON, *, timeout: float = 15.0) -> RecordedRequest:
         """Dispatch ``payload`` and return the message it is answered with: the callback's, or the
         first followup if the callback was a deferral, once what the service queued for the channels
-        meanwhile (the announcements that go out behind the answer) went out."""
+        meanwhile (the announcements that go out behind the answer) went out: after a channel's fifth
+        post or edit within Discord's window of five seconds, discord.py waits out the window."""
         callback = await self.ack(payload, timeout=timeout)
         answer = callback
         if callback.json["type"] in (5, 6):

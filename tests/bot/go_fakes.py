@@ -105,7 +105,9 @@ class GoHarness:
         return self.store
 
     def texts(self) -> list[str]:
-        return self.notifier.texts(GO_CHANNEL)
+        """What the Go channel was told, an item per announcement (a post says those that waited
+        together, a blank line apart)."""
+        return [said for text in self.notifier.texts(GO_CHANNEL) for said in text.split("\n\n")]
 
     async def new(self, creator: User, **options: object) -> None:
         await self.go.new_game(GUILD, GO_CHANNEL, creator, GoNewGame(seed=SEED, **options))  # type: ignore[arg-type]

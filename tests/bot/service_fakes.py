@@ -116,11 +116,15 @@ class FakeClock:
 
 @dataclass
 class RecordingNotifier:
-    """Records every public post and DM; users in ``closed`` have their DMs closed."""
+    """Records every public post, DM and typing indicator; users in ``closed`` have their DMs closed."""
 
     posts: list[tuple[int, Message]] = field(default_factory=list)
     dms: list[tuple[int, Message]] = field(default_factory=list)
     closed: set[int] = field(default_factory=set)
+    typings: list[int] = field(default_factory=list)
+
+    async def typing(self, channel_id: int) -> None:
+        self.typings.append(channel_id)
 
     async def post(self, channel_id: int, message: Message) -> None:
         self.posts.append((channel_id, message))

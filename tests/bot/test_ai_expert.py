@@ -1,13 +1,13 @@
-"""The expert level in the service: the default opponent, and the "thinking" line during its longer turns."""
+"""The expert level in the service: the default opponent, and the typing indicator during its longer turns."""
 
 from __future__ import annotations
 
 import asyncio
 from pathlib import Path
 
-from service_fakes import ALICE, CHANNEL, delivered, find_play, open_harness, started_game, typed
+from service_fakes import ALICE, CHANNEL, find_play, open_harness, started_game, typed
 
-from bot.host.runner import THINKING_NOTICE_AFTER
+from bot.host.runner import THINKING_NOTICE_AFTER, TYPING_AGAIN_AFTER
 
 
 async def test_an_ai_added_without_a_level_is_the_expert_and_shows_that_it_thinks(tmp_path: Path) -> None:
@@ -21,14 +21,21 @@ async def test_an_ai_added_without_a_level_is_the_expert_and_shows_that_it_think
     assert play is not None
     await harness.svc.play(CHANNEL, ALICE.id, typed(play))
     await asyncio.sleep(0)  # the AI's turn starts
-    await delivered(harness)
-    assert "AI is thinking…" not in harness.notifier.texts()  # not yet
+    posts = len(harness.notifier.posts)
+    assert harness.notifier.typings == []  # not yet
     await harness.clock.advance(THINKING_NOTICE_AFTER)
-    await delivered(harness)
-    assert harness.notifier.texts()[-1] == "AI is thinking…"
+    assert harness.notifier.typings == [CHANNEL]  # the channel sees the bot typing, no post
+    await harness.clock.advance(TYPING_AGAIN_AFTER)
+    assert harness.notifier.typings == [CHANNEL, CHANNEL]  # again while it still thinks
+    assert len(harness.notifier.posts) == posts  # Alice's play waits for the AI's move
     assert [level for _, level, _ in harness.ai.calls] == ["expert"]
     harness.ai.gate.set()
     await harness.svc.idle()
-    assert harness.notifier.texts()[-1] != "AI is thinking…"
+    (post,) = harness.notifier.posts[posts:]  # Alice's play and the AI's move in one post
+    assert post[1].text.startswith("Alice played ")
+    assert (
+        "\nAI played " in post[1].text or "\nAI exchanged " in post[1].text or "\nAI passed" in post[1].text
+    )
+    assert harness.notifier.typings == [CHANNEL, CHANNEL]
     assert harness.svc.game(CHANNEL).current == 0  # the expert played: Alice's turn again
     await harness.close()

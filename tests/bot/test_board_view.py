@@ -17,7 +17,7 @@ from bot.games.scrabble.board_view import (
     square_rules,
     view_window,
 )
-from bot.games.scrabble.text import rack_with_sets
+from bot.games.scrabble.text import rack_text, set_tiles_note
 from scrabble_core.board import Board
 from scrabble_core.tiles import set_tile
 from scrabble_core.variant import Premium, example_variants_dir, get_variant, load_variant
@@ -114,9 +114,13 @@ def test_tiles_read_as_letters_blanks_and_sets() -> None:
 
 
 def test_a_rack_as_text_says_what_its_set_tiles_are() -> None:
-    assert rack_with_sets(SETS, "AEN13?3") == "AEN13?3 (set tiles: 1 [AE], 3 [SZ])"
-    assert rack_with_sets(SETS, "AEN?") == "AEN?"
-    assert rack_with_sets(get_variant("standard"), "AEN12") == "AEN12"
+    assert set_tiles_note(SETS, "AEN13?3") == "set tiles: 1 [AE], 3 [SZ]"
+    assert set_tiles_note(SETS, "AEN?") == ""
+    assert set_tiles_note(get_variant("standard"), "AEN12") == ""
+    assert rack_text("AEN13?3", SETS, 7) == (
+        "Your rack in <#7>: AEN, a blank, the A/E tile and 2 S/Z tiles (set tiles: 1 [AE], 3 [SZ])"
+    )
+    assert rack_text("AEN?", SETS, 7) == "Your rack in <#7>: AEN and a blank"
 
 
 def test_a_window_past_its_largest_is_cut_around_the_last_move() -> None:

@@ -121,7 +121,7 @@ async def test_a_full_game_against_the_ai(tmp_path: Path, enable_lexicon: Lexico
     code, script = await run(db, hint_player(), "--players", "Ann", "--hints", "100")
     output = script.output
     assert code == 0
-    assert "Game over! Final scores:" in output
+    assert "Game over: " in output
     assert "The final board:" in output
     for discord in ("<@", "<#", "/scrabble", "Join", "button", "DM"):
         assert discord not in output  # the lobby's and the channel's wording are Discord's
@@ -131,7 +131,7 @@ async def test_a_full_game_against_the_ai(tmp_path: Path, enable_lexicon: Lexico
     assert f"The record is saved in {records[0]}" in output
     replayed = replay(parse_gcg(records[0].read_text()), get_variant("standard"), enable_lexicon)
     assert len(replayed) > 10
-    assert re.search(r"^Ann played \S+ \S+ for \d+", output, re.MULTILINE)
+    assert re.search(r"^Ann played \S+ at \S+ \((?:across|down)\) for \d+", output, re.MULTILINE)
     assert re.search(r"^AI played \S+ \S+ for \d+", output, re.MULTILINE)
     assert await open_games(db) == 0
 
@@ -182,7 +182,7 @@ async def test_quit_and_resume(tmp_path: Path) -> None:
     code, script = await run(db, hint_player(then=["quit"]), "--players", "Ann")
     assert code == 0
     assert "The game is saved: continue it with scrabble-bot play --resume 1" in script.output
-    first = re.search(r"^Ann played (\S+ \S+) for (\d+)", script.output, re.MULTILINE)
+    first = re.search(r"^Ann played (\S+ at \S+ \((?:across|down)\)) for (\d+)", script.output, re.MULTILINE)
     assert first is not None
     assert await open_games(db) == 1
 
@@ -287,7 +287,7 @@ async def test_a_variant_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     code, script = await one_play_on(tmp_path / "c.sqlite3", str(board))
     assert code == 0
     assert "Game 1: Ann vs AI (greedy). Homemade board" in script.output
-    assert re.search(r"^Ann played \S+ \S+ for \d+", script.output, re.MULTILINE)
+    assert re.search(r"^Ann played \S+ at \S+ \((?:across|down)\) for \d+", script.output, re.MULTILINE)
 
     code, script = await run(tmp_path / "c.sqlite3", lines(), "--list")
     assert "\nGame 1: Ann vs AI (greedy), homemade board, move 3" in f"\n{script.output}"
@@ -439,7 +439,7 @@ async def test_hot_seat_challenge_takes_the_phony_back(tmp_path: Path) -> None:
     )
     assert code == 0
     output = script.output
-    assert "Challenge upheld: Ann's play comes off the board (-24)." in output
+    assert "The challenge was upheld: Ann's play came off the board (-24)." in output
     last_turn = output.rsplit("Pass the keyboard to ", 1)[1]
     assert last_turn.startswith("Ann")
     assert re.findall(r"^Your rack in this game: (\S+)$", last_turn, re.MULTILINE) == ["DFLOQRS"]

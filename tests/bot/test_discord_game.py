@@ -9,6 +9,7 @@ accepts every word, except in the whole-game test, which plays ENABLE with the r
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import logging
 import random
@@ -25,6 +26,7 @@ from discord_fake import (
     FakeDiscord,
     MakeHarness,
     RecordedRequest,
+    bool_option,
     custom_ids,
     integer_option,
     string_option,
@@ -35,8 +37,9 @@ from service_fakes import AnyWord, find_play, typed
 
 import bot.discord.delivery
 import bot.discord.notifier
-from bot.config import Config
+from bot.config import Config, DiscordLimits
 from bot.discord.notifier import DiscordNotifier
+from bot.games.scrabble import text
 from bot.games.scrabble.advisor import GeneratorAdvisor
 from bot.games.scrabble.buttons import ScrabbleButton as Button
 from bot.games.scrabble.commands import ScrabbleCommands
@@ -48,12 +51,14 @@ from scrabble_core.ai import Level, choose_move, seat_view
 from scrabble_core.game import EventKind, Game
 from scrabble_core.lexicon import load_enable
 from scrabble_core.move import Move, Play
+from scrabble_core.move_words import play_in_words, rack_in_words
 from scrabble_core.movegen import MoveGenerator, load_move_generator
 from scrabble_core.variant import assets_dir
 
 APOLOGY = re.compile(r"Sorry, something went wrong \(error id ([0-9a-f]{6})\)\.")
 CHANNEL_MESSAGE = 4
 DEFERRED = 5
+DEFERRED_UPDATE = 6
 AUTOCOMPLETE_RESULT = 8
 MODAL = 9
 
@@ -265,7 +270,7 @@ async def test_a_slow_board_refused_after_its_public_deferral_is_refused_private
         raise NoGameError(NO_GAME)
 
     monkeypatch.setattr(ScrabbleCommands, "board", slow_refusal)
-    payload = harness.payloads.slash("board")
+    payload = harness.payloads.slash("board", [bool_option("public", True)])  # a board for the channel
     deferred = await harness.ack(payload)
     assert deferred.json == {"type": DEFERRED}  # public "thinking"
     (followup,) = await harness.fake.followups_for(payload)
@@ -301,7 +306,7 @@ async def test_a_thread_has_its_own_game(harness: BotHarness) -> None:
     assert lobby_post.content.startswith("New standard game by <@700000000000000001>")
     assert_private(await slash(harness, "join", user_id=BOB), NO_GAME)  # not in the parent channel
     reply = await slash(harness, "new")
-    assert reply.content.startswith("Game ")
+    assert reply.content == "Your game is open: the others press Join, then you press Start."
     assert len(posts(harness)) == 1
 
 
@@ -316,14 +321,11 @@ async def test_new_defers_posts_the_lobby_with_its_buttons_and_acknowledges_priv
     await harness.service.idle()
     (post,) = posts(harness)
     gid = game_id(harness)
-    assert followup.body["content"] == (
-        f"Game {gid} created: others join with /scrabble join, then start it with /scrabble start."
-    )
+    assert followup.body["content"] == "Your game is open: the others press Join, then you press Start."
     assert followup.body["flags"] == EPHEMERAL
     assert post.json["content"] == (
         "New standard game by <@700000000000000001>: void challenges, no time limit, 3 hints each.\n"
-        "Players (1/4): Alice (<@700000000000000001>)\n"
-        "Join with /scrabble join; the creator starts it with /scrabble start."
+        "Players (1/4): Alice (<@700000000000000001>)"
     )
     assert post.json["allowed_mentions"] == {"parse": [], "users": [ALICE]}
     stored = harness.fake.channel_messages(channel(harness))[-1]
@@ -345,8 +347,7 @@ async def test_new_takes_its_options(harness: BotHarness) -> None:
     )
     assert last_post(harness).content == (
         "New super game by <@700000000000000001>: double challenges, 90 s per turn, no hints.\n"
-        "Players (3/4): Alice (<@700000000000000001>), AI, AI 2\n"
-        "Join with /scrabble join; the creator starts it with /scrabble start."
+        "Players (3/4): Alice (<@700000000000000001>), AI, AI 2"
     )
 
 
@@ -356,19 +357,21 @@ async def test_a_second_game_in_the_channel_is_refused(harness: BotHarness) -> N
     assert_private(reply, "This channel already has a game: finish or cancel it first (/scrabble cancel)")
 
 
-async def test_join_and_leave_repost_the_lobby(harness: BotHarness) -> None:
+async def test_join_and_leave_edit_the_lobby(harness: BotHarness) -> None:
     await slash(harness, "new")
     assert_private(await slash(harness, "join", user_id=BOB), "You joined the game.")
-    assert (
-        "Players (2/4): Alice (<@700000000000000001>), User700000000000000002" in last_post(harness).content
-    )
-    assert last_post(harness).json["allowed_mentions"] == {"parse": [], "users": [ALICE, BOB]}
+    assert len(posts(harness)) == 1  # the lobby, edited in place, not posted again
+    (edit,) = harness.fake.find("PATCH", f"/channels/{channel(harness)}/messages/")
+    assert "Players (2/4): Alice (<@700000000000000001>), User700000000000000002" in edit.content
+    assert edit.json["allowed_mentions"] == {"parse": [], "users": [ALICE, BOB]}
     assert_private(await slash(harness, "join", user_id=BOB), "You have already joined this game")
     assert_private(
         await slash(harness, "leave"), "You created this game: cancel it with /scrabble cancel instead"
     )
     assert_private(await slash(harness, "leave", user_id=BOB), "You left the game.")
-    assert "Players (1/4)" in last_post(harness).content
+    assert (
+        "Players (1/4)" in harness.fake.find("PATCH", f"/channels/{channel(harness)}/messages/")[-1].content
+    )
 
 
 async def test_lobby_buttons_join_add_ai_and_start(harness: BotHarness) -> None:
@@ -380,22 +383,30 @@ async def test_lobby_buttons_join_add_ai_and_start(harness: BotHarness) -> None:
     assert_private(await click(harness, "add-ai"), "AI (expert) joined the game.")
     assert (
         "Players (3/4): Alice (<@700000000000000001>), User700000000000000002 (<@700000000000000002>), AI"
-        in (last_post(harness).content)
+        in harness.fake.channel_messages(channel(harness))[-1]["content"]
     )
     assert_private(await click(harness, "start", user_id=BOB), "Only the game's creator can start it")
-    assert_private(await click(harness, "start"), "The game has started: your rack comes by DM.")
+    reply = await click(harness, "start")
     await harness.service.idle()
     game = harness.service.game(channel(harness))
+    assert_private(
+        reply, f"The game has started.\nYour rack in <#{channel(harness)}>: {game.players[0].rack}"
+    )
     assert [p.name for p in game.players] == ["Alice", "User700000000000000002", "AI"]
 
 
-async def test_start_posts_the_board_with_the_turn_buttons_and_dms_each_rack(harness: BotHarness) -> None:
+async def test_start_posts_the_board_with_the_turn_buttons_and_shows_or_dms_each_rack(
+    harness: BotHarness,
+) -> None:
     await lobby(harness)
     assert_private(await slash(harness, "start", user_id=BOB), "Only the game's creator can start it")
     reply = await slash(harness, "start")
-    assert_private(reply, "The game has started: your rack comes by DM.")
     game = harness.service.game(channel(harness))
-    turn = next(p for p in posts(harness) if p.content.startswith("The game begins!"))
+    assert_private(
+        reply, f"The game has started.\nYour rack in <#{channel(harness)}>: {game.players[0].rack}"
+    )
+    assert reply.filenames == ["rack.png"]  # the starter's rack in the answer, the others' by DM
+    turn = next(p for p in posts(harness) if p.content.startswith("The game has started."))
     assert turn.filenames == ["board.png"]
     assert turn.json["attachments"] == [{"id": 0, "filename": "board.png"}]
     assert turn.content.endswith("Next: Alice (<@700000000000000001>). 86 tiles in the bag.")
@@ -409,13 +420,13 @@ async def test_start_posts_the_board_with_the_turn_buttons_and_dms_each_rack(har
         "Hint",
         "Show my rack",
     ]
-    for seat, user in enumerate((ALICE, BOB)):
-        (dm,) = harness.fake.dms_to(user)
-        assert dm.content == f"Your rack in <#{channel(harness)}>: {game.players[seat].rack}"
-        assert dm.filenames == ["rack.png"]
-        assert dm.json["allowed_mentions"] == {"parse": []}
-    (create_alice, create_bob) = harness.fake.find("POST", "/users/@me/channels")
-    assert (create_alice.json, create_bob.json) == ({"recipient_id": ALICE}, {"recipient_id": BOB})
+    assert harness.fake.dms_to(ALICE) == []
+    (dm,) = harness.fake.dms_to(BOB)
+    assert dm.content == f"Your rack in <#{channel(harness)}>: {game.players[1].rack}"
+    assert dm.filenames == ["rack.png"]
+    assert dm.json["allowed_mentions"] == {"parse": []}
+    (create_bob,) = harness.fake.find("POST", "/users/@me/channels")
+    assert create_bob.json == {"recipient_id": BOB}
 
 
 async def test_the_draw_for_the_first_turn_is_announced_and_decides_who_plays(
@@ -423,9 +434,9 @@ async def test_the_draw_for_the_first_turn_is_announced_and_decides_who_plays(
 ) -> None:
     harness = await make_harness(seed=7)  # Bob draws first
     await started(harness)
-    turn = next(p for p in posts(harness) if p.content.startswith("The game begins!"))
+    turn = next(p for p in posts(harness) if p.content.startswith("The game has started."))
     assert turn.content.splitlines()[1] == (
-        "Draw for the first turn: Alice draws T, User700000000000000002 draws S. User700000000000000002 plays first."
+        "Draw for the first turn: Alice drew T, User700000000000000002 drew S. User700000000000000002 plays first."
     )
     assert turn.json["allowed_mentions"] == {"parse": [], "users": [BOB]}
     assert_private(await click(harness, "pass"), "it is User700000000000000002's turn, not Alice's")
@@ -439,8 +450,8 @@ async def test_cancel_by_the_creator_or_a_moderator_only(harness: BotHarness) ->
     )
     moderator = str(int(DEFAULT_PERMISSIONS) | MANAGE_MESSAGES)
     reply = await slash(harness, "cancel", user_id=CAROL, permissions=moderator)
-    assert_private(reply, "The game is cancelled.")
-    assert last_post(harness).content == "The game was cancelled by <@700000000000000003>."
+    assert_private(reply, "You cancelled the game.")
+    assert last_post(harness).content == "<@700000000000000003> cancelled the game."
     assert_private(await slash(harness, "board"), NO_GAME)
 
 
@@ -450,9 +461,11 @@ async def test_cancel_button_and_buttons_of_a_closed_game(harness: BotHarness) -
     assert_private(
         await click(harness, "cancel", user_id=BOB), "Only the game's creator or a moderator can cancel it"
     )
-    assert_private(await click(harness, "cancel"), "The game is cancelled.")
+    stale = copy.deepcopy(harness.fake.last_with_button(channel(harness), f"scrabble:join:{old}"))
+    assert_private(await click(harness, "cancel"), "You cancelled the game.")
+    with pytest.raises(AssertionError):  # the cancellation took the lobby's buttons away
+        harness.fake.last_with_button(channel(harness), f"scrabble:join:{old}")
     await slash(harness, "new", user_id=BOB)  # a new game in the same channel
-    stale = harness.fake.last_with_button(channel(harness), f"scrabble:join:{old}")
     reply = await harness.reply(harness.payloads.component(stale, f"scrabble:join:{old}", user_id=CAROL))
     assert_private(reply, "That game is over")
     assert "Players (1/4)" in last_post(harness).content  # no one joined the new game
@@ -469,13 +482,17 @@ async def test_play_command_plays_the_move_and_dms_the_new_rack(harness: BotHarn
     followup = await answered_at_once(harness, payload)
     after = harness.service.game(channel(harness))
     event = after.history[-1]
-    assert followup.body["content"] == f"You played {event.move} for {event.score}."
+    said = text.play_text(event.move, event.score, event.detail, after.board)
+    assert followup.body["content"] == (
+        f"You played {said}.\nYour rack in <#{channel(harness)}>: {after.players[0].rack}"
+    )
     assert followup.body["flags"] == EPHEMERAL
+    assert followup.filenames == ["rack.png"]
     await harness.service.idle()
     turn = last_post(harness)
-    assert turn.content.startswith(f"Alice played {event.move} for {event.score}")
+    assert turn.content.startswith(f"Alice played {said}.")
     assert turn.json["allowed_mentions"] == {"parse": [], "users": [BOB]}
-    assert harness.fake.dms_to(ALICE)[-1].content.endswith(after.players[0].rack)
+    assert harness.fake.dms_to(ALICE) == []  # the answer showed the new rack
 
 
 async def test_refusals_of_turn_commands_are_private_with_the_engines_text(harness: BotHarness) -> None:
@@ -495,21 +512,23 @@ async def test_refusals_of_turn_commands_are_private_with_the_engines_text(harne
 
 async def test_exchange_pass_and_resign(harness: BotHarness) -> None:
     game = await started(harness)
+    gid = game_id(harness)
     tiles = game.players[0].rack[:3]
+    reply = await slash(harness, "exchange", string_option("tiles", tiles))
+    after = harness.service.game(channel(harness))
     assert_private(
-        await slash(harness, "exchange", string_option("tiles", tiles)),
-        "Exchanged: your new rack comes by DM.",
+        reply, f"You exchanged {tiles}.\nYour rack in <#{channel(harness)}>: {after.players[0].rack}"
     )
     assert last_post(harness).content.startswith("Alice exchanged 3 tiles.\n")
     assert tiles not in last_post(harness).content.split("\n")[0]
-    assert len(harness.fake.dms_to(ALICE)) == 2
+    assert harness.fake.dms_to(ALICE) == []
     assert_private(await slash(harness, "pass", user_id=BOB), "You passed.")
     assert last_post(harness).content.startswith("User700000000000000002 passed.\n")
     assert_private(await slash(harness, "resign", user_id=BOB), "You resigned.")
     final = last_post(harness)
-    assert final.content.startswith("Game over! Final scores:")
-    gid = game_id(harness)
-    assert final.filenames == ["scores.png", f"game-{gid}.gcg"]
+    assert "User700000000000000002 resigned.\nGame over: Alice (<@700000000000000001>) wins." in final.content
+    assert "(resigned)" in final.content
+    assert final.filenames == ["board.png", "scores.png", f"game-{gid}.gcg"]
     assert final.json["allowed_mentions"] == {"parse": [], "users": [ALICE]}
 
 
@@ -525,8 +544,8 @@ async def test_challenge_and_the_challenge_button(make_harness: MakeHarness) -> 
     assert buttons(harness.fake.channel_messages(channel(harness))[-1]) == [*TURN_BUTTONS, "challenge"]
     assert_private(await click(harness, "challenge", user_id=CAROL), NOT_SEATED)
     reply = await click(harness, "challenge", user_id=BOB)
-    assert_private(reply, "Challenge upheld: the play comes off the board.")
-    assert "Challenge upheld" in last_post(harness).content
+    assert_private(reply, "Your challenge was upheld: the play came off the board.")
+    assert "The challenge was upheld" in last_post(harness).content
 
 
 async def test_accept_and_challenge_refusals_give_the_engines_text(harness: BotHarness) -> None:
@@ -554,7 +573,9 @@ async def test_turn_buttons_after_a_restart(make_harness: MakeHarness, fake_disc
     wrong = await harness.reply(harness.payloads.component(old_turn, f"scrabble:pass:{gid}", user_id=BOB))
     assert_private(wrong, NOT_YOUR_TURN)
     payload = harness.payloads.component(old_turn, f"scrabble:pass:{gid}")
-    passed = await answered_at_once(harness, payload)
+    callback = await harness.ack(payload)  # a turn pressed on a message: a deferred update, then the answer
+    assert callback.json == {"type": DEFERRED_UPDATE}
+    (passed,) = await harness.fake.followups_for(payload)
     assert_private(passed, "You passed.")
     await harness.service.idle()
     assert last_post(harness).content.startswith("Alice passed.")
@@ -586,8 +607,14 @@ async def test_rack_is_ephemeral_with_its_image(harness: BotHarness, via: str) -
     else:
         message = harness.fake.last_with_button(channel(harness), f"scrabble:rack:{game_id(harness)}")
         payload = harness.payloads.component(message, f"scrabble:rack:{game_id(harness)}", user_id=BOB)
-    followup = await answered_at_once(harness, payload)
-    assert followup.body["content"] == f"Your rack in <#{channel(harness)}>: {game.players[1].rack}"
+    # A command is answered at once; a button pressed on a message by a deferred update, then the answer.
+    followup = await harness.reply(payload)
+    callback = await harness.fake.callback_for(payload)
+    assert callback.json["type"] == (CHANNEL_MESSAGE if via == "command" else DEFERRED_UPDATE)
+    assert (
+        followup.body["content"]
+        == f"Your rack in <#{channel(harness)}>: {rack_in_words(game.players[1].rack)}"
+    )
     assert followup.body["flags"] == EPHEMERAL
     assert followup.body["attachments"] == [{"id": 0, "filename": "rack.png"}]
     assert [(f.filename, f.data) for f in followup.files] == [("rack.png", b"rack")]
@@ -625,16 +652,20 @@ async def test_an_infinite_board_takes_signed_coordinates_by_command_and_form(ha
     game = await started(harness, string_option("variant", "infinite"))
     assert [player.rack for player in game.players] == ["ABCEKTX", "AEGIRSV"]
     played = await slash(harness, "play", string_option("move", "-1,0 across AB"))
-    assert played.content == "You played -1,0a AB for 8."
+    assert (
+        played.content
+        == f"You played AB at -1,0 (across) for 8.\nYour rack in <#{channel(harness)}>: CEEKNTX"
+    )
     await harness.service.idle()
-    assert last_post(harness).content.startswith("Alice played -1,0a AB for 8")
+    assert last_post(harness).content.startswith("Alice played AB at -1,0 (across) for 8.\n")
     board = harness.service.game(channel(harness)).board
     assert (board[(0, -1)], board[(0, 0)]) == ("A", "B")
     form, placeholder = await open_play_form(harness, BOB)
     assert placeholder == "-3,5 across QUIZ or 0,0 down QUIZ; ?E is a blank as E"
     submit = harness.payloads.modal_submit(form, {"move": "(0, 0) down .a"}, user_id=BOB)
     followup = await answered_at_once(harness, submit)
-    assert followup.content == "You played 0,0d .A for 4."  # a signed coordinate, though 0,0 is also A1
+    # A signed coordinate, though 0,0 is also A1.
+    assert followup.content.split("\n")[0] == "You played BA at 0,0 (down) for 4."
     assert harness.service.game(channel(harness)).board[(1, 0)] == "A"
 
 
@@ -643,13 +674,18 @@ async def test_set_tiles_are_played_in_brackets_by_command_and_form(make_harness
     game = await started(harness, string_option("variant", "letter-sets"))
     assert [player.rack for player in game.players] == ["23ILUVY", "2AAEHOR"]
     played = await slash(harness, "play", string_option("move", "8H [2o][3Z]"))
-    assert played.content == "You played 8H [2O][3Z] for 22."
+    assert (
+        played.content.split("\n")[0]
+        == "You played OZ at 8H (across) for 22, with the I/O/U tile for the O and the S/Z tile for the Z."
+    )
     await harness.service.idle()
     form, placeholder = await open_play_form(harness, BOB)
     assert placeholder == "8H QUIZ (across) or H8 QUIZ (down); ?E is a blank as E; [1E] set tile 1 as E"
     submit = harness.payloads.modal_submit(form, {"move": "H8 .[2U]"}, user_id=BOB)
     followup = await answered_at_once(harness, submit)
-    assert followup.content == "You played H8 .[2U] for 2."
+    assert (
+        followup.content.split("\n")[0] == "You played OU at H8 (down) for 2, with the I/O/U tile for the U."
+    )
 
 
 async def test_exchange_modal_shows_the_rack_privately(harness: BotHarness) -> None:
@@ -664,7 +700,8 @@ async def test_exchange_modal_shows_the_rack_privately(harness: BotHarness) -> N
     assert row["components"][0]["placeholder"] == f"Your rack: {rack} (? is a blank)"
     submit = harness.payloads.modal_submit(modal["custom_id"], {"tiles": rack[:2]})
     reply = await harness.reply(submit)
-    assert_private(reply, "Exchanged: your new rack comes by DM.")
+    assert_private(reply)
+    assert reply.content.startswith(f"You exchanged {rack[:2]}.\nYour rack in ")
 
 
 async def test_play_modal_engine_error_is_a_private_followup(harness: BotHarness) -> None:
@@ -731,7 +768,9 @@ async def test_exchange_form_is_answered_once_even_after_a_restart(
         await harness.bot.close()
         harness = await make_harness()
     submit = harness.payloads.modal_submit(form, {"tiles": rack[:2]})
-    assert_private(await harness.reply(submit), "Exchanged: your new rack comes by DM.")
+    reply = await harness.reply(submit)
+    assert_private(reply)
+    assert reply.content.startswith(f"You exchanged {rack[:2]}.\nYour rack in ")
     await assert_answered_once(harness, submit)
     assert harness.service.game(channel(harness)).current == 1
 
@@ -783,6 +822,7 @@ async def test_a_challenge_button_under_an_older_play_is_refused(make_harness: M
     await slash(harness, "start")
     gid = game_id(harness)
     played = []
+    shown = []  # each play's message as it was posted (a newer one then takes its buttons away)
     for _ in range(2):
         user, _ = turn_user(harness)
         game = harness.service.game(channel(harness))
@@ -790,13 +830,12 @@ async def test_a_challenge_button_under_an_older_play_is_refused(make_harness: M
         assert play is not None
         await slash(harness, "play", string_option("move", typed(play)), user_id=user)
         played.append(user)
+        shown.append(json.loads(json.dumps(harness.fake.channel_messages(channel(harness))[-1])))
     lexicon.phonies.update(harness.service.game(channel(harness)).challengeable_words())  # move 2: a phony
     (challenger,) = {ALICE, BOB, CAROL} - set(played)
-    first_play = next(
-        m
-        for m in harness.fake.channel_messages(channel(harness))
-        if f"scrabble:challenge:{gid}:1" in custom_ids(m)
-    )
+    first_play = shown[0]
+    assert f"scrabble:challenge:{gid}:1" in custom_ids(first_play)
+    assert custom_ids(harness.fake.channel_messages(channel(harness))[-2]) == []  # its buttons are gone
     sent = len(posts(harness))
     click_old = harness.payloads.component(first_play, f"scrabble:challenge:{gid}:1", user_id=challenger)
     assert_private(await harness.reply(click_old), "That play can no longer be challenged")
@@ -804,7 +843,7 @@ async def test_a_challenge_button_under_an_older_play_is_refused(make_harness: M
     assert len(posts(harness)) == sent
     newest = harness.fake.last_with_button(channel(harness), f"scrabble:challenge:{gid}:2")
     click_new = harness.payloads.component(newest, f"scrabble:challenge:{gid}:2", user_id=challenger)
-    assert_private(await harness.reply(click_new), "Challenge upheld: the play comes off the board.")
+    assert_private(await harness.reply(click_new), "Your challenge was upheld: the play came off the board.")
 
 
 async def test_turn_buttons_sent_before_turns_were_carried_act_on_the_current_turn(
@@ -875,9 +914,13 @@ async def test_forms_outside_the_namespace_are_ignored(harness: BotHarness) -> N
 # -- questions ----------------------------------------------------------------------------------------
 
 
-async def test_board_is_reposted_publicly_with_the_turn_buttons(harness: BotHarness) -> None:
+async def test_board_is_private_or_reposted_publicly_with_the_turn_buttons(harness: BotHarness) -> None:
     await started(harness)
-    payload = harness.payloads.slash("board", user_id=BOB)
+    private = await answered_at_once(harness, harness.payloads.slash("board", user_id=BOB))
+    assert_private(private)
+    assert private.filenames == ["board.png"]
+    assert private.body.get("components", []) == []  # its buttons stay on the turn's post
+    payload = harness.payloads.slash("board", [bool_option("public", True)], user_id=BOB)
     followup = await answered_at_once(harness, payload)
     assert not followup.ephemeral
     assert followup.filenames == ["board.png"]
@@ -896,6 +939,7 @@ async def test_score_is_public_and_bag_history_check_are_private(harness: BotHar
         "data": {
             "tts": False,
             "content": "Scores: Alice 0 · User700000000000000002 0\n86 tiles in the bag.",
+            "flags": EPHEMERAL,
             "allowed_mentions": {"parse": []},
         },
     }
@@ -1002,7 +1046,7 @@ async def test_history_attaches_the_gcg_file_without_racks_until_the_game_ends(h
     await slash(harness, "resign")
     reply = await slash(harness, "history", user_id=CAROL)
     assert_private(reply)
-    assert reply.content.startswith(f"The last game here, game {gid}:\n1. ")
+    assert reply.content.startswith(f"The last game here (game {gid} for /scrabble analyze):\n1. ")
     assert reply.filenames == [f"game-{gid}.gcg"]
     assert reply.files[0].data.decode().startswith("#")
 
@@ -1050,7 +1094,7 @@ async def test_play_autocomplete_previews_the_typed_play_without_using_a_hint(ha
     assert play is not None
     move = typed(play)
     assert await play_preview(harness, f" {move} ") == [
-        {"name": f"{move} → {play.gcg()}: {points(play, game)} points", "value": move}
+        {"name": f"{move} → {play_in_words(play, game.board)}: {points(play, game)} points", "value": move}
     ]
     elsewhere = typed(Play(0, 0, True, play.letters))  # 1A: misses the start square
     assert await play_preview(harness, elsewhere) == [
@@ -1092,7 +1136,7 @@ async def test_play_autocomplete_never_says_whether_a_word_is_in_the_dictionary(
     lexicon.phonies.add(play.letters.upper())
     move = typed(play)
     assert await play_preview(harness, move) == [
-        {"name": f"{move} → {play.gcg()}: {points(play, game)} points", "value": move}
+        {"name": f"{move} → {play_in_words(play, game.board)}: {points(play, game)} points", "value": move}
     ]
     await slash(harness, "play", string_option("move", move))
     taken = f"{play.coordinate} {'Z' * len(play.letters)}"
@@ -1100,7 +1144,8 @@ async def test_play_autocomplete_never_says_whether_a_word_is_in_the_dictionary(
         {"name": f"{taken} → H8 is already taken by {play.letters[0].upper()}", "value": taken}
     ]
     assert_private(
-        await slash(harness, "challenge", user_id=BOB), "Challenge upheld: the play comes off the board."
+        await slash(harness, "challenge", user_id=BOB),
+        "Your challenge was upheld: the play came off the board.",
     )
 
 
@@ -1136,7 +1181,7 @@ async def test_closed_dms_are_reported_in_the_channel_without_the_rack(harness: 
     notice = next(p for p in posts(harness) if "could not send you your rack" in p.content)
     assert notice.content == (
         "<@700000000000000002>, I could not send you your rack by DM (are your DMs closed?): "
-        "use the Show my rack button or /scrabble rack."
+        "press Show my rack."
     )
     assert notice.files == ()
     assert notice.json["allowed_mentions"] == {"parse": [], "users": [BOB]}
@@ -1148,15 +1193,17 @@ async def test_closed_dms_are_reported_in_the_channel_without_the_rack(harness: 
     assert_private(reply, f"Your rack in <#{channel(harness)}>: {game.players[1].rack}")
     (refused,) = harness.fake.dms_to(BOB)  # the one attempt, refused with 50007
     assert refused.filenames == ["rack.png"]
-    assert len(harness.fake.find("POST", "/users/@me/channels")) == 2
+    assert (
+        len(harness.fake.find("POST", "/users/@me/channels")) == 1
+    )  # Bob's only: Alice's rack is in her answer
     assert assert_no_rack_in_public(harness.fake) > 0
 
 
 async def test_old_game_buttons_say_the_game_is_over(harness: BotHarness) -> None:
     await started(harness)
     gid = game_id(harness)
+    message = copy.deepcopy(harness.fake.last_with_button(channel(harness), f"scrabble:hint:{gid}"))
     await slash(harness, "resign")
-    message = harness.fake.last_with_button(channel(harness), f"scrabble:hint:{gid}")
     reply = await harness.reply(harness.payloads.component(message, f"scrabble:hint:{gid}"))
     assert_private(reply, "That game is over")
     with pytest.raises(NoGameError):
@@ -1229,7 +1276,8 @@ async def test_whole_game_against_the_ai_keeps_racks_private_and_exports(
     final_racks = {player.rack for player in Game.from_dict(row.state).players}
     assert assert_no_rack_in_public(fake, start=last_action, allowed=final_racks) >= 2
     assert not [p for p in posts(harness) if p.content == "AI is thinking…"]  # a quick AI just plays
-    ai_moves = [p for p in posts(harness) if p.content.startswith("AI played")]
+    assert harness.fake.find("POST", f"/channels/{channel(harness)}/typing") == []  # nor typing
+    ai_moves = [p for p in posts(harness) if "AI played" in p.content]
     assert ai_moves
     export = await slash(harness, "history")
     assert_private(export)
@@ -1268,14 +1316,14 @@ class GreedyAi:
 
 
 async def test_a_moderator_cancels_with_the_button(harness: BotHarness) -> None:
-    await started(harness)
+    await lobby(harness)
     moderator = str(int(DEFAULT_PERMISSIONS) | MANAGE_MESSAGES)
     message = harness.fake.channel_messages(channel(harness))[0]  # the lobby message
     payload = harness.payloads.component(
         message, f"scrabble:cancel:{game_id(harness)}", user_id=CAROL, permissions=moderator
     )
-    assert_private(await harness.reply(payload), "The game is cancelled.")
-    assert last_post(harness).content == "The game was cancelled by <@700000000000000003>."
+    assert_private(await harness.reply(payload), "You cancelled the game.")
+    assert last_post(harness).content == "<@700000000000000003> cancelled the game."
 
 
 async def test_notifier_splits_long_posts_with_files_and_buttons_on_the_last(harness: BotHarness) -> None:
@@ -1310,9 +1358,11 @@ async def test_each_users_dm_channel_is_asked_for_once_beyond_discord_pys_128(
     harness: BotHarness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """discord.py keeps the DM channels of the last 128 users only; the notifier keeps their ids
-    (up to DM_CHANNELS_KEPT, here 150), so 140 players' racks cost one DM channel request each."""
+    (up to DM_CHANNELS_KEPT, here 150), so 140 players' racks cost one DM channel request each. (Without
+    rate limits: 152 DM channel requests, 5 every 5 seconds, would take minutes.)"""
     monkeypatch.setattr(bot.discord.notifier, "DM_CHANNELS_KEPT", 150)
-    notifier = DiscordNotifier(harness.bot)
+    harness.fake.rate_limits = None
+    notifier = DiscordNotifier(harness.bot, DiscordLimits(requests_per_second=10_000, channel_requests=1000))
     users = [BOB + index for index in range(140)]
     for round_ in ("first", "second"):
         for user in users:
@@ -1403,10 +1453,14 @@ async def test_the_no_challenge_button_lets_the_ai_play_at_once(harness: BotHarn
     play = find_play(game, 0)
     assert play is not None
     await slash(harness, "play", string_option("move", typed(play)))
-    window = last_post(harness)
-    assert window.content.startswith("AI plays in 15 seconds: challenge the last play now if you doubt it")
+    window = last_post(harness)  # the play's own post says how long the AI waits
+    assert window.content.startswith("Alice played ")
+    assert window.content.endswith(
+        "AI plays in 15 seconds, or as soon as everyone else has pressed No challenge: press Challenge if "
+        "you doubt the last play."
+    )
     stored = harness.fake.last_with_button(channel(harness), f"scrabble:no-challenge:{gid}:1")
-    assert custom_ids(stored) == [f"scrabble:challenge:{gid}:1", f"scrabble:no-challenge:{gid}:1"]
+    assert custom_ids(stored)[-2:] == [f"scrabble:challenge:{gid}:1", f"scrabble:no-challenge:{gid}:1"]
     assert len(harness.service.game(channel(harness)).history) == 1
     assert_private(await click(harness, "no-challenge", user_id=BOB), "You let the play stand.")
     await asyncio.wait_for(harness.service.idle(), 5)  # not 15 seconds: Bob was the only other human

@@ -18,6 +18,7 @@ from discord_fake import (
     FakeDiscord,
     MakeHarness,
     RecordedRequest,
+    bool_option,
     custom_ids,
     integer_option,
     string_option,
@@ -130,11 +131,11 @@ async def test_two_players_play_to_the_end_with_dead_stones_accepted_and_the_res
     invited = invite(h, BOB)
     created = await go(h, "new", integer_option("size", 5), invited["options"], resolved=invited["resolved"])
     assert created.ephemeral
-    assert created.content == "Go game 1 created: it starts when the member you invited joins with /go join."
+    assert created.content == "Your Go game is open: it starts when the member you invited presses Join."
     (lobby,) = posts(h)
     assert lobby.content == (
         f"<@{ALICE}> opened a Go game (5×5, komi 7.5, area scoring, no time limit) and plays Black.\n"
-        f"<@{BOB}>, press Join (or /go join) to play White."
+        f"<@{BOB}> is invited to play White."
     )
     assert go_buttons(lobby.json) == ["go-join", "go-cancel"]
     assert lobby.json["allowed_mentions"]["users"] == [ALICE, BOB]
@@ -145,9 +146,7 @@ async def test_two_players_play_to_the_end_with_dead_stones_accepted_and_the_res
     joined = await click(h, "go-join", user_id=BOB)
     assert joined.content == "You joined the game."
     start = last_post(h)
-    assert start.content == (
-        f"<@{BOB}> joined.\n{PLAYERS_LINE}\n<@{ALICE}>, your move as Black: /go play <point> or a button."
-    )
+    assert start.content == (f"<@{BOB}> joined.\n{PLAYERS_LINE}\n<@{ALICE}>, your move as Black.")
     assert go_buttons(start.json) == ["go-play", "go-pass", "go-undo", "go-resign"]
 
     await moves(h, *WALL)
@@ -166,21 +165,21 @@ async def test_two_players_play_to_the_end_with_dead_stones_accepted_and_the_res
     scoring = last_post(h)
     assert scoring.content.splitlines()[2:] == [
         "Both players passed. Dead stones marked (the test AI proposed them): none.",
-        "Mark or unmark a group with /go dead <point>, press Accept to accept the count, or Resume to play on.",
+        "Mark or unmark a group with /go dead <point>, then accept the count once it is right, or resume play.",
         "Count as marked: Black 5 (stones 5 + territory 0), White 18.5 (stones 6 + territory 5 + komi 7.5): "
         "White wins by 13.5",
     ]
     assert go_buttons(scoring.json) == ["go-accept-score", "go-resume", "go-undo", "go-resign"]
     marked = await go(h, "dead", string_option("point", "A1"))
-    assert marked.content == "Group at A1 marked."
+    assert marked.content == "You marked the group at A1 (1 stone) dead."
     assert last_post(h).content.startswith("Alice (Black) marked the group at A1 (1 stone) dead.\n")
     assert (await click(h, "go-accept-score")).content == "You accepted the count."
     assert (await click(h, "go-accept-score", user_id=BOB)).content == "You accepted the count."
 
     result = last_post(h)
     assert result.content == (
-        f"{BOB_NAME} (White) accepts the count.\n{PLAYERS_LINE}\n"
-        f"Game over: White ({BOB_NAME}) wins by 2.5 points.\n"
+        f"{BOB_NAME} (White) accepted the count.\n{PLAYERS_LINE}\n"
+        f"Game over: {BOB_NAME} (White) wins against Alice (Black) by 2.5 points.\n"
         "Black 15 (stones 5 + territory 10), White 17.5 (stones 5 + territory 5 + komi 7.5): White wins by 2.5"
     )
     assert go_buttons(result.json) == []
@@ -191,7 +190,7 @@ async def test_two_players_play_to_the_end_with_dead_stones_accepted_and_the_res
     stats = await go(
         h, "stats", user_option("user", BOB, h.payloads.guild_id)[0], resolved=invited["resolved"]
     )
-    assert not stats.ephemeral
+    assert stats.ephemeral  # for the asker alone unless shared
     assert stats.content.splitlines() == [
         f"Go in this server, {BOB_NAME}: 1 game, 1 won, 0 lost, 0 drawn.",
         "Go: Rating 3.4 (μ 27.64, σ 8.07; rating = μ − 3σ: the skill estimate μ less three times its "
@@ -203,16 +202,17 @@ async def test_a_game_against_the_ai_to_the_end(make_harness: MakeHarness) -> No
     ai = ScriptedGoAi(["D1", "D1", "D2", "D3", "D4", "D5"])
     h = await make_harness(go_ai=ai)
     created = await go(h, "new", integer_option("size", 5), string_option("ai_level", "hard"))
-    assert created.content == "Go game 1 started against the AI (hard)."
+    assert created.content == "Your game against the AI (hard) has started."
     (start,) = posts(h)
     assert start.content == (
         f"<@{ALICE}> plays the AI (hard).\nBlack: Alice (captured 0) · White: AI (captured 0)\n"
-        f"<@{ALICE}>, your move as Black: /go play <point> or a button."
+        f"<@{ALICE}>, your move as Black."
     )
     await go(h, "play", string_option("point", "C1"))
     await h.service.idle()
-    assert posts(h)[-2].content.startswith("Alice (Black) played C1.\n")
-    assert last_post(h).content.splitlines()[0] == "AI (White) played D1."
+    played, ai_played = last_post(h).content.split("\n\n")  # the AI's move in the same post
+    assert played == "Alice (Black) played C1."
+    assert ai_played.splitlines()[0] == "AI (White) played D1."
 
     taken = await go(h, "undo")  # the AI consents at once
     assert taken.content == "Your move was taken back."
@@ -225,11 +225,11 @@ async def test_a_game_against_the_ai_to_the_end(make_harness: MakeHarness) -> No
     await go(h, "pass")
     await h.service.idle()  # the AI passes too: it accepts its own proposal
     scoring = last_post(h)
-    assert scoring.content.splitlines()[0] == "AI (White) passed."
+    assert scoring.content.startswith("Alice (Black) passed.\n\nAI (White) passed.\n")
     assert scoring.content.splitlines()[-1] == "Accepted by: White."
     await click(h, "go-accept-score")
     assert last_post(h).content.splitlines()[2:] == [
-        "Game over: White (AI) wins by 2.5 points.",
+        "Game over: AI (White) wins against Alice (Black) by 2.5 points.",
         "Black 15 (stones 5 + territory 10), White 17.5 (stones 5 + territory 5 + komi 7.5): White wins by 2.5",
     ]
     assert {level for level, _ in ai.calls} == {Level.HARD}
@@ -252,7 +252,7 @@ async def test_a_channel_with_a_scrabble_game_refuses_go_new_and_vice_versa(harn
     assert not go_of(h).has_game(channel(h))
 
     await h.reply(h.payloads.slash("cancel"))
-    assert (await go(h, "new")).content == "Go game 2 created: it starts when someone joins with /go join."
+    assert (await go(h, "new")).content == "Your Go game is open: it starts when someone presses Join."
     before = len(posts(h))
     refused = await h.reply(h.payloads.slash("new"))
     assert refused.ephemeral
@@ -270,10 +270,10 @@ async def test_undo_needs_the_opponents_consent(harness: BotHarness) -> None:
     await two_players(h, integer_option("size", 5))
     await moves(h, "C3", "D3")
     asked = await go(h, "undo")
-    assert asked.content == "Your opponent is asked to accept."
+    assert asked.content == "You asked to take back your move: your opponent answers."
     question = last_post(h)
     assert question.content.splitlines()[-1] == (
-        f"<@{BOB}>, Alice asks to take back Black's C3 and White's D3: accept or refuse?"
+        f"<@{BOB}>, Alice asked to take back Black's C3 and White's D3: do you accept?"
     )
     assert go_buttons(question.json) == ["go-undo-accept", "go-undo-refuse"]
     assert question.json["allowed_mentions"]["users"] == [BOB]
@@ -286,7 +286,7 @@ async def test_undo_needs_the_opponents_consent(harness: BotHarness) -> None:
     assert len(go_of(h).game(channel(h)).moves) == 2
 
     accepted = await click(h, "go-undo-accept", user_id=BOB)
-    assert accepted.content == "Moves taken back."
+    assert accepted.content == "You accepted: the moves were taken back."
     assert last_post(h).content.splitlines()[0] == (
         f"{BOB_NAME} (White) accepted: White's D3 and Black's C3 taken back."
     )
@@ -356,7 +356,9 @@ async def test_export_sends_the_sgf_record_privately(harness: BotHarness) -> Non
     await moves(h, "C3", "D3")
     record = await go(h, "export")
     assert record.ephemeral
-    assert record.content == "The record of Go game 1 (5×5, komi 7.5, area scoring, no time limit)."
+    assert record.content == (
+        f"The record of the Go game Alice (Black) vs {BOB_NAME} (White) (5×5, komi 7.5, area scoring, no time limit)."
+    )
     (sgf,) = record.files
     assert sgf.filename == "go-1.sgf"
     assert sgf.data == (
@@ -407,23 +409,24 @@ async def test_new_suggests_board_sizes(harness: BotHarness) -> None:
     ]
 
 
-async def test_board_and_score_are_public_and_ping_nobody(harness: BotHarness) -> None:
+async def test_board_and_score_are_private_or_shared_and_ping_nobody(harness: BotHarness) -> None:
     h = harness
     await two_players(h, integer_option("size", 9))
     await moves(h, "E5")
-    payload = h.payloads.slash("board", group="go", user_id=CAROL)
+    private = await h.ack(h.payloads.slash("board", group="go", user_id=CAROL))
+    assert private.ephemeral  # for the asker alone unless shared
+    payload = h.payloads.slash("board", [bool_option("public", True)], group="go", user_id=CAROL)
     board = await h.ack(payload)
     assert board.json["type"] == CHANNEL_MESSAGE  # answered at once: not deferred
     assert not board.ephemeral
     assert board.content == (
-        f"Black: Alice (captured 0) · White: {BOB_NAME} (captured 0)\n"
-        f"<@{BOB}>, your move as White: /go play <point> or a button."
+        f"Black: Alice (captured 0) · White: {BOB_NAME} (captured 0)\n<@{BOB}>, your move as White."
     )
     assert board.body["allowed_mentions"] == {"parse": []}  # no one pinged
     assert go_buttons(board.body) == ["go-play", "go-pass", "go-undo", "go-resign"]
     (image,) = board.files
     assert png_size(image.data) == image_size(9)
-    score = await go(h, "score", user_id=CAROL)
+    score = await go(h, "score", bool_option("public", True), user_id=CAROL)
     assert not score.ephemeral
     assert score.content.splitlines()[1] == (
         "Count if the game ended now, no stone dead: Black 81 (stones 1 + territory 80), "
@@ -463,8 +466,8 @@ async def test_the_lobby_is_cancelled_by_its_creator_only(harness: BotHarness) -
     assert suggested(no_board_yet) == []
     refused = await click(h, "go-cancel", user_id=BOB)
     assert refused.content == "Only the game's creator (or a moderator) can cancel it"
-    assert (await click(h, "go-cancel")).content == "Game cancelled."
-    assert last_post(h).content == f"The Go game was cancelled by <@{ALICE}>."
+    assert (await click(h, "go-cancel")).content == "You cancelled the game."
+    assert last_post(h).content == f"<@{ALICE}> cancelled the Go game."
     assert not go_of(h).has_game(channel(h))
 
 
@@ -529,7 +532,7 @@ async def test_a_handicap_game_starts_with_whites_move(harness: BotHarness) -> N
     h = harness
     await two_players(h, integer_option("size", 9), integer_option("handicap", 2))
     start = last_post(h)
-    assert start.content.splitlines()[-1] == f"<@{BOB}>, your move as White: /go play <point> or a button."
+    assert start.content.splitlines()[-1] == f"<@{BOB}>, your move as White."
     assert posts(h)[0].content.startswith(
         f"<@{ALICE}> opened a Go game (9×9, komi 0.5, handicap 2, area scoring, no time limit)"
     )
@@ -542,12 +545,15 @@ async def test_a_handicap_game_starts_with_whites_move(harness: BotHarness) -> N
 async def test_a_player_out_of_time_loses_and_the_channel_is_told(harness: BotHarness) -> None:
     h = harness
     await two_players(h, integer_option("size", 5), integer_option("time_limit", 1))
-    assert last_post(h).content.endswith("your move as Black (1 seconds): /go play <point> or a button.")
+    assert last_post(h).content.endswith("your move as Black (1 seconds).")
     (lost,) = await h.fake.wait_for(
         lambda r: r.path == f"/channels/{channel(h)}/messages" and "ran out of time" in r.content
     )
     assert lost.content.splitlines()[0] == "Alice (Black) ran out of time."
-    assert lost.content.splitlines()[2] == f"Game over: White ({BOB_NAME}) wins on time."
+    assert (
+        lost.content.splitlines()[2]
+        == f"Game over: {BOB_NAME} (White) wins against Alice (Black, timed out)."
+    )
     assert go_buttons(lost.json) == []
 
 
@@ -556,7 +562,7 @@ async def test_resume_plays_on_and_resign_ends_the_game(harness: BotHarness) -> 
     await two_players(h, integer_option("size", 5))
     await moves(h, "C3", "pass", "pass")
     scoring_message, accept = newest_with(h, "go-accept-score")
-    assert (await click(h, "go-resume", user_id=BOB)).content == "Play resumes."
+    assert (await click(h, "go-resume", user_id=BOB)).content == "You resumed play."
     assert last_post(h).content.splitlines()[0] == f"{BOB_NAME} (White) resumed play."
     assert go_buttons(last_post(h).json) == ["go-play", "go-pass", "go-undo", "go-resign"]
     late = await h.reply(h.payloads.component(scoring_message, accept))
@@ -565,7 +571,10 @@ async def test_resume_plays_on_and_resign_ends_the_game(harness: BotHarness) -> 
     assert (await click(h, "go-resign")).content == "You resigned."
     result = last_post(h)
     assert result.content.splitlines()[0] == "Alice (Black) resigned."
-    assert result.content.splitlines()[2] == f"Game over: White ({BOB_NAME}) wins by resignation."
+    assert (
+        result.content.splitlines()[2]
+        == f"Game over: {BOB_NAME} (White) wins against Alice (Black, resigned)."
+    )
     assert go_buttons(result.json) == []
     over = await h.reply(h.payloads.component(scoring_message, accept))
     assert over.content == "That game is over"
@@ -576,7 +585,7 @@ async def test_a_thread_holds_its_own_go_game_beside_the_channels_scrabble_game(
     await h.reply(h.payloads.slash("new"))  # /scrabble new in the channel
     thread = thread_channel_payload(h.payloads.channel_id + 1000, h.payloads.guild_id, channel(h), ALICE)
     created = await go(h, "new", integer_option("size", 9), channel=thread)
-    assert created.content == "Go game 2 created: it starts when someone joins with /go join."
+    assert created.content == "Your Go game is open: it starts when someone presses Join."
     (lobby,) = h.fake.find("POST", f"/channels/{thread['id']}/messages")
     assert go_buttons(lobby.json) == ["go-join", "go-cancel"]
 

@@ -176,7 +176,7 @@ async def test_help_lists_every_command(harness: BotHarness) -> None:
         "`/scrabble new [variant] [challenges] [time_limit] [ai_opponents] [ai_level] [hints] [bot_seats] [rated]`: "
         "Open a new game in this channel: others join, then you start it"
     ) in lines
-    assert "`/scrabble stats [user]`: Show a player's results in this server" in lines
+    assert "`/scrabble stats [user] [public]`: Show a player's results in this server" in lines
     assert lines[-2:] == [
         "`/scrabble rules [topic]`: Show the rules of the game as this bot plays them",
         "`/scrabble help`: List the Scrabble commands",
@@ -247,8 +247,9 @@ async def test_global_sync_sends_the_scrabble_group_with_descriptions(
     assert (move["name"], move["required"], move["autocomplete"]) == ("move", True, True)
     (tiles,) = commands["exchange"]["options"]
     assert (tiles["name"], tiles["required"], tiles["autocomplete"]) == ("tiles", True, True)
-    (user,) = commands["stats"]["options"]
+    (user, public) = commands["stats"]["options"]
     assert (user["name"], user["type"], user["required"]) == ("user", 6, False)
+    assert (public["name"], public["type"], public["required"]) == ("public", 5, False)
     assert len(json.dumps(group)) < 8000  # Discord's limit on a command's total text
 
 

@@ -46,12 +46,12 @@ async def harness(tmp_path: Path) -> AsyncIterator[GoHarness]:
 async def test_a_game_between_members_starts_when_the_invited_member_joins(harness: GoHarness) -> None:
     ack = await harness.go.new_game(GUILD, GO_CHANNEL, ALICE, GoNewGame(size=5, komi=0.5, opponent=BOB.id))
     assert ack.private
-    assert ack.text == "Go game 1 created: it starts when the member you invited joins with /go join."
+    assert ack.text == "Your Go game is open: it starts when the member you invited presses Join."
     await harness.go.delivered()
     _, lobby = harness.notifier.posts[-1]
     assert lobby.text == (
         "<@11> opened a Go game (5×5, komi 0.5, area scoring, no time limit) and plays Black.\n"
-        "<@12>, press Join (or /go join) to play White."
+        "<@12> is invited to play White."
     )
     assert (lobby.buttons, lobby.game, lobby.mentions) == ((GoButton.JOIN, GoButton.CANCEL), 1, (11, 12))
     with pytest.raises(NotAllowedError, match=r"^This game waits for <@12>: only they can join it$"):
@@ -67,9 +67,7 @@ async def test_a_game_between_members_starts_when_the_invited_member_joins(harne
     await harness.go.delivered()
     _, started = harness.notifier.posts[-1]
     assert started.text == (
-        "<@12> joined.\n"
-        "Black: Alice (captured 0) · White: Bob (captured 0)\n"
-        "<@11>, your move as Black: /go play <point> or a button."
+        "<@12> joined.\nBlack: Alice (captured 0) · White: Bob (captured 0)\n<@11>, your move as Black."
     )
     assert (started.buttons, started.turn, started.mentions) == (TURN_BUTTONS, 1, (11,))
     assert [a.filename for a in started.attachments] == ["go-1-1.png"]
@@ -85,7 +83,7 @@ async def test_a_game_between_members_is_counted_after_the_dead_stones_are_agree
     assert harness.texts()[-1] == (
         "Alice (Black) played B1, capturing 1 stone.\n"
         "Black: Alice (captured 1) · White: Bob (captured 0)\n"
-        "<@12>, your move as White: /go play <point> or a button."
+        "<@12>, your move as White."
     )
     await harness.go.pass_turn(GO_CHANNEL, BOB.id)
     await harness.go.delivered()
@@ -97,7 +95,7 @@ async def test_a_game_between_members_is_counted_after_the_dead_stones_are_agree
         "Alice (Black) passed.\n"
         "Black: Alice (captured 1) · White: Bob (captured 0)\n"
         "Both players passed. Dead stones marked (the test AI proposed them): E5.\n"
-        "Mark or unmark a group with /go dead <point>, press Accept to accept the count, or Resume to play on.\n"
+        "Mark or unmark a group with /go dead <point>, then accept the count once it is right, or resume play.\n"
         "Count as marked: Black 25 (stones 3 + territory 22), White 0.5 (stones 0 + territory 0 + komi 0.5): "
         "Black wins by 24.5"
     )
@@ -121,7 +119,7 @@ async def test_a_game_between_members_is_counted_after_the_dead_stones_are_agree
     await harness.go.delivered()
     assert harness.texts()[-1].endswith(  # back to the proposal; White's acceptance withdrawn
         "Both players passed. Dead stones marked (the test AI proposed them): E5.\n"
-        "Mark or unmark a group with /go dead <point>, press Accept to accept the count, or Resume to play on.\n"
+        "Mark or unmark a group with /go dead <point>, then accept the count once it is right, or resume play.\n"
         "Count as marked: Black 25 (stones 3 + territory 22), White 0.5 (stones 0 + territory 0 + komi 0.5): "
         "Black wins by 24.5"
     )
@@ -130,10 +128,10 @@ async def test_a_game_between_members_is_counted_after_the_dead_stones_are_agree
     await harness.go.accept_score(GO_CHANNEL, BOB.id)
     await harness.go.delivered()
     _, final = harness.notifier.posts[-1]
-    assert final.text == (
-        "Bob (White) accepts the count.\n"
+    assert final.text.split("\n\n")[-1] == (
+        "Bob (White) accepted the count.\n"
         "Black: Alice (captured 1) · White: Bob (captured 0)\n"
-        "Game over: Black (Alice) wins by 24.5 points.\n"
+        "Game over: Alice (Black) wins against Bob (White) by 24.5 points.\n"
         "Black 25 (stones 3 + territory 22), White 0.5 (stones 0 + territory 0 + komi 0.5): Black wins by 24.5"
     )
     assert final.buttons == ()
@@ -147,7 +145,7 @@ async def test_a_game_between_members_is_counted_after_the_dead_stones_are_agree
         ("play", 0), ("play", 1), ("play", 0), ("play", 1), ("play", 0), ("pass", 1), ("pass", 0),
         ("dead", 1), ("accept", 1), ("dead", 0), ("accept", 0), ("accept", 1),
     ]  # fmt: skip
-    assert log[-1].data == {"version": 13, "lines": ["Bob (White) accepts the count."]}
+    assert log[-1].data == {"version": 13, "lines": ["Bob (White) accepted the count."]}
     alice = await harness.db.stats(GUILD, "go", ALICE.id)
     bob = await harness.db.stats(GUILD, "go", BOB.id)
     assert alice is not None and (alice.games, alice.wins, alice.draws) == (1, 1, 0)
@@ -217,12 +215,12 @@ async def test_undo_needs_the_opponents_consent(harness: GoHarness) -> None:
     with pytest.raises(UndoError, match=r"^Nobody asked to take back a move$"):
         await harness.go.answer_undo(GO_CHANNEL, ALICE.id, True)
     ack = await harness.go.request_undo(GO_CHANNEL, ALICE.id)
-    assert ack.text == "Your opponent is asked to accept."
+    assert ack.text == "You asked to take back your move: your opponent answers."
     await harness.go.delivered()
     _, question = harness.notifier.posts[-1]
-    assert question.text == (
+    assert question.text.split("\n\n")[-1] == (
         "Black: Alice (captured 0) · White: Bob (captured 0)\n"
-        "<@12>, Alice asks to take back Black's C3 and White's D4: accept or refuse?"
+        "<@12>, Alice asked to take back Black's C3 and White's D4: do you accept?"
     )
     assert (question.buttons, question.mentions) == ((GoButton.UNDO_ACCEPT, GoButton.UNDO_REFUSE), (12,))
     with pytest.raises(UndoError, match=r"^Your opponent answers your request, not you$"):
@@ -240,7 +238,7 @@ async def test_undo_needs_the_opponents_consent(harness: GoHarness) -> None:
     assert harness.texts()[-1] == (
         "Alice (Black) accepted: White's D4 taken back.\n"
         "Black: Alice (captured 0) · White: Bob (captured 0)\n"
-        "<@12>, your move as White: /go play <point> or a button."
+        "<@12>, your move as White."
     )
     assert [str(move) for move in harness.go.game(GO_CHANNEL).moves] == ["B C3"]
     with pytest.raises(UndoError, match=r"^You have no move to take back$"):
@@ -264,12 +262,12 @@ async def test_a_question_to_undo_is_dropped_by_the_next_move(harness: GoHarness
 async def test_against_the_ai(harness: GoHarness) -> None:
     harness.ai.moves = ["D4", "resign"]
     ack = await harness.go.new_game(GUILD, GO_CHANNEL, ALICE, GoNewGame(size=9, ai_level="hard", seed=5))
-    assert ack.text == "Go game 1 started against the AI (hard)."
+    assert ack.text == "Your game against the AI (hard) has started."
     await harness.go.delivered()
     assert harness.texts()[-1] == (
         "<@11> plays the AI (hard).\n"
         "Black: Alice (captured 0) · White: AI (captured 0)\n"
-        "<@11>, your move as Black: /go play <point> or a button."
+        "<@11>, your move as Black."
     )
     harness.ai.gate = asyncio.Event()  # the AI thinks until the announcement was read
     await harness.go.play(GO_CHANNEL, ALICE.id, "E5")
@@ -289,7 +287,7 @@ async def test_against_the_ai(harness: GoHarness) -> None:
     assert harness.texts()[-1] == (
         "AI (White) resigned.\n"
         "Black: Alice (captured 0) · White: AI (captured 0)\n"
-        "Game over: Black (Alice) wins by resignation."
+        "Game over: Alice (Black) wins against AI (White, resigned)."
     )
     levels = {level for level, _ in harness.ai.calls}
     assert [str(level) for level in levels] == ["hard"]
@@ -307,7 +305,7 @@ async def test_the_ai_accepts_only_its_own_proposal(harness: GoHarness) -> None:
     await harness.go.accept_score(GO_CHANNEL, ALICE.id)
     await harness.go.delivered()
     assert harness.texts()[-1].endswith(
-        "Game over: White (AI) wins by 7.5 points.\n"
+        "Game over: AI (White) wins against Alice (Black) by 7.5 points.\n"
         "Black 0 (stones 0 + territory 0), White 7.5 (stones 0 + territory 0 + komi 7.5): White wins by 7.5"
     )
 
@@ -322,7 +320,7 @@ async def test_resume_play_after_the_passes(harness: GoHarness) -> None:
     assert harness.texts()[-1] == (
         "Bob (White) resumed play.\n"
         "Black: Alice (captured 0) · White: Bob (captured 0)\n"
-        "<@11>, your move as Black: /go play <point> or a button."
+        "<@11>, your move as Black."
     )
     with pytest.raises(GoMoveError, match=r"^Dead stones are marked after both players pass$"):
         await harness.go.toggle_dead(GO_CHANNEL, BOB.id, "C3")
@@ -340,7 +338,7 @@ async def test_the_last_pass_can_be_taken_back_with_consent(harness: GoHarness) 
     assert harness.texts()[-1] == (
         "Bob (White) accepted: Black's pass taken back.\n"
         "Black: Alice (captured 0) · White: Bob (captured 0)\n"
-        "<@11>, your move as Black: /go play <point> or a button."
+        "<@11>, your move as Black."
     )
     game = harness.go.game(GO_CHANNEL)
     assert (game.phase, game.passes, [str(move) for move in game.moves]) == (
@@ -354,9 +352,7 @@ async def test_a_move_that_runs_out_of_time_loses_even_across_a_restart(harness:
     await harness.new(ALICE, size=9, opponent=BOB.id, time_limit=60)
     await harness.go.join(GO_CHANNEL, BOB)
     await harness.go.delivered()
-    assert harness.texts()[-1].endswith(
-        "<@11>, your move as Black (60 seconds): /go play <point> or a button."
-    )
+    assert harness.texts()[-1].endswith("<@11>, your move as Black (60 seconds).")
     await harness.clock.advance(50)
     await harness.go.play(GO_CHANNEL, ALICE.id, "E5")  # a move re-arms the timer
     await harness.clock.advance(50)
@@ -367,7 +363,7 @@ async def test_a_move_that_runs_out_of_time_loses_even_across_a_restart(harness:
     assert harness.texts()[-1] == (
         "Bob (White) ran out of time.\n"
         "Black: Alice (captured 0) · White: Bob (captured 0)\n"
-        "Game over: Black (Alice) wins on time."
+        "Game over: Alice (Black) wins against Bob (White, timed out)."
     )
     assert not harness.go.has_game(GO_CHANNEL)
     assert [entry.kind for entry in await harness.db.log(1)][-1] == "timeout"
@@ -391,7 +387,7 @@ async def test_the_player_to_move_is_reminded_once_before_the_deadline(harness: 
     assert harness.texts()[-1] == "<@11>, it is your move: 25 seconds left."
     await harness.clock.advance(1)
     await harness.go.idle()
-    assert harness.texts()[-1].endswith("Game over: White (Bob) wins on time.")
+    assert harness.texts()[-1].endswith("Game over: Bob (White) wins against Alice (Black, timed out).")
     assert [entry.kind for entry in await harness.db.log(1)][-2:] == ["reminder", "timeout"]
 
 
@@ -442,9 +438,9 @@ async def test_cancel_and_resign(harness: GoHarness) -> None:
     await harness.new(ALICE, size=9)
     with pytest.raises(NotAllowedError, match=r"^Only the game's creator \(or a moderator\) can cancel it$"):
         await harness.go.cancel(GO_CHANNEL, BOB.id)
-    assert (await harness.go.cancel(GO_CHANNEL, ALICE.id)).text == "Game cancelled."
+    assert (await harness.go.cancel(GO_CHANNEL, ALICE.id)).text == "You cancelled the game."
     await harness.go.delivered()
-    assert harness.texts()[-1] == "The Go game was cancelled by <@11>."
+    assert harness.texts()[-1] == "<@11> cancelled the Go game."
     with pytest.raises(NoGameError, match=r"^There is no Go game in this channel: start one with /go new$"):
         await harness.go.board(GO_CHANNEL)
     await harness.new(ALICE, size=9)
@@ -453,7 +449,7 @@ async def test_cancel_and_resign(harness: GoHarness) -> None:
         await harness.go.cancel(GO_CHANNEL, ALICE.id)
     await harness.go.resign(GO_CHANNEL, CAROL.id)
     await harness.go.delivered()
-    assert harness.texts()[-1].endswith("Game over: Black (Alice) wins by resignation.")
+    assert harness.texts()[-1].endswith("Game over: Alice (Black) wins against Carol (White, resigned).")
     carol = await harness.db.stats(GUILD, "go", CAROL.id)
     assert carol is not None and (carol.games, carol.wins) == (1, 0)
 
@@ -514,7 +510,10 @@ async def test_export_of_an_open_game(harness: GoHarness) -> None:
     await harness.go.join(GO_CHANNEL, BOB)
     await harness.moves((BOB, ALICE), "E5", "C3")
     record = await harness.go.export_sgf(GO_CHANNEL)
-    assert record.text == "The record of Go game 1 (9×9, komi 7.5, area scoring, no time limit)."
+    assert (
+        record.text
+        == "The record of the Go game Bob (Black) vs Alice (White) (9×9, komi 7.5, area scoring, no time limit)."
+    )
     imported = import_sgf(record.attachments[0].data.decode())
     assert (imported.black, imported.white) == ("Bob", "Alice")
     assert imported.game.to_dict() == harness.go.game(GO_CHANNEL).to_dict()
@@ -564,6 +563,6 @@ async def test_an_ai_playing_black_moves_first_and_again_after_a_restart(harness
     await harness.go.idle()
     assert [str(move) for move in harness.go.game(GO_CHANNEL).moves] == ["B E5"]
     await harness.go.delivered()
-    assert harness.texts()[-1].endswith("<@11>, your move as White: /go play <point> or a button.")
+    assert harness.texts()[-1].endswith("<@11>, your move as White.")
     assert len(harness.ai.calls) == 2
     assert harness.ai.calls[0] == harness.ai.calls[1]  # the same level and seed: the same move

@@ -52,7 +52,7 @@ async def test_a_go_play_is_answered_before_its_announcement_goes_out(gated: GoH
     assert gated.texts()[before:] == [
         "Alice (Black) played E5.\n"
         "Black: Alice (captured 0) · White: Bob (captured 0)\n"
-        "<@12>, your move as White: /go play <point> or a button."
+        "<@12>, your move as White."
     ]
     assert await gated.db.pending_outbox() == []
 
@@ -103,7 +103,7 @@ async def test_a_go_announcement_cut_short_at_close_is_delivered_once_at_the_nex
     assert gated.texts() == [
         "Alice (Black) played E5.\n"
         "Black: Alice (captured 0) · White: Bob (captured 0)\n"
-        "<@12>, your move as White: /go play <point> or a button."
+        "<@12>, your move as White."
     ]
     assert await gated.db.pending_outbox() == []
     await gated.restart()

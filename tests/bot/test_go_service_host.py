@@ -128,7 +128,7 @@ async def test_scrabble_and_go_messages_of_a_channel_go_out_in_order_behind_thei
     await host.svc.new_game(GUILD, CHANNEL, ALICE)
     await host.svc.cancel(CHANNEL, ALICE.id, can_manage=False)
     ack = await host.go.new_game(GUILD, CHANNEL, BOB, GoNewGame(size=9))
-    assert ack.text == "Go game 2 created: it starts when someone joins with /go join."
+    assert ack.text == "Your Go game is open: it starts when someone presses Join."
     await first_post_started(notifier)
     assert (notifier.started, notifier.posts) == (1, [])  # one channel, one queue: the others wait
     notifier.gate.set()
@@ -139,7 +139,7 @@ async def test_scrabble_and_go_messages_of_a_channel_go_out_in_order_behind_thei
     assert texts[1:] == [
         "The game was cancelled by <@11>.",
         "<@12> opened a Go game (9×9, komi 7.5, area scoring, no time limit) and plays Black.\n"
-        "Press Join (or /go join) to play White.",
+        "Anyone may join to play White.",
     ]
 
 

@@ -47,6 +47,7 @@ TABLES = (
     "seats",
     "shard_leases",
     "stats",
+    "user_preferences",
 )
 
 
@@ -84,7 +85,7 @@ async def test_a_played_database_is_copied_whole_and_verified(
     counts = {table: int(str(query(harness.path, f"SELECT COUNT(*) FROM {table}")[0][0])) for table in TABLES}
     assert counts["games"] == 3 and counts["events"] > 20 and counts["outbox"] > 3
     assert out == [
-        *(f"{table:<14}  {counts[table]} rows, identical" for table in TABLES),
+        *(f"{table:<16}  {counts[table]} rows, identical" for table in TABLES),
         "2 game states replayed from the copy, identical",
         f"copied {harness.path} to {url}",
     ]

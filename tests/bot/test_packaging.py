@@ -83,8 +83,8 @@ def test_the_wheel_installs_outside_the_checkout_and_plays(tmp_path: Path, enabl
         env=_clean_env(SCRABBLE_CACHE_DIR=str(enable_lexicon.trie_path.parent)),
     )  # fmt: skip
     assert played.returncode == 0, played.stderr
-    assert "Game over! Final scores: 1. AI " in played.stdout
-    assert "Winner: AI." in played.stdout
+    assert "Game over: AI wins.\n1. AI " in played.stdout
+    assert "2. Ann 0 (resigned)" in played.stdout
     assert (tmp_path / "game-1.gcg").is_file()  # beside the database
 
 

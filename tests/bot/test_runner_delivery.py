@@ -70,7 +70,8 @@ async def test_a_busy_channels_announcements_keep_their_order_and_coalesce(tmp_p
         for seat, user in ((0, ALICE), (1, BOB), (0, ALICE)):
             play = find_play(harness.svc.game(CHANNEL), seat)
             assert play is not None
-            await harness.svc.play(CHANNEL, user.id, typed(play))
+            # Played from the web board: no answer shows the mover's rack, so each is owed a DM.
+            await harness.svc.play(CHANNEL, user.id, typed(play), answered=False)
             await first_post_started(notifier)  # the first is drawn and waits to be posted
         assert notifier.started == 1  # one post at a time: the first waits, the others are queued
         assert harness.store is not None
@@ -78,18 +79,19 @@ async def test_a_busy_channels_announcements_keep_their_order_and_coalesce(tmp_p
         notifier.gate.set()
         await harness.svc.idle()
         posts = [message for _, message in notifier.posts[before:]]
-        assert [text.split(" ")[0] for text in notifier.texts()[before:]] == ["Alice", "Bob", "Alice"]
-        # The first was drawn before the others came; the second, with a newer one behind it,
-        # goes out as its text alone; the newest shows the board and buttons.
-        assert [message.turn for message in posts] == [1, None, 3]
-        assert [len(message.attachments) for message in posts] == [1, 0, 1]
-        assert posts[1].text == posts[1].text.split("\n")[0] and posts[1].buttons == ()
+        # The first was drawn before the others came; the second, with a newer one behind it, is
+        # said as its text alone at the top of the newest's post, which shows the board and buttons.
+        assert [message.turn for message in posts] == [1, 3]
+        assert [len(message.attachments) for message in posts] == [1, 1]
+        said, newest = posts[1].text.split("\n\n")
+        assert said.startswith("Bob played ") and "\n" not in said
+        assert newest.startswith("Alice played ") and posts[1].buttons != ()
         # The racks the first and second were to DM (Alice's, Bob's) go with the third, after it, as
         # they are then: the first had newer announcements behind it once posted. Each rack once.
         game = harness.svc.game(CHANNEL)
         assert [(user, message.text) for user, message in notifier.dms[dms_before:]] == [
-            (ALICE.id, rack_text(game.players[0].rack, CHANNEL)),
-            (BOB.id, rack_text(game.players[1].rack, CHANNEL)),
+            (ALICE.id, rack_text(game.players[0].rack, game.variant, CHANNEL)),
+            (BOB.id, rack_text(game.players[1].rack, game.variant, CHANNEL)),
         ]
         assert await harness.store.pending_outbox() == []
     finally:
@@ -118,15 +120,17 @@ async def test_a_board_still_being_drawn_when_a_newer_turn_comes_is_given_up(
         for seat, user in ((0, ALICE), (1, BOB)):
             play = find_play(harness.svc.game(CHANNEL), seat)
             assert play is not None
-            await harness.svc.play(CHANNEL, user.id, typed(play))
+            await harness.svc.play(CHANNEL, user.id, typed(play), answered=False)
             while not drawn:  # the first board is being drawn before the second turn comes
                 await asyncio.sleep(0.01)
         await settle()
         gate.set()
         await harness.svc.idle()
         posts = [message for _, message in notifier.posts[before:]]
-        assert [text.split(" ")[0] for text in notifier.texts()[before:]] == ["Alice", "Bob"]
-        assert [(message.turn, len(message.attachments)) for message in posts] == [(None, 0), (2, 1)]
+        # Alice's, given up while drawn, is said at the top of Bob's post, which shows the board.
+        assert [(message.turn, len(message.attachments)) for message in posts] == [(2, 1)]
+        said, newest = posts[0].text.split("\n\n")
+        assert said.startswith("Alice played ") and newest.startswith("Bob played ")
         game = harness.svc.game(CHANNEL)
         assert drawn == [game.players[0].score, sum(player.score for player in game.players)]
     finally:
@@ -193,7 +197,7 @@ async def test_a_rack_dmed_after_an_announcement_is_drawn_ahead_of_the_boards_wa
         monkeypatch.setattr(bot.host.drawing.DRAWING, "draw", recording)
         play = find_play(harness.svc.game(CHANNEL), 0)
         assert play is not None
-        await harness.svc.play(CHANNEL, ALICE.id, typed(play))
+        await harness.svc.play(CHANNEL, ALICE.id, typed(play), answered=False)  # a web play: rack by DM
         await harness.svc.idle()
         assert drawn == [("board", False), ("rack", True)]
         assert harness.notifier.dms[-1][0] == ALICE.id
@@ -211,11 +215,11 @@ async def test_an_announcement_cut_short_at_close_is_delivered_once_at_the_next_
     stuck.hold()  # Discord never answers
     play = find_play(harness.svc.game(CHANNEL), 0)
     assert play is not None
-    await harness.svc.play(CHANNEL, ALICE.id, typed(play))
+    await harness.svc.play(CHANNEL, ALICE.id, typed(play), answered=False)
     await first_post_started(stuck)
     assert stuck.started == 1
     await harness.close()  # the delivery is cancelled after the grace: its entry stays unsent
-    assert stuck.texts()[-1].startswith("The game begins!")
+    assert stuck.texts()[-1].startswith("The game has started.")
 
     harness.notifier = RecordingNotifier()
     await harness.open()
@@ -238,7 +242,7 @@ async def test_racks_left_to_a_newer_announcement_that_a_close_cut_short_go_out_
     for seat, user in ((0, ALICE), (1, BOB)):
         play = find_play(harness.svc.game(CHANNEL), seat)
         assert play is not None
-        await harness.svc.play(CHANNEL, user.id, typed(play))
+        await harness.svc.play(CHANNEL, user.id, typed(play), answered=False)
         await first_post_started(notifier)  # Alice's is drawn and waits to be posted
     notifier.gate.set()
     while len(notifier.posts) == before:  # Alice's goes out, with Bob's queued behind it...
@@ -257,8 +261,8 @@ async def test_racks_left_to_a_newer_announcement_that_a_close_cut_short_go_out_
         ["Bob", "played"]
     ]  # Alice's not again
     assert [(user, message.text) for user, message in harness.notifier.dms] == [
-        (ALICE.id, rack_text(game.players[0].rack, CHANNEL)),
-        (BOB.id, rack_text(game.players[1].rack, CHANNEL)),
+        (ALICE.id, rack_text(game.players[0].rack, game.variant, CHANNEL)),
+        (BOB.id, rack_text(game.players[1].rack, game.variant, CHANNEL)),
     ]
     assert await harness.store.pending_outbox() == []
     await harness.close()

@@ -46,7 +46,7 @@ async def start_and_play_held(harness: Harness) -> tuple[GatedNotifier, int]:
     await harness.svc.start_game(CHANNEL, ALICE.id)
     play = find_play(harness.svc.game(CHANNEL), 0)
     assert play is not None
-    await harness.svc.play(CHANNEL, ALICE.id, typed(play))
+    await harness.svc.play(CHANNEL, ALICE.id, typed(play), answered=False)  # from the web: rack by DM
     await first_post_started(stuck)
     return stuck, lobby
 
@@ -71,17 +71,16 @@ async def test_out_of_date_announcements_go_out_as_text_and_every_owed_rack_once
     harness.notifier = RecordingNotifier()
     await harness.open()
     await harness.svc.idle()
-    texts = harness.notifier.texts()
-    assert [text.split("\n")[0] for text in texts] == ["The game begins!", texts[1].split("\n")[0]]
-    assert texts[1].startswith("Alice played ")
-    start, turn = (message for _, message in harness.notifier.posts)
-    assert start.attachments == () and start.buttons == ()  # the start's board is no longer the game's
-    assert turn.attachments != ()
+    # The start, whose board is no longer the game's, is said as its text at the top of the play's post.
+    [(_, turn)] = harness.notifier.posts
+    start, play = turn.text.split("\n\n")
+    assert start.startswith("The game has started.\nDraw for the first turn: ") and "Scores" not in start
+    assert play.startswith("Alice played ") and turn.attachments != () and turn.buttons != ()
     assert sorted(user for user, _ in harness.notifier.dms) == sorted([ALICE.id, BOB.id])  # once each
     assert harness.store is not None
     assert await harness.store.pending_outbox() == []
     await harness.restart()
-    assert len(harness.notifier.posts) == 2  # delivered once: not again
+    assert len(harness.notifier.posts) == 1  # delivered once: not again
     await harness.close()
 
 
@@ -99,7 +98,7 @@ async def test_an_announcement_posted_before_a_crash_is_not_posted_again_and_its
     stuck.gate.clear()  # the start went out; Discord never answers the play's post
     await first_post_started(stuck, 2)
     await harness.close()
-    assert [message.text.split("\n")[0] for _, message in stuck.posts[lobby:]] == ["The game begins!"]
+    assert [message.text.split("\n")[0] for _, message in stuck.posts[lobby:]] == ["The game has started."]
     assert stuck.dms == []  # the start left its racks to the play
     outbox = outbox_marks(harness)
     assert outbox == [(1, 0), (0, 0)]  # the start posted, the play not; neither sent
@@ -130,7 +129,7 @@ async def test_a_posted_announcement_that_is_the_games_newest_dms_its_racks_afte
     game = harness.svc.game(CHANNEL)
     play = find_play(game, 0)
     assert play is not None
-    await harness.svc.play(CHANNEL, ALICE.id, typed(play))
+    await harness.svc.play(CHANNEL, ALICE.id, typed(play), answered=False)  # from the web: rack by DM
     await harness.svc.idle()
     posts, dms = len(harness.notifier.posts), len(harness.notifier.dms)
     with sqlite3.connect(harness.path) as db:  # as a crash after the play's post and before its DM left it
@@ -179,7 +178,7 @@ async def test_racks_owed_to_an_announcement_with_none_of_its_own_survive_a_cras
     held.dms_started = 0
     play = find_play(harness.svc.game(CHANNEL), 0)
     assert play is not None
-    await harness.svc.play(CHANNEL, ALICE.id, typed(play))
+    await harness.svc.play(CHANNEL, ALICE.id, typed(play), answered=False)  # from the web: rack by DM
     await harness.svc.pass_turn(CHANNEL, BOB.id)
     await first_post_started(held)  # Alice's play waits to be posted, Bob's pass queued behind it
     held.gate.set()
@@ -202,7 +201,7 @@ async def test_racks_owed_to_an_announcement_with_none_of_its_own_survive_a_cras
     assert harness.notifier.posts == []  # nothing is posted again
     game = harness.svc.game(CHANNEL)
     assert [(user, message.text) for user, message in harness.notifier.dms] == [
-        (ALICE.id, rack_text(game.players[0].rack, CHANNEL))
+        (ALICE.id, rack_text(game.players[0].rack, game.variant, CHANNEL))
     ]
     assert harness.store is not None
     assert await harness.store.pending_outbox() == []
@@ -215,7 +214,8 @@ async def test_an_announcement_posted_again_after_a_crash_has_the_key_of_its_fir
 ) -> None:
     """The process dies between an announcement's posts and the mark of its entry (a kill -9 there): the
     next start posts them again, each with the key of its first post (on Discord its nonce: the message
-    is not made twice); each post has a key of its own, the end of a game too."""
+    is not made twice); each post has a key of its own. Posted again together, the start is said at the
+    top of the newer post, which has that post's key (Discord keeps the message it made first)."""
     harness = await open_harness(tmp_path)
     try:
         await harness.svc.new_game(GUILD, CHANNEL, ALICE, NewGame(seed=CREATOR_FIRST_SEED))
@@ -229,10 +229,10 @@ async def test_an_announcement_posted_again_after_a_crash_has_the_key_of_its_fir
             play = find_play(harness.svc.game(CHANNEL), 0)
             assert play is not None
             await harness.svc.play(CHANNEL, ALICE.id, typed(play))
-            openings = ["The game begins!", "Alice played"]
+            openings = ["The game has started.", "Alice played"]
         else:
             await harness.svc.resign(CHANNEL, ALICE.id)
-            openings = ["The game begins!", "Alice resigned.", "Game over!"]
+            openings = ["The game has started.", "Alice resigned.\nGame over: Bob (<@12>) wins."]
         await harness.svc.idle()
         first = [message for _, message in harness.notifier.posts[lobby:]]
         assert [
@@ -242,12 +242,11 @@ async def test_an_announcement_posted_again_after_a_crash_has_the_key_of_its_fir
 
         await harness.restart()
         await harness.svc.idle()
-        again = [message for _, message in harness.notifier.posts[lobby + len(first) :]]
-        assert [
-            message.text[: len(opening)] for message, opening in zip(again, openings, strict=True)
-        ] == openings
+        [again] = [message for _, message in harness.notifier.posts[lobby + len(first) :]]
+        start, newest = again.text.split("\n\n")
+        assert start.startswith(openings[0]) and newest == first[1].text
         keys = [message.key for message in first]
-        assert [message.key for message in again] == keys
+        assert again.key == keys[1]
         assert None not in keys and len(set(keys)) == len(keys)
         assert [sent for _, sent in outbox_marks(harness)] == [1, 1]
     finally:

@@ -153,7 +153,7 @@ async def test_an_old_database_migrates_losslessly_and_its_games_resume(old_data
         assert len(scrabble_news) == 1 and scrabble_news[0].startswith("AI played ")
         assert go_news == [
             "Alice (Black) played F6.\nBlack: Alice (captured 0) · White: Bob (captured 0)\n"
-            "<@12>, your move as White: /go play <point> or a button."
+            "<@12>, your move as White."
         ]
         assert await store.pending_outbox() == []
         # The timed game's deadline passed while the bot was down: the turn times out at start.
@@ -187,6 +187,6 @@ async def assert_games_resume(host: Host, states: dict[int, Any]) -> None:
     assert [p.name for p in scrabble.game(LOBBY).players] == ["Carol", "Bob"]
     # The finished games read as before: the record with its analysis, the Go record.
     record = await scrabble.history(FINISHED_SCRABBLE)
-    assert record.text.startswith("The last game here, game 1:\n")
+    assert record.text.startswith("The last game here (game 1 for /scrabble analyze):\n")
     sgf = await go.export_sgf(FINISHED_GO)
     assert sgf.attachments[0].filename == "go-2.sgf"

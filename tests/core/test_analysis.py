@@ -94,7 +94,7 @@ def test_turns_that_found_the_best_move_lose_nothing(analysis: GameAnalysis) -> 
         "8D PIBAL",
         0.0,
         True,
-        "best move",
+        "the best play",
     )
 
 
@@ -104,7 +104,10 @@ def test_summary_totals_accuracy_and_biggest_misses(analysis: GameAnalysis) -> N
     assert [miss.number for miss in ann.biggest] == [7, 9, 13]
     assert (bob.turns, bob.equity_lost, bob.accuracy, bob.missed_bingos) == (11, 7.0, 90.9, 0)
     assert analysis.moves[6].marks == (Mark.MISSED_BINGO,)
-    assert analysis.moves[6].note() == "best L1 INHEREN. (74, equity 74.0), lost 44.0; missed bingo"
+    assert (
+        analysis.moves[6].note()
+        == "the best was INHERENT at L1 (down) for 74: 44 points more, 44.0 better counting the tiles kept; missed bingo"
+    )
 
 
 def test_the_endgame_rule_values_the_last_moves(analysis: GameAnalysis) -> None:
@@ -130,11 +133,13 @@ def test_the_analysis_survives_a_round_trip_through_plain_data(analysis: GameAna
 def test_the_report_has_a_line_per_turn_and_the_summary(analysis: GameAnalysis) -> None:
     text = report_text(analysis)
     assert (
-        "  7. Ann EEHINNR 13C E.RHINE +30: best L1 INHEREN. (74, equity 74.0), lost 44.0; missed bingo"
+        "  7. Ann, with EEHINNR: played ERRHINE at 13C (across) for 30; "
+        "the best was INHERENT at L1 (down) for 74: 44 points more, 44.0 better counting the tiles kept; missed bingo"
+    ) in text
+    assert (
+        "Bob: 10 of 11 turns within 1 point of the best play, 7.0 points lost in all (counting the tiles kept)"
         in text
     )
-    assert "Ann: 11 turns, 56.0 equity lost, accuracy 73% (turns within 1 point of the best)" in text
-    assert "  turn 7: EEHINNR played 13C E.RHINE (30); best L1 INHEREN. (74), lost 44.0" in text
 
 
 def test_positions_see_what_the_engine_showed_the_seat(enable_lexicon: Lexicon) -> None:
@@ -151,9 +156,15 @@ def test_the_gcg_carries_the_analysis_as_notes(enable_lexicon: Lexicon, analysis
     text = export_gcg(known_game(enable_lexicon), analysis.notes())
     lines = text.splitlines()
     at = lines.index(">Ann: EEHINNR 13C E.RHINE +30 124")
-    assert lines[at + 1] == "#note best L1 INHEREN. (74, equity 74.0), lost 44.0; missed bingo"
+    assert (
+        lines[at + 1]
+        == "#note the best was INHERENT at L1 (down) for 74: 44 points more, 44.0 better counting the tiles kept; missed bingo"
+    )
     record = parse_gcg(text)
-    assert record.notes[6] == "best L1 INHEREN. (74, equity 74.0), lost 44.0; missed bingo"
+    assert (
+        record.notes[6]
+        == "the best was INHERENT at L1 (down) for 74: 44 points more, 44.0 better counting the tiles kept; missed bingo"
+    )
     assert record.text() == text
 
 

@@ -290,7 +290,7 @@ async def test_the_exchange_reply_promises_no_dm(make_web: MakeWeb) -> None:
     game = web.harness.svc.game(CHANNEL)
     reply = await alice.call("exchange", turn=len(game.history), tiles=game.players[0].rack[:2])
     assert reply["ok"], reply
-    assert reply["result"] == {"message": "Exchanged: your new rack is on the board."}
+    assert reply["result"] == {"message": "You exchanged AB."}
     assert "DM" not in json.dumps(alice.log)
 
 

@@ -79,11 +79,11 @@ class GoCommands(GameCommands):
             StorageError: the write failed (nothing changed).
         """
         table = await self._open(guild_id, channel_id, user, options)
-        settings, row = table.options, table.row
+        settings = table.options
         if settings.ai_level is not None:
-            return _ack(f"Go game {row.id} started against the AI ({settings.ai_level}).")
+            return _ack(f"Your game against the AI ({settings.ai_level}) has started.")
         who = "the member you invited" if settings.opponent is not None else "someone"
-        return _ack(f"Go game {row.id} created: it starts when {who} joins with /go join.")
+        return _ack(f"Your Go game is open: it starts when {who} presses Join.")
 
     async def adopt(
         self,
@@ -186,8 +186,9 @@ class GoCommands(GameCommands):
                 replace(table, row=row), [LogEntry("cancelled", None, {"user_id": user_id}, now)]
             )
             logger.info("go game %d: cancelled by user %d", row.id, user_id)
-            self.host.post(channel_id, Message(f"The Go game was cancelled by {mention(user_id)}."))
-        return _ack("Game cancelled.")
+            notice = f"{mention(user_id)} cancelled the Go game."
+            self.host.post(channel_id, Message(notice, mentions=(user_id,), game=row.id))
+        return _ack("You cancelled the game.")
 
     # Playing ------------------------------------------------------------------------------------
 
@@ -277,7 +278,7 @@ class GoCommands(GameCommands):
         await self._act(channel_id, user_id, game_id, None, GoAction("undo", change))
         if against_ai:
             return _ack("Your move was taken back.")
-        return _ack("Your opponent is asked to accept.")
+        return _ack("You asked to take back your move: your opponent answers.")
 
     async def answer_undo(
         self,
@@ -309,7 +310,7 @@ class GoCommands(GameCommands):
             return moved(extra), [f"{name} accepted: {text.moves_text(taken)} taken back."]
 
         await self._act(channel_id, user_id, game_id, turn, GoAction("undo_answer", change))
-        return _ack("Moves taken back." if accept else "You refused.")
+        return _ack("You accepted: the moves were taken back." if accept else "You refused.")
 
     # The dead-stone phase -----------------------------------------------------------------------
 
@@ -330,10 +331,12 @@ class GoCommands(GameCommands):
             stones = f"{len(group)} stone{'s' if len(group) != 1 else ''}"
             ai_accepts(game, extra, table.row.seats)
             name = text.seat_label(table.row.seats[seat])
-            return moved(extra), [f"{name} marked the group at {point.strip().upper()} ({stones}) {state}."]
+            marked.append(f"the group at {point.strip().upper()} ({stones}) {state}")
+            return moved(extra), [f"{name} marked {marked[-1]}."]
 
+        marked: list[str] = []
         await self._act(channel_id, user_id, game_id, None, GoAction("dead", change))
-        return _ack(f"Group at {point.strip().upper()} marked.")
+        return _ack(f"You marked {marked[-1]}.")
 
     async def accept_score(
         self, channel_id: int, user_id: int, *, game_id: int | None = None, turn: int | None = None
@@ -348,7 +351,7 @@ class GoCommands(GameCommands):
 
         def change(table: GoTable, game: Game, extra: Extra, seat: int) -> tuple[Extra, list[str]]:
             game.accept(colour_of(seat))
-            return moved(extra), [f"{text.seat_label(table.row.seats[seat])} accepts the count."]
+            return moved(extra), [f"{text.seat_label(table.row.seats[seat])} accepted the count."]
 
         await self._act(channel_id, user_id, game_id, turn, GoAction("accept", change))
         return _ack("You accepted the count.")
@@ -367,13 +370,14 @@ class GoCommands(GameCommands):
             return moved(extra), [f"{text.seat_label(table.row.seats[seat])} resumed play."]
 
         await self._act(channel_id, user_id, game_id, turn, GoAction("resume", change))
-        return _ack("Play resumes.")
+        return _ack("You resumed play.")
 
     # Questions ----------------------------------------------------------------------------------
 
-    async def board(self, channel_id: int) -> Message:
+    async def board(self, channel_id: int, *, public: bool = False) -> Message:
         """The channel's game as it stands (board image, players, whose turn or the dead-stone phase),
-        pinging nobody.
+        pinging nobody, for the asker alone unless ``public`` (then with the buttons of the moment,
+        which the game's older messages lose).
 
         Raises:
             NoGameError; GameNotStartedError.
@@ -381,11 +385,13 @@ class GoCommands(GameCommands):
         table = self._table(channel_id, None)
         version = self.plugin.version(table)
         message = await self.host.message_of(table, announcement(version, []), urgent=True)
-        return replace(message, mentions=())
+        if not public:
+            message = replace(message, buttons=(), game=None, turn=None)
+        return replace(message, mentions=(), private=not public)
 
-    async def score(self, channel_id: int) -> Message:
+    async def score(self, channel_id: int, *, public: bool = False) -> Message:
         """The count of the board as it stands (with the dead stones marked, in the dead-stone phase),
-        and the captures.
+        and the captures, for the asker alone unless ``public``.
 
         Raises:
             NoGameError; GameNotStartedError.
@@ -394,11 +400,13 @@ class GoCommands(GameCommands):
         game = table.board()
         marked = "as marked" if game.phase is Phase.SCORING else "if the game ended now, no stone dead"
         return Message(
-            f"{text.players_line(game, table.row.seats)}\nCount {marked}: {game.score().breakdown()}"
+            f"{text.players_line(game, table.row.seats)}\nCount {marked}: {game.score().breakdown()}",
+            private=not public,
         )
 
-    async def export_sgf(self, channel_id: int) -> Message:
-        """The SGF record of the channel's Go game, or of the last one that ended here (private).
+    async def export_sgf(self, channel_id: int, *, public: bool = False) -> Message:
+        """The SGF record of the channel's Go game, or of the last one that ended here, for the asker
+        alone unless ``public``.
 
         Raises:
             NoGameError: no Go game is going on and none ended here; GameNotStartedError.
@@ -414,12 +422,14 @@ class GoCommands(GameCommands):
         game = table.board()
         black, white = (seat.name for seat in table.row.seats)
         record = export_sgf(game, black=black, white=white).encode()
-        heading = f"The record of Go game {table.row.id} ({text.settings_text(table.options)})."
-        return Message(heading, (Attachment(f"go-{table.row.id}.sgf", record),), private=True)
+        players = " vs ".join(text.seat_label(seat) for seat in table.row.seats)
+        heading = f"The record of the Go game {players} ({text.settings_text(table.options)})."
+        return Message(heading, (Attachment(f"go-{table.row.id}.sgf", record),), private=not public)
 
-    async def stats(self, guild_id: int, user: User) -> Message:
+    async def stats(self, guild_id: int, user: User, *, public: bool = False) -> Message:
         """``user``'s Go record in the guild (games, wins, losses, draws) and, unless the guild turned
-        ratings off, their Go rating and rank (Go has its own ratings, apart from Scrabble's)."""
+        ratings off, their Go rating and rank (Go has its own ratings, apart from Scrabble's), for the
+        asker alone unless ``public``."""
         store = self.host.store
         row = await store.stats(guild_id, self.plugin.kind, user.id)
         lines = [
@@ -435,7 +445,7 @@ class GoCommands(GameCommands):
                 for rank, player in enumerate(players, start=1)
                 if player.player == key
             ]
-        return Message("\n".join(lines))
+        return Message("\n".join(lines), private=not public)
 
     # Inside ------------------------------------------------------------------------------------
 

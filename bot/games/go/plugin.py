@@ -207,7 +207,7 @@ class GoPlugin(GamePlugin[GoOptions, GoState, GoAction]):
         undo = extra.undo
         if game.phase is Phase.OVER:
             body.append(text.result_text(game, seats))
-            return Message("\n".join(body), board)
+            return Message("\n".join(body), board, game=game_id, turn=extra.version)
         if undo is not None:
             other = seats[1 - undo]
             body.append(text.undo_request_text(seats[undo], other, undo_moves(game, colour_of(undo))))
@@ -238,10 +238,13 @@ class GoPlugin(GamePlugin[GoOptions, GoState, GoAction]):
         )
 
     def past_message(self, table: Table[GoOptions, GoState], announcement: Announcement) -> Message:
-        """The announcement's lines and the players, as text, for its version."""
-        game = table.started().game
-        body = [*_lines(announcement), text.players_line(game, table.row.seats)]
-        return Message("\n".join(body), turn=announcement.version)
+        """The announcement's lines, as text (the newer announcement shows the players and the board),
+        and the result once the game is over."""
+        state = table.started()
+        body = _lines(announcement)
+        if state.game.phase is Phase.OVER:
+            body.append(text.result_text(state.game, table.row.seats))
+        return Message("\n".join(body), game=table.row.id, turn=announcement.version)
 
     # Results ------------------------------------------------------------------------------------
 

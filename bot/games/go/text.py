@@ -29,12 +29,12 @@ def settings_text(options: GoOptions) -> str:
 
 
 def lobby_text(options: GoOptions, creator: SeatRow, creator_id: int) -> str:
-    """The lobby: who opened what, and who may join as which colour."""
+    """The lobby: who opened what, and who may join as which colour (its Join button says how)."""
     colour = Color.WHITE if options.creator_black else Color.BLACK
     head = f"{mention(creator_id)} opened a Go game ({settings_text(options)}) and plays {colour.opponent.title}."
     if options.opponent is not None:
-        return f"{head}\n{mention(options.opponent)}, press Join (or /go join) to play {colour.title}."
-    return f"{head}\nPress Join (or /go join) to play {colour.title}."
+        return f"{head}\n{mention(options.opponent)} is invited to play {colour.title}."
+    return f"{head}\nAnyone may join to play {colour.title}."
 
 
 def points_text(points: Collection[Point]) -> str:
@@ -63,11 +63,11 @@ def players_line(game: Game, seats: Sequence[SeatRow]) -> str:
 
 
 def to_move_line(seat: SeatRow, seconds: int) -> str:
-    """Who plays next: a ping for a person, ``... is thinking…`` for the AI."""
+    """Who plays next: a ping for a person (with the time they have), the AI's name."""
     if seat.user_id is None:
-        return f"{seat_label(seat)} is thinking…"
+        return f"Next: {seat_label(seat)}."
     limit = f" ({seconds} seconds)" if seconds else ""
-    return f"{mention(seat.user_id)}, your move as {colour_of(seat.seat).title}{limit}: /go play <point> or a button."
+    return f"{mention(seat.user_id)}, your move as {colour_of(seat.seat).title}{limit}."
 
 
 def scoring_text(game: Game, proposer: str, proposal: Collection[Point], accepted: Collection[Color]) -> str:
@@ -80,7 +80,7 @@ def scoring_text(game: Game, proposer: str, proposal: Collection[Point], accepte
     )
     lines = [
         f"Both players passed. Dead stones marked ({origin}): {points_text(game.dead)}.",
-        "Mark or unmark a group with /go dead <point>, press Accept to accept the count, or Resume to play on.",
+        "Mark or unmark a group with /go dead <point>, then accept the count once it is right, or resume play.",
         f"Count as marked: {game.score().breakdown()}",
     ]
     if accepted:
@@ -93,20 +93,25 @@ def scoring_text(game: Game, proposer: str, proposal: Collection[Point], accepte
 
 
 def result_text(game: Game, seats: Sequence[SeatRow]) -> str:
-    """``Game over: White (Bob) wins by 8.5 points.`` (by resignation, on time; a draw), and the count
-    when it was counted."""
+    """The result, the winner first and the loser marked if they resigned or ran out of time: ``Game
+    over: Bob (White) wins against Alice (Black) by 8.5 points.``, ``... against Alice (Black,
+    resigned).``; a draw; with the count when it was counted."""
     result = game.result
     assert result is not None
     winner = game.winner
     if winner is None:
-        return f"Game over: a draw.\n{game.score().breakdown()}"
-    who = f"{winner.title} ({shown(seats[0 if winner is Color.BLACK else 1].name)})"
+        black, white = (seat_label(seat) for seat in seats)
+        return f"Game over: a draw between {black} and {white}.\n{game.score().breakdown()}"
+    won = seats[0 if winner is Color.BLACK else 1]
+    lost = seats[1 - won.seat]
+    loser = f"{shown(lost.name)} ({colour_of(lost.seat).title}"
     how = result.partition("+")[2]
     if how == RESIGNED:
-        return f"Game over: {who} wins by resignation."
+        return f"Game over: {seat_label(won)} wins against {loser}, resigned)."
     if how == ON_TIME:
-        return f"Game over: {who} wins on time."
-    return f"Game over: {who} wins by {how} point{'s' if how != '1' else ''}.\n{game.score().breakdown()}"
+        return f"Game over: {seat_label(won)} wins against {loser}, timed out)."
+    points = f"{how} point{'s' if how != '1' else ''}"
+    return f"Game over: {seat_label(won)} wins against {loser}) by {points}.\n{game.score().breakdown()}"
 
 
 def moves_text(moves: Sequence[Move]) -> str:
@@ -118,7 +123,7 @@ def undo_request_text(asker: SeatRow, other: SeatRow, moves: Sequence[Move]) -> 
     """The question to the opponent (pinged) of a request to take ``moves`` back (in order)."""
     taken = moves_text(moves)
     assert other.user_id is not None
-    return f"{mention(other.user_id)}, {shown(asker.name)} asks to take back {taken}: accept or refuse?"
+    return f"{mention(other.user_id)}, {shown(asker.name)} asked to take back {taken}: do you accept?"
 
 
 def stats_text(name: str, games: int, wins: int, draws: int) -> str:

@@ -19,20 +19,20 @@ from scrabble_core.game import Game
 from scrabble_core.hints import hints
 from scrabble_core.move import Exchange, Move, Pass
 from scrabble_core.movegen import MoveGenerator
-from scrabble_core.notation import player_notation
 from scrabble_core.scoring import score_placements
 from scrabble_core.validation import remove_tiles
 
 logger = logging.getLogger(__name__)
 
 RawSuggestion = tuple[str, int, str]
-"""A suggestion as plain data: the play as a player types it, its score, the tiles kept."""
+"""A suggestion as plain data: the move in engine notation (``8H QU.Z``, ``-AB``, ``-``), its score, the
+tiles kept."""
 
 
 def suggestions(board: Board, rack: str, generator: MoveGenerator, limit: int) -> list[RawSuggestion]:
     """At most ``limit`` plays of ``rack`` on ``board``, best first (:func:`scrabble_core.hints.hints`)."""
     found = hints(board, rack, generator, limit)
-    return [(player_notation(hint.play, board.variant), hint.score, hint.leave) for hint in found.moves]
+    return [(hint.play.record_text(board.variant.infinite), hint.score, hint.leave) for hint in found.moves]
 
 
 def view_suggestions(generator: MoveGenerator, view: dict[str, Any], limit: int) -> list[RawSuggestion]:
@@ -47,8 +47,8 @@ def expert_suggestions(
 ) -> list[RawSuggestion]:
     """The ``expert`` level's move for the seat of ``view`` first (searching ``seconds``, or the fixed
     :data:`~scrabble_core.ai.DEFAULT_BUDGET` when ``None``; its random draws seeded by ``seed``), then
-    the highest-scoring plays other than it: ``limit`` suggestions at most. An exchange is suggested as
-    ``exchange TILES`` and a pass as ``pass``, both for 0 points."""
+    the highest-scoring plays other than it: ``limit`` suggestions at most. An exchange or a pass is
+    suggested for 0 points."""
     seat = SeatView.from_dict(view)
     deadline = None if seconds is None else time.monotonic() + seconds
     move = choose_move(
@@ -67,12 +67,10 @@ def expert_suggestions(
 
 def _suggestion(seat: SeatView, move: Move) -> RawSuggestion:
     """``move`` of the seat as a suggestion."""
-    if isinstance(move, Pass):
-        return ("pass", 0, _kept(seat.rack, ""))
-    if isinstance(move, Exchange):
-        return (f"exchange {move.tiles}", 0, _kept(seat.rack, move.tiles))
+    if isinstance(move, Pass | Exchange):
+        return (move.gcg(), 0, _kept(seat.rack, move.rack_tiles()))
     score = score_placements(seat.board, move.placements(), move.across).total
-    return (player_notation(move, seat.board.variant), score, _kept(seat.rack, move.rack_tiles()))
+    return (move.record_text(seat.board.variant.infinite), score, _kept(seat.rack, move.rack_tiles()))
 
 
 def _kept(rack: str, tiles: str) -> str:
@@ -101,7 +99,7 @@ class GeneratorAdvisor:
         self._expert_seconds = expert_seconds
 
     async def top_moves(self, game: Game, seat: int, limit: int) -> Sequence[Suggestion]:
-        """At most ``limit`` plays of ``seat``'s rack, best first, written as a player types them."""
+        """At most ``limit`` plays of ``seat``'s rack, best first, in engine notation."""
         if self._executor is not None:
             view = seat_view(game, seat).to_dict()
             try:

@@ -34,6 +34,7 @@ from scrabble_core.analysis import (
     report_text,
     summarise,
     summary_text,
+    with_words,
 )
 from scrabble_core.game import Game
 from scrabble_core.lexicon import WordList
@@ -128,7 +129,7 @@ class AnalysisService:
         async with lock:
             stored = await self._store.analysis(row.id)
             if stored is not None:
-                analysis = GameAnalysis.from_dict(stored)
+                analysis = await self._worded(row, GameAnalysis.from_dict(stored))
             else:
                 analysis = await self._compute(row, progress)
                 await self._store.save_analysis(row.id, analysis.level, analysis.to_dict(), self._clock.now())
@@ -150,6 +151,15 @@ class AnalysisService:
         ):
             raise NoGameError(f"No finished game {game_id} in this server")
         return row
+
+    async def _worded(self, row: GameRow, analysis: GameAnalysis) -> GameAnalysis:
+        """``analysis``, stored for game ``row``, with its moves in words (an analysis stored without
+        them gets them from the game's positions)."""
+        if all(move.move_words for move in analysis.moves):
+            return analysis
+        assert row.state is not None  # checked by _finished_game
+        game = Game.from_dict(row.state, lexicon=self._lexicon)
+        return with_words(analysis, await asyncio.to_thread(game_positions, game))
 
     async def _compute(self, row: GameRow, progress: Progress | None) -> GameAnalysis:
         pool = self._pool

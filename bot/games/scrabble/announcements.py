@@ -65,8 +65,9 @@ class TurnAnnouncement:
         )
 
 
-def lobby_message(table: ScrabbleTable, *, programs: bool = False) -> Message:
-    """The lobby, pinging who has joined, with its buttons (Add bot too if ``programs`` may play)."""
+def lobby_message(table: ScrabbleTable, *, programs: bool = False, update: bool = False) -> Message:
+    """The lobby, pinging who has joined, with its buttons (Add bot too if ``programs`` may play); an
+    ``update`` of the lobby message once someone joined or left."""
     row = table.row
     mentions = tuple(
         seat.user_id for seat in row.seats if seat.user_id is not None and not is_program(seat.user_id)
@@ -83,6 +84,7 @@ def lobby_message(table: ScrabbleTable, *, programs: bool = False) -> Message:
             ScrabbleButton.CANCEL,
         ),
         game=row.id,
+        update=update,
     )
 
 
@@ -95,26 +97,13 @@ async def turn_message(
     urgent: bool = False,
 ) -> Message:
     """The public message after a turn: ``lines``, what ``events`` did, the board, the scores, who is
-    next (pinged) and the buttons for their turn, which act on this turn only (its move number). The
-    board is drawn ahead of the announcements waiting if ``urgent`` (it answers a command)."""
+    next (pinged) and the buttons for their turn, which act on this turn only (its move number); with an
+    AI to move after a person's play that can be challenged, how long it waits for a challenge. Once the
+    game is over: the result instead of the scores and who is next, with the score chart and the GCG
+    record. The board is drawn ahead of the announcements waiting if ``urgent`` (it answers a command)."""
     game = table.started()
     seats = table.row.seats
-    body = [*lines, *(text.event_line(event, seats) for event in events), text.scores_line(game)]
-    mentions: tuple[int, ...] = ()
-    buttons: list[str] = []
-    if not game.is_over:
-        body.append(f"{text.next_line(game, seats)} {text.bag_line(game)}")
-        current = seats[game.current]
-        mentions = () if current.user_id is None or is_program(current.user_id) else (current.user_id,)
-        if not game.awaiting_final_challenge:
-            buttons += [ScrabbleButton.PLAY, ScrabbleButton.EXCHANGE, ScrabbleButton.PASS]
-            if table.options.hints:
-                buttons.append(ScrabbleButton.HINT)
-        buttons.append(ScrabbleButton.SHOW_RACK)
-        if game.challengeable is not None:
-            buttons.append(ScrabbleButton.CHALLENGE)
-        if game.awaiting_final_challenge:
-            buttons.append(ScrabbleButton.ACCEPT)
+    body = [*lines, *text.events_lines(events, seats, game.board)]
     header = BoardHeader(
         [
             PlayerLine(p.name, p.score, i == game.current and not game.is_over)
@@ -125,6 +114,28 @@ async def turn_message(
     image = await _rendered(
         "board.png", renderer.board, game.board, last_play_squares(game), header, urgent=urgent
     )
+    if game.is_over:
+        body.append(text.final_text(game, seats))
+        files = (*image, *await _final_files(table, renderer))
+        winners = tuple(uid for seat in game.winners() if (uid := seats[seat].user_id) is not None)
+        return Message("\n".join(body), files, mentions=winners, game=table.row.id, turn=len(game.history))
+    body += [text.scores_line(game), f"{text.next_line(game, seats)} {text.bag_line(game)}"]
+    current = seats[game.current]
+    mentions = () if current.user_id is None or is_program(current.user_id) else (current.user_id,)
+    buttons: list[str] = []
+    if not current.is_ai and not game.awaiting_final_challenge:
+        buttons += [ScrabbleButton.PLAY, ScrabbleButton.EXCHANGE, ScrabbleButton.PASS]
+        if table.options.hints:
+            buttons.append(ScrabbleButton.HINT)
+    buttons.append(ScrabbleButton.SHOW_RACK)
+    if game.challengeable is not None:
+        buttons.append(ScrabbleButton.CHALLENGE)
+    if game.awaiting_final_challenge:
+        buttons.append(ScrabbleButton.ACCEPT)
+    deadline = table.row.deadline
+    if current.is_ai and deadline is not None and table.challenge_window(game) is not None:
+        body.append(text.window_text(seats, game, max(0, round(deadline - table.row.updated_at))))
+        buttons.append(ScrabbleButton.NO_CHALLENGE)
     return Message(
         "\n".join(body),
         image,
@@ -136,27 +147,19 @@ async def turn_message(
 
 
 def past_turn_message(table: ScrabbleTable, events: Sequence[Event], lines: Sequence[str]) -> Message:
-    """A turn's announcement sent after the game has moved on (a restart found it unsent): ``lines``
+    """A turn's announcement said before a newer one (the game moved on before it went out): ``lines``
     and what ``events`` did, as text only (the board, the scores and the buttons of that turn are no
-    longer the game's; the next announcement shows them)."""
-    seats = table.row.seats
-    return Message("\n".join([*lines, *(text.event_line(event, seats) for event in events)]))
-
-
-def window_message(table: ScrabbleTable, seconds: int) -> Message:
-    """The challenge window before an AI plays: who plays when, with the Challenge and No challenge
-    buttons of that play (its move number)."""
+    longer the game's; the next announcement shows them), and the result if the game is over."""
     game = table.started()
-    return Message(
-        text.window_text(table.row.seats, game, seconds),
-        buttons=(ScrabbleButton.CHALLENGE, ScrabbleButton.NO_CHALLENGE),
-        game=table.row.id,
-        turn=len(game.history),
-    )
+    seats = table.row.seats
+    body = [*lines, *text.events_lines(events, seats, game.board)]
+    if game.is_over:
+        body.append(text.final_text(game, seats))
+    return Message("\n".join(body), game=table.row.id)
 
 
-async def final_message(table: ScrabbleTable, renderer: Renderer) -> Message:
-    """The end of a game: standings, winner (pinged), score chart and the GCG record."""
+async def _final_files(table: ScrabbleTable, renderer: Renderer) -> tuple[Attachment, ...]:
+    """The end of a game's files: the score chart and the GCG record."""
     game = table.started()
     names = [p.name for p in game.players]
     totals: list[list[int]] = [[] for _ in names]
@@ -164,32 +167,24 @@ async def final_message(table: ScrabbleTable, renderer: Renderer) -> Message:
         totals[event.player].append(event.total)
     chart = await _rendered("scores.png", renderer.chart, names, totals)
     record = export_gcg(game).encode()
-    winners = tuple(uid for seat in game.winners() if (uid := table.row.seats[seat].user_id) is not None)
-    return Message(
-        text.final_text(game, table.row.seats),
-        (*chart, Attachment(f"game-{table.row.id}.gcg", record)),
-        mentions=winners,
-    )
+    return (*chart, Attachment(f"game-{table.row.id}.gcg", record))
 
 
 async def rack_message(
-    table: ScrabbleTable, seat: SeatRow, renderer: Renderer, *, urgent: bool = False
+    table: ScrabbleTable, seat: SeatRow, renderer: Renderer, *, urgent: bool = False, said: str = ""
 ) -> Message:
-    """``seat``'s rack, as letters and an image, for its DM (or as the answer to its command: drawn
-    ahead of the announcements waiting if ``urgent``)."""
+    """``seat``'s rack, as letters and an image, for its DM or as the answer to its command (drawn
+    ahead of the announcements waiting if ``urgent``), after ``said`` (what the command did) if given."""
     game = table.started()
     rack = game.players[seat.seat].rack
     image = await _rendered("rack.png", renderer.rack, rack, game.variant, urgent=urgent)
-    shown = text.rack_with_sets(game.variant, rack)
-    return Message(text.rack_text(shown, table.row.channel_id), image, private=True)
+    rack_line = text.rack_text(rack, game.variant, table.row.channel_id)
+    return Message(f"{said}\n{rack_line}" if said else rack_line, image, private=True)
 
 
 def rack_not_sent_message(table: ScrabbleTable, user_id: int) -> Message:
     """The public notice that ``user_id``'s rack could not go by DM (without the rack)."""
-    notice = (
-        f"{mention(user_id)}, I could not send you your rack by DM (are your DMs closed?): "
-        "use the Show my rack button or /scrabble rack."
-    )
+    notice = f"{mention(user_id)}, I could not send you your rack by DM (are your DMs closed?): press Show my rack."
     return Message(notice, mentions=(user_id,), buttons=(ScrabbleButton.SHOW_RACK,), game=table.row.id)
 
 

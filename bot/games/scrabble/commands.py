@@ -47,15 +47,17 @@ from bot.host.errors import (
 from bot.host.features import Feature
 from bot.host.links import with_seat_link
 from bot.host.messages import Attachment, Message, mention
+from bot.host.preferences import Preference
 from bot.host.runner import Host
 from bot.host.seats import User, program_user_id, seat_name, shown
 from bot.host.seeds import new_seed, turn_seed
 from bot.host.store import GameRow, GameStatus, LogEntry, SeatRow
 from scrabble_core.analysis import GameAnalysis
 from scrabble_core.errors import ScrabbleError
-from scrabble_core.game import MAX_PLAYERS, MIN_PLAYERS, ChallengeMode, EventKind, Game
+from scrabble_core.game import MAX_PLAYERS, MIN_PLAYERS, ChallengeMode, Event, EventKind, Game
 from scrabble_core.gcg import export_gcg, record_of, without_racks
 from scrabble_core.move import Play
+from scrabble_core.move_words import play_in_words, tiles_in_words
 from scrabble_core.notation import parse_player_play
 from scrabble_core.validation import check_play
 
@@ -105,9 +107,9 @@ class ScrabbleCommands(GameCommands):
         if self.host.links is None:
             raise NoBoardError
 
-    def _lobby_message(self, table: ScrabbleTable) -> Message:
+    def _lobby_message(self, table: ScrabbleTable, *, update: bool = False) -> Message:
         return self.host.lobby_message(
-            table, announcements.lobby_message(table, programs=self.host.links is not None)
+            table, announcements.lobby_message(table, programs=self.host.links is not None, update=update)
         )
 
     def _table(self, channel_id: int, game_id: int | None = None) -> ScrabbleTable:
@@ -184,9 +186,7 @@ class ScrabbleCommands(GameCommands):
             row = table.row
             logger.info("game %d: created in channel %d by user %d", row.id, channel_id, user.id)
             self.host.post(channel_id, self._lobby_message(table))
-        created = (
-            f"Game {row.id} created: others join with /scrabble join, then start it with /scrabble start."
-        )
+        created = "Your game is open: the others press Join, then you press Start."
         if not settings.rated:
             created += " It is unrated: it changes no rating."
         added = row.seats[len(row.seats) - options.programs :]  # the seats given to programs here
@@ -295,16 +295,17 @@ class ScrabbleCommands(GameCommands):
     async def _change_lobby(
         self, table: ScrabbleTable, seats: tuple[SeatRow, ...], kind: str, seat: int, data: dict[str, Any]
     ) -> None:
-        """Save the lobby with its new ``seats`` and one log entry, log it, and repost the lobby
-        message. The caller holds the channel's lock."""
+        """Save the lobby with its new ``seats`` and one log entry, log it, and update the lobby message.
+        The caller holds the channel's lock."""
         new = replace(table, row=replace(table.row, seats=seats, updated_at=self.host.clock.now()))
         await self.host.save(new, [LogEntry(kind, seat, data, new.row.updated_at)])
         logger.info("game %d: %s, seat %d %s", new.row.id, kind, seat, data)
-        self.host.post(new.row.channel_id, self._lobby_message(new))
+        self.host.post(new.row.channel_id, self._lobby_message(new, update=True))
 
     async def start_game(self, channel_id: int, user_id: int) -> Message:
         """Start the channel's lobby (its creator only): draw who plays first (seeded by the game's seed;
-        turns then go round in joining order), deal, announce the draw and the first turn, DM the racks.
+        turns then go round in joining order), deal, announce the draw and the first turn, DM the other
+        players' racks; the answer shows the creator's own (by DM too if they asked for DMs).
 
         Raises:
             NoGameError; GameStartedError; NotAllowedError (not the creator); NotEnoughPlayersError.
@@ -343,15 +344,17 @@ class ScrabbleCommands(GameCommands):
                 updated_at=now,
             )
             new = ScrabbleTable(row, options, game)
-            opening = ("The game begins!", draw.line)
-            turn = announcements.TurnAnnouncement(0, (), opening, tuple(seat.seat for seat in seats))
+            opening = ("The game has started.", draw.line)
+            dms = await self.host.wants_dms(user_id)
+            racks = tuple(seat.seat for seat in seats if dms or seat.user_id != user_id)
+            turn = announcements.TurnAnnouncement(0, (), opening, racks)
             pending = await self.host.save(
                 new, [LogEntry("started", None, {"first": seats[0].name}, now)], announcement=turn.to_dict()
             )
             logger.info("game %d: started with %d players, %s first", row.id, len(row.seats), seats[0].name)
             self.host.announce(new, turn.announcement(), pending)
             await self.host.schedule(new)
-        return _ack("The game has started: your rack comes by DM.")
+        return await self._rack_answer(new, new.seat_of(user_id), "The game has started.")
 
     async def cancel(self, channel_id: int, user_id: int, *, can_manage: bool) -> Message:
         """Cancel the channel's game, in the lobby or in play, without stats: its creator, or anyone
@@ -370,9 +373,9 @@ class ScrabbleCommands(GameCommands):
                 replace(table, row=row), [LogEntry("cancelled", None, {"user_id": user_id}, now)]
             )
             logger.info("game %d: cancelled by user %d", row.id, user_id)
-            message = Message(f"The game was cancelled by {mention(user_id)}.", mentions=(user_id,))
+            message = Message(f"{mention(user_id)} cancelled the game.", mentions=(user_id,), game=row.id)
             self.host.post(channel_id, message)
-        return _ack("The game is cancelled.")
+        return _ack("You cancelled the game.")
 
     # Turns --------------------------------------------------------------------------------------
 
@@ -385,13 +388,33 @@ class ScrabbleCommands(GameCommands):
         act: Callable[[Game, int], list[Any]],
         *,
         challenge: bool = False,
-    ) -> Sequence[Any]:
-        """``act(game, seat)`` for ``user_id``'s seat (see :meth:`bot.host.runner.Host.act`); the events
-        it caused."""
+        answered: bool = True,
+        lines: tuple[str, ...] = (),
+    ) -> tuple[ScrabbleTable, Sequence[Event]]:
+        """``act(game, seat)`` for ``user_id``'s seat (see :meth:`bot.host.runner.Host.act`), its
+        announcement opened by ``lines``: the game after it and the events it caused. With
+        ``answered``, the answer shows the seat its rack (no DM then, unless they asked for DMs)."""
         stale = StaleTurnError(challenge=challenge)
-        outcome = await self.host.act(self.plugin, channel_id, user_id, game_id, turn, Turn(act), stale=stale)
-        events: Sequence[Any] = outcome.reply
-        return events
+        outcome = await self.host.act(
+            self.plugin, channel_id, user_id, game_id, turn, Turn(act, lines), stale=stale, answered=answered
+        )
+        table = outcome.table
+        assert isinstance(table, ScrabbleTable)
+        events: Sequence[Event] = outcome.reply
+        return table, events
+
+    async def _rack_answer(
+        self, table: ScrabbleTable, seat: int, said: str, *, answered: bool = True
+    ) -> Message:
+        """The answer to ``seat``'s command that changed its rack: ``said`` (what it did), then its rack
+        (letters and image) and its link to play on the board; ``said`` alone once the game is over or
+        when the answer is not shown to the player (not ``answered``)."""
+        if not answered or table.started().is_over:
+            return _ack(said)
+        message = await announcements.rack_message(
+            table, table.row.seats[seat], self.plugin.renderer, urgent=True, said=said
+        )
+        return with_seat_link(message, self.host.links, table.row.id, seat)
 
     async def play(
         self,
@@ -401,19 +424,29 @@ class ScrabbleCommands(GameCommands):
         *,
         game_id: int | None = None,
         turn: int | None = None,
+        answered: bool = True,
     ) -> Message:
         """``user_id`` plays ``move``: the engine's :class:`~scrabble_core.move.Play` (the web board's
         placed tiles), or its notation as a player types it (``8H QUIZ``). Every turn command takes the
         move number the player saw (``turn``, the length of the game's history; ``None``: the current
-        one) and is refused if the game has moved on since.
+        one) and is refused if the game has moved on since. The answer says the play in words and, if
+        ``answered`` (the front end shows it to the player), shows their new rack and their link to play
+        on the board (their rack then comes by DM only if they asked for DMs).
 
         Raises:
             NoGameError; GameNotStartedError; NotSeatedError; StaleTurnError; any engine error (not
             your turn, unreadable move, illegal play, unknown word...).
         """
-        events = await self._act(channel_id, user_id, game_id, turn, lambda game, seat: game.play(seat, move))
-        play = events[0]
-        return _ack(f"You played {play.move} for {play.score}.")
+        table, (play, *_) = await self._act(
+            channel_id,
+            user_id,
+            game_id,
+            turn,
+            lambda game, seat: game.play(seat, move),
+            answered=answered,
+        )
+        said = f"You played {text.play_text(play.move, play.score, play.detail, table.started().board)}."
+        return await self._rack_answer(table, play.player, said, answered=answered)
 
     async def exchange(
         self,
@@ -423,14 +456,24 @@ class ScrabbleCommands(GameCommands):
         *,
         game_id: int | None = None,
         turn: int | None = None,
+        answered: bool = True,
     ) -> Message:
-        """``user_id`` exchanges ``tiles`` (``?`` a blank); the new rack comes by DM.
+        """``user_id`` exchanges ``tiles`` (``?`` a blank); the answer shows the new rack if ``answered``
+        (as :meth:`play`).
 
         Raises:
             As :meth:`play` (the engine refuses an exchange with too few tiles in the bag).
         """
-        await self._act(channel_id, user_id, game_id, turn, lambda game, seat: game.exchange(seat, tiles))
-        return _ack("Exchanged: your new rack comes by DM.")
+        table, (exchanged, *_) = await self._act(
+            channel_id,
+            user_id,
+            game_id,
+            turn,
+            lambda game, seat: game.exchange(seat, tiles),
+            answered=answered,
+        )
+        said = f"You exchanged {tiles_in_words(exchanged.move[1:], table.started().variant)}."
+        return await self._rack_answer(table, exchanged.player, said, answered=answered)
 
     async def pass_turn(
         self, channel_id: int, user_id: int, *, game_id: int | None = None, turn: int | None = None
@@ -464,15 +507,23 @@ class ScrabbleCommands(GameCommands):
             As :meth:`play` (StaleTurnError: "That play can no longer be challenged"); the engine's
             ChallengeError when there is nothing to challenge.
         """
-        double = self._table(channel_id, game_id).options.challenge_mode is ChallengeMode.DOUBLE
-        events = await self._act(
-            channel_id, user_id, game_id, turn, lambda game, seat: game.challenge(seat), challenge=True
+        table = self._table(channel_id, game_id)
+        double = table.options.challenge_mode is ChallengeMode.DOUBLE
+        name = table.row.seats[table.seat_of(user_id)].name
+        _, events = await self._act(
+            channel_id,
+            user_id,
+            game_id,
+            turn,
+            lambda game, seat: game.challenge(seat),
+            challenge=True,
+            lines=(text.challenge_line(name),),
         )
         if any(event.kind is EventKind.PHONY_WITHDRAWN for event in events):
-            return _ack("Challenge upheld: the play comes off the board.")
+            return _ack("Your challenge was upheld: the play came off the board.")
         if double and not events:  # not their turn: they lose the next one
-            return _ack("The challenge failed: you lose your next turn.")
-        return _ack("The challenge failed.")
+            return _ack("Your challenge failed: you lose your next turn.")
+        return _ack("Your challenge failed: the play stands.")
 
     async def accept(
         self, channel_id: int, user_id: int, *, game_id: int | None = None, turn: int | None = None
@@ -574,13 +625,13 @@ class ScrabbleCommands(GameCommands):
             await self.host.save(replace(table, row=row), [LogEntry("hint", seat, {}, row.updated_at)])
             logger.info("game %d: hint %d of %d for seat %d", row.id, used + 1, allowed, seat)
         rack = game.players[seat].rack
-        return Message(text.hint_text(rack, suggestions, used + 1, allowed), private=True)
+        return Message(text.hint_text(rack, game.board, suggestions, used + 1, allowed), private=True)
 
     async def preview_play(self, channel_id: int, user_id: int, move: str) -> str:
         """What ``move`` would do for ``user_id``'s rack on the current board, for autocompletion: the
-        play in notation and its score (``"8H QUIZ: 48 points"``), or the engine's reason it is not a
-        legal play (``"you don't have Z on your rack"``). Empty when there is nothing to preview: no
-        started game, not seated, the game is over, or nothing typed.
+        play in words and its score (``"QUIZ at 8H (across): 48 points"``), or the engine's reason it
+        is not a legal play (``"you don't have Z on your rack"``). Empty when there is nothing to
+        preview: no started game, not seated, the game is over, or nothing typed.
 
         Cheap, and changes nothing: no hint is used and nothing is written. The words are never looked
         up, so a preview cannot tell whether a word is in the dictionary (in games with challenges that
@@ -597,12 +648,12 @@ class ScrabbleCommands(GameCommands):
             play, score = preview(table.game, seat, move)
         except ScrabbleError as error:
             return str(error)
-        text = play.record_text(table.game.variant.infinite)
-        return f"{text}: {score} {'point' if score == 1 else 'points'}"
+        return f"{play_in_words(play, table.game.board)}: {score} {'point' if score == 1 else 'points'}"
 
-    async def board(self, channel_id: int) -> Message:
-        """The board with the last play highlighted, the scores and whose turn it is. It names the
-        player to move but pings nobody (the turn message already did).
+    async def board(self, channel_id: int, *, public: bool = False) -> Message:
+        """The board with the last play highlighted, the scores and whose turn it is, for the asker
+        alone unless ``public``; a public one names the player to move but pings nobody (the turn
+        message already did), and takes the buttons of the game's older messages.
 
         Raises:
             NoGameError; GameNotStartedError.
@@ -611,16 +662,18 @@ class ScrabbleCommands(GameCommands):
         game = table.started()
         now = announcements.TurnAnnouncement(len(game.history), (), (), ())
         message = await self.host.message_of(table, now.announcement(), urgent=True)
-        return replace(message, mentions=())
+        if not public:
+            message = replace(message, buttons=(), game=None, turn=None)
+        return replace(message, mentions=(), private=not public)
 
-    async def score(self, channel_id: int) -> Message:
-        """The scores and the bag's count.
+    async def score(self, channel_id: int, *, public: bool = False) -> Message:
+        """The scores and the bag's count (for the asker alone unless ``public``).
 
         Raises:
             NoGameError; GameNotStartedError.
         """
         game = self._table(channel_id).started()
-        return Message(f"{text.scores_line(game)}\n{text.bag_line(game)}")
+        return Message(f"{text.scores_line(game)}\n{text.bag_line(game)}", private=not public)
 
     async def bag(self, channel_id: int, user_id: int) -> Message:
         """The bag's count and the tiles ``user_id`` has not seen (private).
@@ -632,11 +685,11 @@ class ScrabbleCommands(GameCommands):
         game = table.started()
         return Message(text.bag_text(game, table.seat_of(user_id)), private=True)
 
-    async def history(self, channel_id: int) -> Message:
+    async def history(self, channel_id: int, *, public: bool = False) -> Message:
         """Every move of the channel's game so far, without racks or exchanged tiles, with its GCG record
-        attached, likewise without them (private). With no game going on, the same for the last game
-        that ended in the channel, whose record shows the racks (and, once analysed, the analysis as
-        ``#note`` lines).
+        attached, likewise without them, for the asker alone unless ``public``. With no game going on,
+        the same for the last game that ended in the channel, whose record shows the racks (and, once
+        analysed, the analysis as ``#note`` lines).
 
         Raises:
             NoGameError: no game is going on and none ended here.
@@ -644,9 +697,9 @@ class ScrabbleCommands(GameCommands):
         table = self._open(channel_id)
         if table is not None and table.game is not None:
             game = table.game.copy()
-            public = without_racks(record_of(game)).text().encode()
             lines = text.history_text(game, table.row.seats)
-            return Message(lines, (Attachment(f"game-{table.row.id}.gcg", public),), private=True)
+            record = Attachment(f"game-{table.row.id}.gcg", without_racks(record_of(game)).text().encode())
+            return Message(lines, (record,), private=not public)
         row = await self.host.store.last_finished_game(channel_id, self.plugin.kind)
         if row is None or row.state is None:
             raise NoGameError("No game has ended in this channel yet: start one with /scrabble new")
@@ -654,8 +707,8 @@ class ScrabbleCommands(GameCommands):
         stored = await self.host.store.analysis(row.id)
         notes = GameAnalysis.from_dict(stored).notes() if stored is not None else None
         record = Attachment(f"game-{row.id}.gcg", export_gcg(game, notes).encode())
-        heading = f"The last game here, game {row.id}:\n"
-        return Message(heading + text.history_text(game, row.seats), (record,), private=True)
+        heading = f"The last game here (game {row.id} for /scrabble analyze):\n"
+        return Message(heading + text.history_text(game, row.seats), (record,), private=not public)
 
     async def check(self, channel_id: int, word: str) -> Message:
         """Whether ``word`` is in the game's lexicon (private).
@@ -689,20 +742,37 @@ class ScrabbleCommands(GameCommands):
             players = len(table.row.seats)
         return Message(rules_text(variant, players, topic), private=True)
 
-    async def stats(self, guild_id: int, user_id: int) -> Message:
+    async def stats(self, guild_id: int, user_id: int, *, public: bool = False) -> Message:
         """``user_id``'s stats in the guild (games, wins, average score, best move) and, unless the
         guild turned ratings off, their rating, rank, record and rating chart (see
-        :func:`bot.games.scrabble.stats.stats_message`)."""
+        :func:`bot.games.scrabble.stats.stats_message`), for the asker alone unless ``public``."""
         shown = await self.host.feature_enabled(guild_id, Feature.RATINGS)
         store, renderer = self.host.store, self.plugin.renderer
-        return await stats.stats_message(store, renderer, guild_id, user_id, show_ratings=shown)
+        message = await stats.stats_message(store, renderer, guild_id, user_id, show_ratings=shown)
+        return replace(message, private=not public)
 
-    async def leaderboard(self, guild_id: int) -> Message:
+    async def leaderboard(self, guild_id: int, *, public: bool = False) -> Message:
         """The guild's best players: by conservative rating, or with ratings turned off (or before any
-        rated game) most wins, then best average score."""
+        rated game) most wins, then best average score; for the asker alone unless ``public``."""
         shown = await self.host.feature_enabled(guild_id, Feature.RATINGS)
-        return await stats.leaderboard_message(
+        message = await stats.leaderboard_message(
             self.host.store, guild_id, LEADERBOARD_SIZE, show_ratings=shown
+        )
+        return replace(message, private=not public)
+
+    async def rack_dms(self, user_id: int, enabled: bool) -> Message:
+        """Whether ``user_id``'s rack also comes by DM after their own moves (their answer shows it
+        either way), in every game and server (private).
+
+        Raises:
+            StorageError: the write failed (nothing changed).
+        """
+        await self.host.set_preference(user_id, Preference.DMS, enabled)
+        if enabled:
+            return _ack("From now on your rack also comes by DM after each of your moves.")
+        return _ack(
+            "From now on your rack comes in the answer to your moves, and by DM only when there is no "
+            "answer to show it (the start of a game, a move on the web board, a timeout)."
         )
 
 

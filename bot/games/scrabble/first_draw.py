@@ -32,7 +32,7 @@ def draw_first(names: Sequence[str], variant: Variant, rng: random.Random) -> Fi
         tiles = rng.sample(variant.full_bag(), len(drawing))
         rounds.append(
             ", ".join(
-                f"{shown(names[i])} draws {_tile_name(t, variant)}"
+                f"{shown(names[i])} drew {_tile_name(t, variant)}"
                 for i, t in zip(drawing, tiles, strict=True)
             )
         )

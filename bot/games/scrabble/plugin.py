@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any, ClassVar
 
@@ -157,7 +157,7 @@ class ScrabblePlugin(GamePlugin[ScrabbleOptions, Game, Turn]):
             else tuple(s.seat for s in row.seats if before.players[s.seat].rack != game.players[s.seat].rack)
         )
         turn = announcements.TurnAnnouncement(len(game.history), tuple(events), tuple(opening), racks)
-        lines = [records.log_line(event, row.seats) for event in events]
+        lines = [records.log_line(event, row.seats, game.board) for event in events]
         if game.is_over:
             lines.append(f"over, winners {game.winners()}")
         return Outcome(ScrabbleTable(row, table.options, game), log, turn.announcement(), lines, events)
@@ -205,11 +205,6 @@ class ScrabblePlugin(GamePlugin[ScrabbleOptions, Game, Turn]):
             return []
         return [word for word in words if word not in self.lexicon]
 
-    def ai_wait_message(self, table: Table[ScrabbleOptions, Game], seconds: int) -> Message:
-        """The challenge window before the AI plays (see :meth:`ScrabbleTable.challenge_window`)."""
-        assert isinstance(table, ScrabbleTable)
-        return announcements.window_message(table, seconds)
-
     # Messages -----------------------------------------------------------------------------------
 
     def read_announcement(self, data: Mapping[str, Any]) -> Announcement:
@@ -219,21 +214,23 @@ class ScrabblePlugin(GamePlugin[ScrabbleOptions, Game, Turn]):
     async def announcement_message(
         self, table: Table[ScrabbleOptions, Game], announcement: Announcement, *, urgent: bool = False
     ) -> Message:
-        """The turn message: its lines and events, the board, the scores, who is next and their buttons."""
+        """The turn message: its lines and events, the board, the scores, who is next and their buttons
+        (the challenge window the AI to move waits out); once the game is over, the result, the score
+        chart and the record."""
         assert isinstance(table, ScrabbleTable)
         turn = announcements.TurnAnnouncement.from_dict(announcement.data)
         return await announcements.turn_message(table, turn.events, turn.lines, self.renderer, urgent=urgent)
 
     def past_message(self, table: Table[ScrabbleOptions, Game], announcement: Announcement) -> Message:
-        """The turn's lines and events as text."""
+        """The turn's lines and events as text (and the result once the game is over)."""
         assert isinstance(table, ScrabbleTable)
         turn = announcements.TurnAnnouncement.from_dict(announcement.data)
         return announcements.past_turn_message(table, turn.events, turn.lines)
 
-    async def final_messages(self, table: Table[ScrabbleOptions, Game]) -> Sequence[Message]:
-        """The standings, the winner, the score chart and the record."""
-        assert isinstance(table, ScrabbleTable)
-        return [await announcements.final_message(table, self.renderer)]
+    def answered(self, announcement: Announcement, seat: int) -> Announcement:
+        """The announcement without ``seat``'s rack to DM."""
+        turn = announcements.TurnAnnouncement.from_dict(announcement.data)
+        return replace(turn, racks=tuple(rack for rack in turn.racks if rack != seat)).announcement()
 
     async def private_message(self, table: Table[ScrabbleOptions, Game], seat: int) -> Message:
         """The seat's rack, drawn ahead of the boards waiting (the channel's next announcements wait for

@@ -50,7 +50,8 @@ class AiPlayer(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class Suggestion:
-    """A move suggested by a hint: its notation as a player types it, its score and the tiles kept."""
+    """A move suggested by a hint: its engine notation (``8H QU.Z``; ``-AB`` an exchange, ``-`` a pass;
+    :func:`scrabble_core.move_words.move_in_words` says it in words), its score and the tiles kept."""
 
     move: str
     score: int

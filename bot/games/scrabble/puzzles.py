@@ -28,10 +28,12 @@ from bot.host.seats import User, shown
 from bot.host.store import PuzzleAnswer, Store
 from scrabble_core.ai import MoveSource, default_leave_model
 from scrabble_core.analysis import Position, game_positions
+from scrabble_core.board import Board
 from scrabble_core.errors import ScrabbleError
 from scrabble_core.game import Game
 from scrabble_core.lexicon import WordList
 from scrabble_core.move import Play
+from scrabble_core.move_words import move_in_words, rack_in_words
 from scrabble_core.puzzles import (
     BEST_POINTS,
     CLOSE_POINTS,
@@ -156,11 +158,12 @@ class PuzzleService:
         view = puzzle.view
         files = [Attachment(f"puzzle-{today}.png", await self._board(puzzle, None))]
         lines = [
-            f"**Puzzle of {today}** (UTC), from {puzzle.source}: your rack is **{view.rack}**, "
-            f"{view.bag_size} tiles in the bag. Find the best play by equity (its score plus the value of the "
-            "tiles you keep), and answer privately with `/scrabble solve 8H WORD` (`?E` a blank E): one try a "
-            f"day. The best play earns {BEST_POINTS} points, a play within {TOLERANCE:.0f} points of equity of "
-            f"it {CLOSE_POINTS}. The answer comes with tomorrow's puzzle.",
+            f"**Puzzle of {today}** (UTC), from {puzzle.source}: your rack is "
+            f"**{rack_in_words(view.rack, view.variant)}**, {view.bag_size} tiles in the bag. Find the best "
+            "play by equity (its score plus the value of the tiles you keep), and answer with /scrabble solve, "
+            f"typed as for /scrabble play (only you see it): one try a day. The best play earns {BEST_POINTS} "
+            f"points, a play within {TOLERANCE:.0f} points of equity of it {CLOSE_POINTS}. The answer comes "
+            "with tomorrow's puzzle.",
         ]
         yesterday = today - datetime.timedelta(days=1)
         stored = await self._store.puzzle(guild_id, yesterday.isoformat())
@@ -171,8 +174,9 @@ class PuzzleService:
                 a for a in await self._store.puzzle_answers(guild_id) if a.day == yesterday.isoformat()
             ]
             solvers = sum(a.solved for a in answers)
+            said = move_in_words(best.move, previous.view.board)
             lines.append(
-                f"Yesterday's answer: **{best.move}** for {best.score} (equity {best.equity:.1f}); "
+                f"Yesterday's answer: **{said}** for {best.score} (equity {best.equity:.1f}); "
                 f"{solvers} of {len(answers)} {'player' if len(answers) == 1 else 'players'} solved it."
             )
             files.append(Attachment(f"answer-{yesterday}.png", await self._board(previous, best.move)))
@@ -191,10 +195,11 @@ class PuzzleService:
         require_on(await self._store.features(guild_id), Feature.PUZZLES)
         today = self.today()
         day = today.isoformat()
+        puzzle = await self._puzzle(guild_id, today)
+        board = puzzle.view.board
         earlier = await self._store.puzzle_answer(guild_id, day, user.id)
         if earlier is not None:
-            raise PuzzleError(_already(earlier))
-        puzzle = await self._puzzle(guild_id, today)
+            raise PuzzleError(_already(earlier, board))
         try:
             graded = grade(puzzle, answer, default_leave_model(), self._lexicon)
         except ScrabbleError as error:
@@ -205,10 +210,10 @@ class PuzzleService:
         if not await self._store.add_puzzle_answer(row):  # answered meanwhile, from another click
             earlier = await self._store.puzzle_answer(guild_id, day, user.id)
             assert earlier is not None
-            raise PuzzleError(_already(earlier))
+            raise PuzzleError(_already(earlier, board))
         mine = await self._store.puzzle_answers(guild_id, user.id)
         run = streak({datetime.date.fromisoformat(a.day) for a in mine if a.solved}, today)
-        said = f"{graded.move} scores {graded.score}, equity {graded.equity:.1f}: "
+        said = f"{move_in_words(graded.move, board)} scores {graded.score}, equity {graded.equity:.1f}: "
         if graded.points == BEST_POINTS:
             verdict = f"the best play! +{graded.points} points."
         elif graded.solved:
@@ -289,8 +294,9 @@ class PuzzleService:
         )
 
 
-def _already(earlier: PuzzleAnswer) -> str:
+def _already(earlier: PuzzleAnswer, board: Board) -> str:
+    """The refusal of a second answer today (``board``: the puzzle's, for the first answer in words)."""
     return (
-        f"You already answered today's puzzle ({earlier.answer}, {earlier.points} points): one try a day. "
-        "The answer comes with tomorrow's puzzle."
+        f"You already answered today's puzzle ({move_in_words(earlier.answer, board)}, {earlier.points} "
+        "points): one try a day. The answer comes with tomorrow's puzzle."
     )

@@ -11,7 +11,10 @@ from bot.games.scrabble.table import ScrabbleTable
 from bot.host.rating_model import RatedSeat, ai_key, ai_name, human_key
 from bot.host.seats import is_program
 from bot.host.store import GameRow, LogEntry, SeatRow, StatsDelta
+from scrabble_core.board import Board
 from scrabble_core.game import Event, EventKind, Game
+from scrabble_core.move import Play
+from scrabble_core.move_words import play_in_words
 
 
 def event_entries(events: Sequence[Event], now: float) -> list[LogEntry]:
@@ -19,14 +22,16 @@ def event_entries(events: Sequence[Event], now: float) -> list[LogEntry]:
     return [LogEntry(event.kind.value, event.player, event.to_dict(), now) for event in events]
 
 
-def log_line(event: Event, seats: Sequence[SeatRow]) -> str:
-    """A log line for an event, without the rack (exchanges by their count)."""
-    return f"seat {event.player} ({seats[event.player].name}): {text.event_line(event, seats)} total {event.total}"
+def log_line(event: Event, seats: Sequence[SeatRow], board: Board) -> str:
+    """A log line for an event, without the rack (exchanges by their count); ``board`` holds the tiles
+    a play went through."""
+    said = text.event_line(event, seats, board)
+    return f"seat {event.player} ({seats[event.player].name}): {said} total {event.total}"
 
 
 def stats_deltas(row: GameRow, game: Game) -> list[StatsDelta]:
     """What a finished game adds to its human players' stats: a game, a win for the winners, the
-    final score and the best play (a withdrawn phony does not count)."""
+    final score and the best play in words (a withdrawn phony does not count)."""
     plays: dict[int, list[Event]] = {}
     for event in game.history:
         if event.kind is EventKind.PLAY:
@@ -48,7 +53,7 @@ def stats_deltas(row: GameRow, game: Game) -> list[StatsDelta]:
                 seat.seat in winners,
                 score=game.players[seat.seat].score,
                 best_score=None if best is None else best.score,
-                best_move=None if best is None else best.move,
+                best_move=None if best is None else str(play_in_words(Play.from_gcg(best.move), game.board)),
             )
         )
     return deltas

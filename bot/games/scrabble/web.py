@@ -31,7 +31,8 @@ class ScrabbleWeb:
 
     def history(self, table: AnyTable, start: int) -> list[dict[str, Any]]:
         assert isinstance(table, ScrabbleTable)
-        return history_entries(table.game.history[start:]) if table.game is not None else []
+        game = table.game
+        return [] if game is None else history_entries(game.history[start:], game.board, table.row.seats)
 
     def final(self, table: AnyTable) -> dict[str, Any]:
         assert isinstance(table, ScrabbleTable)

@@ -5,7 +5,7 @@ body is written once, in SQL both engines accept, and :mod:`~bot.host.store.back
 
 One class, :class:`Store`, made of a part per job: :mod:`~bot.host.store.opening` (the connection, the
 one-writer lock, the checks and the migrations), :mod:`~bot.host.store.games` (games, log, outbox,
-stats), :mod:`~bot.host.store.ratings`, :mod:`~bot.host.store.settings` (guild features) and
+stats), :mod:`~bot.host.store.ratings`, :mod:`~bot.host.store.settings` (guild features, people's preferences) and
 :mod:`~bot.host.store.puzzles` (analyses and puzzles). The rows it reads and writes are
 :mod:`~bot.host.store.rows`. It never reads inside a game's options or state: those are the game's
 plugin's JSON (:mod:`bot.host.plugin`).

@@ -8,7 +8,7 @@ import { byId, el, fill } from "./dom.js";
 import { enableDrag } from "./drag.js";
 import { showGrid } from "./grid.js";
 import {
-  describeEntry, renderBag, renderChallenge, renderHistory, renderPlayers, renderUnseen, secondsLeft, turnText,
+  renderBag, renderChallenge, renderHistory, renderPlayers, renderUnseen, secondsLeft, turnText,
 } from "./panels.js";
 import { renderRack } from "./rack.js";
 import { Tentative } from "./tentative.js";
@@ -147,19 +147,24 @@ function renderFinal() {
   const panel = byId("final");
   panel.hidden = !state.over;
   if (!state.over) return;
-  // The winners first (a resignation can win with fewer points), then by score.
+  // The standings from first to last (a resignation can win with fewer points), a player who left the
+  // game marked so, then the end of the game's rack bonuses in words, as the channel says them.
   const won = (player) => (state.winners.includes(player.seat) ? 1 : 0);
-  const ranking = [...state.players].sort((a, b) => won(b) - won(a) || b.score - a.score);
+  const ranking = page.final?.standings
+    ?? [...state.players].sort((a, b) => won(b) - won(a) || b.score - a.score);
   fill(
     byId("final-scores"),
-    ...ranking.map((player) =>
-      el(
+    ...ranking.map((player) => {
+      const left = player.left ?? (player.resigned ? "resigned" : null);
+      return el(
         "li",
         { class: won(player) ? "winner" : null },
-        el("span", { class: "name" }, player.name, player.resigned ? " (resigned)" : null),
+        el("span", { class: "name" }, player.name, left ? ` (${left})` : null),
         el("span", { class: "score" }, String(player.score)),
-      )),
+      );
+    }),
   );
+  fill(byId("final-ending"), ...(page.final?.ending ?? []).map((line) => el("p", {}, line)));
   const gcg = page.final?.gcg;
   const link = byId("gcg");
   link.hidden = !gcg;
@@ -523,8 +528,7 @@ function schedulePreviewIfPlaced() {
 }
 
 function announceEvents(message) {
-  const state = page.state;
-  const lines = (message.events ?? []).map((entry) => describeEntry(state, entry));
+  const lines = (message.events ?? []).map((entry) => entry.text);  // as the channel says it
   if (lines.length && myTurn()) lines.push("Your turn.");
   if (lines.length) announce(lines.join(" "));
 }

@@ -101,14 +101,13 @@ export function renderUnseen(section, list, state) {
 export function renderHistory(list, state) {
   const items = state.history.map((entry, index) => {
     const name = state.players[entry.player]?.name ?? `seat ${entry.player}`;
-    let move = entry.move;
+    let move = entry.words;
     if (entry.kind === "exchange") move = `exchanged ${entry.move.slice(1)}`;
-    else if (entry.kind === "end-rack") move = `${KIND_TEXT[entry.kind]} ${entry.move}`;
     else if (entry.kind !== "play") move = KIND_TEXT[entry.kind] ?? entry.kind;
     const score = entry.score > 0 ? `+${entry.score}` : String(entry.score);
     return el(
       "li",
-      { class: `entry ${entry.kind}`, title: entry.detail || null },
+      { class: `entry ${entry.kind}`, title: entry.text },
       el("span", { class: "number" }, String(index + 1)),
       el("span", { class: "name" }, name),
       el("span", { class: "move" }, move),
@@ -118,12 +117,4 @@ export function renderHistory(list, state) {
   });
   fill(list, ...items);
   list.scrollTop = list.scrollHeight;
-}
-
-/** A sentence for the live region about one history entry: "Ann played 8H QUIZ for 48." */
-export function describeEntry(state, entry) {
-  const name = state.players[entry.player]?.name ?? `seat ${entry.player}`;
-  if (entry.kind === "play") return `${name} played ${entry.move} for ${entry.score}.`;
-  if (entry.kind === "exchange") return `${name} exchanged ${entry.move.slice(1)} tiles.`;
-  return `${name}: ${KIND_TEXT[entry.kind] ?? entry.kind} (${entry.score}).`;
 }

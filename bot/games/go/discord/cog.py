@@ -1,8 +1,8 @@
 """The ``/go`` command group: one command per command of Go's commands
 (:class:`~bot.games.go.commands.GoCommands`), run as every game's are (:mod:`bot.discord.commands`):
-ephemeral answers when they are the asker's (acknowledgements, the SGF record), public otherwise
-(``board``, ``score``, ``stats``); the moves themselves are announced by the host in the channel, with
-the board and the buttons of the next step. Refusals (an occupied point, not your turn, a channel that
+answers are private, and those a player may want to share (``board``, ``score``, ``export``,
+``stats``) have a ``public`` option; the moves themselves are announced by the host in the channel,
+with the board and the buttons of the next step. Refusals (an occupied point, not your turn, a channel that
 has another game...) reach the asker ephemerally through the command tree's error handler. ``help``
 works in DMs too; the game commands refuse DMs.
 """
@@ -16,7 +16,16 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.config import MAX_TURN_SECONDS
-from bot.discord.commands import MAX_CHOICE_LENGTH, MAX_CHOICES, can_manage, help_text, run, user_of, where
+from bot.discord.commands import (
+    MAX_CHOICE_LENGTH,
+    MAX_CHOICES,
+    PUBLIC_OPTION,
+    can_manage,
+    help_text,
+    run,
+    user_of,
+    where,
+)
 from bot.discord.delivery import answer
 from bot.games.go.commands import GoCommands
 from bot.games.go.engines import Level
@@ -284,31 +293,37 @@ class GoCog(
 
     # Questions -----------------------------------------------------------------------------------
 
-    @app_commands.command(name="board", description="Post the Go board again, with whose move it is")
-    async def board(self, interaction: discord.Interaction[GameBot]) -> None:
-        """Repost the board (public), with the buttons of the moment."""
-        await run(interaction, self.commands.board, slow=True, public=True, game=GAME)
+    @app_commands.command(name="board", description="Show the Go board, with whose move it is")
+    @app_commands.describe(public=PUBLIC_OPTION)
+    async def board(self, interaction: discord.Interaction[GameBot], public: bool = False) -> None:
+        """The board (to the channel with the buttons of the moment if ``public``)."""
+        await run(interaction, self.commands.board, slow=True, public=public, game=GAME)
 
     @app_commands.command(name="score", description="Count the Go board as it stands")
-    async def score(self, interaction: discord.Interaction[GameBot]) -> None:
-        """The count and the captures (public)."""
-        await run(interaction, self.commands.score, slow=False, game=GAME)
+    @app_commands.describe(public=PUBLIC_OPTION)
+    async def score(self, interaction: discord.Interaction[GameBot], public: bool = False) -> None:
+        """The count and the captures."""
+        await run(interaction, self.commands.score, slow=False, public=public, game=GAME)
 
     @app_commands.command(
         name="export", description="Get the SGF record of this channel's Go game (or the last one here)"
     )
-    async def export(self, interaction: discord.Interaction[GameBot]) -> None:
-        """The SGF file, ephemerally."""
-        await run(interaction, self.commands.export_sgf, slow=True, game=GAME)
+    @app_commands.describe(public=PUBLIC_OPTION)
+    async def export(self, interaction: discord.Interaction[GameBot], public: bool = False) -> None:
+        """The SGF file."""
+        await run(interaction, self.commands.export_sgf, slow=True, public=public, game=GAME)
 
     @app_commands.command(name="stats", description="Show a player's Go results in this server")
-    @app_commands.describe(user="Whose results (default: yours)")
+    @app_commands.describe(user="Whose results (default: yours)", public=PUBLIC_OPTION)
     async def stats(
-        self, interaction: discord.Interaction[GameBot], user: discord.Member | discord.User | None = None
+        self,
+        interaction: discord.Interaction[GameBot],
+        user: discord.Member | discord.User | None = None,
+        public: bool = False,
     ) -> None:
         """Games, wins, losses and draws of ``user`` (or the caller)."""
         who = user_of(interaction) if user is None else User(user.id, user.display_name)
-        await run(interaction, self.commands.stats, who, slow=False, in_guild=True, game=GAME)
+        await run(interaction, self.commands.stats, who, slow=False, in_guild=True, public=public, game=GAME)
 
     @app_commands.command(name="help", description="List the Go commands")
     async def help(self, interaction: discord.Interaction[GameBot]) -> None:

@@ -112,6 +112,11 @@ class ConsoleNotifier:
         if channel_id == self._channel:
             self._posts.append(message)
 
+    async def typing(self, channel_id: int) -> None:
+        """Say that the AI is thinking, if ``channel_id`` is the game followed."""
+        if channel_id == self._channel:
+            self._terminal.say("The AI is thinking…")
+
     async def direct(self, user_id: int, message: Message) -> bool:
         """Put a private message in ``user_id``'s inbox until :meth:`open_inbox` (a rack replaces the
         one waiting there, now out of date): always delivered."""

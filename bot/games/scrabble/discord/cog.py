@@ -1,7 +1,8 @@
 """The ``/scrabble`` command group: one command per command of Scrabble's commands
 (:class:`~bot.games.scrabble.commands.ScrabbleCommands`), run as every game's are
-(:mod:`bot.discord.commands`): public answers for ``board`` and ``score``, private ones otherwise.
-``rules`` and ``help`` need no game and work in DMs too; the game commands refuse DMs.
+(:mod:`bot.discord.commands`): answers are private, and those a player may want to share (``board``,
+``score``, ``history``, ``stats``, ``leaderboard``, ``analyze``) have a ``public`` option. ``rules`` and
+``help`` need no game and work in DMs too; the game commands refuse DMs.
 """
 
 from __future__ import annotations
@@ -18,13 +19,14 @@ from bot.discord.commands import (
     MAX_CHOICE_LENGTH,
     MAX_CHOICES,
     MAX_GAME_ID,
+    PUBLIC_OPTION,
     can_manage,
     help_text,
     run,
     user_of,
     where,
 )
-from bot.discord.delivery import answer, defer
+from bot.discord.delivery import PROGRESS_SECONDS, answer, defer, edited_at_most_every
 from bot.games.scrabble.commands import NewGame, ScrabbleCommands
 from bot.games.scrabble.kind import KIND
 from bot.games.scrabble.rules import TOPICS
@@ -151,7 +153,7 @@ class ScrabbleCog(
         user_id = interaction.user.id
         await run(interaction, self.commands.leave, user_id, slow=True, game=GAME)
 
-    @app_commands.command(name="start", description="Start the game you created: racks come by DM")
+    @app_commands.command(name="start", description="Start the game you created")
     async def start(self, interaction: discord.Interaction[GameBot]) -> None:
         """Deal and post the first turn (an AI may play at once)."""
         user_id = interaction.user.id
@@ -159,7 +161,7 @@ class ScrabbleCog(
 
     @app_commands.command(
         name="cancel",
-        description="Cancel this channel's game (its creator, or anyone who can manage messages)",
+        description="Cancel this channel's game (its creator or a moderator)",
     )
     async def cancel(self, interaction: discord.Interaction[GameBot]) -> None:
         """Cancel the game, in the lobby or in play, without stats."""
@@ -244,10 +246,16 @@ class ScrabbleCog(
     # Questions -----------------------------------------------------------------------------------
 
     @app_commands.command(name="rack", description="Show your rack (only you see it) and renew your web link")
-    async def rack(self, interaction: discord.Interaction[GameBot]) -> None:
+    @app_commands.describe(
+        dms="Instead: whether your rack also comes by DM after your own moves, in every game (default: no)"
+    )
+    async def rack(self, interaction: discord.Interaction[GameBot], dms: bool | None = None) -> None:
         """Your rack as letters and an image, ephemerally (with the web board: your link to play there and a
-        button for a new one)."""
+        button for a new one); with ``dms``, the caller's preference set instead (no game needed)."""
         user_id = interaction.user.id
+        if dms is not None:
+            await answer(interaction, await self.commands.rack_dms(user_id, dms))
+            return
         await run(interaction, self.commands.rack, user_id, slow=True, game=GAME)
 
     @app_commands.command(
@@ -258,17 +266,17 @@ class ScrabbleCog(
         user_id = interaction.user.id
         await run(interaction, self.commands.hint, user_id, slow=True, game=GAME)
 
-    @app_commands.command(
-        name="board", description="Post the board again, with the scores and whose turn it is"
-    )
-    async def board(self, interaction: discord.Interaction[GameBot]) -> None:
-        """Repost the board (public), with the turn's buttons."""
-        await run(interaction, self.commands.board, slow=True, public=True, game=GAME)
+    @app_commands.command(name="board", description="Show the board, with the scores and whose turn it is")
+    @app_commands.describe(public=PUBLIC_OPTION)
+    async def board(self, interaction: discord.Interaction[GameBot], public: bool = False) -> None:
+        """The board (to the channel with the turn's buttons if ``public``)."""
+        await run(interaction, self.commands.board, slow=True, public=public, game=GAME)
 
     @app_commands.command(name="score", description="Show the scores and the tiles left in the bag")
-    async def score(self, interaction: discord.Interaction[GameBot]) -> None:
-        """The scores (public)."""
-        await run(interaction, self.commands.score, slow=False, game=GAME)
+    @app_commands.describe(public=PUBLIC_OPTION)
+    async def score(self, interaction: discord.Interaction[GameBot], public: bool = False) -> None:
+        """The scores."""
+        await run(interaction, self.commands.score, slow=False, public=public, game=GAME)
 
     @app_commands.command(
         name="bag", description="Count the tiles in the bag and list those you have not seen"
@@ -282,34 +290,31 @@ class ScrabbleCog(
         name="history",
         description="List the moves of this channel's game, or the last one, with its GCG file",
     )
-    async def history(self, interaction: discord.Interaction[GameBot]) -> None:
-        """Every move of the game going on (or of the last one finished here) and its record, ephemerally."""
-        await run(interaction, self.commands.history, slow=True, game=GAME)
+    @app_commands.describe(public=PUBLIC_OPTION)
+    async def history(self, interaction: discord.Interaction[GameBot], public: bool = False) -> None:
+        """Every move of the game going on (or of the last one finished here) and its record."""
+        await run(interaction, self.commands.history, slow=True, public=public, game=GAME)
 
     @app_commands.command(
         name="analyze",
-        description="Analyse the last game finished here (or a game id): the best moves and misses",
+        description="Analyse the last game finished here (or a game id)",
     )
     @app_commands.describe(
-        game_id="The game to analyse (default: the last one finished in this channel)",
-        private="Only you see the analysis (default: yes)",
+        game_id="The game to analyse (default: the last one finished in this channel)", public=PUBLIC_OPTION
     )
     async def analyze(
         self,
         interaction: discord.Interaction[GameBot],
         game_id: app_commands.Range[int, 1, MAX_GAME_ID] | None = None,
-        private: bool = True,
+        public: bool = False,
     ) -> None:
-        """Each turn against the AI's best move, with progress shown by editing the "thinking" message;
-        the analysis is stored, so asking again is instant."""
+        """Each turn against the AI's best move, with progress shown by editing the "thinking" message
+        (at most once a second); the analysis is stored, so asking again is instant."""
         guild_id, channel_id = where(interaction, GAME)
-        await defer(interaction, public=not private)
-
-        async def progress(text: str) -> None:
-            await interaction.edit_original_response(content=text)
-
+        await defer(interaction, public=public)
+        progress = edited_at_most_every(PROGRESS_SECONDS, interaction)
         reply = await self.commands.analysis.analyze(
-            guild_id, channel_id, game_id, private=private, progress=progress
+            guild_id, channel_id, game_id, private=not public, progress=progress
         )
         await answer(interaction, reply)
 
@@ -338,19 +343,25 @@ class ScrabbleCog(
         await run(interaction, self.commands.check, word, slow=False, game=GAME)
 
     @app_commands.command(name="stats", description="Show a player's results in this server")
-    @app_commands.describe(user="Whose results (default: yours)")
+    @app_commands.describe(user="Whose results (default: yours)", public=PUBLIC_OPTION)
     async def stats(
-        self, interaction: discord.Interaction[GameBot], user: discord.Member | discord.User | None = None
+        self,
+        interaction: discord.Interaction[GameBot],
+        user: discord.Member | discord.User | None = None,
+        public: bool = False,
     ) -> None:
         """Games, wins, average score and best move of ``user`` (or the caller), with their rating,
-        rank, record and rating chart, ephemerally (deferred: the chart is drawn)."""
+        rank, record and rating chart (deferred: the chart is drawn)."""
         user_id = (user or interaction.user).id
-        await run(interaction, self.commands.stats, user_id, slow=True, in_guild=True, game=GAME)
+        await run(
+            interaction, self.commands.stats, user_id, slow=True, in_guild=True, public=public, game=GAME
+        )
 
     @app_commands.command(name="leaderboard", description="Show this server's best players")
-    async def leaderboard(self, interaction: discord.Interaction[GameBot]) -> None:
-        """By conservative rating (or most wins, then best average score, with ratings off), ephemerally."""
-        await run(interaction, self.commands.leaderboard, slow=False, in_guild=True, game=GAME)
+    @app_commands.describe(public=PUBLIC_OPTION)
+    async def leaderboard(self, interaction: discord.Interaction[GameBot], public: bool = False) -> None:
+        """By conservative rating (or most wins, then best average score, with ratings off)."""
+        await run(interaction, self.commands.leaderboard, slow=False, in_guild=True, public=public, game=GAME)
 
     # No game needed ------------------------------------------------------------------------------
 
