@@ -1156,10 +1156,11 @@ class BotHarness:
         ACK_TIMES.append(callback.received_at - self._dispatched_at[payload["id"]])
         return callback
 
-    async def reply(self, payload: JSON, *, timeout: float = 5.0) -> RecordedRequest:
+    async def reply(self, payload: JSON, *, timeout: float = 15.0) -> RecordedRequest:
         """Dispatch ``payload`` and return the message it is answered with: the callback's, or the
         first followup if the callback was a deferral, once what the service queued for the channels
-        meanwhile (the announcements that go out behind the answer) went out."""
+        meanwhile (the announcements that go out behind the answer) went out: after a channel's fifth
+        post or edit within Discord's window of five seconds, discord.py waits out the window."""
         callback = await self.ack(payload, timeout=timeout)
         answer = callback
         if callback.json["type"] in (5, 6):

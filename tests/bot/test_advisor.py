@@ -20,9 +20,9 @@ from scrabble_core.board import Board
 from scrabble_core.game import Game
 from scrabble_core.hints import hints
 from scrabble_core.lexicon import Lexicon
-from scrabble_core.move import Exchange, Play
+from scrabble_core.move import Exchange, Play, move_from_gcg
 from scrabble_core.movegen import MoveGenerator, load_move_generator
-from scrabble_core.notation import parse_player_play, player_notation
+from scrabble_core.notation import player_notation
 from scrabble_core.validation import check_play
 from scrabble_core.variant import get_variant
 
@@ -154,7 +154,7 @@ def test_an_expert_hint_leads_with_the_experts_own_move(enable_lexicon: Lexicon)
     assert isinstance(expert, Exchange)
     kept = Counter(view.rack) - Counter(expert.tiles)
     assert expert_suggestions(generator, view.to_dict(), 3, None, 0)[0] == (
-        f"exchange {expert.tiles}",
+        f"-{expert.tiles}",
         0,
         "".join(sorted(kept.elements())),
     )
@@ -176,30 +176,31 @@ async def test_expert_hints_are_searched_in_the_workers_within_their_time(
         :2
     ]
     rack = game.players[seat].rack
-    if found[0].move.startswith("exchange "):  # a search cut short (a loaded machine) may end on one
-        tiles = Counter(found[0].move.removeprefix("exchange "))
+    first = move_from_gcg(found[0].move)
+    if isinstance(first, Exchange):  # a search cut short (a loaded machine) may end on one
+        tiles = Counter(first.tiles)
         assert not tiles - Counter(rack)
         assert (found[0].score, Counter(found[0].leave)) == (0, Counter(rack) - tiles)
     else:
-        first = parse_player_play(found[0].move, game.board, rack)
+        assert isinstance(first, Play)
         check_play(game.board, first, rack=rack, lexicon=enable_lexicon)
 
 
 def test_hints_on_an_infinite_board_name_their_squares_signed(enable_lexicon: Lexicon) -> None:
-    """Each hint, the expert's move first, reads back as the play it names: ``0,0 down`` (never
-    ``A1``) even where a square also has a letter and a number."""
+    """Each hint, the expert's move first, reads back as the play it names: ``0,0d`` (never ``A1``)
+    even where a square also has a letter and a number."""
     game = Game(get_variant("infinite"), ["a", "b"], rng=random.Random(3), lexicon=enable_lexicon)
     generator = load_move_generator(enable_lexicon)
     view = seat_view(game, 0)
     found = expert_suggestions(generator, view.to_dict(), 5, None, 1)
     found = [
-        *(hint for hint in found if not hint[0].startswith(("exchange", "pass"))),
+        *(hint for hint in found if not hint[0].startswith("-")),
         *suggestions(game.board, view.rack, generator, 40),
     ]
     starts = {text.split(" ")[0] for text, _, _ in found}
-    assert "0,0" in starts  # a square also named A1 on a finite board
+    assert starts & {"0,0a", "0,0d"}  # a square also named A1 on a finite board
     for text, score, _ in found:
-        play = parse_player_play(text, game.board, view.rack)
+        play = move_from_gcg(text)
+        assert isinstance(play, Play)
         assert check_play(game.board, play, rack=view.rack).total == score
-        assert text == player_notation(play, game.variant)
-        assert " across " in text or " down " in text
+        assert text == play.record_text(True)

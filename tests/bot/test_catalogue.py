@@ -41,10 +41,15 @@ GRACE: Final = 700_000_000_000_000_002
 STANDARD: Final = get_variant("standard")
 SEATS: Final = (SeatRow(0, FRANK, "Frank"), SeatRow(1, GRACE, "Grace"))
 WITH_AI: Final = (SeatRow(0, FRANK, "Frank"), SeatRow(1, None, "AI", ai_level="medium"))
+_WORD: Final = r"(?:[A-Z.]|[a-z](?=[a-z]*[A-Z.?]))[A-Za-z.?]+"
+"""A word in notation after its square: capitals, ``.`` and ``?`` (a lowercase start, a blank, needs one
+of them too, so that ``D4 and`` is no play)."""
 NOTATION: Final = re.compile(
     r"(?<![\w.])[A-Za-z]*\.[A-Z][A-Za-z.]*"  # a played-through tile inside or before the word: GA.AX, .N
     r"|(?<![\w.])[A-Z]{2,}\.+(?= [a-z(])"  # ... or after it, the sentence going on: QAI. for 34
-    r"|\?[A-Za-z]"  # a blank as ? and its letter: KORUN?AS
+    r"|\?[A-Za-z]|(?<=[A-Z])\?"  # a blank as ? and its letter, or a ? among a rack's letters: KORUN?AS, AEQ?
+    rf"|(?<![\w,-])(?:\d{{1,2}}[A-Y]|[A-Y]\d{{1,2}}) {_WORD}"  # a square, then the word: 8D FOLDS, 2G rELIN.ED
+    rf"|(?<![\w,])-?\d+,-?\d+[ad]? {_WORD}"  # the same on an infinite board: 0,0d QUIZ
 )
 """Engine notation a person should not have to read."""
 
@@ -116,7 +121,7 @@ def scrabble_entries() -> Iterator[tuple[str, str]]:
     yield "a play in words", str(play_in_words(Play.from_gcg("G5 QaI."), played))
     yield "an exchange in words", move_in_words("-EE?", played)
     yield "a rack in words", rack_in_words("AEQ??", STANDARD)
-    yield "stats", text.stats_text(StatsRow(FRANK, "Frank", 12, 7, 1, 4100, 412, "8D FOLDS"))
+    yield "stats", text.stats_text(StatsRow(FRANK, "Frank", 12, 7, 1, 4100, 412, "FOLDS at 8D (across)"))
     yield "stats (no game yet)", text.stats_text(StatsRow(FRANK, "Frank", 0, 0, 0, 0, None, None))
 
 
@@ -177,13 +182,22 @@ def test_the_catalogue_in_docs_is_up_to_date() -> None:
 @pytest.mark.parametrize(
     ("said", "found"),
     [
-        ("Frank played 6F QAI. for 34 (QAID 34)", ["QAI."]),
-        ("Grace played G6 .N. for 4", [".N."]),
-        ("AI played K5 CaV.RNS for 44", ["CaV.RNS"]),
-        ("1. L2 KORUN?AS: 70 points", ["?A"]),
-        ("the web list shows J6 QA. and 2G rELIN.ED", ["QA.", "rELIN.ED"]),
+        ("Frank played 6F QAI. for 34 (QAID 34)", ["6F QAI."]),
+        ("Grace played G6 .N. for 4", ["G6 .N."]),
+        ("AI played K5 CaV.RNS for 44", ["K5 CaV.RNS"]),
+        ("1. L2 KORUN?AS: 70 points", ["L2 KORUN?AS"]),
+        ("the web list shows J6 QA. and 2G rELIN.ED", ["J6 QA.", "2G rELIN.ED"]),
+        (
+            "Frank played QAI. for 34; Grace .N. for 4, AI CaV.RNS and rELIN.ED",
+            ["QAI.", ".N.", "CaV.RNS", "rELIN.ED"],
+        ),
+        ("hint: KORUN?AS", ["?A"]),
         ("Frank played QAID at 6F (down) for 34.\nGrace passed.", []),
         ("Your rack: DEO and a blank. Closed? Press Show my rack.", []),
+        ("Frank: best move 8D FOLDS for 26.", ["8D FOLDS"]),
+        ("1. H8 QI: 11 points, keeping AEQ?", ["H8 QI", "?"]),
+        ("the best was 0,0d QUIZ, then -3,5 ZA", ["0,0d QUIZ", "-3,5 ZA"]),
+        ("the best was QUIZ at 8H (across) for 48; Frank (Black) played D4, then G3.", []),
     ],
 )
 def test_the_scan_finds_engine_notation_and_only_it(said: str, found: list[str]) -> None:

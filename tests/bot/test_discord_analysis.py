@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import itertools
+import re
 from typing import Any
 
 import pytest
 from analysis_fakes import InlinePool, known_game, store_finished
 from discord_fake import BotHarness, FakeDiscord, MakeHarness, integer_option
 
+from bot.discord.delivery import PROGRESS_SECONDS
 from bot.games.scrabble.images.analysis_chart import render_loss_chart
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.movegen import MoveGenerator, load_move_generator
@@ -47,14 +50,20 @@ async def test_analyze_edits_its_progress_then_answers_privately(
     (result,) = await harness.fake.followups_for(payload, timeout=60)
     original = f"/webhooks/{harness.fake.application_id}/{payload['token']}/messages/@original"
     edits = [r for r in harness.fake.requests if r.method == "PATCH" and r.path == original]
-    assert [edit.content for edit in edits] == [
-        *(f"Analysing move {n}/22…" for n in range(1, 23)),
-        "Analysed 22 moves.",
-    ]
+    # The progress, edited at most once a second: the first move's at once, then the newest each time.
+    said = [*(f"Analysing move {n}/22…" for n in range(1, 23)), "Analysed 22 moves."]
+    shown = [edit.content for edit in edits]
+    assert shown[0] == said[0]
+    assert shown == sorted(shown, key=said.index)  # in order, each one said once at most
+    times = [edit.received_at for edit in edits]
+    assert all(later - earlier > PROGRESS_SECONDS - 0.05 for earlier, later in itertools.pairwise(times))
     assert harness.fake.requests.index(edits[-1]) < harness.fake.requests.index(result)
     assert result.ephemeral
-    assert result.content.startswith(
-        f"Analysis of game {game_id} (Ann vs Bob) at the expert level:\n```\nAnn: 11 turns"
+    heading, fence, ann = result.content.split("\n")[:3]
+    assert (heading, fence) == (f"Analysis of game {game_id} (Ann vs Bob) at the expert level:", "```")
+    assert re.fullmatch(
+        r"Ann: \d+ of 11 turns within 1 point of the best play, \d+\.\d points lost in all \(counting the tiles kept\)",
+        ann,
     )
     assert result.filenames == [f"analysis-{game_id}.png", f"analysis-{game_id}.txt"]
     assert len(pool.calls) == 22
@@ -67,7 +76,7 @@ async def test_analyze_in_public_with_a_game_id_reuses_the_stored_analysis(
     harness, pool, game_id = await with_finished_game(make_harness, enable_lexicon, generator)
     private = await harness.reply(harness.payloads.slash("analyze"), timeout=60)
     payload = harness.payloads.slash(
-        "analyze", [integer_option("game_id", game_id), bool_option("private", False)]
+        "analyze", [integer_option("game_id", game_id), bool_option("public", True)]
     )
     callback = await harness.ack(payload)
     assert callback.json == {"type": DEFERRED}  # public "thinking"

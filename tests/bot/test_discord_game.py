@@ -37,7 +37,7 @@ from service_fakes import AnyWord, find_play, typed
 
 import bot.discord.delivery
 import bot.discord.notifier
-from bot.config import Config
+from bot.config import Config, DiscordLimits
 from bot.discord.notifier import DiscordNotifier
 from bot.games.scrabble import text
 from bot.games.scrabble.advisor import GeneratorAdvisor
@@ -51,13 +51,14 @@ from scrabble_core.ai import Level, choose_move, seat_view
 from scrabble_core.game import EventKind, Game
 from scrabble_core.lexicon import load_enable
 from scrabble_core.move import Move, Play
-from scrabble_core.move_words import play_in_words
+from scrabble_core.move_words import play_in_words, rack_in_words
 from scrabble_core.movegen import MoveGenerator, load_move_generator
 from scrabble_core.variant import assets_dir
 
 APOLOGY = re.compile(r"Sorry, something went wrong \(error id ([0-9a-f]{6})\)\.")
 CHANNEL_MESSAGE = 4
 DEFERRED = 5
+DEFERRED_UPDATE = 6
 AUTOCOMPLETE_RESULT = 8
 MODAL = 9
 
@@ -269,7 +270,7 @@ async def test_a_slow_board_refused_after_its_public_deferral_is_refused_private
         raise NoGameError(NO_GAME)
 
     monkeypatch.setattr(ScrabbleCommands, "board", slow_refusal)
-    payload = harness.payloads.slash("board")
+    payload = harness.payloads.slash("board", [bool_option("public", True)])  # a board for the channel
     deferred = await harness.ack(payload)
     assert deferred.json == {"type": DEFERRED}  # public "thinking"
     (followup,) = await harness.fake.followups_for(payload)
@@ -572,7 +573,9 @@ async def test_turn_buttons_after_a_restart(make_harness: MakeHarness, fake_disc
     wrong = await harness.reply(harness.payloads.component(old_turn, f"scrabble:pass:{gid}", user_id=BOB))
     assert_private(wrong, NOT_YOUR_TURN)
     payload = harness.payloads.component(old_turn, f"scrabble:pass:{gid}")
-    passed = await answered_at_once(harness, payload)
+    callback = await harness.ack(payload)  # a turn pressed on a message: a deferred update, then the answer
+    assert callback.json == {"type": DEFERRED_UPDATE}
+    (passed,) = await harness.fake.followups_for(payload)
     assert_private(passed, "You passed.")
     await harness.service.idle()
     assert last_post(harness).content.startswith("Alice passed.")
@@ -604,8 +607,14 @@ async def test_rack_is_ephemeral_with_its_image(harness: BotHarness, via: str) -
     else:
         message = harness.fake.last_with_button(channel(harness), f"scrabble:rack:{game_id(harness)}")
         payload = harness.payloads.component(message, f"scrabble:rack:{game_id(harness)}", user_id=BOB)
-    followup = await answered_at_once(harness, payload)
-    assert followup.body["content"] == f"Your rack in <#{channel(harness)}>: {game.players[1].rack}"
+    # A command is answered at once; a button pressed on a message by a deferred update, then the answer.
+    followup = await harness.reply(payload)
+    callback = await harness.fake.callback_for(payload)
+    assert callback.json["type"] == (CHANNEL_MESSAGE if via == "command" else DEFERRED_UPDATE)
+    assert (
+        followup.body["content"]
+        == f"Your rack in <#{channel(harness)}>: {rack_in_words(game.players[1].rack)}"
+    )
     assert followup.body["flags"] == EPHEMERAL
     assert followup.body["attachments"] == [{"id": 0, "filename": "rack.png"}]
     assert [(f.filename, f.data) for f in followup.files] == [("rack.png", b"rack")]
@@ -643,16 +652,20 @@ async def test_an_infinite_board_takes_signed_coordinates_by_command_and_form(ha
     game = await started(harness, string_option("variant", "infinite"))
     assert [player.rack for player in game.players] == ["ABCEKTX", "AEGIRSV"]
     played = await slash(harness, "play", string_option("move", "-1,0 across AB"))
-    assert played.content == "You played -1,0a AB for 8."
+    assert (
+        played.content
+        == f"You played AB at -1,0 (across) for 8.\nYour rack in <#{channel(harness)}>: CEEKNTX"
+    )
     await harness.service.idle()
-    assert last_post(harness).content.startswith("Alice played -1,0a AB for 8")
+    assert last_post(harness).content.startswith("Alice played AB at -1,0 (across) for 8.\n")
     board = harness.service.game(channel(harness)).board
     assert (board[(0, -1)], board[(0, 0)]) == ("A", "B")
     form, placeholder = await open_play_form(harness, BOB)
     assert placeholder == "-3,5 across QUIZ or 0,0 down QUIZ; ?E is a blank as E"
     submit = harness.payloads.modal_submit(form, {"move": "(0, 0) down .a"}, user_id=BOB)
     followup = await answered_at_once(harness, submit)
-    assert followup.content == "You played 0,0d .A for 4."  # a signed coordinate, though 0,0 is also A1
+    # A signed coordinate, though 0,0 is also A1.
+    assert followup.content.split("\n")[0] == "You played BA at 0,0 (down) for 4."
     assert harness.service.game(channel(harness)).board[(1, 0)] == "A"
 
 
@@ -661,13 +674,18 @@ async def test_set_tiles_are_played_in_brackets_by_command_and_form(make_harness
     game = await started(harness, string_option("variant", "letter-sets"))
     assert [player.rack for player in game.players] == ["23ILUVY", "2AAEHOR"]
     played = await slash(harness, "play", string_option("move", "8H [2o][3Z]"))
-    assert played.content == "You played 8H [2O][3Z] for 22."
+    assert (
+        played.content.split("\n")[0]
+        == "You played OZ at 8H (across) for 22, with the I/O/U tile for the O and the S/Z tile for the Z."
+    )
     await harness.service.idle()
     form, placeholder = await open_play_form(harness, BOB)
     assert placeholder == "8H QUIZ (across) or H8 QUIZ (down); ?E is a blank as E; [1E] set tile 1 as E"
     submit = harness.payloads.modal_submit(form, {"move": "H8 .[2U]"}, user_id=BOB)
     followup = await answered_at_once(harness, submit)
-    assert followup.content == "You played H8 .[2U] for 2."
+    assert (
+        followup.content.split("\n")[0] == "You played OU at H8 (down) for 2, with the I/O/U tile for the U."
+    )
 
 
 async def test_exchange_modal_shows_the_rack_privately(harness: BotHarness) -> None:
@@ -804,6 +822,7 @@ async def test_a_challenge_button_under_an_older_play_is_refused(make_harness: M
     await slash(harness, "start")
     gid = game_id(harness)
     played = []
+    shown = []  # each play's message as it was posted (a newer one then takes its buttons away)
     for _ in range(2):
         user, _ = turn_user(harness)
         game = harness.service.game(channel(harness))
@@ -811,13 +830,12 @@ async def test_a_challenge_button_under_an_older_play_is_refused(make_harness: M
         assert play is not None
         await slash(harness, "play", string_option("move", typed(play)), user_id=user)
         played.append(user)
+        shown.append(json.loads(json.dumps(harness.fake.channel_messages(channel(harness))[-1])))
     lexicon.phonies.update(harness.service.game(channel(harness)).challengeable_words())  # move 2: a phony
     (challenger,) = {ALICE, BOB, CAROL} - set(played)
-    first_play = next(
-        m
-        for m in harness.fake.channel_messages(channel(harness))
-        if f"scrabble:challenge:{gid}:1" in custom_ids(m)
-    )
+    first_play = shown[0]
+    assert f"scrabble:challenge:{gid}:1" in custom_ids(first_play)
+    assert custom_ids(harness.fake.channel_messages(channel(harness))[-2]) == []  # its buttons are gone
     sent = len(posts(harness))
     click_old = harness.payloads.component(first_play, f"scrabble:challenge:{gid}:1", user_id=challenger)
     assert_private(await harness.reply(click_old), "That play can no longer be challenged")
@@ -1340,9 +1358,11 @@ async def test_each_users_dm_channel_is_asked_for_once_beyond_discord_pys_128(
     harness: BotHarness, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """discord.py keeps the DM channels of the last 128 users only; the notifier keeps their ids
-    (up to DM_CHANNELS_KEPT, here 150), so 140 players' racks cost one DM channel request each."""
+    (up to DM_CHANNELS_KEPT, here 150), so 140 players' racks cost one DM channel request each. (Without
+    rate limits: 152 DM channel requests, 5 every 5 seconds, would take minutes.)"""
     monkeypatch.setattr(bot.discord.notifier, "DM_CHANNELS_KEPT", 150)
-    notifier = DiscordNotifier(harness.bot)
+    harness.fake.rate_limits = None
+    notifier = DiscordNotifier(harness.bot, DiscordLimits(requests_per_second=10_000, channel_requests=1000))
     users = [BOB + index for index in range(140)]
     for round_ in ("first", "second"):
         for user in users:

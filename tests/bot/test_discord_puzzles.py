@@ -68,13 +68,15 @@ async def test_solve_answers_privately_and_once_a_day(
     answer = typed(Play.from_gcg(best.move))
     first = await harness.reply(harness.payloads.slash("solve", [string_option("move", answer)]))
     assert first.ephemeral
-    assert first.content.startswith(
-        f"{best.move} scores {best.score}, equity {best.equity:.1f}: the best play! +3 points."
+    assert (best.move, best.score, f"{best.equity:.1f}") == ("A7 HUMMER", 53, "53.3")
+    assert first.content == (
+        "HUMMER at A7 (down) scores 53, equity 53.3: the best play! +3 points. Streak: 1 day. "
+        "The answer comes with tomorrow's puzzle."
     )
     second = await harness.reply(harness.payloads.slash("solve", [string_option("move", answer)]))
     assert second.ephemeral
     assert second.content == (
-        f"You already answered today's puzzle ({best.move}, 3 points): one try a day. "
+        "You already answered today's puzzle (HUMMER at A7 (down), 3 points): one try a day. "
         "The answer comes with tomorrow's puzzle."
     )
     other = await harness.reply(harness.payloads.slash("solve", [string_option("move", answer)], user_id=BOB))

@@ -143,7 +143,7 @@ async def test_a_start_committed_but_not_announced_is_announced_once_after_a_res
     await reference.svc.idle()
     expected_posts, expected_dms = reference.notifier.posts[posts:], reference.notifier.dms[dms:]
     await reference.close()
-    assert expected_posts[0][1].text.startswith("The game begins!\nDraw for the first turn: ")
+    assert expected_posts[0][1].text.startswith("The game has started.\nDraw for the first turn: ")
     assert [user for user, _ in expected_dms] == [ALICE.id, BOB.id]
 
     (tmp_path / "crash").mkdir()
@@ -180,7 +180,7 @@ async def test_an_unsent_announcement_of_a_game_that_moved_on_is_dropped(tmp_pat
     with sqlite3.connect(harness.path) as db:  # the announcement of the start, as a crash would leave it
         db.execute(
             "INSERT INTO outbox (game_id, data, created_at) VALUES "
-            '(1, \'{"move": 0, "events": [], "lines": ["The game begins!"], "racks": [0, 1]}\', 0)'
+            '(1, \'{"move": 0, "events": [], "lines": ["The game has started."], "racks": [0, 1]}\', 0)'
         )
     posts, dms = len(harness.notifier.posts), len(harness.notifier.dms)
     await harness.open()

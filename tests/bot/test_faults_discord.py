@@ -60,7 +60,7 @@ async def test_a_restart_does_not_make_twice_a_message_posted_before_its_entry_w
     await h.service.idle()
     channel = h.payloads.channel_id
     messages = h.fake.channel_messages(channel)
-    [start] = [m for m in messages if m["content"].startswith("The game begins!")]
+    [start] = [m for m in messages if m["content"].startswith("The game has started.")]
     posts = h.fake.find("POST", f"/channels/{channel}/messages")
     await h.bot.close()
 

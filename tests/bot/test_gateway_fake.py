@@ -134,7 +134,7 @@ async def test_the_real_bot_draws_the_board_and_the_rack_in_its_drawing_process(
     (rack, *_) = await fake.wait_for(
         lambda r: r.method == "POST" and r.path != path and r.filenames == ["rack.png"], timeout=60
     )
-    assert shown.content.startswith(("The game begins!", "AI played "))
+    assert shown.content.startswith(("The game has started.", "AI played "))
     board = Image.open(io.BytesIO(shown.files[0].data))
     assert (board.format, board.size) == ("PNG", board_size(get_variant("standard"), header=True))
     assert Image.open(io.BytesIO(rack.files[0].data)).format == "PNG"

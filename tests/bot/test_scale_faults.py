@@ -175,7 +175,7 @@ async def test_kill_9_of_a_bot_process_and_of_a_worker_mid_turn_loses_and_double
             lobby = 1 if shard in AI_SHARDS else 2
             assert all(content.startswith("New standard game by ") for content in contents[:lobby])
             assert len(contents) == lobby + len(announced), contents
-            assert contents[lobby].startswith("The game begins!")
+            assert contents[lobby].startswith("The game has started.")
             for event, content in zip(game.history, contents[lobby + 1 :], strict=True):
                 said = f" played {event.move} for " if event.kind.value == "play" else f" {event.kind.value}"
                 assert said in content.split("\n")[0], (event, content)

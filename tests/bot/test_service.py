@@ -8,7 +8,7 @@ import random
 import sqlite3
 import subprocess
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -65,6 +65,7 @@ from bot.host.store import GameStatus
 from scrabble_core.ai import Level
 from scrabble_core.errors import ChallengeError, NotYourTurnError
 from scrabble_core.game import ChallengeMode, Game
+from scrabble_core.move_words import rack_in_words
 from scrabble_core.variant import get_variant
 from tests.pg_cluster import query
 
@@ -95,8 +96,7 @@ async def test_lobby_start_deals_and_dms_each_rack_to_its_owner(harness: Harness
     await service.idle()
     assert harness.notifier.texts()[-1] == (
         "New standard game by <@11>: void challenges, no time limit, 2 hints each.\n"
-        "Players (1/4): Alice (<@11>)\n"
-        "Join with /scrabble join; the creator starts it with /scrabble start."
+        "Players (1/4): Alice (<@11>)"
     )
     lobby = harness.notifier.posts[-1][1]
     assert lobby.buttons == (Button.JOIN, Button.ADD_AI, Button.START, Button.CANCEL)
@@ -104,18 +104,21 @@ async def test_lobby_start_deals_and_dms_each_rack_to_its_owner(harness: Harness
     await service.join(CHANNEL, BOB)
     await service.idle()
     assert "Players (2/4): Alice (<@11>), Bob (<@12>)" in harness.notifier.texts()[-1]
-    await service.start_game(CHANNEL, ALICE.id)
+    answer = await service.start_game(CHANNEL, ALICE.id)
     await service.idle()
     game = service.game(CHANNEL)
+    # Alice started the game: her answer carries her rack; Bob's comes by DM.
+    assert answer.private
+    assert answer.text == f"The game has started.\nYour rack in <#{CHANNEL}>: {game.players[0].rack}"
+    assert [a.filename for a in answer.attachments] == ["rack.png"]
     start = harness.notifier.posts[-1][1]
     assert start.text == (
-        "The game begins!\nDraw for the first turn: Alice draws A, Bob draws Q. Alice plays first.\n"
+        "The game has started.\nDraw for the first turn: Alice drew A, Bob drew Q. Alice plays first.\n"
         "Scores: Alice 0 · Bob 0\nNext: Alice (<@11>). 86 tiles in the bag."
     )
     assert start.mentions == (ALICE.id,)
     assert [a.filename for a in start.attachments] == ["board.png"]
     assert [(user, message.text) for user, message in harness.notifier.dms] == [
-        (ALICE.id, f"Your rack in <#{CHANNEL}>: {game.players[0].rack}"),
         (BOB.id, f"Your rack in <#{CHANNEL}>: {game.players[1].rack}"),
     ]
     assert all(
@@ -129,8 +132,8 @@ async def test_who_plays_first_is_drawn_from_the_seed_and_announced(harness: Har
     await started_game(harness, users, seed=7)
     start = harness.notifier.posts[-1][1]
     assert start.text.splitlines()[:2] == [
-        "The game begins!",
-        "Draw for the first turn: Alice draws T, Bob draws S, Carol draws Y, Dave draws R. Dave plays first.",
+        "The game has started.",
+        "Draw for the first turn: Alice drew T, Bob drew S, Carol drew Y, Dave drew R. Dave plays first.",
     ]
     assert start.mentions == (DAVE.id,)
     # Turns go round in joining order from the player who drew first.
@@ -150,19 +153,19 @@ async def test_who_plays_first_is_drawn_from_the_seed_and_announced(harness: Har
     # Tied players draw again; the same seed always draws the same way.
     await started_game(harness, (ALICE, BOB), seed=10)
     assert harness.notifier.posts[-1][1].text.splitlines()[1] == (
-        "Draw for the first turn: Alice draws T, Bob draws T; again: Alice draws R, Bob draws R; "
-        "again: Alice draws A, Bob draws E. Alice plays first."
+        "Draw for the first turn: Alice drew T, Bob drew T; again: Alice drew R, Bob drew R; "
+        "again: Alice drew A, Bob drew E. Alice plays first."
     )
 
 
 @pytest.mark.parametrize(
     ("seed", "line"),
     [
-        (0, "Ann draws N, Bob draws set tile 3 [SZ]. Ann plays first."),
-        (26, "Ann draws set tile 2 [IOU], Bob draws F. Bob plays first."),
+        (0, "Ann drew N, Bob drew set tile 3 [SZ]. Ann plays first."),
+        (26, "Ann drew set tile 2 [IOU], Bob drew F. Bob plays first."),
         (
             84,
-            "Ann draws set tile 2 [IOU], Bob draws I; again: Ann draws a blank, Bob draws A. Ann plays first.",
+            "Ann drew set tile 2 [IOU], Bob drew I; again: Ann drew a blank, Bob drew A. Ann plays first.",
         ),
     ],
 )
@@ -268,9 +271,10 @@ async def test_cancel_by_creator_or_moderator_only(harness: Harness) -> None:
     await started_game(harness)
     with pytest.raises(NotAllowedError, match="Only the game's creator or a moderator can cancel it"):
         await harness.svc.cancel(CHANNEL, BOB.id, can_manage=False)
-    await harness.svc.cancel(CHANNEL, CAROL.id, can_manage=True)
+    answer = await harness.svc.cancel(CHANNEL, CAROL.id, can_manage=True)
+    assert (answer.text, answer.private) == ("You cancelled the game.", True)
     await harness.svc.idle()
-    assert harness.notifier.texts()[-1] == "The game was cancelled by <@13>."
+    assert harness.notifier.texts()[-1] == "<@13> cancelled the game."
     with pytest.raises(NoGameError, match=NO_GAME):
         await harness.svc.board(CHANNEL)
     assert harness.store is not None
@@ -299,30 +303,33 @@ async def test_turn_message_and_refusals(harness: Harness) -> None:
     await service.idle()
     after = service.game(CHANNEL)
     event = after.history[-1]
-    assert ack == Message(f"You played {event.move} for {event.score}.", private=True)
+    # The answer says the play in words and carries Alice's new rack: no DM follows.
+    assert (event.move, event.score, after.players[0].rack) == ("8H AB", 8, "CEEKNTX")
+    assert ack.text == f"You played AB at 8H (across) for 8.\nYour rack in <#{CHANNEL}>: CEEKNTX"
+    assert ack.private
+    assert [a.filename for a in ack.attachments] == ["rack.png"]
     message = harness.notifier.posts[-1][1]
     assert message.text == (
-        f"Alice played {event.move} for {event.score} ({event.detail}).\n"
-        f"Scores: Alice {event.score} · Bob 0\nNext: Bob (<@12>). 84 tiles in the bag."
+        "Alice played AB at 8H (across) for 8.\nScores: Alice 8 · Bob 0\nNext: Bob (<@12>). 84 tiles in the bag."
     )
     assert message.mentions == (BOB.id,)
     assert message.buttons == (Button.PLAY, Button.EXCHANGE, Button.PASS, Button.HINT, Button.SHOW_RACK)
-    # Alice drew: her new rack came by DM.
-    assert harness.notifier.dms[-1] == (ALICE.id, harness.notifier.dms[-1][1])
-    assert after.players[0].rack in harness.notifier.dms[-1][1].text
-    await service.exchange(CHANNEL, BOB.id, after.players[1].rack[:3])
+    dms = len(harness.notifier.dms)
+    assert [user for user, _ in harness.notifier.dms] == [BOB.id]  # the start's DM, Alice started it
+    answer = await service.exchange(CHANNEL, BOB.id, after.players[1].rack[:3])
     await service.idle()
     assert harness.notifier.texts()[-1].startswith("Bob exchanged 3 tiles.\n")
-    assert harness.notifier.dms[-1][0] == BOB.id
+    assert answer.text.startswith(f"You exchanged {after.players[1].rack[:3]}.\nYour rack in <#{CHANNEL}>: ")
+    assert len(harness.notifier.dms) == dms
 
 
 async def test_closed_dms_are_reported_in_the_channel_without_the_rack(harness: Harness) -> None:
     harness.notifier.closed.add(BOB.id)
     await started_game(harness)
     notice = harness.notifier.posts[-1][1]
-    assert notice.text == (
-        "<@12>, I could not send you your rack by DM (are your DMs closed?): "
-        "use the Show my rack button or /scrabble rack."
+    assert (
+        notice.text
+        == "<@12>, I could not send you your rack by DM (are your DMs closed?): press Show my rack."
     )
     assert notice.buttons == (Button.SHOW_RACK,)
     assert notice.attachments == ()
@@ -331,15 +338,19 @@ async def test_closed_dms_are_reported_in_the_channel_without_the_rack(harness: 
     assert harness.svc.game(CHANNEL).players[1].rack in rack.text
 
 
-def assert_private_racks(harness: Harness, replies: list[Message]) -> None:
+def assert_private_racks(
+    harness: Harness, replies: list[Message], answers: Sequence[tuple[int, Message]] = ()
+) -> None:
     """No public message (or non-private reply) shows a rack dealt in the game, as text or image,
-    before the game ended; every DM went to the player whose rack it shows."""
-    racks = {message.text.rpartition(": ")[2] for _, message in harness.notifier.dms}
-    rack_images = {a.data for _, message in harness.notifier.dms for a in message.attachments}
+    before the game ended; every rack went privately to the player whose rack it shows (by DM, or in
+    ``answers``, the answers to each user's own commands)."""
+    private = [*harness.notifier.dms, *((user, m) for user, m in answers if m.attachments)]
+    assert all(message.private for _, message in private)
+    said = {message.text.rpartition(": ")[2] for _, message in private}  # "AEIRST and a blank"
+    racks = {letters for rack in said if (letters := rack.split()[0].rstrip(",")).isupper()}
+    rack_images = {a.data for _, message in private for a in message.attachments}
     public = [message for _, message in harness.notifier.posts] + [m for m in replies if not m.private]
-    before_end = public[
-        : next((i for i, m in enumerate(public) if m.text.startswith("Game over")), len(public))
-    ]
+    before_end = public[: next((i for i, m in enumerate(public) if "Game over: " in m.text), len(public))]
     for message in public:
         assert not any(a.filename.startswith("rack") for a in message.attachments), message
         assert not any(a.data in rack_images for a in message.attachments), message
@@ -356,33 +367,52 @@ def assert_private_racks(harness: Harness, replies: list[Message]) -> None:
 async def test_whole_games_never_show_a_rack_publicly(
     harness: Harness, users: tuple[User, ...], ai: int
 ) -> None:
-    await started_game(harness, users, ai=ai, seed=12)
+    service = harness.svc
+    await service.new_game(GUILD, CHANNEL, users[0], NewGame(ai_opponents=ai, seed=12))
+    for user in users[1:]:
+        await service.join(CHANNEL, user)
+    # Each user's racks in order: the DMs and the answers to their own commands (which carry the rack).
+    answers = [(users[0].id, await service.start_game(CHANNEL, users[0].id))]
+    await service.idle()
     replies: list[Message] = []
     seats = seat_users(users, ai)
     turn = 0
     while True:
         try:
-            game = harness.svc.game(CHANNEL)
+            game = service.game(CHANNEL)
         except NoGameError:
             break
-        replies.append(await harness.svc.board(CHANNEL))
-        replies.append(await harness.svc.score(CHANNEL))
+        replies.append(await service.board(CHANNEL))
+        replies.append(await service.score(CHANNEL))
         user = seats[game.current]
-        # The last DM of each player is their current rack.
+        # The last rack each player was sent, by DM or in an answer, is their current rack.
         for seat, player in enumerate(game.players):
-            dms = [m for uid, m in harness.notifier.dms if uid == seats[seat].id]
             if seats[seat].id:
-                assert dms[-1].text.endswith(f": {player.rack or '(empty)'}")
+                racks = [
+                    m
+                    for uid, m in harness.notifier.dms + answers
+                    if uid == seats[seat].id and "Your rack in" in m.text
+                ]
+                assert racks[-1].text.endswith(f": {rack_in_words(player.rack, game.variant)}")
         turn += 1
+        play = find_play(game, game.current)
         if turn % 7 == 0 and len(game.bag) >= 7:
-            await harness.svc.exchange(CHANNEL, user.id, game.players[game.current].rack[:2])
-            await harness.svc.idle()
+            answer = await service.exchange(CHANNEL, user.id, game.players[game.current].rack[:2])
+        elif game.awaiting_final_challenge:
+            answer = await service.accept(CHANNEL, user.id)
+        elif play is None:
+            answer = await service.pass_turn(CHANNEL, user.id)
         else:
-            await play_turn(harness, seats)
-    final = harness.notifier.posts[-1][1]
-    assert final.text.startswith("Game over! Final scores: 1. ")
-    assert [a.filename for a in final.attachments] == ["scores.png", "game-1.gcg"]
-    assert_private_racks(harness, replies)
+            answer = await service.play(CHANNEL, user.id, typed(play))
+        answers.append((user.id, answer))
+        await service.idle()
+    # The last move's post says the result: the winner first, then the standings from first to last.
+    final = harness.notifier.posts[-1][1].text.splitlines()
+    over = next(i for i, line in enumerate(final) if line.startswith("Game over: "))
+    assert final[over + 1].startswith("1. ") and final[-1] == "The record (GCG) is attached."
+    attachments = harness.notifier.posts[-1][1].attachments
+    assert [a.filename for a in attachments] == ["board.png", "scores.png", "game-1.gcg"]
+    assert_private_racks(harness, replies, answers)
 
 
 async def test_real_renderer_game_keeps_racks_private(tmp_path: Path) -> None:
@@ -393,13 +423,10 @@ async def test_real_renderer_game_keeps_racks_private(tmp_path: Path) -> None:
         await play_to_end(harness, (ALICE,))
         assert_private_racks(harness, [])
         final = harness.notifier.posts[-1][1]
-        assert final.attachments[0].data.startswith(b"\x89PNG")
-        assert (
-            final.attachments[1]
-            .data.decode()
-            .startswith(
-                "#character-encoding UTF-8\n#lexicon TESTWORDS\n#variant standard\n#player1 Alice Alice"
-            )
+        board, scores, record = final.attachments
+        assert board.data.startswith(b"\x89PNG") and scores.data.startswith(b"\x89PNG")
+        assert record.data.decode().startswith(
+            "#character-encoding UTF-8\n#lexicon TESTWORDS\n#variant standard\n#player1 Alice Alice"
         )
     finally:
         await harness.close()
@@ -427,12 +454,15 @@ async def test_single_challenge_withdraws_a_phony_and_redeals_by_dm(tmp_path: Pa
             Button.CHALLENGE,
         )
         ack = await harness.svc.challenge(CHANNEL, BOB.id)
-        assert ack.text == "Challenge upheld: the play comes off the board."
+        assert ack.text == "Your challenge was upheld: the play came off the board."
         await harness.svc.idle()
         after = harness.svc.game(CHANNEL)
         assert after.board.is_empty()
         assert after.players[0].rack == game.players[0].rack
-        assert harness.notifier.texts()[-1].startswith("Challenge upheld: Alice's play comes off the board (")
+        assert harness.notifier.texts()[-1] == (
+            "Bob challenged the last play.\nThe challenge was upheld: Alice's play came off the board (-20).\n"
+            "Scores: Alice 0 · Bob 0\nNext: Bob (<@12>). 86 tiles in the bag."
+        )
         assert harness.notifier.dms[-1] == (ALICE.id, harness.notifier.dms[-1][1])
         assert harness.notifier.dms[-1][1].text.endswith(game.players[0].rack)
     finally:
@@ -444,9 +474,13 @@ async def test_failed_single_challenge_is_announced(tmp_path: Path) -> None:
     try:
         await started_game(harness, seed=5, challenge_mode="single")
         await play_turn(harness, (ALICE, BOB))
-        assert (await harness.svc.challenge(CHANNEL, BOB.id)).text == "The challenge failed."
+        assert (
+            await harness.svc.challenge(CHANNEL, BOB.id)
+        ).text == "Your challenge failed: the play stands."
         await harness.svc.idle()
-        assert harness.notifier.texts()[-1].startswith("The challenge failed: the play stands.\nScores:")
+        assert harness.notifier.texts()[-1].startswith(
+            "Bob challenged the last play.\nThe challenge failed: the play stands.\nScores:"
+        )
     finally:
         await harness.close()
 
@@ -458,13 +492,13 @@ async def test_failed_double_challenge_by_a_player_not_on_turn_says_they_lose_th
     await started_game(harness, users, challenge_mode="double")
     await play_turn(harness, users)  # Alice plays a good word: Bob's turn
     ack = await harness.svc.challenge(CHANNEL, CAROL.id)
-    assert ack.text == "The challenge failed: you lose your next turn."
+    assert ack.text == "Your challenge failed: you lose your next turn."
     await harness.svc.idle()
     assert harness.notifier.texts()[-1].startswith(
-        "The challenge failed: Carol loses their next turn.\nScores: "
+        "Carol challenged the last play.\nThe challenge failed: Carol will lose their next turn.\nScores: "
     )
     await play_turn(harness, users)  # Bob plays; Carol's turn is skipped
-    assert "\nCarol loses a turn.\n" in harness.notifier.texts()[-1]
+    assert harness.notifier.texts()[-1].startswith("Bob played AA at H7 (down) for 2.\nCarol lost a turn.\n")
     assert harness.svc.game(CHANNEL).current == 0
 
 
@@ -500,7 +534,7 @@ async def test_a_challenge_names_the_play_it_challenges(tmp_path: Path) -> None:
         )
         assert after == before  # the phony still stands: the challenge was not applied to it
         ack = await harness.svc.challenge(CHANNEL, challenger.id, turn=2)  # the phony's own message
-        assert ack.text == "Challenge upheld: the play comes off the board."
+        assert ack.text == "Your challenge was upheld: the play came off the board."
     finally:
         await harness.close()
 
@@ -701,8 +735,10 @@ async def test_consecutive_timeouts_forfeit_and_acting_resets_the_count(tmp_path
         await harness.svc.pass_turn(CHANNEL, BOB.id)
         await harness.clock.advance(60)  # Alice times out (2): forfeit
         await harness.svc.idle()
-        assert harness.notifier.texts()[-2].startswith("Alice ran out of time.\nAlice resigned.")
-        assert harness.notifier.texts()[-1].startswith("Game over! Final scores: 1. Bob 0 · 2. Alice 0")
+        assert harness.notifier.texts()[-1] == (
+            "Alice ran out of time.\nAlice forfeited.\nGame over: Bob (<@12>) wins.\n1. Bob 0\n"
+            "2. Alice 0 (forfeited)\nThe record (GCG) is attached."
+        )
         with pytest.raises(NoGameError):
             harness.svc.game(CHANNEL)
     finally:
@@ -854,11 +890,14 @@ async def test_a_failing_renderer_still_announces_replies_and_schedules(tmp_path
     harness = await open_harness(tmp_path, make_config(time_limit=60))
     harness.svc.plugin.renderer = BrokenRenderer()
     try:
-        await started_game(harness, (ALICE,), ai=1, seed=5)
+        await harness.svc.new_game(GUILD, CHANNEL, ALICE, NewGame(ai_opponents=1, seed=5))
+        answer = await harness.svc.start_game(CHANNEL, ALICE.id)
+        await harness.svc.idle()
         start = harness.notifier.posts[-1][1]
-        assert start.text.startswith("The game begins!\n")
+        assert start.text.startswith("The game has started.\n")
         assert start.attachments == ()  # the text, without the board
-        assert harness.notifier.dms[-1][1].attachments == ()
+        rack = rack_in_words(harness.svc.game(CHANNEL).players[0].rack)
+        assert answer.text.endswith(f": {rack}") and answer.attachments == ()  # the rack, without its image
         play = find_play(harness.svc.game(CHANNEL), 0)
         assert play is not None
         ack = await harness.svc.play(CHANNEL, ALICE.id, typed(play))
@@ -866,15 +905,18 @@ async def test_a_failing_renderer_still_announces_replies_and_schedules(tmp_path
         await harness.svc.idle()
         game = harness.svc.game(CHANNEL)
         assert [e.player for e in game.history] == [0, 1]  # the AI's turn was scheduled
-        assert harness.notifier.dms[-1] == (ALICE.id, harness.notifier.dms[-1][1])
-        assert harness.notifier.dms[-1][1].text.endswith(game.players[0].rack)
+        assert ack.text.endswith(f": {rack_in_words(game.players[0].rack)}") and ack.attachments == ()
+        assert harness.notifier.dms == []
         await harness.clock.advance(60)  # and Alice's timer was armed
         await harness.svc.idle()
         assert any(t.startswith("Alice ran out of time.\nAlice passed.") for t in harness.notifier.texts())
         await harness.svc.resign(CHANNEL, ALICE.id)
         await harness.svc.idle()
         final = harness.notifier.posts[-1][1]
-        assert final.text.startswith("Game over!")
+        # The winner first, though with fewer points: Alice resigned.
+        assert final.text == (
+            "Alice resigned.\nGame over: AI wins.\n1. AI 7\n2. Alice 20 (resigned)\nThe record (GCG) is attached."
+        )
         assert [a.filename for a in final.attachments] == ["game-1.gcg"]  # no chart, still the record
     finally:
         await harness.close()
@@ -900,11 +942,13 @@ async def test_a_failed_announcement_still_replies_and_schedules(
         game = harness.svc.game(CHANNEL)
         assert [e.player for e in game.history] == [0, 1]  # the AI's turn still came
         seats = harness.games.tables[CHANNEL].row.seats
-        assert harness.notifier.texts()[posts:] == [  # each turn's text at least
-            event_line(game.history[0], seats, game.board),
-            event_line(game.history[1], seats, game.board),
+        # Each turn's text at least, in one post: Alice's play waited for the AI's.
+        assert harness.notifier.texts()[posts:] == [
+            event_line(game.history[0], seats, game.board)
+            + "\n\n"
+            + event_line(game.history[1], seats, game.board)
         ]
-        assert harness.notifier.dms[-1][1].text.endswith(game.players[0].rack)  # the racks still went
+        assert ack.text.endswith(f": {rack_in_words(game.players[0].rack)}")  # the rack still went
         await harness.clock.advance(60)  # and Alice's timer was armed
         await harness.svc.idle()
         timed_out = harness.svc.game(CHANNEL).history[2]
@@ -921,7 +965,11 @@ async def test_hints_count_and_can_be_disabled(harness: Harness) -> None:
     hint = await harness.svc.hint(CHANNEL, ALICE.id)
     rack = harness.svc.game(CHANNEL).players[0].rack
     assert hint.private
-    assert hint.text.startswith(f"Hint 1 of 1, for your rack {rack}:\n1. 8H ")
+    # The move in words (the test's advisor scores its play 1 and keeps nothing).
+    assert (rack, hint.text) == (
+        "ABCEKTX",
+        "Hint 1 of 1, for your rack ABCEKTX:\n1. AB at 8H (across): 1 point, keeping nothing",
+    )
     with pytest.raises(HintError, match=r"^You have used all 1 of your hints in this game$"):
         await harness.svc.hint(CHANNEL, ALICE.id)
     await harness.svc.cancel(CHANNEL, ALICE.id, can_manage=False)
@@ -938,15 +986,17 @@ async def test_preview_play_scores_the_callers_play_or_says_why_it_is_illegal(ha
     assert service.game(CHANNEL).players[1].rack == "AACEKOR"
     before = await game_row_state(harness)
     posts, dms = len(harness.notifier.posts), len(harness.notifier.dms)
-    assert await service.preview_play(CHANNEL, BOB.id, "8h  bait ") == "8H BAIT: 12 points"
-    assert await service.preview_play(CHANNEL, BOB.id, "h4 plait") == "H4 PLAIT: 20 points"
-    assert await service.preview_play(CHANNEL, BOB.id, "8D ABEILPT") == "8D ABEILPT: 74 points"
+    assert await service.preview_play(CHANNEL, BOB.id, "8h  bait ") == "BAIT at 8H (across): 12 points"
+    assert await service.preview_play(CHANNEL, BOB.id, "h4 plait") == "PLAIT at H4 (down): 20 points"
+    assert await service.preview_play(CHANNEL, BOB.id, "8D ABEILPT") == "ABEILPT at 8D (across): 74 points"
     assert await service.preview_play(CHANNEL, BOB.id, "8H QUIZ") == "you don't have Q, U and Z on your rack"
     assert await service.preview_play(CHANNEL, BOB.id, "A1 AB") == (
         "the first word must cover the start square H8"
     )
     assert (await service.preview_play(CHANNEL, BOB.id, "8H")).startswith("write a play as a coordinate")
-    assert await service.preview_play(CHANNEL, ALICE.id, "8H CAKE") == "8H CAKE: 20 points"  # not her turn
+    assert (
+        await service.preview_play(CHANNEL, ALICE.id, "8H CAKE") == "CAKE at 8H (across): 20 points"
+    )  # not her turn
     # Nothing to preview: nothing typed, not seated.
     assert await service.preview_play(CHANNEL, BOB.id, "  ") == ""
     assert await service.preview_play(CHANNEL, CAROL.id, "8H BAIT") == ""
@@ -957,7 +1007,7 @@ async def test_preview_play_scores_the_callers_play_or_says_why_it_is_illegal(ha
     assert (await service.hint(CHANNEL, BOB.id)).text.startswith("Hint 1 of 1,")
     await service.play(CHANNEL, BOB.id, "8H BAIT")
     assert await service.preview_play(CHANNEL, ALICE.id, "8H CAKE") == "H8 is already taken by B"
-    assert await service.preview_play(CHANNEL, ALICE.id, "H9 OAK") == "H8 .OAK: 10 points"
+    assert await service.preview_play(CHANNEL, ALICE.id, "H9 OAK") == "BOAK at H8 (down): 10 points"
     await service.resign(CHANNEL, ALICE.id)
     assert await service.preview_play(CHANNEL, BOB.id, "8H BAIT") == ""  # the game is over
 
@@ -967,11 +1017,11 @@ async def test_preview_play_never_says_whether_a_word_is_in_the_dictionary(tmp_p
     try:
         await started_game(harness, challenge_mode="single", seed=7)  # Bob draws first
         service = harness.svc
-        assert await service.preview_play(CHANNEL, BOB.id, "8D BLIPAT") == "8D BLIPAT: 26 points"
-        assert await service.preview_play(CHANNEL, BOB.id, "8D PLAIT") == "8D PLAIT: 20 points"
+        assert await service.preview_play(CHANNEL, BOB.id, "8D BLIPAT") == "BLIPAT at 8D (across): 26 points"
+        assert await service.preview_play(CHANNEL, BOB.id, "8D PLAIT") == "PLAIT at 8D (across): 20 points"
         await service.play(CHANNEL, BOB.id, "8D BLIPAT")
         ack = await service.challenge(CHANNEL, ALICE.id)
-        assert ack.text == "Challenge upheld: the play comes off the board."  # it was a phony
+        assert ack.text == "Your challenge was upheld: the play came off the board."  # it was a phony
     finally:
         await harness.close()
 
@@ -984,7 +1034,10 @@ async def test_questions(harness: Harness) -> None:
     assert await service.rack_letters(CHANNEL, CAROL.id) == ""
     bag = await service.bag(CHANNEL, BOB.id)
     assert bag.private
-    assert bag.text == f"86 tiles in the bag.\nUnseen tiles (93): {' '.join(game.unseen_tiles(1))}"
+    assert bag.text == (
+        "86 tiles in the bag.\nUnseen tiles (93): "
+        "AAAAAAAABBCCDDDDEEEEEEEEEEEFFGGHHIIIIIIIIJKLLLLMMNNNNNNOOOOOOOOPPQRRRRRSSSTTTTTTUUUUVWWXYYZ and 2 blanks"
+    )
     assert (await service.check(CHANNEL, " quiz ")) == Message("QUIZ is in TESTWORDS.", private=True)
     with pytest.raises(WordError, match="2 to 15 letters"):
         await service.check(CHANNEL, "Q1")
@@ -993,15 +1046,18 @@ async def test_questions(harness: Harness) -> None:
     await service.exchange(CHANNEL, BOB.id, service.game(CHANNEL).players[1].rack[:4])
     history = await service.history(CHANNEL)
     lines = history.text.splitlines()
-    assert lines[0].startswith("1. Alice played 8H ")
+    assert lines[0] == "1. Alice played AB at 8H (across) for 8."
     assert lines[1] == "2. Bob exchanged 4 tiles."
     (record,) = history.attachments  # while the game goes on, its record shows no rack
     gcg = record.data.decode().splitlines()
     assert record.filename == "game-1.gcg"
-    assert gcg[-2].startswith(">Alice:  8H ") and gcg[-1] == ">Bob:  -4 +0 0"
+    assert gcg[-2].startswith(">Alice:  8H AB ") and gcg[-1] == ">Bob:  -4 +0 0"  # notation stays in GCG
+    assert history.private and not (await service.history(CHANNEL, public=True)).private
     score = await service.score(CHANNEL)
-    assert score.text.startswith("Scores: Alice ") and not score.private
-    board = await service.board(CHANNEL)
+    assert score.text.startswith("Scores: Alice ") and score.private
+    assert not (await service.score(CHANNEL, public=True)).private
+    assert (await service.board(CHANNEL)).private
+    board = await service.board(CHANNEL, public=True)
     assert not board.private
     assert board.text.endswith("Next: Alice (<@11>). 84 tiles in the bag.")
     assert board.mentions == ()  # a repost names the player to move but does not ping them again
@@ -1018,7 +1074,9 @@ async def test_export_stats_and_leaderboard_after_games(harness: Harness) -> Non
         await play_to_end(harness, (ALICE, BOB))
     export = await service.history(CHANNEL)  # no game going on: the last one, racks shown
     assert export.private
-    assert export.text.startswith("The last game here, game 3:\n1. ")
+    assert export.text.startswith(
+        "The last game here (game 3 for /scrabble analyze):\n1. Alice played DF at 8H (across) for 12.\n"
+    )
     assert export.attachments[0].filename == "game-3.gcg"
     assert (
         export.attachments[0]
@@ -1161,8 +1219,11 @@ def test_the_service_never_imports_pillow() -> None:
 # Challenge windows -------------------------------------------------------------------------------
 
 WINDOW_TEXT = (
-    "AI plays in {} seconds: challenge the last play now if you doubt it, or press No challenge "
-    "(once everyone else has, it plays at once)."
+    "AI plays in {} seconds, or as soon as everyone else has pressed No challenge: press Challenge if you "
+    "doubt the last play."
+)
+PLAY_TEXT = (
+    "Alice played AB at 8H (across) for 8.\nScores: Alice 8 · AI 0 · Bob 0\nNext: AI. 77 tiles in the bag."
 )
 
 
@@ -1180,9 +1241,9 @@ async def window_game(harness: Harness, mode: str = "single") -> tuple[int, ...]
 
 async def test_an_ai_waits_a_challenge_window_after_a_humans_play(harness: Harness) -> None:
     assert await window_game(harness) == (0,)
-    window = harness.notifier.posts[-1][1]
-    assert window.text == WINDOW_TEXT.format(15)
-    assert (window.buttons, window.turn) == ((Button.CHALLENGE, Button.NO_CHALLENGE), 1)
+    window = harness.notifier.posts[-1][1]  # the play's post says the window
+    assert window.text == PLAY_TEXT + "\n" + WINDOW_TEXT.format(15)
+    assert (window.buttons, window.turn) == ((Button.SHOW_RACK, Button.CHALLENGE, Button.NO_CHALLENGE), 1)
     assert harness.ai.calls == []
     await harness.clock.advance(14)
     assert len(harness.svc.game(CHANNEL).history) == 1  # still waiting
@@ -1206,7 +1267,7 @@ async def test_a_challenge_in_the_window_is_judged_before_the_ai_plays(harness: 
     await window_game(harness)
     harness.lexicon.phonies.update(harness.svc.game(CHANNEL).challengeable_words())
     ack = await harness.svc.challenge(CHANNEL, BOB.id, turn=1)
-    assert ack.text == "Challenge upheld: the play comes off the board."
+    assert ack.text == "Your challenge was upheld: the play came off the board."
     await harness.svc.idle()  # the AI plays at once after the verdict
     kinds = [(e.kind.value, e.player) for e in harness.svc.game(CHANNEL).history]
     assert kinds == [("play", 0), ("withdrawn", 0), ("play", 1)]
@@ -1214,11 +1275,15 @@ async def test_a_challenge_in_the_window_is_judged_before_the_ai_plays(harness: 
 
 async def test_the_window_survives_a_restart(harness: Harness) -> None:
     await window_game(harness)
+    posts = harness.notifier.texts()
+    assert posts[-1] == PLAY_TEXT + "\n" + WINDOW_TEXT.format(15)
     await harness.clock.advance(10)
     await harness.restart()
     await settle()
-    assert harness.notifier.posts[-1][1].text == WINDOW_TEXT.format(5)  # its stored deadline
-    await harness.clock.advance(5)
+    assert harness.notifier.texts() == posts  # the post that says the window went out before
+    await harness.clock.advance(4)
+    assert len(harness.svc.game(CHANNEL).history) == 1  # its stored deadline: still waiting
+    await harness.clock.advance(1)
     await harness.svc.idle()
     assert [e.player for e in harness.svc.game(CHANNEL).history] == [0, 1]
 

@@ -83,14 +83,14 @@ async def test_the_ai_challenges_a_phony_then_plays(tmp_path: Path, mode: str) -
         assert game.players[0].score == 0
         assert game.current == 0
         assert len(harness.ai.calls) == 1  # the challenge needs no move: one move chosen, after it
-        texts = harness.notifier.texts()
-        challenged = next(i for i, t in enumerate(texts) if t.startswith("AI challenges"))
-        assert texts[challenged].startswith(
-            f"AI challenges {word}: it is not in the dictionary.\n"
-            "Challenge upheld: Alice's play comes off the board ("
+        # One post: Alice's play, the AI's challenge and the AI's move, said in order.
+        assert word == "AB"
+        assert harness.notifier.texts()[-1] == (
+            "Alice played AB at 8H (across) for 8.\n\n"
+            "AI challenged AB: it is not in the dictionary.\n"
+            "The challenge was upheld: Alice's play came off the board (-8).\n\n"
+            "AI played AE at 8H (across) for 4.\nScores: Alice 0 · AI 4\nNext: Alice (<@11>). 84 tiles in the bag."
         )
-        assert texts[challenged - 1].startswith("Alice played ")
-        assert texts[challenged + 1].startswith("AI played ")
         # Each state change was one committed action, logged in order.
         assert harness.store is not None
         log = [entry.kind for entry in await harness.store.log(1)]
@@ -106,7 +106,7 @@ async def test_the_ai_lets_a_valid_play_stand(tmp_path: Path, mode: str) -> None
         await ai_game(harness, mode)
         await alice_plays(harness, phony=False)
         assert kinds(harness) == [(EventKind.PLAY, 0), (EventKind.PLAY, 1)]
-        assert not any(t.startswith("AI challenges") for t in harness.notifier.texts())
+        assert not any("AI challenged" in t for t in harness.notifier.texts())
     finally:
         await harness.close()
 
@@ -139,7 +139,7 @@ async def test_the_ai_challenges_a_phony_that_went_out(tmp_path: Path, mode: str
         assert not game.is_over
         assert game.players[0].rack == "XZ"
         assert any(
-            t.startswith("AI challenges ZX: it is not in the dictionary.") for t in harness.notifier.texts()
+            "\nAI challenged ZX: it is not in the dictionary.\n" in t for t in harness.notifier.texts()
         )
     finally:
         await harness.close()
@@ -161,8 +161,12 @@ async def test_the_ai_accepts_a_valid_play_that_went_out(tmp_path: Path, mode: s
         history = Game.from_dict(row.state).history
         assert [(e.kind, e.player) for e in history] == [(EventKind.PLAY, 0), (EventKind.END_RACK, 0)]
         assert harness.ai.calls == []
-        assert not any(t.startswith("AI challenges") for t in harness.notifier.texts())
-        assert harness.notifier.texts()[-1].startswith("Game over!")
+        assert not any("AI challenged" in t for t in harness.notifier.texts())
+        assert harness.notifier.texts()[-1] == (
+            "Alice played QI at 8H (across) for 22.\n\n"
+            "Alice went out and gets the 11 points left on AI's rack (AEGIRSV), twice: +22.\n"
+            "Game over: Alice (<@11>) wins.\n1. Alice 44\n2. AI 0\nThe record (GCG) is attached."
+        )
     finally:
         await harness.close()
 

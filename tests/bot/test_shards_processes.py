@@ -92,4 +92,4 @@ async def test_sharded_processes_own_their_guilds_and_a_restart_takes_a_dead_one
     for shard in range(SHARDS):  # every announcement delivered once: the lobby (twice), the start, the pass
         contents = [m["content"] for m in cluster.fake.channel_messages(cluster.payloads(shard).channel_id)]
         assert len(contents) == len(set(contents)) == 4, contents
-        assert contents[2].startswith("The game begins!") and " passed.\nScores: " in contents[3]
+        assert contents[2].startswith("The game has started.") and " passed.\nScores: " in contents[3]

@@ -60,8 +60,8 @@ def event_line(event: Event, seats: Sequence[SeatRow], board: Board) -> str:
         return f"The challenge failed: {name} got {event.score} points."
     if kind is EventKind.LOST_TURN:
         return f"{name} lost a turn."
-    if kind is EventKind.RESIGN:
-        return f"{name} resigned."
+    if kind is EventKind.RESIGN:  # a seat that timed out once too often forfeits (see left_the_game)
+        return f"{name} {'forfeited' if seats[event.player].timeouts > 0 else 'resigned'}."
     if kind is EventKind.END_RACK:
         return _rack_line(event, seats, board.variant)
     if kind is EventKind.TIME_PENALTY:
