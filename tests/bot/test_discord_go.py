@@ -40,9 +40,6 @@ CHANNEL_MESSAGE = 4
 AUTOCOMPLETE_RESULT = 8
 MODAL = 9
 GO_BUTTON = re.compile(r"go:(?P<action>[a-z-]+):(?P<game>[0-9]+)(?::(?P<turn>[0-9]+))?")
-REPLY_TIMEOUT = 15.0
-"""Seconds a command's answer and announcement may take: Discord's limit of 5 posts per 5 seconds in a
-channel (which the fake enforces and the bot keeps to) holds every sixth move's post about 5 seconds."""
 
 
 # -- helpers ------------------------------------------------------------------------------------------
@@ -54,7 +51,7 @@ def channel(h: BotHarness) -> int:
 
 async def go(h: BotHarness, name: str, *options: dict[str, Any], **kwargs: Any) -> RecordedRequest:
     """Run ``/go name`` and return the message it is answered with."""
-    return await h.reply(h.payloads.slash(name, options, group="go", **kwargs), timeout=REPLY_TIMEOUT)
+    return await h.reply(h.payloads.slash(name, options, group="go", **kwargs))
 
 
 def go_of(h: BotHarness) -> GoCommands:
@@ -89,7 +86,7 @@ def newest_with(h: BotHarness, action: str) -> tuple[dict[str, Any], str]:
 async def click(h: BotHarness, action: str, *, user_id: int | None = None) -> RecordedRequest:
     """Click ``action`` on the newest message that has it; return the answer."""
     message, custom_id = newest_with(h, action)
-    return await h.reply(h.payloads.component(message, custom_id, user_id=user_id), timeout=REPLY_TIMEOUT)
+    return await h.reply(h.payloads.component(message, custom_id, user_id=user_id))
 
 
 async def two_players(h: BotHarness, *options: dict[str, Any]) -> None:
