@@ -273,7 +273,7 @@ def test_two_players_play_by_typing_and_dragging_while_a_spectator_watches(
     expect(bob.page.locator("#turn")).to_have_text("Your turn")
     expect(bob.page).to_have_title(re.compile(r"^▶ Your turn · Scrabble · game \d+$"))
     expect(bob.page.locator("#announcer")).to_have_text(
-        f"Alice played {entry.move} for {entry.score}. Your turn."
+        f"Alice played {word} at 8H (across) for {entry.score}. Your turn."
     )
 
     # Bob drags two tiles under Alice's first letter: a word down through it.
@@ -285,7 +285,9 @@ def test_two_players_play_by_typing_and_dragging_while_a_spectator_watches(
     bob.page.get_by_role("button", name="Play", exact=True).click()
     expect(watcher.page.locator("#history li")).to_have_count(2)
     second = game_server.game()
-    expect(watcher.page.locator("#history li .move")).to_have_text([e.move for e in second.history])
+    expect(watcher.page.locator("#history li .move")).to_have_text(
+        [f"{word} at 8H (across)", f"{word[0]}{bob_letters} at H8 (down)"]
+    )
     expect(watcher.page.locator("#players .score")).to_have_text([str(p.score) for p in second.players])
     expect(alice.page.locator("#players .score")).to_have_text([str(p.score) for p in second.players])
     expect(bob.page.locator("#rack .rack-tile")).to_have_count(len(second.players[1].rack))
@@ -503,7 +505,9 @@ def test_the_page_reconnects_after_a_dropped_connection_and_catches_up(
     expect(alice.page.locator("#turn")).to_have_text("Bob to move")
     # The missed move came in welcome's catch-up list and was announced.
     entry = after.history[0]
-    expect(watcher.page.locator("#announcer")).to_have_text(f"Alice played {entry.move} for {entry.score}.")
+    expect(watcher.page.locator("#announcer")).to_have_text(
+        f"Alice played {move_in_words(entry.move, after.board)} for {entry.score}."
+    )
     shown = alice.page.locator("#rack .rack-tile").evaluate_all("tiles => tiles.map(t => t.dataset.letter)")
     assert sorted(shown) == sorted(after.players[0].rack)
 
