@@ -136,6 +136,7 @@ class Host:
         """The web board's links for the messages (None: the bot serves no board)."""
         self._tasks = Tasks()
         self._deliveries = Deliveries()
+        self._notices = Deliveries()  # the retry notices, which go out ahead of the channel's queue
         self._newest: dict[int, _Queued] = {}  # game id: its newest announcement
         self._owed: dict[int, _Owed] = {}  # game id: what its older announcements left to a newer one
         self._carried: dict[int, list[str]] = {}  # channel id: superseded announcements' texts, to say
@@ -205,6 +206,7 @@ class Host:
         let the queued deliveries finish (for a few seconds at most: see
         :meth:`~bot.host.delivery.Deliveries.close`)."""
         await self._tasks.close()
+        await self._notices.close(CLOSE_GRACE_SECONDS)
         await self._deliveries.close(CLOSE_GRACE_SECONDS)
 
     async def idle(self) -> None:
@@ -219,6 +221,7 @@ class Host:
 
     async def delivered(self) -> None:
         """Wait until every queued delivery went out (AI turns and timers may still be running)."""
+        await self._notices.idle()
         await self._deliveries.idle()
 
     def subscribe(self, listener: GameListener) -> None:
@@ -415,8 +418,9 @@ class Host:
                 logger.warning(
                     "game %d: could not save (%s): retry %d in %.1f s", row.id, error, attempt, delay
                 )
-                if attempt == 1:
-                    self.post(channel_id, Message(retry_notice(error)))
+                if attempt == 1:  # at once: the channel's queue may hold a post for this very save
+                    notice = partial(self._notify, channel_id, Message(retry_notice(error)))
+                    self._notices.send(channel_id, notice)
                 await self.clock.sleep(delay)
         if row.status.is_open:
             self.tables[channel_id] = table
@@ -443,6 +447,13 @@ class Host:
         superseded announcements waiting to be said there; a failure is logged."""
         if carried := self._carried.pop(channel_id, None):
             message = replace(message, text="\n\n".join([*carried, message.text]))
+        try:
+            await self.notifier.post(channel_id, message)
+        except Exception:
+            logger.exception("could not post in channel %d", channel_id)
+
+    async def _notify(self, channel_id: int, message: Message) -> None:
+        """Post ``message`` in the channel now, whatever its queue holds; a failure is logged."""
         try:
             await self.notifier.post(channel_id, message)
         except Exception:

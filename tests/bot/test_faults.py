@@ -27,11 +27,11 @@ from service_fakes import (
     CREATOR_FIRST_SEED,
     GUILD,
     Harness,
-    delivered,
     find_play,
     make_config,
     open_harness,
     scrabble_row,
+    settle,
     started_game,
     typed,
 )
@@ -100,7 +100,7 @@ async def test_a_play_committed_but_not_announced_is_announced_once_after_a_rest
     await reference.close()
     assert [len(message.attachments) for _, message in expected_posts] == [1]
     assert expected_posts[0][1].mentions == (BOB.id,)
-    assert [user for user, _ in expected_dms] == [ALICE.id]
+    assert expected_dms == []  # the answer to Alice's play carries her new rack
 
     # The same move in a process killed 5 to 30 ms into its announcement, after the commit.
     (tmp_path / "crash").mkdir()
@@ -144,7 +144,7 @@ async def test_a_start_committed_but_not_announced_is_announced_once_after_a_res
     expected_posts, expected_dms = reference.notifier.posts[posts:], reference.notifier.dms[dms:]
     await reference.close()
     assert expected_posts[0][1].text.startswith("The game has started.\nDraw for the first turn: ")
-    assert [user for user, _ in expected_dms] == [ALICE.id, BOB.id]
+    assert [user for user, _ in expected_dms] == [BOB.id]  # Alice's rack is in the answer to her start
 
     (tmp_path / "crash").mkdir()
     harness = await open_harness(tmp_path / "crash")
@@ -201,11 +201,13 @@ async def test_a_locked_database_during_an_ai_turn_is_retried_until_it_is_free(
     gate = harness.ai.gate = asyncio.Event()
     play = find_play(harness.svc.game(CHANNEL), 0)
     assert play is not None
+    posts = len(harness.notifier.posts)
     await harness.svc.play(CHANNEL, ALICE.id, typed(play))
-    await delivered(harness)
+    await settle()
     await harness.clock.advance(THINKING_NOTICE_AFTER)
-    await delivered(harness)
-    assert harness.notifier.texts()[-1] == "AI is thinking…"
+    await settle()
+    assert harness.notifier.typings == [CHANNEL]  # the AI thinks: Alice's play waits for its move
+    assert len(harness.notifier.posts) == posts
     blocker = write_lock(harness.path)
     gate.set()
     await eventually(lambda: harness.notifier.texts()[-1] == BUSY_MESSAGE)
@@ -220,7 +222,7 @@ async def test_a_locked_database_during_an_ai_turn_is_retried_until_it_is_free(
     assert harness.svc.game(CHANNEL).current == 0  # the AI's move is saved: the game goes on
     texts = harness.notifier.texts()
     assert texts.count(BUSY_MESSAGE) == 1
-    assert texts[-1].startswith("AI ")
+    assert texts[-1].startswith("Alice played ") and "\n\nAI played " in texts[-1]
     assert texts[-1].endswith(
         f"Next: Alice (<@{ALICE.id}>). {len(harness.svc.game(CHANNEL).bag)} tiles in the bag."
     )

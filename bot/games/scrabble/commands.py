@@ -403,10 +403,13 @@ class ScrabbleCommands(GameCommands):
         events: Sequence[Event] = outcome.reply
         return table, events
 
-    async def _rack_answer(self, table: ScrabbleTable, seat: int, said: str) -> Message:
+    async def _rack_answer(
+        self, table: ScrabbleTable, seat: int, said: str, *, answered: bool = True
+    ) -> Message:
         """The answer to ``seat``'s command that changed its rack: ``said`` (what it did), then its rack
-        (letters and image) and its link to play on the board; ``said`` alone once the game is over."""
-        if table.started().is_over:
+        (letters and image) and its link to play on the board; ``said`` alone once the game is over or
+        when the answer is not shown to the player (not ``answered``)."""
+        if not answered or table.started().is_over:
             return _ack(said)
         message = await announcements.rack_message(
             table, table.row.seats[seat], self.plugin.renderer, urgent=True, said=said
@@ -443,9 +446,7 @@ class ScrabbleCommands(GameCommands):
             answered=answered,
         )
         said = f"You played {text.play_text(play.move, play.score, play.detail, table.started().board)}."
-        if not answered:
-            return _ack(said)
-        return await self._rack_answer(table, play.player, said)
+        return await self._rack_answer(table, play.player, said, answered=answered)
 
     async def exchange(
         self,
@@ -472,9 +473,7 @@ class ScrabbleCommands(GameCommands):
             answered=answered,
         )
         said = f"You exchanged {tiles_in_words(exchanged.move[1:], table.started().variant)}."
-        if not answered:
-            return _ack(said)
-        return await self._rack_answer(table, exchanged.player, said)
+        return await self._rack_answer(table, exchanged.player, said, answered=answered)
 
     async def pass_turn(
         self, channel_id: int, user_id: int, *, game_id: int | None = None, turn: int | None = None
