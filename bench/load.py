@@ -36,7 +36,8 @@ the bot's request reaching the fake):
 The fake enforces Discord's documented rate limits (:class:`~discord_fake.RateLimits`: 50 requests a
 second in all, 5 per 5 seconds per route and channel), telling them in the headers of every response,
 so the moves per second are those one bot token can reach. ``--generous`` answers with limits of a
-thousand requests a second per route instead (:data:`GENEROUS`): the bot's own capacity, not Discord's.
+thousand requests a second per route instead (:data:`GENEROUS`), and gives the bot a budget as large
+(its ``[discord]`` settings): the bot's own capacity, not Discord's.
 
 With ``--baseline DIR`` (a copy of another version of the code, e.g. ``git archive main | tar -x -C
 DIR``, with the native move generator copied in), each N is run first with the bot imported from ``DIR``
@@ -104,6 +105,8 @@ STANDARD: Final = get_variant("standard")
 GENEROUS: Final = RateLimits(per_route=1000, route_window=1.0, global_limit=100_000, global_window=1.0)
 """Rate limits of a thousand requests a second per route, told in every response's headers (discord.py
 then sends concurrently)."""
+BOT_MOST_PER_SECOND: Final = 10_000
+"""The most requests a second the bot's ``[discord]`` settings allow it (its budget with ``--generous``)."""
 
 
 @dataclass
@@ -392,7 +395,14 @@ async def run(
     fake.gateway_url = gateway.url
     database = directory / f"load-{games}.sqlite3"
     config = directory / f"load-{games}.toml"
-    config.write_text(f'database = {json.dumps(str(database))}\nlog_level = "WARNING"\n')
+    limits = (
+        "[discord]\n"
+        f"requests_per_second = {min(GENEROUS.global_limit, BOT_MOST_PER_SECOND)}\n"
+        f"channel_requests = {GENEROUS.per_route}\nchannel_seconds = {GENEROUS.route_window}\n"
+        if generous
+        else ""
+    )
+    config.write_text(f'database = {json.dumps(str(database))}\nlog_level = "WARNING"\n{limits}')
     log = (directory / f"bot-{games}.log").open("wb")
     bot = await asyncio.create_subprocess_exec(
         sys.executable, str(GATEWAY_SCRIPT), fake.api_base, gateway.url, "--config", str(config),

@@ -12,9 +12,11 @@ two messages for a channel that fell behind (rate limits) become one.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import time
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
 from typing import Any, Final, TypeVar
 
 import discord
@@ -150,19 +152,18 @@ async def send_to(
     target: discord.abc.Messageable,
     message: Message,
     view: discord.ui.View | None = None,
-    spend: Callable[[], Awaitable[None]] | None = None,
+    budget: Callable[[], AbstractAsyncContextManager[None]] | None = None,
 ) -> discord.Message:
     """Send ``message`` to a channel or DM, with ``view`` as its buttons; the last message sent (the one
-    with the buttons). ``spend`` is awaited before each message (the bot's budget of requests). A keyed
+    with the buttons). Each message is sent within ``budget()`` (the bot's budget of requests). A keyed
     message's pieces have nonces made of its key (the first its key alone): Discord makes none of them
     twice."""
     sent = None
     for number, piece in enumerate(_pieces(message, view)):
         if message.key is not None:
             piece["nonce"] = message.key if number == 0 else f"{message.key}.{number}"
-        if spend is not None:
-            await spend()
-        sent = await target.send(**piece)
+        async with contextlib.nullcontext() if budget is None else budget():
+            sent = await target.send(**piece)
     assert sent is not None  # a message is at least one piece
     return sent
 

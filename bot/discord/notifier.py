@@ -169,7 +169,7 @@ class DiscordNotifier:
                 return
         channel = self._client.get_partial_messageable(channel_id)
         sent = await send_to(
-            channel, message, view_for(message), lambda: self.budget.spend(("post", channel_id))
+            channel, message, view_for(message), lambda: self.budget.request(("post", channel_id))
         )
         if game is None:
             return
@@ -194,9 +194,9 @@ class DiscordNotifier:
                 return
             except discord.HTTPException as error:
                 log.info("could not edit message %d through its button (%s)", shown.message_id, error)
-        await self.budget.spend(("edit", shown.channel_id))
         channel = self._client.get_partial_messageable(shown.channel_id)
-        await channel.get_partial_message(shown.message_id).edit(**fields)
+        async with self.budget.request(("edit", shown.channel_id)):
+            await channel.get_partial_message(shown.message_id).edit(**fields)
 
     def _remember(self, game_id: int, shown: _Shown) -> None:
         """Keep ``shown`` as the game's newest message (forgetting the least recent game's if full)."""
@@ -224,8 +224,8 @@ class DiscordNotifier:
         Raises:
             discord.HTTPException: Discord refused it.
         """
-        await self.budget.spend(("typing", channel_id))
-        await self._client.http.send_typing(channel_id)
+        async with self.budget.request(("typing", channel_id)):
+            await self._client.http.send_typing(channel_id)
 
     async def direct(self, user_id: int, message: Message) -> bool:
         """DM ``message`` to ``user_id``; False if Discord refuses (DMs closed: error 50007, or
@@ -237,7 +237,7 @@ class DiscordNotifier:
         try:
             channel = await self._dm_channel(user_id)
             await send_to(
-                channel, message, view_for(message), lambda: self.budget.spend(("post", channel.id))
+                channel, message, view_for(message), lambda: self.budget.request(("post", channel.id))
             )
         except discord.Forbidden as refused:
             log.info("user %d cannot be sent DMs (Discord error %d)", user_id, refused.code)
@@ -248,8 +248,8 @@ class DiscordNotifier:
         """``user_id``'s DM channel, asked of Discord only the first time."""
         channel_id = self._dm_channels.pop(user_id, None)
         if channel_id is None:
-            await self.budget.spend("dm channels")
-            channel_id = (await self._client.create_dm(discord.Object(id=user_id))).id
+            async with self.budget.request("dm channels"):
+                channel_id = (await self._client.create_dm(discord.Object(id=user_id))).id
             if len(self._dm_channels) >= DM_CHANNELS_KEPT:
                 del self._dm_channels[next(iter(self._dm_channels))]
         self._dm_channels[user_id] = channel_id

@@ -345,6 +345,9 @@ class FakeDiscord:
     Discord answers one that was not acknowledged within 3 seconds."""
     launch_refused: bool = False
     """Whether Discord refuses to launch the Activity (callback type 12), as where Activities cannot run."""
+    upload_seconds: float = 0.0
+    """How long a request with files takes to reach Discord (its upload) before it is counted and
+    handled, while one without arrives at once."""
     _windows: dict[str, _Window] = field(default_factory=dict)
     _nonces: dict[tuple[int, str], int] = field(default_factory=dict)
     gateway_url: str = "ws://127.0.0.1:1/"
@@ -595,6 +598,8 @@ class FakeDiscord:
             received_at=received_at,
         )
         request[RECORDED] = recorded
+        if files and self.upload_seconds:
+            await asyncio.sleep(self.upload_seconds)
         bucket, limited = self._rate_limit(request)
         if limited is not None:
             self.rate_limited.append(recorded)

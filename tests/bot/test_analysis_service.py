@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -72,9 +73,16 @@ async def test_the_analysis_runs_turn_by_turn_in_the_pool_shows_progress_and_is_
     assert [(call[0], call[2]) for call in pool.calls] == [(analyse_turn, MOVE_TIMEOUT)] * 22
     assert reply.private
     assert reply.text.startswith(
-        f"Analysis of game {game_id} (Ann vs Bob) at the expert level:\n```\nAnn: 11 turns, "
+        f"Analysis of game {game_id} (Ann vs Bob) at the expert level:\n```\n"
+        "Ann: 4 of 11 turns within 1 point of the best play, 99.8 points lost in all (counting the tiles kept)\n"
+        "  1 missed bingo\n"
+        "  Turn 7, with EEHINNR: played ERRHINE at 13C (across) for 30; the best was INHERENT at L1 (down) "
+        "for 74: 44 points more, 43.7 better counting the tiles kept\n"
     )
-    assert "  turn 7: EEHINNR played 13C E.RHINE (30); best L1 INHEREN. (74), lost " in reply.text
+    assert (
+        "\n  Turn 16, with DGIUUX and a blank: played aXING at 1K (across), with a blank for the A for 60; "
+        "the best was XU at 10A (across) for 17: 43 points less, 24.0 better counting the tiles kept\n"
+    ) in reply.text
     chart, report = reply.attachments
     assert (chart.filename, report.filename) == (f"analysis-{game_id}.png", f"analysis-{game_id}.txt")
     assert Image.open(io.BytesIO(chart.data)).size == (960, 540)
@@ -84,7 +92,9 @@ async def test_the_analysis_runs_turn_by_turn_in_the_pool_shows_progress_and_is_
     analysis = GameAnalysis.from_dict(stored)
     assert analysis == expected(enable_lexicon, generator, game_id)
     assert analysis.moves[6].best == "L1 INHEREN." and "missed bingo" in analysis.moves[6].marks
-    assert report.data.decode().startswith("Analysis (expert):\n  1. Ann ABEILPT 8D PIBAL +24: ")
+    assert report.data.decode().startswith(
+        "Analysis (expert):\n  1. Ann, with ABEILPT: played PIBAL at 8D (across) for 24; the best play\n"
+    )
 
 
 async def test_asking_again_is_instant_even_after_a_restart(
@@ -121,8 +131,11 @@ async def test_the_history_record_carries_the_analysis_as_notes(
     (after,) = (await harness.svc.history(CHANNEL)).attachments
     lines = after.data.decode().splitlines()
     at = lines.index(">Ann: EEHINNR 13C E.RHINE +30 124")
-    assert lines[at + 1].startswith("#note best L1 INHEREN. (74, equity ")
-    assert lines[at + 1].endswith("; missed bingo")
+    assert re.fullmatch(
+        r"#note the best was INHERENT at L1 \(down\) for 74: 44 points more, \d+\.\d better counting the "
+        r"tiles kept; missed bingo",
+        lines[at + 1],
+    )
     assert sum(line.startswith("#note ") for line in lines) == 22
 
 

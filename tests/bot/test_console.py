@@ -25,7 +25,12 @@ from scrabble_core.variant import example_variant_names, example_variants_dir, g
 Player = Callable[[str, str], str]
 """A scripted player: the answer to a prompt, given the prompt and everything shown so far."""
 
-_HINT = re.compile(r"^1\. (.+?): \d+ points", re.MULTILINE)
+_HINT = re.compile(
+    r"^1\. (?P<word>\S+) at (?P<square>\S+) \((?P<direction>across|down)\)[^:\n]*: \d+ points?", re.MULTILINE
+)
+"""A hint's best play, in words: ``1. GRAZeD at 8D (across), with a blank for the E: 38 points``."""
+_PLAYED = r"\S+ at \S+ \((?:across|down)\)(?:, with [^\n]+)? for \d+"
+"""A play as the channel says it, after the player's name: ``GRAZED at 8D (across) for 38``."""
 _MAX_LINES = 600
 
 
@@ -84,9 +89,18 @@ def hint_player(then: Iterable[str] = ()) -> Player:
             return "hint"
         match = _HINT.search(last[-2])
         played = True
-        return f"play {match.group(1)}" if match else "pass"
+        return f"play {typed(match)}" if match else "pass"
 
     return player
+
+
+def typed(hint: re.Match[str]) -> str:
+    """A hint's play (:data:`_HINT`) as a player types it: the square, then the word with a blank as
+    ``?`` before its letter (on an infinite board, the signed square and the direction first)."""
+    word = "".join(f"?{letter.upper()}" if letter.islower() else letter for letter in hint["word"])
+    if "," in hint["square"]:
+        return f"{hint['square']} {hint['direction']} {word}"
+    return f"{hint['square']} {word}"
 
 
 @pytest.fixture
@@ -131,8 +145,8 @@ async def test_a_full_game_against_the_ai(tmp_path: Path, enable_lexicon: Lexico
     assert f"The record is saved in {records[0]}" in output
     replayed = replay(parse_gcg(records[0].read_text()), get_variant("standard"), enable_lexicon)
     assert len(replayed) > 10
-    assert re.search(r"^Ann played \S+ at \S+ \((?:across|down)\) for \d+", output, re.MULTILINE)
-    assert re.search(r"^AI played \S+ \S+ for \d+", output, re.MULTILINE)
+    assert re.search(rf"^Ann played {_PLAYED}", output, re.MULTILINE)
+    assert re.search(rf"^AI played {_PLAYED}", output, re.MULTILINE)
     assert await open_games(db) == 0
 
 
@@ -287,7 +301,7 @@ async def test_a_variant_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -
     code, script = await one_play_on(tmp_path / "c.sqlite3", str(board))
     assert code == 0
     assert "Game 1: Ann vs AI (greedy). Homemade board" in script.output
-    assert re.search(r"^Ann played \S+ at \S+ \((?:across|down)\) for \d+", script.output, re.MULTILINE)
+    assert re.search(rf"^Ann played {_PLAYED}", script.output, re.MULTILINE)
 
     code, script = await run(tmp_path / "c.sqlite3", lines(), "--list")
     assert "\nGame 1: Ann vs AI (greedy), homemade board, move 3" in f"\n{script.output}"
@@ -307,8 +321,8 @@ async def test_every_example_variant_file_plays(name: str, tmp_path: Path) -> No
     assert code == 0
     players = r"(Ann vs AI \(greedy\)|AI \(greedy\) vs Ann)"
     assert re.search(rf"^Game 1: {players}\. {name.capitalize()} board", output, re.MULTILINE)
-    assert re.search(r"^Ann played \S+ \S+ for \d+", output, re.MULTILINE)
-    assert re.search(r"^AI played \S+ \S+ for \d+", output, re.MULTILINE)
+    assert re.search(rf"^Ann played {_PLAYED}", output, re.MULTILINE)
+    assert re.search(rf"^AI played {_PLAYED}", output, re.MULTILINE)
     header = r"^ +-?\d+ +-?\d+ " if name == "infinite" else r"^ +A +B "
     columns = re.findall(header, output, re.MULTILINE)
     assert len(columns) >= 6  # the board before the first play, after the AI's and on asking, each framed
@@ -316,16 +330,16 @@ async def test_every_example_variant_file_plays(name: str, tmp_path: Path) -> No
 
 @pytest.mark.usefixtures("cache")
 async def test_an_infinite_board_takes_signed_coordinates_at_the_prompt(tmp_path: Path) -> None:
-    """The hint's play (in the long form, ``-4,0 across FOLDS``) typed with no direction, refused with
-    the notation named, then typed as ``(-4, 0) a folds``; the example chosen by name."""
+    """The hint's play (``FOLDS at -4,0 (across)``) typed with no direction, refused with the notation
+    named, then typed as ``(-4, 0) a folds``; the example chosen by name."""
 
     def player(prompt: str, output: str) -> str:
         if "Ann played" in output:
             raise EOFError
-        found = re.findall(r"^1\. (-?\d+),(-?\d+) (across|down) (\S+):", output, re.MULTILINE)
+        found = re.findall(r"^1\. ([A-Z]+) at (-?\d+),(-?\d+) \((across|down)\):", output, re.MULTILINE)
         if not found:
             return "hint"
-        x, y, direction, word = found[-1]
+        word, x, y, direction = found[-1]
         if "names no direction" not in output:
             return f"{x},{y} {word}"
         return f"({x}, {y}) {direction[0]} {word.lower()}"
@@ -334,7 +348,7 @@ async def test_an_infinite_board_takes_signed_coordinates_at_the_prompt(tmp_path
     output = script.output
     assert code == 0
     assert "names no direction: add across or down, e.g." in output
-    assert re.search(r"^Ann played -?\d+,-?\d+[ad] \S+ for \d+", output, re.MULTILINE)
+    assert re.search(r"^Ann played [A-Z]+ at -?\d+,-?\d+ \((?:across|down)\) for \d+", output, re.MULTILINE)
 
 
 @pytest.mark.parametrize(

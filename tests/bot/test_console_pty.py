@@ -70,7 +70,7 @@ def test_play_quit_and_resume_in_a_terminal(tmp_path: Path, enable_lexicon: Lexi
     game.expect("Ann [ADEGORZ]> ")
     game.type("8H GRAZED")
     played = game.expect("Ann [")
-    assert "Ann played 8H GRAZED for" in played
+    assert "Ann played GRAZED at 8H (across) for 36." in played
     assert "AI played" in played
     assert "\x1b[" not in played.replace("\x1b[?", "")  # --ascii: no colours
     game.expect("]> ")
@@ -83,7 +83,7 @@ def test_play_quit_and_resume_in_a_terminal(tmp_path: Path, enable_lexicon: Lexi
     assert "Game 1: Ann vs AI (greedy)" in screen
     assert "\x1b[1;38;5;" in screen  # a colour terminal without --ascii: the board in colour
     resumed.type("history")
-    assert "1. Ann played 8H GRAZED for" in resumed.expect("]> ")
+    assert "1. Ann played GRAZED at 8H (across) for 36." in resumed.expect("]> ")
     resumed.type("quit")
     resumed.expect("The game is saved")
     assert resumed.wait() == 0

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from go_fakes import GO_CHANNEL, GoHarness, ScriptedGoAi
-from service_fakes import ALICE, BOB, CAROL, GUILD
+from service_fakes import ALICE, BOB, CAROL, GUILD, settle
 
 from bot.games.go.buttons import GoButton
 from bot.games.go.errors import GoMoveError, UndoError
@@ -27,6 +27,7 @@ from bot.host.errors import (
     OptionError,
     StaleTurnError,
 )
+from bot.host.runner import THINKING_NOTICE_AFTER
 from go_core import Phase
 from go_core.handicap import handicap_points, max_handicap
 
@@ -269,15 +270,23 @@ async def test_against_the_ai(harness: GoHarness) -> None:
         "Black: Alice (captured 0) · White: AI (captured 0)\n"
         "<@11>, your move as Black."
     )
-    harness.ai.gate = asyncio.Event()  # the AI thinks until the announcement was read
+    harness.ai.gate = asyncio.Event()  # the AI thinks until told
+    posts = len(harness.notifier.posts)
     await harness.go.play(GO_CHANNEL, ALICE.id, "E5")
-    await harness.go.delivered()
-    thinking = harness.notifier.posts[-1][1]
-    assert thinking.text.endswith("\nAI (White) is thinking…")
-    assert thinking.buttons == (GoButton.UNDO, GoButton.RESIGN)
+    await settle()
+    await harness.clock.advance(THINKING_NOTICE_AFTER)
+    assert harness.notifier.typings == [GO_CHANNEL]  # the channel sees the bot typing
+    assert len(harness.notifier.posts) == posts  # Alice's move waits for the AI's
     harness.ai.gate.set()
     await harness.go.idle()
-    assert harness.texts()[-1].startswith("AI (White) played D4.\n")
+    ((_, both),) = harness.notifier.posts[posts:]  # one post says both moves
+    assert both.text == (
+        "Alice (Black) played E5.\n\n"
+        "AI (White) played D4.\n"
+        "Black: Alice (captured 0) · White: AI (captured 0)\n"
+        "<@11>, your move as Black."
+    )
+    assert (both.buttons, both.turn) == (TURN_BUTTONS, 3)
     await harness.go.request_undo(GO_CHANNEL, ALICE.id)  # the AI agrees at once
     await harness.go.delivered()
     assert harness.texts()[-1].startswith("Alice (Black) took back White's D4 and Black's E5.\n")
@@ -376,7 +385,9 @@ async def test_the_player_to_move_is_reminded_once_before_the_deadline(harness: 
     await harness.go.join(GO_CHANNEL, BOB)
     await harness.clock.advance(74)
     await harness.go.delivered()
-    assert harness.texts()[-1].endswith("/go play <point> or a button.")
+    assert harness.texts()[-1] == (  # no reminder yet
+        "<@12> joined.\nBlack: Alice (captured 0) · White: Bob (captured 0)\n<@11>, your move as Black (100 seconds)."
+    )
     await harness.clock.advance(1)
     await harness.go.idle()
     _, reminder = harness.notifier.posts[-1]
@@ -400,8 +411,8 @@ async def test_a_restart_resumes_the_game_exactly(harness: GoHarness) -> None:
     version = harness.notifier.posts[-1][1].turn
     await harness.restart()
     assert harness.go.game(GO_CHANNEL).to_dict() == before
-    message = await harness.go.board(GO_CHANNEL)
-    assert (message.turn, message.mentions) == (version, ())
+    message = await harness.go.board(GO_CHANNEL, public=True)
+    assert (message.turn, message.mentions, message.private) == (version, (), False)
     await harness.go.play(GO_CHANNEL, ALICE.id, "B2", turn=version)
     assert len(harness.go.game(GO_CHANNEL).moves) == 4
 
@@ -419,19 +430,19 @@ async def test_an_announcement_a_crash_left_unsent_goes_out_at_start(
     await harness.go.play(GO_CHANNEL, ALICE.id, "C3")
     await harness.go.delivered()
     posted = harness.texts()[-1]
+    key = harness.notifier.posts[-1][1].key
     count = len(harness.notifier.posts)
     await harness.restart()
     # The start and the move were never marked sent: the start, which the game moved on from, is coalesced
-    # with the move as every game's announcements are (it goes out as its text, then the move in full).
+    # with the move into one post as every game's announcements are (what happened, then the move in
+    # full), under the move's key (Discord makes no second message of it).
     await harness.go.delivered()
-    assert len(harness.notifier.posts) == count + 2
-    assert harness.texts()[-2:] == [
-        "<@12> joined.\nBlack: Alice (captured 0) · White: Bob (captured 0)",
-        posted,
-    ]
+    assert len(harness.notifier.posts) == count + 1
+    assert harness.texts()[-2:] == ["<@12> joined.", posted]
+    assert harness.notifier.posts[-1][1].key == key
     assert await harness.db.pending_outbox() == []
     await harness.restart()
-    assert len(harness.notifier.posts) == count + 2
+    assert len(harness.notifier.posts) == count + 1
 
 
 async def test_cancel_and_resign(harness: GoHarness) -> None:
@@ -549,20 +560,18 @@ async def test_an_ai_playing_black_moves_first_and_again_after_a_restart(harness
     harness.ai.moves = ["E5", "D4"]
     harness.ai.gate = asyncio.Event()
     await harness.go.new_game(GUILD, GO_CHANNEL, ALICE, GoNewGame(size=9, ai_level="medium", colour="white"))
-    await harness.go.delivered()
-    assert harness.texts()[-1] == (
-        "<@11> plays the AI (medium).\n"
-        "Black: AI (captured 0) · White: Alice (captured 0)\n"
-        "AI (Black) is thinking…"
-    )
-    for _ in range(3):
-        await asyncio.sleep(0)
+    await settle()
+    assert harness.notifier.posts == []  # the start waits for the AI's first move
     assert len(harness.ai.calls) == 1
     await harness.restart()  # the AI was thinking: it thinks again after the restart
     harness.ai.gate.set()
     await harness.go.idle()
     assert [str(move) for move in harness.go.game(GO_CHANNEL).moves] == ["B E5"]
     await harness.go.delivered()
-    assert harness.texts()[-1].endswith("<@11>, your move as White.")
+    # The start, cut short by the restart, went out alone at the start; then the AI's move.
+    assert harness.texts() == [
+        "<@11> plays the AI (medium).\nBlack: AI (captured 0) · White: Alice (captured 0)\nNext: AI (Black).",
+        "AI (Black) played E5.\nBlack: AI (captured 0) · White: Alice (captured 0)\n<@11>, your move as White.",
+    ]
     assert len(harness.ai.calls) == 2
     assert harness.ai.calls[0] == harness.ai.calls[1]  # the same level and seed: the same move

@@ -137,7 +137,7 @@ async def test_scrabble_and_go_messages_of_a_channel_go_out_in_order_behind_thei
     assert len(texts) == 3
     assert texts[0].startswith("New standard game by <@11>: ")
     assert texts[1:] == [
-        "The game was cancelled by <@11>.",
+        "<@11> cancelled the game.",
         "<@12> opened a Go game (9×9, komi 7.5, area scoring, no time limit) and plays Black.\n"
         "Anyone may join to play White.",
     ]

@@ -18,6 +18,7 @@ from bot.host.store import Store
 from scrabble_core.ai import default_leave_model
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Play
+from scrabble_core.move_words import move_in_words
 from scrabble_core.movegen import MoveGenerator, load_move_generator
 from scrabble_core.puzzles import Puzzle, grade
 
@@ -91,14 +92,15 @@ async def test_answers_are_graded_privately_once_a_day(puzzles: Puzzles, enable_
         await puzzles.service.solve(GUILD, ALICE, "QQ")
     reply = await puzzles.service.solve(GUILD, ALICE, _typed(puzzle))
     assert reply.private
+    assert (best.move, best.score, f"{best.equity:.1f}") == ("E4 PIT....T", 52, "48.3")
     assert reply.text == (
-        f"{best.move} scores {best.score}, equity {best.equity:.1f}: the best play! +3 points. Streak: 1 day. "
+        "PITHIEST at E4 (down) scores 52, equity 48.3: the best play! +3 points. Streak: 1 day. "
         "The answer comes with tomorrow's puzzle."
     )
     with pytest.raises(PuzzleError) as refused:
         await puzzles.service.solve(GUILD, ALICE, "anything")
     assert str(refused.value) == (
-        f"You already answered today's puzzle ({best.move}, 3 points): one try a day. "
+        "You already answered today's puzzle (PITHIEST at E4 (down), 3 points): one try a day. "
         "The answer comes with tomorrow's puzzle."
     )
     worse = puzzle.best[-1]
@@ -106,8 +108,9 @@ async def test_answers_are_graded_privately_once_a_day(puzzles: Puzzles, enable_
     assert graded.loss > 2
     bob = await puzzles.service.solve(GUILD, BOB, worse.move)
     assert bob.text == (
-        f"{worse.move} scores {worse.score}, equity {worse.equity:.1f}: {graded.loss:.1f} below the best: "
-        "not solved, 0 points. Streak: 0 days. The answer comes with tomorrow's puzzle."
+        f"{move_in_words(worse.move, puzzle.view.board)} scores {worse.score}, equity {worse.equity:.1f}: "
+        f"{graded.loss:.1f} below the best: not solved, 0 points. Streak: 0 days. "
+        "The answer comes with tomorrow's puzzle."
     )
     answers = await puzzles.store.puzzle_answers(GUILD)
     assert [(a.user_id, a.answer, a.points, a.solved) for a in answers] == [
@@ -125,11 +128,11 @@ async def test_the_next_day_reveals_the_answer_and_streaks_count_days_in_a_row(p
     message = await puzzles.service.puzzle(GUILD)
     second = await puzzles.current()
     assert second != first
-    answer = first.answer
+    assert first.answer.move == "E4 PIT....T"
     assert (
-        f"Yesterday's answer: **{answer.move}** for {answer.score} (equity {answer.equity:.1f}); "
-        "1 of 2 players solved it."
-    ) in message.text
+        "Yesterday's answer: **PITHIEST at E4 (down)** for 52 (equity 48.3); 1 of 2 players solved it."
+        in (message.text)
+    )
     assert [a.filename for a in message.attachments] == ["puzzle-2023-11-15.png", "answer-2023-11-14.png"]
     assert message.text.endswith(
         "Puzzle leaderboard:\n1. Alice: 3 points, 1 solved, streak 1\n2. Bob: 0 points, 0 solved, streak 0"

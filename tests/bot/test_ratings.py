@@ -95,7 +95,10 @@ async def test_a_forfeit_on_time_is_a_loss_whatever_the_score(tmp_path: Path) ->
         await harness.svc.pass_turn(CHANNEL, BOB.id)
         await harness.clock.advance(60)  # Alice runs out of time: forfeit
         await harness.svc.idle()
-        assert harness.notifier.texts()[-2].startswith("Alice ran out of time.\nAlice resigned.")
+        assert harness.notifier.texts()[-1] == (
+            "Alice ran out of time.\nAlice forfeited.\nGame over: Bob (<@12>) wins.\n1. Bob 0\n2. Alice 8 (forfeited)\n"
+            "The record (GCG) is attached."
+        )
         ratings = {r.name: r.rating for r in await store_of(harness).ratings(GUILD, "scrabble")}
         assert ratings == {"Alice": LOSS, "Bob": WIN}
         alice = await store_of(harness).stats(GUILD, "scrabble", ALICE.id)
@@ -229,7 +232,8 @@ async def test_an_old_database_is_rated_at_start_up(tmp_path: Path) -> None:
             "DROP INDEX games_by_kind; ALTER TABLE games DROP COLUMN kind;"  # nor of 5
             "DROP TABLE shard_leases;"  # nor of 6
             "ALTER TABLE outbox DROP COLUMN posted_at;"  # nor of 7
-            "ALTER TABLE games DROP COLUMN format; ALTER TABLE games DROP COLUMN result;"  # nor of 8,
+            "ALTER TABLE games DROP COLUMN format; ALTER TABLE games DROP COLUMN result;"  # nor of 8
+            "DROP TABLE user_preferences;"  # nor of 9,
             "CREATE TABLE stats_before (guild_id INTEGER NOT NULL, user_id INTEGER NOT NULL, name TEXT NOT NULL,"
             " games INTEGER NOT NULL DEFAULT 0, wins INTEGER NOT NULL DEFAULT 0, total_score INTEGER NOT NULL"
             " DEFAULT 0, best_score INTEGER, best_move TEXT, PRIMARY KEY (guild_id, user_id));"

@@ -34,6 +34,7 @@ from bot.web.tiles import PlacedTile, play_from_tiles
 from scrabble_core.errors import FirstMoveTooShortError, NotInLineError, UnknownWordsError
 from scrabble_core.game import EventKind, Game
 from scrabble_core.lexicon import Lexicon
+from scrabble_core.move_words import move_in_words
 from scrabble_core.variant import Premium, Variant
 
 if TYPE_CHECKING:
@@ -260,7 +261,7 @@ def test_two_players_play_by_typing_and_dragging_while_a_spectator_watches(
     expect(watcher.page.locator("#history li")).to_have_count(1)
     first = game_server.game()
     entry = first.history[0]
-    expect(watcher.page.locator("#history li .move")).to_have_text([entry.move])
+    expect(watcher.page.locator("#history li .move")).to_have_text([f"{word} at 8H (across)"])
     expect(alice.page.locator("#feedback")).to_contain_text(str(entry.score))
     for index, letter in enumerate(word):
         value = first.variant.value(letter)
@@ -272,7 +273,7 @@ def test_two_players_play_by_typing_and_dragging_while_a_spectator_watches(
     expect(bob.page.locator("#turn")).to_have_text("Your turn")
     expect(bob.page).to_have_title(re.compile(r"^▶ Your turn · Scrabble · game \d+$"))
     expect(bob.page.locator("#announcer")).to_have_text(
-        f"Alice played {entry.move} for {entry.score}. Your turn."
+        f"Alice played {word} at 8H (across) for {entry.score}. Your turn."
     )
 
     # Bob drags two tiles under Alice's first letter: a word down through it.
@@ -284,7 +285,9 @@ def test_two_players_play_by_typing_and_dragging_while_a_spectator_watches(
     bob.page.get_by_role("button", name="Play", exact=True).click()
     expect(watcher.page.locator("#history li")).to_have_count(2)
     second = game_server.game()
-    expect(watcher.page.locator("#history li .move")).to_have_text([e.move for e in second.history])
+    expect(watcher.page.locator("#history li .move")).to_have_text(
+        [f"{word} at 8H (across)", f"{word[0]}{bob_letters} at H8 (down)"]
+    )
     expect(watcher.page.locator("#players .score")).to_have_text([str(p.score) for p in second.players])
     expect(alice.page.locator("#players .score")).to_have_text([str(p.score) for p in second.players])
     expect(bob.page.locator("#rack .rack-tile")).to_have_count(len(second.players[1].rack))
@@ -368,7 +371,7 @@ def test_keyboard_alone_places_a_word_down_and_plays_it(
     tiles = [PlacedTile(row + index, col, letter, False) for index, letter in enumerate(word[:2])]
     expect(page.locator("#feedback")).to_have_text(preview_text(game, 0, tiles))
     page.keyboard.press("Enter")
-    expect(page.locator("#history li .move")).to_have_text([f"H8 {word[:2]}"])
+    expect(page.locator("#history li .move")).to_have_text([f"{word[:2]} at H8 (down)"])
     assert [entry.move for entry in game_server.game().history] == [f"H8 {word[:2]}"]
     letter = game_server.game().players[0].rack[0]
     expect(page.locator("#rack .rack-tile").first).to_have_attribute(
@@ -394,7 +397,7 @@ def test_hint_exchange_and_pass_from_the_buttons(
     expect(alice.page.locator("#hint-text")).to_contain_text(
         f"Hint 1 of 2, for your rack {game.players[0].rack}:"
     )
-    expect(alice.page.locator("#hint-text")).to_contain_text(f"1. {typed(suggestion)}")
+    expect(alice.page.locator("#hint-text")).to_contain_text(f"1. {move_in_words(suggestion, game.board)}")
     expect(alice.page.get_by_role("button", name="Hint, 1 left")).to_be_visible()
     alice.page.get_by_role("button", name="Exchange", exact=True).click()
     tiles = alice.page.locator("#rack .rack-tile")
@@ -431,7 +434,7 @@ def test_a_challenged_phony_is_withdrawn_on_every_page(
     expect(alice.page.locator("#challenge-window")).to_contain_text("Your play can be challenged")
     expect(alice.page.get_by_role("button", name="Challenge")).to_be_disabled()
     bob.page.get_by_role("button", name="Challenge").click()
-    expect(alice.page.locator("#history li .move")).to_have_text([f"8H {word}", "play withdrawn"])
+    expect(alice.page.locator("#history li .move")).to_have_text([f"{word} at 8H (across)", "play withdrawn"])
     expect(window).to_be_hidden()
     expect(alice.square(row, col)).to_have_attribute("aria-label", "H8, double word, start")
     assert [entry.score for entry in game_server.game().history][1] == -game_server.game().history[0].score
@@ -493,14 +496,18 @@ def test_the_page_reconnects_after_a_dropped_connection_and_catches_up(
     game_server.run(move_while_down())
     after = game_server.game()
     for viewer in (alice, watcher):
-        expect(viewer.page.locator("#history li .move")).to_have_text([after.history[0].move], timeout=10_000)
+        expect(viewer.page.locator("#history li .move")).to_have_text(
+            [move_in_words(after.history[0].move, after.board)], timeout=10_000
+        )
         expect(viewer.page.locator("#connection")).to_have_text("Live")
         assert viewer.page.evaluate("window.notReloaded") is True
         assert len(viewer.websockets) >= 2 and viewer.websockets[0].is_closed()
     expect(alice.page.locator("#turn")).to_have_text("Bob to move")
     # The missed move came in welcome's catch-up list and was announced.
     entry = after.history[0]
-    expect(watcher.page.locator("#announcer")).to_have_text(f"Alice played {entry.move} for {entry.score}.")
+    expect(watcher.page.locator("#announcer")).to_have_text(
+        f"Alice played {move_in_words(entry.move, after.board)} for {entry.score}."
+    )
     shown = alice.page.locator("#rack .rack-tile").evaluate_all("tiles => tiles.map(t => t.dataset.letter)")
     assert sorted(shown) == sorted(after.players[0].rack)
 
@@ -619,7 +626,7 @@ def test_a_blank_asks_for_its_letter_and_typing_uses_it_for_a_missing_letter(
     alice.square(row, col).click()
     page.keyboard.type("za")
     page.keyboard.press("Enter")
-    expect(page.locator("#history li .move")).to_have_text(["8H zA"])
+    expect(page.locator("#history li .move")).to_have_text(["zA at 8H (across), with a blank for the Z"])
     expect(alice.square(row, col)).to_have_attribute("aria-label", "H8, blank as Z, last move")
     assert [entry.move for entry in game_server.game().history] == ["8H zA"]
 
@@ -658,7 +665,7 @@ def test_tiles_dragged_by_touch_on_a_phone(live: Callable[..., LiveGame], browse
         # sometimes yields no click in headless Chromium (seen in 2 runs of 4), which would make this
         # test flaky without saying anything about the page.
         page.get_by_role("button", name="Play", exact=True).click()
-        expect(page.locator("#history li .move")).to_have_text([f"8H {word}"])
+        expect(page.locator("#history li .move")).to_have_text([f"{word} at 8H (across)"])
     finally:
         context.close()
 
@@ -887,7 +894,7 @@ def test_an_infinite_board_pans_zooms_and_centres_on_the_last_move(
         game_server.run(game_server.harness.svc.pass_turn(CHANNEL, ALICE.id))
         letters = plain_letters(game_server.game().players[1].rack, 2)
         game_server.run(game_server.harness.svc.play(CHANNEL, BOB.id, f"-1,0 across {letters}"))
-        expect(page.locator("#history li .move")).to_have_text(["passed", f"-1,0a {letters}"])
+        expect(page.locator("#history li .move")).to_have_text(["passed", f"{letters} at -1,0 (across)"])
         last = page.locator(".square .tile.last")
         expect(last).to_have_count(2)
         named = page.locator(".square", has=page.locator(".tile.last")).first
@@ -950,7 +957,9 @@ def test_a_set_tile_asks_which_of_its_letters_and_typing_uses_it(
         page.keyboard.type("o")  # no O on the rack: set tile 2 [IOU] stands for it
         expect(page.locator("#feedback")).to_have_text("8H [3Z][2O] · 22 points")
         page.keyboard.press("Enter")
-        expect(page.locator("#history li .move")).to_have_text(["8H [3Z][2O]"])
+        expect(page.locator("#history li .move")).to_have_text(
+            ["ZO at 8H (across), with the I/O/U tile for the O and the S/Z tile for the Z"]
+        )
         expect(square).to_have_attribute("aria-label", "H8, Z, 10 points, set tile 3, last move")
         assert [entry.move for entry in game_server.game().history] == ["8H [3Z][2O]"]
     finally:

@@ -41,6 +41,7 @@ from bot.host.seats import User
 from bot.web.links import LinkSigner
 from bot.web.server import ACTIVITY_SDK, STATIC_DIR, WebServer
 from scrabble_core.lexicon import Lexicon
+from scrabble_core.move_words import move_in_words
 from tests.web.discord_client_frame import FAKE_CLIENT, DiscordClientFrame, activity_of, handshakes
 from tests.web.test_browser import (
     CHROMIUM,
@@ -257,7 +258,9 @@ def test_two_players_open_the_activity_and_play_by_dragging_while_a_third_user_s
     bob.board.get_by_role("button", name="Play", exact=True).click()
     expect(carol.board.locator("#history li")).to_have_count(2)
     second = game_server.game()
-    expect(carol.board.locator("#history li .move")).to_have_text([entry.move for entry in second.history])
+    expect(carol.board.locator("#history li .move")).to_have_text(
+        [move_in_words(entry.move, second.board) for entry in second.history]
+    )
     expect(carol.board.locator("#players .score")).to_have_text([str(p.score) for p in second.players])
     assert second.players[0].score > 0 and second.players[1].score > 0
     assert sorted(bob.rack()) == sorted(second.players[1].rack)

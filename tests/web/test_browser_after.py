@@ -107,8 +107,10 @@ def test_a_finished_go_games_links_show_the_end(
         page = viewer.page
         expect(page.locator(".grid-cell.cell-black")).to_have_count(1)
         expect(page.locator(".grid-cell.cell-white")).to_have_count(1)
-        expect(page.locator("#grid-final")).to_have_text("Game over: Black (Alice) wins by resignation.")
-        assert page.locator("#grid-layout").inner_text().count("wins by resignation") == 1
+        expect(page.locator("#grid-final")).to_have_text(
+            "Game over: Alice (Black) wins against Bob (White, resigned)."
+        )
+        assert page.locator("#grid-layout").inner_text().count("(White, resigned)") == 1
         expect(page.locator("#grid-players .name")).to_have_text(["Alice", "Bob"])
         expect(page.locator("#grid-players .winner .name")).to_have_text(["Alice"])
         expect(page.locator("#grid-turn")).to_have_text("Game over")

@@ -136,7 +136,7 @@ def test_two_players_play_go_by_clicks_while_a_spectator_watches(
     for viewer in (alice, bob, watcher):
         expect(viewer.page.locator("#grid-turn")).to_have_text("Game over")
         expect(viewer.page.locator("#grid-final")).to_contain_text(
-            "Game over: Black (Alice) wins by 17.5 points."
+            "Game over: Alice (Black) wins against Bob (White) by 17.5 points."
         )
         expect(viewer.page.locator("#grid-actions button")).to_have_count(0)
         assert viewer.errors == []
@@ -152,7 +152,9 @@ def test_resigning_asks_first_and_ends_the_game(
     expect(resign).to_have_text("Really resign?")
     expect(alice.page.locator("#grid-turn")).to_have_text("Your move")
     resign.click()
-    expect(alice.page.locator("#grid-final")).to_have_text("Game over: Black (Alice) wins by resignation.")
+    expect(alice.page.locator("#grid-final")).to_have_text(
+        "Game over: Alice (Black) wins against Bob (White, resigned)."
+    )
     assert alice.errors == [] and bob.errors == []
 
 

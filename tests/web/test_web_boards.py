@@ -31,7 +31,7 @@ async def test_an_infinite_board_is_sent_as_the_window_around_its_tiles(make_web
     preview = await alice.call("preview", tiles=tiles)
     assert preview["result"] == {"move": "0,0a AB", "score": 8}  # never A1 AB
     reply = await alice.call("play", turn=0, tiles=tiles)
-    assert reply["result"]["message"] == "You played 0,0a AB for 8."
+    assert reply["result"]["message"] == "You played AB at 0,0 (across) for 8."
     state = (await alice.until("move"))["state"]
     variant = state["variant"]
     assert (variant["origin"], variant["rows"], variant["cols"]) == ([-8, -8], 16, 20)  # x from -8 to 11
@@ -85,7 +85,9 @@ async def test_set_tiles_on_the_rack_and_played_by_placed_tiles(make_web: MakeWe
     )
     assert missing["error"] == {"code": "invalid_move", "message": "this game has no set tile '9'"}
     played = await alice.call("play", turn=0, tiles=set_tiles_at_h8("Z", "O"))
-    assert played["result"]["message"] == "You played 8H [3Z][2O] for 22."
+    assert played["result"]["message"] == (
+        "You played ZO at 8H (across) for 22, with the I/O/U tile for the O and the S/Z tile for the Z."
+    )
     state = (await alice.until("move"))["state"]
     assert state["board"][7][7:9] == "ZO"
     assert state["set_tiles"] == [[7, 7, "3"], [7, 8, "2"]]

@@ -32,6 +32,7 @@ from bot.host.seats import User
 from bot.host.store import Store
 from bot.web.links import LinkSigner, Role
 from bot.web.server import ServerLinks, WebServer
+from scrabble_core.move_words import move_in_words
 from tests.web.web_harness import WsClient
 
 ALICE_ID, BOB_ID = 700_000_000_000_000_001, 700_000_000_000_000_002
@@ -85,10 +86,9 @@ async def test_a_move_from_the_page_is_announced_in_discord_and_back(discord_bot
             lambda r: r.route == f"POST /channels/{channel}/messages", count=posted_before + 1
         )
         message = announced[-1]
-        assert message.content.startswith(f"Alice played {play.gcg()} for ")
         score = service.game(channel).players[0].score
         assert message.content == (
-            f"Alice played {play.gcg()} for {score} ({play.letters} {score}).\n"
+            f"Alice played {move_in_words(play, game.board)} for {score}.\n"
             f"Scores: Alice {score} · Bob 0\n"
             f"Next: Bob (<@{BOB_ID}>). 84 tiles in the bag."
         )
@@ -99,7 +99,16 @@ async def test_a_move_from_the_page_is_announced_in_discord_and_back(discord_bot
         await discord_bot.reply(payloads.slash("pass", user_id=BOB_ID))
         event = await client.until("move")
         assert event["events"] == [
-            {"kind": "pass", "player": 1, "move": "-", "score": 0, "total": 0, "detail": ""}
+            {
+                "kind": "pass",
+                "player": 1,
+                "move": "-",
+                "score": 0,
+                "total": 0,
+                "detail": "",
+                "words": "",
+                "text": "Bob passed.",
+            }
         ]
         assert event["state"]["current"] == 0
         await client.ws.close()
@@ -143,10 +152,10 @@ async def test_open_the_board_launches_the_activity_when_it_is_configured(discor
         m for m in fake.channel_messages(payloads.channel_id) if "Players (2/4)" in str(m.get("content"))
     )
     turn = fake.channel_messages(payloads.channel_id)[-1]
-    assert turn["content"].startswith("The game begins!")
-    for message in (lobby, turn):
-        assert f"board:open:{game_id}" in custom_ids(message)
-        assert link_buttons(message) == []
+    assert turn["content"].startswith("The game has started.\n")
+    assert (custom_ids(lobby), link_buttons(lobby)) == ([], [])  # the turn's post took its buttons
+    assert f"board:open:{game_id}" in custom_ids(turn)
+    assert link_buttons(turn) == []
     (button,) = [
         c
         for row in turn["components"]
@@ -194,8 +203,8 @@ async def test_a_go_game_opens_the_activity_too(discord_bot: BotHarness) -> None
     await discord_bot.host.delivered()
     game_id = next(t.row.id for t in discord_bot.host.tables.values())
     lobby, started = fake.channel_messages(payloads.channel_id)[:2]
-    for message in (lobby, started):
-        assert f"board:open:{game_id}" in custom_ids(message)
-        assert link_buttons(message) == []
+    assert (custom_ids(lobby), link_buttons(lobby)) == ([], [])  # the start's post took its buttons
+    assert f"board:open:{game_id}" in custom_ids(started)
+    assert link_buttons(started) == []
     callback = await discord_bot.ack(payloads.component(started, f"board:open:{game_id}", user_id=BOB_ID))
     assert callback.json == {"type": 12}

@@ -40,6 +40,7 @@ from bot.host.runner import Host
 from bot.host.store import Store
 from bot.web.links import LinkSigner, Role
 from bot.web.server import ServerLinks, WebServer, board_server
+from scrabble_core.move_words import move_in_words
 from tests.web.web_harness import WsClient
 
 EXAMPLE = Path(__file__).parents[2] / "examples" / "bot_client.py"
@@ -178,10 +179,12 @@ def assert_no_seat_token_in_public(fake: FakeDiscord) -> int:
     return len(public)
 
 
-async def started_game(linked: Linked) -> None:
+async def started_game(linked: Linked) -> RecordedRequest:
+    """Alice opens a game, Bob joins, Alice starts it: the start's answer (which shows Alice her rack;
+    Bob's goes by DM)."""
     await linked.slash("new")
     await linked.slash("join", user_id=BOB_ID)
-    await linked.slash("start")
+    return await linked.slash("start")
 
 
 def turn_messages(linked: Linked) -> list[RecordedRequest]:
@@ -208,19 +211,21 @@ async def test_the_turn_message_opens_the_board_as_a_spectator(make_linked: Make
     assert [label for label, _ in link_buttons(board.body)] == ["Open board"]
     await linked.slash("resign", user_id=BOB_ID)
     last = turn_messages(linked)[-1]
-    assert "Scores:" in last.content and link_buttons(last.body) == []
+    assert "\nGame over: " in last.content and link_buttons(last.body) == []
     assert assert_no_seat_token_in_public(linked.fake) >= 4
 
 
 async def test_the_rack_dm_and_show_my_rack_carry_the_seat_link(make_linked: MakeLinked) -> None:
     linked = await make_linked()
-    await started_game(linked)
+    started = await started_game(linked)
     game_id = next(iter(linked.harness.service.host.tables.values())).row.id
-    for seat, user_id in enumerate((ALICE_ID, BOB_ID)):
-        dm = linked.fake.dms_to(user_id)[-1]
-        rack = RACK.fullmatch(dm.content)
+    assert linked.fake.dms_to(ALICE_ID) == []  # the starter's rack is in the start's answer
+    (bobs,) = linked.fake.dms_to(BOB_ID)
+    assert started.ephemeral and started.content.startswith("The game has started.\n")
+    for seat, shown in enumerate((started, bobs)):
+        rack = RACK.fullmatch(shown.content.splitlines()[-1])
         assert rack is not None
-        [(label, url)] = link_buttons(dm.body)
+        [(label, url)] = link_buttons(shown.body)
         assert label == "Play on the board"
         assert token_of(url).startswith(f"{game_id}.p{seat}.0.")
         _, welcome = await linked.connect(token_of(url))
@@ -234,7 +239,7 @@ async def test_the_rack_dm_and_show_my_rack_carry_the_seat_link(make_linked: Mak
         [(_, url)] = link_buttons(answer.body)
         assert url == link_buttons(linked.fake.dms_to(BOB_ID)[-1].body)[0][1]
     # A play from the page: the next DM to Alice has her new rack and the same link.
-    client, _ = await linked.connect(token_of(link_buttons(linked.fake.dms_to(ALICE_ID)[-1].body)[0][1]))
+    client, _ = await linked.connect(token_of(link_buttons(started.body)[0][1]))
     game = linked.harness.service.game(linked.payloads.channel_id)
     play = find_play(game, 0)
     assert play is not None
@@ -305,7 +310,7 @@ async def test_a_bot_seat_token_goes_to_the_creator_and_plays_a_move(make_linked
     reply = await client.call("play", turn=1, move=typed(play))
     assert reply["ok"], reply
     announced = await linked.fake.wait_for(lambda r: "board.png" in r.filenames, count=3)
-    assert announced[-1].content.startswith(f"Bot played {play.gcg()} for ")
+    assert announced[-1].content.startswith(f"Bot played {move_in_words(play, game.board)} for ")
     assert "<@-" not in announced[-1].content
     assert announced[-1].body["allowed_mentions"]["users"] == [ALICE_ID]
     # The program's seat gets no DM (it reads its rack on the board), and no public notice about one.
@@ -336,11 +341,11 @@ async def test_no_links_without_the_web_board(make_linked: MakeLinked) -> None:
     assert refused.content.endswith("This bot does not serve the web board (its [web] settings disable it)")
     assert linked.harness.service.host.tables == {}
     assert linked.fake.public_requests() == []
-    await started_game(linked)
+    started = await started_game(linked)
     lobby = linked.fake.channel_messages(linked.payloads.channel_id)[0]
     assert "scrabble:add-bot" not in str(lobby["components"])
     assert link_buttons(turn_messages(linked)[-1].body) == []
-    assert link_buttons(linked.fake.dms_to(ALICE_ID)[-1].body) == []
+    assert link_buttons(started.body) == [] and link_buttons(linked.fake.dms_to(BOB_ID)[-1].body) == []
     rack = await linked.slash("rack")
     assert link_buttons(rack.body) == []
     assert "scrabble:new-link" not in str(rack.body)  # no New web link button without the board
@@ -406,7 +411,7 @@ async def test_too_many_seats_for_programs_are_refused_and_nothing_is_created(
     assert linked.harness.service.host.tables == {}
     assert linked.fake.public_requests() == []
     answer = await linked.slash("new", integer_option("ai_opponents", 1), integer_option("bot_seats", 2))
-    assert answer.content.startswith("Game ")
+    assert answer.content.startswith("Your game is open: the others press Join, then you press Start.\n\n")
     seats = next(iter(linked.harness.service.host.tables.values())).row.seats
     assert [(seat.name, seat.user_id) for seat in seats] == [
         ("User700000000000000001", ALICE_ID),
@@ -464,8 +469,10 @@ async def test_a_programs_seat_times_out_like_a_persons(tmp_path: Path) -> None:
         await service.pass_turn(CHANNEL, ALICE.id)
         await harness.clock.advance(60)  # (2): forfeit
         await service.idle()
-        assert harness.notifier.texts()[-2].startswith("Bot ran out of time.\nBot resigned.")
-        assert harness.notifier.texts()[-1].startswith("Game over! Final scores: 1. Alice 0 · 2. Bot 0")
+        assert harness.notifier.texts()[-1] == (
+            "Bot ran out of time.\nBot forfeited.\nGame over: Alice (<@11>) wins.\n1. Alice 0\n2. Bot 0 (forfeited)\n"
+            "The record (GCG) is attached."
+        )
         # No message pinged it (nor reminded it); it was never sent a DM; its results go in no stats.
         assert not any("<@-" in text or "seconds left" in text for text in harness.notifier.texts())
         assert all(user_id == ALICE.id for user_id, _ in harness.notifier.dms)

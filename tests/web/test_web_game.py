@@ -161,7 +161,7 @@ async def test_racks_never_reach_anyone_but_their_seat(make_web: MakeWeb) -> Non
     for message in [*watcher.log, *alice.log]:
         entries = [*message.get("events", []), *message.get("state", {}).get("history", [])]
         for entry in entries:
-            assert set(entry) == {"kind", "player", "move", "score", "total", "detail"}
+            assert set(entry) == {"kind", "player", "move", "score", "total", "detail", "words", "text"}
             if entry["kind"] == "exchange":
                 assert entry["move"] in {"-1", "-2"}
 
@@ -227,7 +227,17 @@ async def test_a_cancelled_games_link_shows_it_cancelled(make_web: MakeWeb) -> N
     client, welcome = await web.connect(web.signer.token(game_id, Role.SPECTATOR))
     assert welcome["type"] == "welcome", welcome
     assert welcome["state"]["over"] is True and welcome["state"]["status"] == "cancelled"
-    assert welcome["final"] == {"scores": [0, 0], "winners": [], "cancelled": True, "gcg": ""}
+    assert welcome["final"] == {
+        "scores": [0, 0],
+        "winners": [],
+        "cancelled": True,
+        "gcg": "",
+        "standings": [
+            {"seat": 0, "name": "Alice", "score": 0, "left": None},
+            {"seat": 1, "name": "Bob", "score": 0, "left": None},
+        ],
+        "ending": [],
+    }
     assert await client.closed() == 1000
     _, refused = await web.connect(web.signer.token(game_id + 1, Role.SPECTATOR))
     assert refused["error"] == {"code": "no_game", "message": "That game is over"}

@@ -112,7 +112,10 @@ async def test_the_dead_stones_are_marked_by_clicks_and_the_count_ends_the_game(
     assert (await bob.call("accept", turn=accepted["turn"]))["ok"]
     over = await watcher.until("game_over")
     assert over["final"]["result"] == "B+17.5"
-    assert over["final"]["text"].startswith("Game over: Black (Alice) wins by 17.5 points.")
+    assert over["final"]["text"] == (
+        "Game over: Alice (Black) wins against Bob (White) by 17.5 points.\n"
+        "Black 25 (stones 1 + territory 24), White 7.5 (stones 0 + territory 0 + komi 7.5): Black wins by 17.5"
+    )
     assert over["state"]["over"] is True and over["state"]["winners"] == [0]
 
 
@@ -127,7 +130,7 @@ async def test_play_resumes_from_the_dead_stone_phase_and_spectators_cannot_act(
     assert state["phase"] == "scoring" and state["current"] is None
     refused = await watcher.call("resume")
     assert refused["error"]["code"] == "not_seated"
-    assert (await bob.call("resume", turn=state["turn"]))["result"] == {"message": "Play resumes."}
+    assert (await bob.call("resume", turn=state["turn"]))["result"] == {"message": "You resumed play."}
     resumed = await _until(watcher, lambda state: state["phase"] == "play")
     assert resumed["current"] == 1
     assert resumed["actions"] == [] and resumed["click"] is None, "a spectator's"
@@ -148,7 +151,7 @@ async def test_a_finished_go_games_links_show_its_end_with_the_sgf(make_web: Mak
         assert state["over"] is True and state["winners"] == [0] and state["actions"] == []
         assert _cells(state)[2] == "..X.."
         assert final["result"] == "B+R"
-        assert final["text"].startswith("Game over: Black (Alice) wins by resignation.")
+        assert final["text"] == "Game over: Alice (Black) wins against Bob (White, resigned)."
         assert final["sgf"].startswith("(;") and "RE[B+R]" in final["sgf"] and ";B[cc]" in final["sgf"]
         assert "PB[Alice]" in final["sgf"] and "PW[Bob]" in final["sgf"]
         assert await client.closed() == 1000
