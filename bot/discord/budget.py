@@ -102,9 +102,24 @@ class RestBudget:
             self._all.done(now)
             window.done(now)
 
+    async def ready(self, bucket: Hashable) -> None:
+        """Wait until one more request of ``bucket`` fits both limits, without taking its place (a
+        sender waits here before it takes what it sends, so that what arrives meanwhile joins it)."""
+        await self._fit(bucket)
+
     async def _place(self, bucket: Hashable) -> _Window:
         """Wait until a request of ``bucket`` fits, and take its place in both windows (``bucket``'s
         returned)."""
+        window, now = await self._fit(bucket)
+        self._all.under_way += 1
+        window.under_way += 1
+        self._let_go += 1
+        if self._let_go % PRUNE_EVERY == 0:
+            self._prune(now)
+        return window
+
+    async def _fit(self, bucket: Hashable) -> tuple[_Window, float]:
+        """Wait until a request of ``bucket`` fits both limits; ``bucket``'s window and the time then."""
         while True:
             window = self._buckets.get(bucket)
             if window is None:
@@ -121,12 +136,7 @@ class RestBudget:
                 await self._all.answer.wait()
             else:
                 await self._sleep(max(in_all, in_bucket))
-        self._all.under_way += 1
-        window.under_way += 1
-        self._let_go += 1
-        if self._let_go % PRUNE_EVERY == 0:
-            self._prune(now)
-        return window
+        return window, now
 
     def _prune(self, now: float) -> None:
         """Forget the buckets with nothing under way or in their window."""

@@ -133,6 +133,8 @@ class DiscordNotifier:
         waiting = self._waiting[channel_id]
         try:
             while waiting:
+                # Taken only once Discord's limits let it go: what is announced meanwhile merges into it.
+                await self.budget.ready(("post", channel_id))
                 outgoing = waiting.popleft()
                 try:
                     await self._send(channel_id, outgoing.message)

@@ -68,6 +68,22 @@ async def test_a_request_under_way_keeps_its_place_and_counts_from_its_answer() 
     assert clock.slept == [1.0]
 
 
+async def test_ready_waits_for_a_place_without_taking_it() -> None:
+    """One request a second: ``ready`` returns once a request would fit, and takes no place, so the
+    request that follows it goes at once, and only the one after that waits its second."""
+    clock = Clock()
+    budget = budget_of(clock, requests_per_second=1)
+    async with budget.request("a"):
+        pass
+    await budget.ready("b")
+    assert (clock.now, clock.slept) == (101.0, [1.0])
+    await budget.ready("b")
+    async with budget.request("b"):
+        assert clock.now == 101.0
+    async with budget.request("c"):
+        assert clock.now == 102.0
+
+
 async def test_a_buckets_requests_wait_for_its_window_and_others_go_at_once() -> None:
     """Two requests per five seconds in a bucket: its third waits until five seconds after the first's
     answer, a failed request counting like an answered one; another bucket's goes meanwhile."""
