@@ -16,6 +16,7 @@ An exchange is said by its tiles (``exchange DEO and a blank``), a pass as ``pas
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -87,10 +88,15 @@ def move_in_words(move: Move | str, board: Board) -> str:
             return "pass"
 
 
-def tiles_in_words(tiles: str, variant: Variant | None = None) -> str:
+def tiles_in_words(tiles: str, variant: Variant | None = None, *, grouped: bool = False) -> str:
     """Rack tiles in words: the letters, then the blanks and set tiles named (``DEO and a blank``,
-    ``AE, 2 blanks and the A/E tile``); ``nothing`` for none."""
-    letters = "".join(tile for tile in tiles if tile != BLANK and not _is_set_symbol(tile, variant))
+    ``AE, 2 blanks and the A/E tile``); ``nothing`` for none. ``grouped``: sorted, a space between
+    different letters, so a long list can be counted (``AAA B EE and 2 blanks``)."""
+    plain = [tile for tile in tiles if tile != BLANK and not _is_set_symbol(tile, variant)]
+    if grouped:
+        letters = " ".join("".join(run) for _, run in itertools.groupby(sorted(plain)))
+    else:
+        letters = "".join(plain)
     named = []
     blanks = tiles.count(BLANK)
     if blanks:

@@ -1036,7 +1036,8 @@ async def test_questions(harness: Harness) -> None:
     assert bag.private
     assert bag.text == (
         "86 tiles in the bag.\nUnseen tiles (93): "
-        "AAAAAAAABBCCDDDDEEEEEEEEEEEFFGGHHIIIIIIIIJKLLLLMMNNNNNNOOOOOOOOPPQRRRRRSSSTTTTTTUUUUVWWXYYZ and 2 blanks"
+        "AAAAAAAA BB CC DDDD EEEEEEEEEEE FF GG HH IIIIIIII J K LLLL MM NNNNNN OOOOOOOO PP Q RRRRR SSS "
+        "TTTTTT UUUU V WW X YY Z and 2 blanks"
     )
     assert (await service.check(CHANNEL, " quiz ")) == Message("QUIZ is in TESTWORDS.", private=True)
     with pytest.raises(WordError, match="2 to 15 letters"):

@@ -79,6 +79,8 @@ def test_exchanges_passes_and_racks() -> None:
     assert move_in_words("8H QUIZ", board) == "QUIZ at 8H (across)"
     assert tiles_in_words("??") == "2 blanks"
     assert tiles_in_words("") == "nothing"
+    assert tiles_in_words("EBA?EA?", grouped=True) == "AA B EE and 2 blanks"
+    assert tiles_in_words("??", grouped=True) == "2 blanks"
     assert tiles_in_words("AE1123?", SETS) == "AE, a blank, 2 A/E tiles, the I/O/U tile and the S/Z tile"
     assert rack_in_words("") == "empty"
     assert rack_in_words("AEIRST?") == "AEIRST and a blank"

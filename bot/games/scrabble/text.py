@@ -249,7 +249,7 @@ def hint_text(rack: str, board: Board, suggestions: Sequence[Suggestion], used: 
 def bag_text(game: Game, seat: int) -> str:
     """The private bag answer: the bag's count and the tiles ``seat`` has not seen."""
     unseen = game.unseen_tiles(seat)
-    return f"{bag_line(game)}\nUnseen tiles ({len(unseen)}): {tiles_in_words(unseen, game.variant) if unseen else 'none'}"
+    return f"{bag_line(game)}\nUnseen tiles ({len(unseen)}): {tiles_in_words(unseen, game.variant, grouped=True) if unseen else 'none'}"
 
 
 def history_text(game: Game, seats: Sequence[SeatRow]) -> str:
