@@ -328,7 +328,8 @@ async def test_scrabble_bot_web_closes_its_pages_with_1000_then_exits(tmp_path: 
             assert await ann.closed() == 1000
         assert await asyncio.wait_for(process.wait(), GAME_OVER_GRACE + 10) == 0
         rest = (await process.stdout.read()).decode()
-        assert rest.endswith(re.findall(r"Game over: .*\n", rest)[-1])
+        # The winner first, then the standings, the one who resigned marked so.
+        assert re.search(r"\nGame over: AI wins\. 1\. AI \d+ · 2\. Ann 0 \(resigned\)\n$", rest), rest
     finally:
         if process.returncode is None:
             process.kill()

@@ -8,6 +8,7 @@ from typing import Any, Final
 
 from bot.games.scrabble.commands import ScrabbleCommands
 from bot.games.scrabble.table import ScrabbleTable
+from bot.games.scrabble.text import final_text
 from bot.host.table import AnyTable
 from bot.web.commands import COMMANDS, run_command
 from bot.web.links import Grant
@@ -42,7 +43,8 @@ class ScrabbleWeb:
         assert isinstance(table, ScrabbleTable)
         if table.game is None:
             return "The game was cancelled."
-        return f"Game over: {', '.join(f'{p.name} {p.score}' for p in table.game.players)}."
+        winner, *standings, _record = final_text(table.game, table.row.seats).split("\n")
+        return f"{winner} {' · '.join(standings)}"
 
     async def run(
         self, commands: ScrabbleCommands, grant: Grant, message: Mapping[str, Any], now: float
