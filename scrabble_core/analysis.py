@@ -41,7 +41,7 @@ from scrabble_core.gcg import GcgRecord
 from scrabble_core.leaves import LeaveModel
 from scrabble_core.lexicon import WordList
 from scrabble_core.move import Exchange, Move, Pass, Play, move_from_gcg
-from scrabble_core.move_words import move_in_words, tiles_in_words
+from scrabble_core.move_words import move_in_words, scored_in_words, tiles_in_words
 from scrabble_core.simulation import simulate
 from scrabble_core.squares import Square
 from scrabble_core.tiles import is_set_tile, letter_of
@@ -164,7 +164,7 @@ class MoveAnalysis:
         if best.startswith(("exchange", "pass")):
             said = f"the best was to {best}"
         else:
-            said = f"the best was {best} for {self.best_score}"
+            said = f"the best was {scored_in_words(best, self.best_score)}"
         more = self.best_score - self.score
         points = f"{abs(more)} point{'s' if abs(more) != 1 else ''}"
         than = f"{points} more" if more > 0 else f"{points} less" if more < 0 else "as many points"
@@ -177,7 +177,7 @@ class MoveAnalysis:
             return f"exchanged {made.removeprefix('exchange ')}"
         if made == "pass":
             return "passed"
-        return f"played {made} for {self.score}"
+        return f"played {scored_in_words(made, self.score)}"
 
     def to_dict(self) -> dict[str, Any]:
         """The analysis as JSON-compatible data; :meth:`from_dict` restores it."""

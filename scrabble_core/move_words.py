@@ -31,6 +31,7 @@ __all__ = [
     "move_in_words",
     "play_in_words",
     "rack_in_words",
+    "scored_in_words",
     "tiles_in_words",
 ]
 
@@ -86,6 +87,13 @@ def move_in_words(move: Move | str, board: Board) -> str:
             return f"exchange {tiles_in_words(tiles, board.variant)}"
         case Pass():
             return "pass"
+
+
+def scored_in_words(said: str, score: int) -> str:
+    """A play as ``str(PlayInWords)`` says it, with its score before its special tiles: ``aXING at 1K
+    (across) for 60, with a blank for the A``."""
+    placed, with_, tiles = said.partition(", with ")
+    return f"{placed} for {score}{', with ' + tiles if with_ else ''}"
 
 
 def tiles_in_words(tiles: str, variant: Variant | None = None, *, grouped: bool = False) -> str:

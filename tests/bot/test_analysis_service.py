@@ -80,7 +80,7 @@ async def test_the_analysis_runs_turn_by_turn_in_the_pool_shows_progress_and_is_
         "for 74: 44 points more, 43.7 better counting the tiles kept\n"
     )
     assert (
-        "\n  Turn 16, with DGIUUX and a blank: played aXING at 1K (across), with a blank for the A for 60; "
+        "\n  Turn 16, with DGIUUX and a blank: played aXING at 1K (across) for 60, with a blank for the A; "
         "the best was XU at 10A (across) for 17: 43 points less, 24.0 better counting the tiles kept\n"
     ) in reply.text
     chart, report = reply.attachments

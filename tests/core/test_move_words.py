@@ -12,7 +12,14 @@ from hypothesis import strategies as st
 from scrabble_core.board import Board
 from scrabble_core.errors import InvalidMoveError
 from scrabble_core.move import Exchange, Pass, Play
-from scrabble_core.move_words import PlayInWords, move_in_words, play_in_words, rack_in_words, tiles_in_words
+from scrabble_core.move_words import (
+    PlayInWords,
+    move_in_words,
+    play_in_words,
+    rack_in_words,
+    scored_in_words,
+    tiles_in_words,
+)
 from scrabble_core.movegen import MoveGenerator
 from scrabble_core.tiles import set_tile
 from scrabble_core.variant import Variant, example_variants_dir, get_variant, load_variant
@@ -35,6 +42,8 @@ def test_the_whole_word_with_the_tiles_it_goes_through() -> None:
     words = play_in_words(Play.from_gcg("6F QAi.E.T"), board)
     assert words == PlayInWords("QAiDEnT", "6F (across)", "with a blank for the I")
     assert str(words) == "QAiDEnT at 6F (across), with a blank for the I"
+    assert scored_in_words(str(words), 40) == "QAiDEnT at 6F (across) for 40, with a blank for the I"
+    assert scored_in_words("ZA at 5E (across)", 22) == "ZA at 5E (across) for 22"
     assert words.placed == "QAiDEnT at 6F (across)"
 
 
