@@ -113,7 +113,11 @@ def scrabble_entries() -> Iterator[tuple[str, str]]:
     yield "result after a resignation", text.final_text(scrabble_game(resigned=True), SEATS)
     yield "rack (private)", text.rack_text("AEIQ?EE", STANDARD, CHANNEL)
     yield "an empty rack (private)", text.rack_text("", STANDARD, CHANNEL)
-    suggestions = [Suggestion("9C QI", 21, "DEE?"), Suggestion("-QEE", 0, "AI?"), Suggestion("-", 0, "ADEEQ?")]
+    suggestions = [
+        Suggestion("9C QI", 21, "DEE?"),
+        Suggestion("-QEE", 0, "AI?"),
+        Suggestion("-", 0, "ADEEQ?"),
+    ]
     yield "hint (private)", text.hint_text("ADEEQ?", played, suggestions, 1, 3)
     yield "hint without a play (private)", text.hint_text("VVWW", played, [], 2, 3)
     yield "the bag and the unseen tiles (private)", text.bag_text(game, 0)
