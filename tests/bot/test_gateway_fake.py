@@ -85,9 +85,7 @@ async def test_the_real_bot_identifies_and_answers_a_slash_command(running_bot: 
 
     reply = await running_bot.interact(running_bot.payloads.slash("new"))
 
-    assert reply.content == (
-        "Game 1 created: others join with /scrabble join, then start it with /scrabble start."
-    )
+    assert reply.content == "Your game is open: the others press Join, then you press Start."
     assert reply.ephemeral
     await fake.wait_for_route("POST", f"/channels/{running_bot.payloads.channel_id}/messages")  # behind it
     (lobby,) = fake.channel_messages(running_bot.payloads.channel_id)
@@ -101,19 +99,17 @@ async def test_the_real_bot_plays_go_against_its_ai_in_the_worker_pool(running_b
         [{"name": "size", "type": 4, "value": 5}, {"name": "ai_level", "type": 3, "value": "easy"}],
         group="go",
     )
-    assert (await running_bot.interact(new)).content == "Go game 1 started against the AI (easy)."
+    assert (await running_bot.interact(new)).content == "Your game against the AI (easy) has started."
     played = await running_bot.interact(
         payloads.slash("play", [{"name": "point", "type": 3, "value": "C3"}], group="go")
     )
     assert played.content == "You played C3."
     path = f"/channels/{payloads.channel_id}/messages"
-    (answer,) = await fake.wait_for(
-        lambda r: r.path == path and r.content.startswith("AI (White) "), timeout=60
-    )
-    assert (
-        answer.content.splitlines()[-1]
-        == f"<@{payloads.user_id}>, your move as Black: /go play <point> or a button."
-    )
+    # The AI's answer joins the person's move in one post.
+    (answer,) = await fake.wait_for(lambda r: r.path == path and "\nAI (White) " in r.content, timeout=60)
+    said = answer.content
+    assert -1 < said.find("Alice (Black) played C3.\n") < said.find("\nAI (White) played "), said
+    assert answer.content.splitlines()[-1] == f"<@{payloads.user_id}>, your move as Black."
     assert answer.filenames == ["go-1-3.png"]
 
 
