@@ -328,6 +328,14 @@ async def test_a_game_under_rate_limits_announces_every_turn_once_in_order(harne
     assert await harness.store.pending_outbox() == []
 
 
+async def start_a_game(harness: BotHarness) -> None:
+    """Alice's game with Bob, started, its announcements out."""
+    await harness.reply(harness.payloads.slash("new"))
+    await harness.reply(harness.payloads.slash("join", user_id=BOB))
+    await harness.reply(harness.payloads.slash("start"))
+    await harness.service.idle()
+
+
 async def test_a_deferral_is_not_delayed_by_the_channels_waiting_announcement(harness: BotHarness) -> None:
     """Bob's pass is announced while another client of the same token has used the global limit up:
     Discord answers 429 and discord.py waits about two seconds with the post. Alice's next command is
@@ -336,10 +344,7 @@ async def test_a_deferral_is_not_delayed_by_the_channels_waiting_announcement(ha
     its way, which the bot's own budget could not foresee)."""
     fake = harness.fake
     channel_id = harness.payloads.channel_id
-    await harness.reply(harness.payloads.slash("new"))
-    await harness.reply(harness.payloads.slash("join", user_id=BOB))
-    await harness.reply(harness.payloads.slash("start"))
-    await harness.service.idle()
+    await start_a_game(harness)
     await harness.reply(harness.payloads.slash("pass", user_id=ALICE))
     fake.rate_limits = RateLimits(global_limit=1, global_window=2.0)
     await DiscordNotifier(harness.bot).post(999, Message("fills the global window"))
@@ -369,10 +374,7 @@ async def test_a_pass_made_while_the_budget_holds_the_channels_announcement_merg
     post after it, in order."""
     fake = harness.fake
     channel_id = harness.payloads.channel_id
-    await harness.reply(harness.payloads.slash("new"))
-    await harness.reply(harness.payloads.slash("join", user_id=BOB))
-    await harness.reply(harness.payloads.slash("start"))
-    await harness.service.idle()
+    await start_a_game(harness)
     harness.bot.notifier.budget = RestBudget(DiscordLimits(channel_requests=1, channel_seconds=5.0))
     await harness.reply(harness.payloads.slash("pass", user_id=ALICE))
     await harness.ack(harness.payloads.slash("pass", user_id=BOB))

@@ -193,16 +193,22 @@ def left_the_game(seat: SeatRow, game: Game) -> str:
 
 
 def final_text(game: Game, seats: Sequence[SeatRow]) -> str:
-    """The result: the winner (or the tie) first, then every player from first to last with their
-    score, a player who left the game marked so (``(resigned)``, ``(forfeited)``: a seat that timed out
-    too often)."""
-    lines = [winner_line(game, seats)]
+    """The result: the winner (or the tie) first, then the standings (:func:`standing_lines`), then
+    that the record is attached."""
+    return "\n".join(
+        [winner_line(game, seats), *standing_lines(game, seats), "The record (GCG) is attached."]
+    )
+
+
+def standing_lines(game: Game, seats: Sequence[SeatRow]) -> list[str]:
+    """Every player from first to last with their score, a player who left the game marked so
+    (``(resigned)``, ``(forfeited)``: a seat that timed out too often)."""
+    lines = []
     for rank, seat in enumerate(game.standings(), 1):
         player = game.players[seat]
         left = left_the_game(seats[seat], game)
         lines.append(f"{rank}. {shown(player.name)} {player.score}" + (f" ({left})" if left else ""))
-    lines.append("The record (GCG) is attached.")
-    return "\n".join(lines)
+    return lines
 
 
 def winner_line(game: Game, seats: Sequence[SeatRow]) -> str:

@@ -8,7 +8,7 @@ from typing import Any, Final
 
 from bot.games.scrabble.commands import ScrabbleCommands
 from bot.games.scrabble.table import ScrabbleTable
-from bot.games.scrabble.text import final_text
+from bot.games.scrabble.text import standing_lines, winner_line
 from bot.host.table import AnyTable
 from bot.web.commands import COMMANDS, run_command
 from bot.web.links import Grant
@@ -43,8 +43,8 @@ class ScrabbleWeb:
         assert isinstance(table, ScrabbleTable)
         if table.game is None:
             return "The game was cancelled."
-        winner, *standings, _record = final_text(table.game, table.row.seats).split("\n")
-        return f"{winner} {' · '.join(standings)}"
+        game, seats = table.game, table.row.seats
+        return f"{winner_line(game, seats)} {' · '.join(standing_lines(game, seats))}"
 
     async def run(
         self, commands: ScrabbleCommands, grant: Grant, message: Mapping[str, Any], now: float
