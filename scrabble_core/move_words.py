@@ -89,11 +89,11 @@ def move_in_words(move: Move | str, board: Board) -> str:
             return "pass"
 
 
-def scored_in_words(said: str, score: int) -> str:
-    """A play as ``str(PlayInWords)`` says it, with its score before its special tiles: ``aXING at 1K
-    (across) for 60, with a blank for the A``."""
+def scored_in_words(said: str, points: int | str) -> str:
+    """A play as ``str(PlayInWords)`` says it, with its points (a score, or a score and its breakdown)
+    before its special tiles: ``aXING at 1K (across) for 60, with a blank for the A``."""
     placed, with_, tiles = said.partition(", with ")
-    return f"{placed} for {score}{', with ' + tiles if with_ else ''}"
+    return f"{placed} for {points}{', with ' + tiles if with_ else ''}"
 
 
 def tiles_in_words(tiles: str, variant: Variant | None = None, *, grouped: bool = False) -> str:

@@ -19,7 +19,13 @@ from bot.host.store import SeatRow, StatsRow
 from scrabble_core.board import Board
 from scrabble_core.game import MAX_PLAYERS, Event, EventKind, Game
 from scrabble_core.move import Play
-from scrabble_core.move_words import move_in_words, play_in_words, rack_in_words, tiles_in_words
+from scrabble_core.move_words import (
+    move_in_words,
+    play_in_words,
+    rack_in_words,
+    scored_in_words,
+    tiles_in_words,
+)
 from scrabble_core.variant import Variant
 
 
@@ -34,11 +40,9 @@ def play_text(move: str, score: int, detail: str, board: Board) -> str:
     """A play (engine notation ``move``) as a sentence's end: the word where it went, its score, its
     cross-words and bonus when it has any (``detail``, the engine's breakdown), what its blanks stood
     for: ``QAiD at 6F (across) for 39 (QAID 34 + AD 5), with a blank for the I``."""
-    words = play_in_words(Play.from_gcg(move), board)
     parts = detail.rsplit(" = ", 1)[0]
     breakdown = f" ({parts})" if " + " in parts else ""
-    special = f", {words.tiles}" if words.tiles else ""
-    return f"{words.placed} for {score}{breakdown}{special}"
+    return scored_in_words(str(play_in_words(Play.from_gcg(move), board)), f"{score}{breakdown}")
 
 
 def event_line(event: Event, seats: Sequence[SeatRow], board: Board) -> str:
