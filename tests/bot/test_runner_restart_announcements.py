@@ -24,6 +24,7 @@ from service_fakes import (
     gated,
     lose_outbox_marks,
     open_harness,
+    settle,
     typed,
 )
 
@@ -44,10 +45,11 @@ async def start_and_play_held(harness: Harness) -> tuple[GatedNotifier, int]:
     lobby = len(stuck.posts)
     stuck.hold()
     await harness.svc.start_game(CHANNEL, ALICE.id)
+    await first_post_started(stuck)  # drawn: a play queued while it was drawn would supersede it
     play = find_play(harness.svc.game(CHANNEL), 0)
     assert play is not None
     await harness.svc.play(CHANNEL, ALICE.id, typed(play), answered=False)  # from the web: rack by DM
-    await first_post_started(stuck)
+    await settle()
     return stuck, lobby
 
 
@@ -179,8 +181,10 @@ async def test_racks_owed_to_an_announcement_with_none_of_its_own_survive_a_cras
     play = find_play(harness.svc.game(CHANNEL), 0)
     assert play is not None
     await harness.svc.play(CHANNEL, ALICE.id, typed(play), answered=False)  # from the web: rack by DM
+    # Bob passes once Alice's play waits to be posted: queued while her board was still being drawn,
+    # his pass would supersede her play, and both would go out in one post.
+    await first_post_started(held)
     await harness.svc.pass_turn(CHANNEL, BOB.id)
-    await first_post_started(held)  # Alice's play waits to be posted, Bob's pass queued behind it
     held.gate.set()
     for _ in range(2000):  # both go out; then Alice's rack is DMed, and never arrives
         if held.dms_started:
