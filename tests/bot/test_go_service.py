@@ -364,6 +364,7 @@ async def test_a_move_that_runs_out_of_time_loses_even_across_a_restart(harness:
     assert harness.texts()[-1].endswith("<@11>, your move as Black (60 seconds).")
     await harness.clock.advance(50)
     await harness.go.play(GO_CHANNEL, ALICE.id, "E5")  # a move re-arms the timer
+    await harness.go.delivered()
     await harness.clock.advance(50)
     assert harness.go.has_game(GO_CHANNEL)
     await harness.restart()

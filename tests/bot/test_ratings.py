@@ -93,6 +93,7 @@ async def test_a_forfeit_on_time_is_a_loss_whatever_the_score(tmp_path: Path) ->
         await started_game(harness)  # Alice first
         await play_turn(harness, (ALICE, BOB))
         await harness.svc.pass_turn(CHANNEL, BOB.id)
+        await harness.svc.delivered()  # out long before the minute is up
         await harness.clock.advance(60)  # Alice runs out of time: forfeit
         await harness.svc.idle()
         assert harness.notifier.texts()[-1] == (

@@ -733,6 +733,7 @@ async def test_consecutive_timeouts_forfeit_and_acting_resets_the_count(tmp_path
         await harness.clock.advance(60)  # Alice times out (1)
         await harness.svc.idle()
         await harness.svc.pass_turn(CHANNEL, BOB.id)
+        await harness.svc.delivered()  # out long before the minute is up
         await harness.clock.advance(60)  # Alice times out (2): forfeit
         await harness.svc.idle()
         assert harness.notifier.texts()[-1] == (
@@ -753,6 +754,7 @@ async def test_consecutive_timeouts_forfeit_and_acting_resets_the_count(tmp_path
         await harness.svc.pass_turn(CHANNEL, BOB.id)
         await harness.svc.pass_turn(CHANNEL, ALICE.id)  # acting resets her count
         await harness.svc.pass_turn(CHANNEL, BOB.id)
+        await harness.svc.delivered()
         await harness.clock.advance(60)  # Alice times out (1 again)
         await harness.svc.idle()
         assert harness.svc.game(CHANNEL).players[0].resigned is False

@@ -461,12 +461,14 @@ async def test_a_programs_seat_times_out_like_a_persons(tmp_path: Path) -> None:
         await service.new_game(GUILD, CHANNEL, ALICE, NewGame(seed=2, programs=1))
         await service.start_game(CHANNEL, ALICE.id)
         await service.pass_turn(CHANNEL, ALICE.id)
+        await service.delivered()  # out long before the minute is up
         await harness.clock.advance(60)  # the program does not move: a pass (1)
         await service.idle()
         assert harness.notifier.texts()[-1] == (
             "Bot ran out of time.\nBot passed.\nScores: Alice 0 · Bot 0\nNext: Alice (<@11>). 86 tiles in the bag."
         )
         await service.pass_turn(CHANNEL, ALICE.id)
+        await service.delivered()  # out long before the minute is up
         await harness.clock.advance(60)  # (2): forfeit
         await service.idle()
         assert harness.notifier.texts()[-1] == (
