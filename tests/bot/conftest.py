@@ -28,7 +28,7 @@ from bot.games.go.board_image import render_go_board
 from bot.games.go.protocols import GoAi
 from bot.games.scrabble.protocols import Advisor, AiPlayer
 from bot.host.ai import jobs
-from bot.host.protocols import Notifier
+from bot.host.protocols import Clock, Notifier
 from bot.host.runner import Host
 from bot.host.store import Store
 
@@ -54,7 +54,8 @@ async def make_harness(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterat
         teardown. By default the lexicon accepts every word and the AI and hints use
         :func:`service_fakes.find_play`, and every game has the seed ``seed`` (by default one with which the
     creator draws first: :data:`service_fakes.CREATOR_FIRST_SEED`). It hosts Go too (``service.go``:
-        real board images, the built-in Go AI in a thread unless ``go_ai`` is given). Each call is a new bot process as far as discord.py is concerned,
+        real board images, the built-in Go AI in a thread unless ``go_ai`` is given), on ``clock`` (default: the
+        real one). Each call is a new bot process as far as discord.py is concerned,
         on the same database: a restart."""
     opened: list[tuple[GameBot, Store]] = []
 
@@ -67,6 +68,7 @@ async def make_harness(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterat
         advisor: Advisor | None = None,
         seed: int = CREATOR_FIRST_SEED,
         go_ai: GoAi | None = None,
+        clock: Clock | None = None,
     ) -> BotHarness:
         settings = config or Config(database=tmp_path / "games.sqlite3")
         for _, previous in opened:  # a restart: the previous process has ended, and its lock with it
@@ -84,6 +86,7 @@ async def make_harness(fake_discord: FakeDiscord, tmp_path: Path) -> AsyncIterat
                 new_seed=lambda: seed,
                 go_ai=go_ai,
                 go_renderer=render_go_board,
+                clock=clock,
             )
 
         bot = GameBot(settings, make_host, sync_commands=sync_commands)

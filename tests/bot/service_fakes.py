@@ -7,9 +7,11 @@ Imported by the ``test_service*.py`` modules (pytest puts this directory on ``sy
 from __future__ import annotations
 
 import asyncio
+import datetime
 import heapq
 import itertools
 import sqlite3
+import time
 from collections.abc import Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -28,7 +30,7 @@ from bot.games.scrabble.protocols import Advisor, AiPlayer, Renderer, Suggestion
 from bot.games.scrabble.table import ScrabbleTable
 from bot.host.errors import NoGameError
 from bot.host.messages import Message
-from bot.host.protocols import Clock, Notifier
+from bot.host.protocols import Clock, Notifier, SystemClock
 from bot.host.runner import Host
 from bot.host.setup import build_host
 from bot.host.store import GameRow, GameStatus, SeatRow, Store
@@ -55,6 +57,19 @@ CREATOR_FIRST_SEED = 2
 or 4 players, on the standard and super boards: seats then play in joining order from the creator.
 Other seeds draw someone else first (seed 7: the second player with 2 or 3 players, the fourth with 4),
 and tests that use them find who is on turn (:func:`on_turn`)."""
+
+
+class DayClock(SystemClock):
+    """The real clock moved to noon UTC of ``day`` when it is made: time passes and sleeps end as in real
+    time, on a day the test fixes (what depends on the day, as the daily puzzle, is that day's)."""
+
+    def __init__(self, day: datetime.date) -> None:
+        noon = datetime.datetime.combine(day, datetime.time(12), datetime.UTC).timestamp()
+        self._offset = noon - time.time()
+
+    def now(self) -> float:
+        """The real time, moved to ``day``."""
+        return time.time() + self._offset
 
 
 class FakeClock:

@@ -7,16 +7,20 @@ import re
 from typing import Any
 
 import pytest
-from analysis_fakes import InlinePool, known_game, store_finished
+from analysis_fakes import KNOWN_MOVES, InlinePool, known_game, store_finished
 from discord_fake import BotHarness, FakeDiscord, MakeHarness, integer_option
 
 from bot.discord.delivery import PROGRESS_SECONDS
+from bot.games.scrabble.analysis import MOVE_TIMEOUT
 from bot.games.scrabble.images.analysis_chart import render_loss_chart
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.movegen import MoveGenerator, load_move_generator
 
 EPHEMERAL = 64
 DEFERRED = 5
+ANSWERED_WITHIN = len(KNOWN_MOVES) * MOVE_TIMEOUT
+"""The analysis's answer comes within its turns' timeouts (each turn searches for the analysis's budget,
+a few seconds where the searches run in Python)."""
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +51,7 @@ async def test_analyze_edits_its_progress_then_answers_privately(
     payload = harness.payloads.slash("analyze")
     callback = await harness.ack(payload)
     assert callback.json == {"type": DEFERRED, "data": {"flags": EPHEMERAL}}
-    (result,) = await harness.fake.followups_for(payload, timeout=60)
+    (result,) = await harness.fake.followups_for(payload, timeout=ANSWERED_WITHIN)
     original = f"/webhooks/{harness.fake.application_id}/{payload['token']}/messages/@original"
     edits = [r for r in harness.fake.requests if r.method == "PATCH" and r.path == original]
     # The progress, edited at most once a second: the first move's at once, then the newest each time.
@@ -74,7 +78,7 @@ async def test_analyze_in_public_with_a_game_id_reuses_the_stored_analysis(
     make_harness: MakeHarness, enable_lexicon: Lexicon, generator: MoveGenerator
 ) -> None:
     harness, pool, game_id = await with_finished_game(make_harness, enable_lexicon, generator)
-    private = await harness.reply(harness.payloads.slash("analyze"), timeout=60)
+    private = await harness.reply(harness.payloads.slash("analyze"), timeout=ANSWERED_WITHIN)
     payload = harness.payloads.slash(
         "analyze", [integer_option("game_id", game_id), bool_option("public", True)]
     )

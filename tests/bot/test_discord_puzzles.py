@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from analysis_fakes import InlinePool
 from discord_fake import BotHarness, MakeHarness, string_option
-from service_fakes import typed
+from service_fakes import DayClock, typed
 
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Play
@@ -22,8 +24,12 @@ def generator(enable_lexicon: Lexicon, tmp_path_factory: pytest.TempPathFactory)
     return load_move_generator(enable_lexicon, tmp_path_factory.mktemp("movegen"))
 
 
+PUZZLE_DAY = datetime.date(2026, 11, 27)
+"""The day the tests play on: the guild's puzzle is that day's, whose best play is HUMMER."""
+
+
 async def puzzle_harness(make_harness: MakeHarness, generator: MoveGenerator) -> BotHarness:
-    harness = await make_harness()
+    harness = await make_harness(clock=DayClock(PUZZLE_DAY))
     harness.service.use_pool(InlinePool(generator))
     return harness
 

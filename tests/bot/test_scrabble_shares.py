@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
+from search_time import search_seconds
 
 from bot.games.scrabble import worker
 from bot.games.scrabble.kind import KIND
@@ -101,7 +102,7 @@ async def test_an_expert_turn_alone_is_searched_by_both_workers_and_merged_as_th
     cache_dir: str, generator: MoveGenerator, views: dict[str, SeatView], merged: list[list[str]]
 ) -> None:
     view = views[SIMULATION]
-    text, shares = await _expert_turn(cache_dir, view, 9, 2, 1.5, merged)
+    text, shares = await _expert_turn(cache_dir, view, 9, 2, search_seconds(1.5, 12.0), merged)
     iterations = [_iterations(share) for share in shares]
     assert all(count >= 4 for count in iterations)  # each share simulated on its own
     expected = [_replayed(view, generator, 9, index, 2, iterations[index]) for index in (0, 1)]
@@ -136,16 +137,17 @@ async def test_a_turn_arriving_while_an_expert_turn_is_spread_ends_its_second_sh
     cache_dir: str, generator: MoveGenerator, views: dict[str, SeatView], merged: list[list[str]]
 ) -> None:
     view = views[SIMULATION]
+    think, before = search_seconds(8.0, 24.0), search_seconds(1.5, 8.0)  # share 1 has iterated by then
     async with AiExecutor(WorkerConfig(cache_dir=cache_dir), workers=2) as executor:
         spread = asyncio.create_task(
-            executor.ask(KIND, view_job(view, Level.EXPERT, 2), 60.0, think=8.0, quick=False)
+            executor.ask(KIND, view_job(view, Level.EXPERT, 2), 60.0, think=think, quick=False)
         )
-        await asyncio.sleep(1.5)
+        await asyncio.sleep(before)
         assert all(worker.jobs for worker in executor._workers)
         arrived = time.monotonic()
         other = await executor.ask(KIND, view_job(view, Level.HARD, 3), 60.0)
-        # share 1 ended early for it: it did not wait for the 6.5 s the shares had left (the bound leaves
-        # room for a loaded machine)
+        # share 1 ended early for it: it did not wait for the 6.5 s (16 s in Python) the shares had left
+        # (the bound leaves room for a loaded machine)
         assert time.monotonic() - arrived < 5.0
         assert not spread.done()  # share 0 searches on
         text = await spread
@@ -171,7 +173,7 @@ def test_a_share_asked_to_end_stops_with_what_it_has_and_merges(
     (stopped,) = _shares([cut])
     assert 0 < _iterations(stopped) < 12
     assert stopped == _replayed(view, generator, 6, 1, 2, _iterations(stopped))
-    first = worker.share(generator, data, time.monotonic() + 0.5, 0, 2)  # share 0 never yields
+    first = worker.share(generator, data, time.monotonic() + search_seconds(0.5, 6.0), 0, 2)  # never yields
     (whole,) = _shares([first])
     assert _iterations(whole) > 0
     assert worker.merge(data, [first, cut]) == expert_merge([whole, stopped]).gcg()
