@@ -23,11 +23,11 @@ line of details (points per turn, turns per game, exchanges and passes), then en
 
     a=<level> b=<level> games=<int> a_win_rate=<float> ci95=<low>..<high> wilson95=<low>..<high>
     a_avg=<float> b_avg=<float>
-    mean_spread=<float> sec_per_turn_a=<float> games_per_s=<float> games_per_cpu_s=<float> load1=<float>
+    mean_spread=<float> sec_per_turn_a=<float> longest_turn_a=<float> games_per_s=<float> games_per_cpu_s=<float> load1=<float>
 
 ``a_win_rate`` counts a tie as half a win; ``ci95`` is the normal 95% interval of that mean, ``wilson95``
 the Wilson score interval of the rate;
-``a_avg``/``b_avg`` are average final scores, ``mean_spread`` the mean of ``a``'s score minus ``b``'s; ``sec_per_turn_a`` is the AI time per turn of ``a``.
+``a_avg``/``b_avg`` are average final scores, ``mean_spread`` the mean of ``a``'s score minus ``b``'s; ``sec_per_turn_a`` is the AI time per turn of ``a``, ``longest_turn_a`` its longest turn in seconds.
 ``games_per_s`` counts wall time once the workers have loaded the lexicon; ``games_per_cpu_s`` is games
 per second of the workers' CPU time (one core's throughput, less distorted by other load on the
 machine; with ``--b-code`` it leaves out the servers' CPU); ``load1`` is the one-minute load average at
@@ -62,7 +62,8 @@ from scrabble_core.variant import get_variant
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """One game from ``a``'s side: win (1, 0.5, 0), final scores, turns, points, AI seconds, moves."""
+    """One game from ``a``'s side: win (1, 0.5, 0), final scores, turns, points, AI seconds (in all and
+    the longest turn), moves."""
 
     win: float
     a_score: int
@@ -72,6 +73,7 @@ class Result:
     a_points: int
     b_points: int
     a_seconds: float
+    a_longest: float
     cpu_seconds: float
     exchanges: int
     passes: int
@@ -193,6 +195,7 @@ def play(task: tuple[str, str, str, int, float | None, ExpertBudget, ExpertBudge
         a_points=sum(t.score for t in a_turns),
         b_points=sum(t.score for t in b_turns),
         a_seconds=sum(t.seconds for t in a_turns),
+        a_longest=max((t.seconds for t in a_turns), default=0.0),
         cpu_seconds=time.process_time() - cpu_started,
         exchanges=sum(t.move.startswith("-") and t.move != "-" for t in record.turns),
         passes=sum(t.move == "-" for t in record.turns),
@@ -309,6 +312,7 @@ def _summary(a: str, b: str, results: list[Result], elapsed: float) -> None:
         f"b_avg={statistics.fmean(r.b_score for r in results):.1f} "
         f"mean_spread={statistics.fmean(r.a_score - r.b_score for r in results):.1f} "
         f"sec_per_turn_a={sum(r.a_seconds for r in results) / a_turns:.4f} "
+        f"longest_turn_a={max(r.a_longest for r in results):.2f} "
         f"games_per_s={games / elapsed:.3f} "
         f"games_per_cpu_s={games / sum(r.cpu_seconds for r in results):.3f} "
         f"load1={os.getloadavg()[0]:.2f}"

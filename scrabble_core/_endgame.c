@@ -720,7 +720,7 @@ static PyObject *solve_endgame(PyObject *module, PyObject *args)
             goto done;
         }
         if (s->stopped) {
-            if (!have) { /* depth 1 finishes whatever the budget */
+            if (!have) { /* depth 1 finishes whatever the budget; the budget holds after it */
                 s->stopped = 0;
                 s->max_nodes = -1;
                 s->has_deadline = 0;
@@ -735,6 +735,8 @@ static PyObject *solve_endgame(PyObject *module, PyObject *args)
             break;
         }
         have = 1;
+        s->max_nodes = max_nodes;
+        s->has_deadline = deadline != Py_None;
         finished = depth < s->deepest + 1 ? depth : s->deepest + 1;
         const Entry *entry = probe(s, root_key);
         best = entry ? entry->best : s->partial_move;

@@ -363,9 +363,11 @@ def solve_endgame(
         try:
             value = search.negamax(rack, other, scoreless, depth, -(10**6), 10**6)
         except _OutOfTimeError:
-            if result is None:  # depth 1 is finished whatever the budget
+            if result is None:  # depth 1 is finished whatever the budget; the budget holds after it
+                budget = search.deadline, search.max_nodes
                 search.deadline = search.max_nodes = None
                 value = search.negamax(rack, other, scoreless, depth, -(10**6), 10**6)
+                search.deadline, search.max_nodes = budget
             else:
                 if search.partial is not None:  # the best of the root moves this depth finished
                     move, value = search.partial

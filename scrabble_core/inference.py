@@ -20,6 +20,8 @@ it) and tiles kept, says something; otherwise there is no inference and the deal
 from __future__ import annotations
 
 import math
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Final
 
@@ -58,12 +60,24 @@ class Inference:
 
 
 def infer(
-    view: SeatView, generator: MoveSource, model: LeaveModel, seed: int, samples: int = SAMPLES
+    view: SeatView,
+    generator: MoveSource,
+    model: LeaveModel,
+    seed: int,
+    samples: int = SAMPLES,
+    *,
+    deadline: float | None = None,
+    clock: Callable[[], float] = time.monotonic,
 ) -> Inference | None:
     """The leaves the opponent of ``view`` may have kept with their last play, weighed (see the module
     docstring): ``samples`` of them, drawn from a stream seeded ``seed``; ``None`` when there is nothing
     to infer. The weights are computed in the native core where the generator's searches run there (the
-    same numbers)."""
+    same numbers).
+
+    With a ``deadline`` (a ``clock()`` value), weighing in Python stops halfway there, so the
+    simulation keeps half the turn: the samples before the first leave left unweighed stand (a prefix
+    of the samples is a smaller sample of the same prior), and ``None`` when none does. The native
+    weighing, the fast path, always runs whole."""
     last = _last_play(view)
     if last is None:
         return None
@@ -93,9 +107,17 @@ def infer(
             TEMPERATURE,
         )
     else:
-        weights = [_weight(before, play, points, leave, generator, model) for leave in distinct]
-    weight = dict(zip(distinct, weights, strict=True))
-    return Inference(tuple(leaves), tuple(weight[leave] for leave in leaves))
+        stop = None if deadline is None else (clock() + deadline) / 2
+        weights = []
+        for leave in distinct:
+            if stop is not None and clock() >= stop:
+                break
+            weights.append(_weight(before, play, points, leave, generator, model))
+    weight = dict(zip(distinct, weights, strict=False))  # fewer weights when the weighing stopped
+    weighed = next((i for i, leave in enumerate(leaves) if leave not in weight), len(leaves))
+    if weighed == 0:
+        return None
+    return Inference(tuple(leaves[:weighed]), tuple(weight[leave] for leave in leaves[:weighed]))
 
 
 def leave_weight(view: SeatView, leave: str, generator: MoveSource, model: LeaveModel) -> int | None:

@@ -348,7 +348,9 @@ def _run_share(
 ) -> SimStats:
     """One share's iterations (see the module docstring), in the native core where the generator's
     searches run there."""
-    inferred = infer(view, generator, model, share_seed(seed, INFERENCE_STREAM))
+    inferred = infer(
+        view, generator, model, share_seed(seed, INFERENCE_STREAM), deadline=deadline, clock=clock
+    )
     native = generator.native_board(view.board) if isinstance(generator, MoveGenerator) else None
     if native is not None and len(view.rack) <= _NATIVE_MAX_RACK:
         return _native_share(

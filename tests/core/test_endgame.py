@@ -148,6 +148,20 @@ def test_an_unfinished_depth_gives_its_best_root_move(
     )
 
 
+def test_a_budget_spent_before_the_search_starts_still_ends_it_after_depth_1(
+    generator: MoveSource, standard: Variant
+) -> None:
+    # A pre-endgame playout may reach its endgame after the turn's deadline: depth 1 finishes anyway
+    # (hard's rule, BIT out for 37), and the budget stops the search there, not at the exact 2J BI.
+    board = Board.from_rows(standard, BOARDS["seed4"])
+    late = solve_endgame(board, "BIT", "Q", generator, deadline=-1.0)
+    assert (late.move, late.value, late.depth, late.exact) == (Play.from_gcg("15K BIT"), 37, 1, False)
+    ticks = itertools.count(1)
+    timed = solve_endgame(board, "BIT", "Q", generator, deadline=0.5, clock=lambda: next(ticks))
+    assert (timed.move, timed.depth, timed.exact) == (Play.from_gcg("15K BIT"), 1, False)
+    assert timed.nodes == late.nodes <= 3
+
+
 def test_pass_at_the_scoreless_limit_ends_the_game(generator: MoveSource, standard: Variant) -> None:
     # After five scoreless turns, passing ends the game: each side loses its own rack (Q 10, E 1).
     board = Board.from_rows(standard, BOARDS["seed4"])

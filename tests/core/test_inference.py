@@ -16,6 +16,7 @@ from scrabble_core.leaves import LeaveModel
 from scrabble_core.lexicon import Lexicon
 from scrabble_core.move import Exchange, Play
 from scrabble_core.movegen import MoveGenerator
+from scrabble_core.native import native_core
 from scrabble_core.simulation import _deal
 from scrabble_core.validation import remove_tiles
 from scrabble_core.variant import get_variant
@@ -114,3 +115,25 @@ def test_the_native_weights_are_the_python_ones(
     python = infer(view, python_generator, model, 3, samples=150)
     assert native is not None and native == python
     assert len(set(native.weights)) > 3  # weights of every kind, not just the extremes
+
+
+def test_weighing_in_python_stops_halfway_to_the_deadline_with_the_samples_weighed(
+    enable_lexicon: Lexicon, enable_generator: MoveGenerator, python_generator: MoveSource, model: LeaveModel
+) -> None:
+    view, _ = after_a_play(enable_lexicon, enable_generator, 4, 5)
+    whole = infer(view, python_generator, model, 3, samples=150)
+    assert whole is not None
+    ticks = iter(range(10**6))
+    # the clock reads 0 when the weighing starts, then 1, 2, ... before each leave: halfway to 40 is
+    # 20, so 19 distinct leaves are weighed
+    cut = infer(view, python_generator, model, 3, samples=150, deadline=40.0, clock=lambda: next(ticks))
+    assert cut is not None
+    distinct = list(dict.fromkeys(whole.leaves))
+    first_unweighed = whole.leaves.index(distinct[19])
+    assert cut.leaves == whole.leaves[:first_unweighed]
+    assert cut.weights == whole.weights[:first_unweighed]
+    assert set(cut.leaves) == set(distinct[:19])
+    # a deadline already past weighs nothing: no inference, the deals are uniform
+    assert infer(view, python_generator, model, 3, deadline=-1.0, clock=lambda: 0.0) is None
+    if native_core() is not None:  # the native weighing always runs whole
+        assert infer(view, enable_generator, model, 3, samples=150, deadline=-1.0) == whole
