@@ -80,6 +80,7 @@ typedef struct {
     int narena;
     long long nodes, max_nodes, horizons;
     int has_deadline, c_clock, stopped;
+    int bounded; /* whether the budget applies: once depth 1 has finished (it finishes whatever the budget) */
     double deadline;
     PyObject *clock;
     int ply, deepest; /* turns from the root to the node searched; the most of a node this depth */
@@ -205,6 +206,7 @@ static void take(Rack *rack, const EgMove *move)
 static int spent(Solver *s)
 {
     s->nodes++;
+    if (!s->bounded) return 0;
     if (s->max_nodes >= 0 && s->nodes > s->max_nodes) return s->stopped = 1;
     if (!s->has_deadline) return 0;
     double now;
@@ -706,7 +708,7 @@ static PyObject *solve_endgame(PyObject *module, PyObject *args)
         goto done;
     }
     for (int i = 0; i < 1 << s->list_bits; i++) s->lists[i].n = -1;
-    int have = 0, best_value = 0, exact = 0, finished = 0;
+    int best_value = 0, exact = 0, finished = 0;
     Tiny best = PASS;
     uint64_t root_key = node_key(s, &rack, &other, scoreless);
     for (int depth = 1; depth <= max_depth; depth++) {
@@ -720,13 +722,6 @@ static PyObject *solve_endgame(PyObject *module, PyObject *args)
             goto done;
         }
         if (s->stopped) {
-            if (!have) { /* depth 1 finishes whatever the budget; the budget holds after it */
-                s->stopped = 0;
-                s->max_nodes = -1;
-                s->has_deadline = 0;
-                depth--;
-                continue;
-            }
             if (s->partial) { /* the best of the root moves this depth finished */
                 best = s->partial_move;
                 best_value = s->partial_value;
@@ -734,9 +729,7 @@ static PyObject *solve_endgame(PyObject *module, PyObject *args)
             exact = 0;
             break;
         }
-        have = 1;
-        s->max_nodes = max_nodes;
-        s->has_deadline = deadline != Py_None;
+        s->bounded = 1;
         finished = depth < s->deepest + 1 ? depth : s->deepest + 1;
         const Entry *entry = probe(s, root_key);
         best = entry ? entry->best : s->partial_move;

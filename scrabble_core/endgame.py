@@ -117,6 +117,7 @@ class _Search:
         self.clock = clock
         self.max_nodes = max_nodes
         self.nodes = 0
+        self.bounded = False  # the budget applies once depth 1 has finished (it finishes whatever the budget)
         self.horizons = 0
         self.ply = 0  # turns from the root to the node searched
         self.deepest = 0  # the most turns from the root of a node this depth searched
@@ -230,6 +231,8 @@ class _Search:
 
     def check_budget(self) -> None:
         self.nodes += 1
+        if not self.bounded:
+            return
         if self.max_nodes is not None and self.nodes > self.max_nodes:
             raise _OutOfTimeError
         if self.deadline is not None and self.clock() >= self.deadline:
@@ -363,16 +366,12 @@ def solve_endgame(
         try:
             value = search.negamax(rack, other, scoreless, depth, -(10**6), 10**6)
         except _OutOfTimeError:
-            if result is None:  # depth 1 is finished whatever the budget; the budget holds after it
-                budget = search.deadline, search.max_nodes
-                search.deadline = search.max_nodes = None
-                value = search.negamax(rack, other, scoreless, depth, -(10**6), 10**6)
-                search.deadline, search.max_nodes = budget
-            else:
-                if search.partial is not None:  # the best of the root moves this depth finished
-                    move, value = search.partial
-                    result = EndgameResult(move, value, False, result.depth, search.nodes)
-                break
+            assert result is not None  # depth 1 is not bounded
+            if search.partial is not None:  # the best of the root moves this depth finished
+                move, value = search.partial
+                result = EndgameResult(move, value, False, result.depth, search.nodes)
+            break
+        search.bounded = True
         entry = search.table[search.root]
         assert entry.best is not None
         exact = search.horizons == 0
